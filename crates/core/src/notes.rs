@@ -1,0 +1,66 @@
+//! Keys, notes and nullifiers of the priv-stark/v1 statement, each one domain-separated hash.
+
+use p3_field::PrimeCharacteristicRing;
+
+use crate::{
+    digest::{DIGEST_ELEMENTS, Digest},
+    errors::CoreError,
+    field::Felt,
+    sponge::{Domain, hash_elements, hash_two},
+};
+
+/// Note values and amounts are below 2^62, so sums and differences of two stay far from p.
+pub const VALUE_LIMIT: u64 = 1 << 62;
+
+/// Checks `0 <= value < 2^62`.
+///
+/// # Errors
+/// [`CoreError::ValueOutOfRange`].
+pub const fn check_value(value: u64, what: &'static str) -> Result<u64, CoreError> {
+    if value < VALUE_LIMIT { Ok(value) } else { Err(CoreError::ValueOutOfRange { what }) }
+}
+
+/// `owner = H_OWNER(sk)`; a spending key is four random field elements.
+pub fn owner(spending_key: &Digest) -> Digest {
+    hash_elements(Domain::Owner, &spending_key.0)
+}
+
+/// `pre = H_PRE(owner, rho)`.
+pub fn precommitment(owner: &Digest, rho: &Digest) -> Digest {
+    hash_two(Domain::Pre, owner, rho)
+}
+
+/// `cm = H_NOTE(v, pre)`.
+///
+/// # Errors
+/// [`CoreError::ValueOutOfRange`] when `value >= 2^62`.
+pub fn note_commitment(value: u64, precommitment: &Digest) -> Result<Digest, CoreError> {
+    let value = check_value(value, "note value")?;
+    let mut input = [Felt::ZERO; 1 + DIGEST_ELEMENTS];
+    input[0] = Felt::from_u64(value);
+    input[1..].copy_from_slice(&precommitment.0);
+    Ok(hash_elements(Domain::Note, &input))
+}
+
+/// `nf = H_NULLIFIER(sk, cm)`: position-independent, one per note.
+pub fn nullifier(spending_key: &Digest, commitment: &Digest) -> Digest {
+    hash_two(Domain::Nullifier, spending_key, commitment)
+}
+
+/// `rho = H_RECIPIENT_RHO(nf)`: the recipient note's randomness, public by design.
+pub fn recipient_rho(nullifier: &Digest) -> Digest {
+    hash_elements(Domain::RecipientRho, &nullifier.0)
+}
+
+/// `rho' = H_CHANGE_RHO(sk, nf)`: change notes are recoverable from the key and the public log.
+pub fn change_rho(spending_key: &Digest, nullifier: &Digest) -> Digest {
+    hash_two(Domain::ChangeRho, spending_key, nullifier)
+}
+
+/// `rho = H_DEPOSIT_RHO(sk, counter)`: the wallet's n-th deposit.
+pub fn deposit_rho(spending_key: &Digest, counter: u32) -> Digest {
+    let mut input = [Felt::ZERO; DIGEST_ELEMENTS + 1];
+    input[..DIGEST_ELEMENTS].copy_from_slice(&spending_key.0);
+    input[DIGEST_ELEMENTS] = Felt::from_u32(counter);
+    hash_elements(Domain::DepositRho, &input)
+}
