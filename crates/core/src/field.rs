@@ -43,7 +43,7 @@ pub fn felt_to_u64(value: Felt) -> u64 {
 /// # Errors
 /// [`CoreError::InvalidLength`] or [`CoreError::NonCanonicalElement`].
 pub fn felts_from_bytes(bytes: &[u8], what: &'static str) -> Result<Vec<Felt>, CoreError> {
-    if bytes.len() % ELEMENT_BYTES != 0 {
+    if !bytes.len().is_multiple_of(ELEMENT_BYTES) {
         return Err(CoreError::InvalidLength {
             what,
             expected: bytes.len().next_multiple_of(ELEMENT_BYTES),

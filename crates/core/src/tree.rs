@@ -101,12 +101,12 @@ impl Frontier {
         }
         let empty = empty_subtrees();
         let mut current = leaf;
-        for level in 0..DEPTH {
+        for (level, (left, empty)) in self.left.iter_mut().zip(empty).enumerate() {
             current = if (index >> level) & 1 == 0 {
-                self.left[level] = current;
-                merge(&current, &empty[level])
+                *left = current;
+                merge(&current, empty)
             } else {
-                merge(&self.left[level], &current)
+                merge(left, &current)
             };
         }
         self.root = current;

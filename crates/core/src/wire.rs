@@ -149,7 +149,7 @@ pub fn context_digest(packed: &[u8]) -> Result<Vec<u8>, CoreError> {
 /// # Errors
 /// A length that is not a multiple of 32, or a non-canonical element.
 pub fn digests_from_bytes(bytes: &[u8], what: &'static str) -> Result<Vec<Digest>, CoreError> {
-    if bytes.len() % DIGEST_BYTES != 0 {
+    if !bytes.len().is_multiple_of(DIGEST_BYTES) {
         return Err(CoreError::InvalidLength {
             what,
             expected: bytes.len().next_multiple_of(DIGEST_BYTES),
