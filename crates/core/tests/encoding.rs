@@ -19,7 +19,7 @@ fn hex_round_trip_and_its_must_fail_twins() {
     let digest = Digest::from_hex(&text, "d").unwrap();
     assert_eq!(digest.to_hex(), text);
 
-    let upper = text.replacen("0x0", "0x0", 1).to_uppercase().replacen("0X", "0x", 1);
+    let upper = format!("0x{}", text[2..].to_uppercase());
     let cases: [(&str, String); 6] = [
         ("uppercase digits", upper),
         ("no prefix", text[2..].to_string() + "00"),

@@ -23,13 +23,13 @@ fn round_constants_are_the_shake256_derivation() {
     let mut reader = shake.finalize_xof();
     for round in 0..rpo::NUM_ROUNDS {
         for table in [&ARK1, &ARK2] {
-            for lane in 0..STATE_WIDTH {
+            for (lane, constant) in table[round].iter().enumerate() {
                 let mut bytes = [0u8; 9];
                 reader.read(&mut bytes);
                 let mut wide = [0u8; 16];
                 wide[..9].copy_from_slice(&bytes);
                 let expected = (u128::from_le_bytes(wide) % u128::from(MODULUS)) as u64;
-                assert_eq!(table[round][lane], expected, "round {round} lane {lane}");
+                assert_eq!(*constant, expected, "round {round} lane {lane}");
             }
         }
     }
