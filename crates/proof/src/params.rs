@@ -1,0 +1,48 @@
+//! The one parameter set this crate proves and verifies with.
+//!
+//! A proof names its parameter set in its header; the verifier accepts exactly
+//! [`PARAMETER_SET`] and nothing else, so a prover cannot weaken the proof by choosing its own
+//! blowup, query count or grinding. Changing any number here is a new parameter set with a new
+//! [`ParameterSet::id`] (and usually a new [`crate::encoding::FORMAT_VERSION`]).
+
+/// FRI and zero-knowledge parameters of one proof system instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParameterSet {
+    /// Identifier written in the proof header.
+    pub id: u8,
+    /// log2 of the FRI blowup factor.
+    pub log_blowup: usize,
+    /// log2 of the length of the final FRI polynomial.
+    pub log_final_poly_len: usize,
+    /// log2 of the maximum FRI folding arity.
+    pub max_log_arity: usize,
+    /// Number of FRI queries.
+    pub num_queries: usize,
+    /// Grinding bits before the query indices are drawn.
+    pub query_pow_bits: usize,
+    /// Grinding bits before each FRI folding challenge.
+    pub commit_pow_bits: usize,
+    /// Grinding bits before the challenge batching the openings.
+    pub batch_pow_bits: usize,
+    /// Grinding bits before the out-of-domain point.
+    pub ood_pow_bits: usize,
+    /// Random codewords of the hiding PCS (at least the extension degree, 3).
+    pub num_random_codewords: usize,
+    /// Height of the Merkle caps (0 = a single root).
+    pub cap_height: usize,
+}
+
+/// The parameter set of `priv-stark/v1` spend proofs.
+pub const PARAMETER_SET: ParameterSet = ParameterSet {
+    id: 1,
+    log_blowup: 3,
+    log_final_poly_len: 3,
+    max_log_arity: 3,
+    num_queries: 38,
+    query_pow_bits: 16,
+    commit_pow_bits: 0,
+    batch_pow_bits: 0,
+    ood_pow_bits: 0,
+    num_random_codewords: 3,
+    cap_height: 0,
+};
