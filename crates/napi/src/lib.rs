@@ -1,1 +1,169 @@
+//! Thin N-API binding of `priv-stark-core`: moves bytes between JavaScript and the core's `wire`
+//! entry points and maps errors. No protocol logic lives here.
+//!
+//! Errors reach JavaScript as `Error` objects whose message starts with the core's stable code
+//! (`"invalid_hex: …"`); the TypeScript facade turns them into typed errors. Panics are caught
+//! here as a second line of defence and reported as `internal_panic`.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use napi::{Env, Status, Task, bindgen_prelude::*};
+use napi_derive::napi;
+use priv_stark_core::{CoreError, wire};
+
+type WireResult = core::result::Result<Vec<u8>, CoreError>;
+
+/// Runs a core call, turning a panic into [`CoreError::InternalPanic`].
+fn guarded<T>(call: impl FnOnce() -> core::result::Result<T, CoreError>) -> Result<T> {
+    match catch_unwind(AssertUnwindSafe(call)) {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(error)) => Err(to_js_error(&error)),
+        Err(_) => Err(to_js_error(&CoreError::InternalPanic)),
+    }
+}
+
+/// The one mapping from a core error to a JavaScript error.
+fn to_js_error(error: &CoreError) -> Error {
+    let status = match error {
+        CoreError::InternalPanic => Status::GenericFailure,
+        _ => Status::InvalidArg,
+    };
+    Error::new(status, format!("{}: {error}", error.code()))
+}
+
+fn bytes(result: Result<Vec<u8>>) -> Result<Buffer> {
+    result.map(Buffer::from)
+}
+
+/// Version of the core crate.
+#[napi]
+pub fn version() -> String {
+    priv_stark_core::VERSION.to_string()
+}
+
+/// `"release"` or `"debug"`.
+#[napi]
+pub fn build_profile() -> String {
+    if cfg!(debug_assertions) { "debug" } else { "release" }.to_string()
+}
+
+/// Every error code the core can report.
+#[napi]
+pub fn error_codes() -> Vec<String> {
+    CoreError::CODES.iter().map(|code| (*code).to_string()).collect()
+}
+
+/// RPO permutation of 12 encoded elements (96 bytes).
+#[napi]
+pub fn rpo_permute(state: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| wire::rpo_permute(&state)))
+}
+
+/// Hash of encoded elements in a domain.
+#[napi]
+pub fn hash_elements(domain: u32, input: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| wire::hash_elements(domain, &input)))
+}
+
+/// `H_NODE(left, right)`.
+#[napi]
+pub fn merge(left: Uint8Array, right: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| wire::merge(&left, &right)))
+}
+
+/// Digest bytes from the wire (hex) form.
+#[napi]
+pub fn digest_from_hex(text: String) -> Result<Buffer> {
+    bytes(guarded(|| wire::digest_from_hex(&text)))
+}
+
+/// Wire (hex) form of digest bytes.
+#[napi]
+pub fn digest_to_hex(digest: Uint8Array) -> Result<String> {
+    guarded(|| wire::digest_to_hex(&digest))
+}
+
+/// Encoded frontier of the empty tree.
+#[napi]
+pub fn frontier_empty() -> Buffer {
+    wire::frontier_empty().into()
+}
+
+/// Appends concatenated leaves to an encoded frontier.
+#[napi]
+pub fn frontier_append(frontier: Uint8Array, leaves: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| wire::frontier_append(&frontier, &leaves)))
+}
+
+/// Root of the tree of concatenated leaves.
+#[napi]
+pub fn tree_root(leaves: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| wire::tree_root(&leaves)))
+}
+
+/// Authentication path of a leaf, computed from all leaves.
+#[napi]
+pub fn tree_path(leaves: Uint8Array, index: u32) -> Result<Buffer> {
+    bytes(guarded(|| wire::tree_path(&leaves, u64::from(index))))
+}
+
+/// Root reached from a leaf along a path.
+#[napi]
+pub fn root_from_path(leaf: Uint8Array, index: u32, path: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| wire::root_from_path(&leaf, u64::from(index), &path)))
+}
+
+/// `ctx` of a packed payment context.
+#[napi]
+pub fn context_digest(packed: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| wire::context_digest(&packed)))
+}
+
+// ASYNC VARIANTS (libuv thread pool, off the JavaScript thread)
+// ================================================================================================
+
+/// A core call run on the libuv thread pool; the inputs are copied before it leaves.
+pub struct WireTask {
+    job: Option<Box<dyn FnOnce() -> WireResult + Send>>,
+}
+
+impl WireTask {
+    fn new(job: impl FnOnce() -> WireResult + Send + 'static) -> AsyncTask<Self> {
+        AsyncTask::new(Self { job: Some(Box::new(job)) })
+    }
+}
+
+impl Task for WireTask {
+    type Output = Vec<u8>;
+    type JsValue = Buffer;
+
+    fn compute(&mut self) -> Result<Self::Output> {
+        let job = self.job.take().ok_or_else(|| to_js_error(&CoreError::InternalPanic))?;
+        guarded(job)
+    }
+
+    fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
+        Ok(output.into())
+    }
+}
+
+/// [`frontier_append`] off the JavaScript thread.
+#[napi(ts_return_type = "Promise<Buffer>")]
+pub fn frontier_append_async(frontier: Uint8Array, leaves: Uint8Array) -> AsyncTask<WireTask> {
+    let (frontier, leaves) = (frontier.to_vec(), leaves.to_vec());
+    WireTask::new(move || wire::frontier_append(&frontier, &leaves))
+}
+
+/// [`tree_root`] off the JavaScript thread.
+#[napi(ts_return_type = "Promise<Buffer>")]
+pub fn tree_root_async(leaves: Uint8Array) -> AsyncTask<WireTask> {
+    let leaves = leaves.to_vec();
+    WireTask::new(move || wire::tree_root(&leaves))
+}
+
+/// [`tree_path`] off the JavaScript thread.
+#[napi(ts_return_type = "Promise<Buffer>")]
+pub fn tree_path_async(leaves: Uint8Array, index: u32) -> AsyncTask<WireTask> {
+    let leaves = leaves.to_vec();
+    WireTask::new(move || wire::tree_path(&leaves, u64::from(index)))
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// Brings a checkout up to date before `npm start` / `npm test`: npm dependencies, the native
+// addon, the WebAssembly module and the compiled TypeScript. Each step runs only when its inputs
+// changed since the last run (a content hash kept beside the output), so later runs are quick.
+// Node built-ins only: this runs before `npm install`.
+
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const quiet = process.argv.includes('--quiet');
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+
+function log(message) {
+  if (!quiet) process.stderr.write(`[build] ${message}\n`);
+}
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], ...options });
+  if (result.error) throw new Error(`${command} could not start: ${result.error.message}`);
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed with status ${result.status}`);
+  return result;
+}
+
+function filesUnder(path, filter) {
+  const full = join(root, path);
+  if (!existsSync(full)) return [];
+  if (statSync(full).isFile()) return [path];
+  return readdirSync(full, { withFileTypes: true }).flatMap((entry) => {
+    const child = join(path, entry.name);
+    if (entry.isDirectory()) return filesUnder(child, filter);
+    return filter(child) ? [child] : [];
+  });
+}
+
+function fingerprint(paths, extra = '') {
+  const hash = createHash('sha256').update(extra);
+  for (const path of paths.sort()) hash.update(path).update(readFileSync(join(root, path)));
+  return hash.digest('hex');
+}
+
+/** Runs `build` unless the stamp at `stampPath` matches the inputs' fingerprint and `outputs` exist. */
+function step(name, { inputs, outputs, stampPath, extra }, build) {
+  if (only.length > 0 && !only.includes(name)) return;
+  const print = fingerprint(inputs, extra);
+  const stamp = join(root, stampPath);
+  const fresh = existsSync(stamp) && readFileSync(stamp, 'utf8') === print && outputs.every((o) => existsSync(join(root, o)));
+  if (fresh) return;
+  log(`${name}: building`);
+  const started = Date.now();
+  build();
+  mkdirSync(dirname(stamp), { recursive: true });
+  writeFileSync(stamp, print);
+  log(`${name}: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+const rustInputs = () => [
+  'Cargo.toml',
+  'Cargo.lock',
+  ...filesUnder('crates', (p) => /\.(rs|toml)$/.test(p) && !p.includes(`${'tests'}/`)),
+];
+
+// 1. npm dependencies
+step(
+  'deps',
+  { inputs: ['package.json', ...(existsSync(join(root, 'package-lock.json')) ? ['package-lock.json'] : [])], outputs: ['node_modules'], stampPath: 'node_modules/.priv-stark-deps' },
+  // `npm install` rather than `npm ci`: npm 11 rejects this lockfile's platform-specific optional
+  // packages under `ci` although it installs from it faithfully.
+  () => run('npm', ['install', '--no-audit', '--no-fund']),
+);
+
+// 2. native addon (napi-rs), typings regenerated into src/core/native-binding.d.ts
+const nativeName = `priv-stark.${process.platform}-${process.arch}${process.platform === 'linux' ? '-gnu' : ''}.node`;
+step(
+  'native',
+  { inputs: rustInputs(), outputs: [`build/native/${nativeName}`], stampPath: 'build/native/.stamp', extra: 'release' },
+  () => {
+    run(join(root, 'node_modules/.bin/napi'), [
+      'build', '--platform', '--release', '--manifest-path', 'crates/napi/Cargo.toml',
+      '--package-json-path', 'package.json', '--output-dir', 'build/native', '--no-js',
+      '--dts', '../../src/core/native-binding.d.ts', '--no-dts-header',
+    ]);
+  },
+);
+
+// 3. WebAssembly module: rustup's wasm32 target or Debian's rustc-web with -Zbuild-std
+step(
+  'wasm',
+  { inputs: [...rustInputs(), 'scripts/wasm-toolchain.sh'], outputs: ['build/wasm/priv_stark.wasm'], stampPath: 'build/wasm/.stamp' },
+  () => {
+    const probe = spawnSync('bash', [join(root, 'scripts/wasm-toolchain.sh')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    if (probe.status !== 0) throw new Error('no WebAssembly toolchain (see the message above)');
+    const env = { ...process.env, CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS: '-C target-feature=+simd128' };
+    let cargo = 'cargo';
+    for (const line of probe.stdout.split('\n')) {
+      const match = /^([A-Z_0-9]+)='?(.*?)'?$/.exec(line.trim());
+      if (!match) continue;
+      if (match[1] === 'WASM_CARGO' || match[1] === 'WASM_ROUTE') continue;
+      env[match[1]] = match[2];
+    }
+    const buildStd = probe.stdout.includes('WASM_ROUTE=rustc-web') ? ['-Zbuild-std=std,panic_abort'] : [];
+    run(cargo, ['build', '-p', 'priv-stark-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm', '--target-dir', 'target/wasm', ...buildStd], { env });
+    mkdirSync(join(root, 'build/wasm'), { recursive: true });
+    const raw = 'target/wasm/wasm32-unknown-unknown/wasm/priv_stark_wasm.wasm';
+    const out = 'build/wasm/priv_stark.wasm';
+    const wasmOpt = join(root, 'node_modules/binaryen/bin/wasm-opt');
+    if (existsSync(wasmOpt)) {
+      run(process.execPath, [wasmOpt, raw, '-O3', '--enable-bulk-memory', '--enable-bulk-memory-opt', '--enable-sign-ext',
+        '--enable-mutable-globals', '--enable-nontrapping-float-to-int', '--enable-simd', '--enable-call-indirect-overlong', '-o', out]);
+    } else {
+      copyFileSync(join(root, raw), join(root, out));
+    }
+  },
+);
+
+// 4. TypeScript → dist/
+step(
+  'ts',
+  { inputs: ['tsconfig.json', 'tsconfig.build.json', ...filesUnder('src', (p) => /\.ts$/.test(p))], outputs: ['dist/index.js'], stampPath: 'dist/.stamp' },
+  () => run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json']),
+);
+
+log(`up to date (${relative(process.cwd(), root) || '.'})`);

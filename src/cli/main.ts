@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+/**
+ * @module The `priv-stark` command.
+ */
+
+import { doctor, formatDoctor } from './doctor.js';
+
+const USAGE = `usage: priv-stark <command>
+
+commands:
+  doctor [--json]   which proof backends load (native, wasm), their versions and a self-test
+  help              this text`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command = 'doctor', ...rest] = argv;
+  switch (command) {
+    case 'doctor': {
+      const report = await doctor();
+      process.stdout.write(`${rest.includes('--json') ? JSON.stringify(report, null, 2) : formatDoctor(report)}\n`);
+      return report.ok ? 0 : 1;
+    }
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    default:
+      process.stderr.write(`unknown command: ${command.slice(0, 40)}\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`priv-stark: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,29 @@
+/**
+ * @module The byte-level contract that both backends implement: the N-API addon
+ * (`crates/napi`) and the WebAssembly module (`crates/wasm`). Both forward to the same Rust
+ * functions in `crates/core/src/wire.rs`; the typed API in `facade.ts` is written once over this.
+ */
+
+/** Which backend runs the core. */
+export type Backend = 'native' | 'wasm';
+
+/** Byte-level calls; every failure is reported as `"<code>: <message>"`. */
+export interface RawBinding {
+  version(): string;
+  buildProfile(): string;
+  errorCodes(): string[];
+  rpoPermute(state: Uint8Array): Uint8Array;
+  hashElements(domain: number, input: Uint8Array): Uint8Array;
+  merge(left: Uint8Array, right: Uint8Array): Uint8Array;
+  digestFromHex(text: string): Uint8Array;
+  digestToHex(digest: Uint8Array): string;
+  frontierEmpty(): Uint8Array;
+  frontierAppend(frontier: Uint8Array, leaves: Uint8Array): Uint8Array;
+  treeRoot(leaves: Uint8Array): Uint8Array;
+  treePath(leaves: Uint8Array, index: number): Uint8Array;
+  rootFromPath(leaf: Uint8Array, index: number, path: Uint8Array): Uint8Array;
+  contextDigest(packed: Uint8Array): Uint8Array;
+  frontierAppendAsync(frontier: Uint8Array, leaves: Uint8Array): Promise<Uint8Array>;
+  treeRootAsync(leaves: Uint8Array): Promise<Uint8Array>;
+  treePathAsync(leaves: Uint8Array, index: number): Promise<Uint8Array>;
+}

@@ -1,0 +1,256 @@
+/**
+ * @module The typed API over either backend: digests as `0x` hex strings (the wire encoding),
+ * field elements as bigints, lists as arrays. Written once over {@link RawBinding}, so the
+ * native addon and WebAssembly behave identically; every core rejection is a {@link CoreError}.
+ */
+
+import { aarray, abytes, aint, astring, au64 } from './assert.js';
+import type { Backend, RawBinding } from './binding.js';
+import { coreErrorFrom } from './errors.js';
+
+/** A digest in its wire encoding: `0x` + 64 lowercase hex digits (4 × u64 little-endian). */
+export type DigestHex = `0x${string}`;
+
+/** Domain tags of the hash, as in `crates/core/src/sponge.rs`. */
+export const DOMAINS = {
+  OWNER: 1,
+  PRE: 2,
+  NOTE: 3,
+  NODE: 4,
+  NULLIFIER: 5,
+  CONTEXT: 6,
+  RECIPIENT_RHO: 7,
+  CHANGE_RHO: 8,
+  DEPOSIT_RHO: 9,
+} as const;
+
+/** A domain name. */
+export type Domain = keyof typeof DOMAINS;
+
+/** Depth of the pool tree. */
+export const TREE_DEPTH = 32;
+/** Leaves the pool tree holds. */
+export const TREE_CAPACITY = 2 ** TREE_DEPTH;
+
+/** The pool tree's incremental state (see `Frontier` in `crates/core/src/tree.rs`). */
+export interface Frontier {
+  /** Leaves appended so far. */
+  readonly size: number;
+  /** The current root. */
+  readonly root: DigestHex;
+  /** Opaque encoding, 1064 bytes; stores keep it as is. */
+  readonly state: Uint8Array;
+}
+
+/** The payment fields a spend proof is bound to. */
+export interface PaymentContext {
+  readonly scheme: string;
+  readonly network: string;
+  readonly asset: string;
+  readonly payTo: string;
+  /** Atomic units as a decimal string, `0 < amount < 2^62`. */
+  readonly amount: string;
+  /** `paymentRequirements.extra.resourceId`, `''` when absent. */
+  readonly resourceId: string;
+  /** Unix seconds. */
+  readonly expiry: number;
+}
+
+/** The core: hashing, the pool tree and encodings, on one backend. */
+export interface PrivStarkCore {
+  /** Which backend runs the calls. */
+  readonly backend: Backend;
+  /** Version of the Rust core. */
+  readonly version: string;
+  /** Build profile of the loaded binary. */
+  readonly buildProfile: string;
+  /** Codes the loaded binary reports (equal to `CORE_ERROR_CODES`). */
+  errorCodes(): string[];
+  /** The RPO-256 permutation of 12 canonical elements. */
+  rpoPermute(state: readonly bigint[]): bigint[];
+  /** `H_<domain>(elements)`. */
+  hashElements(domain: Domain, elements: readonly bigint[]): DigestHex;
+  /** `H_NODE(left, right)`. */
+  merge(left: string, right: string): DigestHex;
+  /** Checks a digest string completely (format and canonical elements) and returns it typed. */
+  parseDigest(text: string): DigestHex;
+  /** The frontier of the empty tree. */
+  emptyFrontier(): Frontier;
+  /** Appends leaves in O(depth) each. */
+  frontierAppend(frontier: Frontier, leaves: readonly string[]): Frontier;
+  /** {@link frontierAppend} off the JavaScript thread (native). */
+  frontierAppendAsync(frontier: Frontier, leaves: readonly string[]): Promise<Frontier>;
+  /** The root of the tree holding `leaves`. */
+  treeRoot(leaves: readonly string[]): DigestHex;
+  /** {@link treeRoot} off the JavaScript thread (native). */
+  treeRootAsync(leaves: readonly string[]): Promise<DigestHex>;
+  /** The authentication path (32 siblings, leaf level first) of `leaves[index]`. */
+  treePath(leaves: readonly string[], index: number): DigestHex[];
+  /** {@link treePath} off the JavaScript thread (native). */
+  treePathAsync(leaves: readonly string[], index: number): Promise<DigestHex[]>;
+  /** The root reached from `leaf` at `index` along `path`. */
+  rootFromPath(leaf: string, index: number, path: readonly string[]): DigestHex;
+  /** `ctx = H_CONTEXT(encode(payment))`, which binds a proof to one payment. */
+  contextDigest(context: PaymentContext): DigestHex;
+}
+
+const DIGEST_BYTES = 32;
+const DIGEST_FORMAT = /^0x[0-9a-f]{64}$/;
+const DECIMAL = /^(0|[1-9][0-9]{0,19})$/;
+const encoder = new TextEncoder();
+
+/** Hex to bytes for the format only; the core checks each element against p when it uses them. */
+function digestBytes(text: unknown, name: string): Uint8Array {
+  astring(text, name);
+  if (!DIGEST_FORMAT.test(text)) {
+    throw new RangeError(`"${name}" expected 0x followed by 64 lowercase hex digits, got length=${text.length}`);
+  }
+  const out = new Uint8Array(DIGEST_BYTES);
+  for (let i = 0; i < DIGEST_BYTES; i++) out[i] = Number.parseInt(text.slice(2 + 2 * i, 4 + 2 * i), 16);
+  return out;
+}
+
+function digestHex(bytes: Uint8Array, offset = 0): DigestHex {
+  let out = '0x';
+  for (let i = offset; i < offset + DIGEST_BYTES; i++) out += (bytes[i] ?? 0).toString(16).padStart(2, '0');
+  return out as DigestHex;
+}
+
+function digestListBytes(list: unknown, name: string): Uint8Array {
+  aarray(list, name);
+  const out = new Uint8Array(list.length * DIGEST_BYTES);
+  list.forEach((item, i) => out.set(digestBytes(item, `${name}[${i}]`), i * DIGEST_BYTES));
+  return out;
+}
+
+function splitDigests(bytes: Uint8Array): DigestHex[] {
+  const out: DigestHex[] = [];
+  for (let offset = 0; offset < bytes.length; offset += DIGEST_BYTES) out.push(digestHex(bytes, offset));
+  return out;
+}
+
+function elementsBytes(elements: unknown, name: string): Uint8Array {
+  aarray(elements, name);
+  const view = new DataView(new ArrayBuffer(elements.length * 8));
+  elements.forEach((element, i) => {
+    au64(element, `${name}[${i}]`);
+    view.setBigUint64(i * 8, element, true);
+  });
+  return new Uint8Array(view.buffer);
+}
+
+function frontierOf(state: Uint8Array): Frontier {
+  const view = new DataView(state.buffer, state.byteOffset, state.byteLength);
+  return { size: Number(view.getBigUint64(0, true)), root: digestHex(state, state.length - DIGEST_BYTES), state };
+}
+
+function packContext(context: PaymentContext): Uint8Array {
+  if (typeof context !== 'object' || context === null) throw new TypeError(`"context" expected object, got type=${typeof context}`);
+  const strings = [context.scheme, context.network, context.asset, context.payTo, context.resourceId];
+  const names = ['scheme', 'network', 'asset', 'payTo', 'resourceId'];
+  const encoded = strings.map((value, i) => {
+    astring(value, names[i] ?? 'field');
+    return encoder.encode(value);
+  });
+  astring(context.amount, 'amount');
+  if (!DECIMAL.test(context.amount) || BigInt(context.amount) >= 1n << 64n) {
+    throw new RangeError(`"amount" expected a decimal string of atomic units, got length=${context.amount.length}`);
+  }
+  aint(context.expiry, 'expiry', 0, Number.MAX_SAFE_INTEGER);
+  const size = encoded.reduce((sum, e) => sum + 4 + e.length, 0) + 16;
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  let offset = 0;
+  for (const bytes of encoded) {
+    view.setUint32(offset, bytes.length, true);
+    out.set(bytes, offset + 4);
+    offset += 4 + bytes.length;
+  }
+  view.setBigUint64(offset, BigInt(context.amount), true);
+  view.setBigUint64(offset + 8, BigInt(context.expiry), true);
+  return out;
+}
+
+/** Calls the binding and turns whatever it throws into a `CoreError`. */
+function guard<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    throw coreErrorFrom(error);
+  }
+}
+
+async function guardAsync<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw coreErrorFrom(error);
+  }
+}
+
+/**
+ * Builds the typed core over a loaded binding.
+ * @example
+ * const core = createCore(loadNative(), 'native');
+ * core.merge(core.emptyFrontier().root, core.emptyFrontier().root);
+ */
+export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
+  const index = (value: unknown) => {
+    aint(value, 'index', 0, TREE_CAPACITY - 1);
+    return value;
+  };
+  const frontierState = (frontier: Frontier) => {
+    if (typeof frontier !== 'object' || frontier === null) throw new TypeError(`"frontier" expected object, got type=${typeof frontier}`);
+    abytes(frontier.state, 'frontier.state');
+    return frontier.state;
+  };
+  const pathBytes = (path: unknown) => {
+    aarray(path, 'path');
+    if (path.length !== 32) throw new RangeError(`"path" expected array of length 32, got length=${path.length}`);
+    return digestListBytes(path, 'path');
+  };
+  return {
+    backend,
+    version: raw.version(),
+    buildProfile: raw.buildProfile(),
+    errorCodes: () => raw.errorCodes(),
+    rpoPermute(state) {
+      aarray(state, 'state');
+      if (state.length !== 12) throw new RangeError(`"state" expected array of length 12, got length=${state.length}`);
+      const out = guard(() => raw.rpoPermute(elementsBytes(state, 'state')));
+      const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+      return Array.from({ length: 12 }, (_, i) => view.getBigUint64(i * 8, true));
+    },
+    hashElements(domain, elements) {
+      astring(domain, 'domain');
+      const tag = (DOMAINS as Record<string, number>)[domain];
+      if (tag === undefined) throw new RangeError(`"domain" expected one of ${Object.keys(DOMAINS).join(', ')}, got ${domain.slice(0, 32)}`);
+      return digestHex(guard(() => raw.hashElements(tag, elementsBytes(elements, 'elements'))));
+    },
+    merge: (left, right) => digestHex(guard(() => raw.merge(digestBytes(left, 'left'), digestBytes(right, 'right')))),
+    parseDigest(text) {
+      astring(text, 'digest');
+      return digestHex(guard(() => raw.digestFromHex(text)));
+    },
+    emptyFrontier: () => frontierOf(raw.frontierEmpty()),
+    frontierAppend: (frontier, leaves) =>
+      frontierOf(guard(() => raw.frontierAppend(frontierState(frontier), digestListBytes(leaves, 'leaves')))),
+    frontierAppendAsync: async (frontier, leaves) => {
+      const [state, bytes] = [frontierState(frontier), digestListBytes(leaves, 'leaves')];
+      return frontierOf(await guardAsync(() => raw.frontierAppendAsync(state, bytes)));
+    },
+    treeRoot: (leaves) => digestHex(guard(() => raw.treeRoot(digestListBytes(leaves, 'leaves')))),
+    treeRootAsync: async (leaves) => {
+      const bytes = digestListBytes(leaves, 'leaves');
+      return digestHex(await guardAsync(() => raw.treeRootAsync(bytes)));
+    },
+    treePath: (leaves, at) => splitDigests(guard(() => raw.treePath(digestListBytes(leaves, 'leaves'), index(at)))),
+    treePathAsync: async (leaves, at) => {
+      const [bytes, i] = [digestListBytes(leaves, 'leaves'), index(at)];
+      return splitDigests(await guardAsync(() => raw.treePathAsync(bytes, i)));
+    },
+    rootFromPath: (leaf, at, path) =>
+      digestHex(guard(() => raw.rootFromPath(digestBytes(leaf, 'leaf'), index(at), pathBytes(path)))),
+    contextDigest: (context) => digestHex(guard(() => raw.contextDigest(packContext(context)))),
+  };
+}

@@ -1,0 +1,50 @@
+/** `"release"` or `"debug"`. */
+export declare function buildProfile(): string
+
+/** `ctx` of a packed payment context. */
+export declare function contextDigest(packed: Uint8Array): Buffer
+
+/** Digest bytes from the wire (hex) form. */
+export declare function digestFromHex(text: string): Buffer
+
+/** Wire (hex) form of digest bytes. */
+export declare function digestToHex(digest: Uint8Array): string
+
+/** Every error code the core can report. */
+export declare function errorCodes(): Array<string>
+
+/** Appends concatenated leaves to an encoded frontier. */
+export declare function frontierAppend(frontier: Uint8Array, leaves: Uint8Array): Buffer
+
+/** [`frontier_append`] off the JavaScript thread. */
+export declare function frontierAppendAsync(frontier: Uint8Array, leaves: Uint8Array): Promise<Buffer>
+
+/** Encoded frontier of the empty tree. */
+export declare function frontierEmpty(): Buffer
+
+/** Hash of encoded elements in a domain. */
+export declare function hashElements(domain: number, input: Uint8Array): Buffer
+
+/** `H_NODE(left, right)`. */
+export declare function merge(left: Uint8Array, right: Uint8Array): Buffer
+
+/** Root reached from a leaf along a path. */
+export declare function rootFromPath(leaf: Uint8Array, index: number, path: Uint8Array): Buffer
+
+/** RPO permutation of 12 encoded elements (96 bytes). */
+export declare function rpoPermute(state: Uint8Array): Buffer
+
+/** Authentication path of a leaf, computed from all leaves. */
+export declare function treePath(leaves: Uint8Array, index: number): Buffer
+
+/** [`tree_path`] off the JavaScript thread. */
+export declare function treePathAsync(leaves: Uint8Array, index: number): Promise<Buffer>
+
+/** Root of the tree of concatenated leaves. */
+export declare function treeRoot(leaves: Uint8Array): Buffer
+
+/** [`tree_root`] off the JavaScript thread. */
+export declare function treeRootAsync(leaves: Uint8Array): Promise<Buffer>
+
+/** Version of the core crate. */
+export declare function version(): string

@@ -1,0 +1,139 @@
+/**
+ * @module Loads the WebAssembly build of the core (raw C ABI, see `crates/wasm/src/lib.rs`) in
+ * Node or a browser.
+ */
+
+import type { RawBinding } from './binding.js';
+import { CoreError, coreErrorFrom } from './errors.js';
+
+/** The exports of `priv_stark.wasm`. */
+interface WasmExports {
+  memory: WebAssembly.Memory;
+  ps_alloc(len: number): number;
+  ps_free(ptr: number, len: number): void;
+  ps_result_ptr(): number;
+  ps_result_len(): number;
+  [name: `ps_${string}`]: unknown;
+}
+
+type Argument = Uint8Array | number;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+/** Where the module is, relative to this file both in `src/` and in `dist/`. */
+export const WASM_URL = new URL('../../build/wasm/priv_stark.wasm', import.meta.url);
+
+/**
+ * One live instance, replaced when a call traps (a Rust panic aborts the instance; its memory can
+ * no longer be trusted).
+ */
+class WasmCore {
+  #module: WebAssembly.Module;
+  #exports: WasmExports;
+
+  constructor(module: WebAssembly.Module, instance: WebAssembly.Instance) {
+    this.#module = module;
+    this.#exports = instance.exports as unknown as WasmExports;
+  }
+
+  /** Copies the arguments in, calls `ps_<name>`, copies the result out. */
+  call(name: string, args: readonly Argument[]): Uint8Array {
+    const exports = this.#exports;
+    const fn = exports[`ps_${name}`];
+    if (typeof fn !== 'function') throw new CoreError('internal_panic', `missing export ps_${name}`);
+    const allocations: [number, number][] = [];
+    const flat: number[] = [];
+    try {
+      for (const arg of args) {
+        if (typeof arg === 'number') {
+          flat.push(arg);
+          continue;
+        }
+        const ptr = exports.ps_alloc(arg.length);
+        allocations.push([ptr, arg.length]);
+        new Uint8Array(exports.memory.buffer, ptr, arg.length).set(arg);
+        flat.push(ptr, arg.length);
+      }
+      const status = (fn as (...a: number[]) => number)(...flat);
+      const out = new Uint8Array(exports.memory.buffer, exports.ps_result_ptr(), exports.ps_result_len()).slice();
+      if (status !== 0) throw coreErrorFrom(decoder.decode(out));
+      return out;
+    } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError) {
+        this.#reset();
+        throw new CoreError('internal_panic', 'internal error in the proof core');
+      }
+      throw error;
+    } finally {
+      if (this.#exports === exports) {
+        for (const [ptr, len] of allocations) exports.ps_free(ptr, len);
+      }
+    }
+  }
+
+  text(name: string, args: readonly Argument[]): string {
+    return decoder.decode(this.call(name, args));
+  }
+
+  #reset(): void {
+    this.#exports = new WebAssembly.Instance(this.#module, {}).exports as unknown as WasmExports;
+  }
+}
+
+/** Wraps an instantiated module in the byte-level contract. */
+function bindingOf(core: WasmCore): RawBinding {
+  const bytes = (name: string, ...args: Argument[]) => core.call(name, args);
+  // There is no thread here: the async variants settle on a later tick. (Proving, which is
+  // slow, runs in a worker; hashing and trees are fast enough in place.)
+  const later = (name: string, ...args: Argument[]) =>
+    new Promise<Uint8Array>((resolve, reject) => {
+      setTimeout(() => {
+        try {
+          resolve(core.call(name, args));
+        } catch (error) {
+          reject(error);
+        }
+      }, 0);
+    });
+  return {
+    version: () => core.text('version', []),
+    buildProfile: () => core.text('build_profile', []),
+    errorCodes: () => core.text('error_codes', []).split('\n'),
+    rpoPermute: (state) => bytes('rpo_permute', state),
+    hashElements: (domain, input) => bytes('hash_elements', domain, input),
+    merge: (left, right) => bytes('merge', left, right),
+    digestFromHex: (text) => bytes('digest_from_hex', encoder.encode(text)),
+    digestToHex: (digest) => core.text('digest_to_hex', [digest]),
+    frontierEmpty: () => bytes('frontier_empty'),
+    frontierAppend: (frontier, leaves) => bytes('frontier_append', frontier, leaves),
+    treeRoot: (leaves) => bytes('tree_root', leaves),
+    treePath: (leaves, index) => bytes('tree_path', leaves, index),
+    rootFromPath: (leaf, index, path) => bytes('root_from_path', leaf, index, path),
+    contextDigest: (packed) => bytes('context_digest', packed),
+    frontierAppendAsync: (frontier, leaves) => later('frontier_append', frontier, leaves),
+    treeRootAsync: (leaves) => later('tree_root', leaves),
+    treePathAsync: (leaves, index) => later('tree_path', leaves, index),
+  };
+}
+
+/**
+ * Instantiates the module from its bytes or a compiled module (browsers: pass
+ * `await (await fetch(url)).arrayBuffer()`, or a `WebAssembly.Module`).
+ */
+export async function instantiateWasm(source: BufferSource | WebAssembly.Module): Promise<RawBinding> {
+  const module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(source);
+  const instance = await WebAssembly.instantiate(module, {});
+  return bindingOf(new WasmCore(module, instance));
+}
+
+/** Loads `build/wasm/priv_stark.wasm` from disk (Node) or by `fetch` (browsers). */
+export async function loadWasm(url: URL = WASM_URL): Promise<RawBinding> {
+  if (url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    return instantiateWasm(await readFile(url));
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`could not fetch ${url.href}: HTTP ${response.status}`);
+  return instantiateWasm(await response.arrayBuffer());
+}
