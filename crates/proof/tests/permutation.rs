@@ -85,6 +85,28 @@ fn zk_proof_of_a_permutation_chain_verifies() {
     let proof = prove(&config, &air, trace, &public).expect("prove");
     let bytes = postcard::to_allocvec(&proof).unwrap();
     println!("proof bytes: {}", bytes.len());
+    let (rand_open, fri) = &proof.opening_proof;
+    let len = |x: Vec<u8>| x.len();
+    println!("commitments {}", len(postcard::to_allocvec(&proof.commitments).unwrap()));
+    println!("opened_values {}", len(postcard::to_allocvec(&proof.opened_values).unwrap()));
+    println!("random openings {}", len(postcard::to_allocvec(rand_open).unwrap()));
+    for (i, batch) in fri.input_openings.iter().enumerate() {
+        println!(
+            "input batch {i}: values {} salts {} paths {} ({} digests)",
+            len(postcard::to_allocvec(&batch.opened_values).unwrap()),
+            len(postcard::to_allocvec(&batch.opening_proof.0).unwrap()),
+            len(postcard::to_allocvec(&batch.opening_proof.1).unwrap()),
+            batch.opening_proof.1.sibling_hashes.len()
+        );
+    }
+    for (i, step) in fri.commit_phase_openings.iter().enumerate() {
+        println!(
+            "fri round {i}: siblings {} paths {}",
+            len(postcard::to_allocvec(&step.sibling_values).unwrap()),
+            len(postcard::to_allocvec(&step.opening_proof).unwrap())
+        );
+    }
+    println!("final poly {}", len(postcard::to_allocvec(&fri.final_poly).unwrap()));
     let verifier = build_config(&PARAMETER_SET, b"test chain", [0u8; 32]);
     verify(&verifier, &air, &proof, &public).expect("verify");
 

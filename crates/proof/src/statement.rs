@@ -1,0 +1,218 @@
+//! The spend statement: its witness, its public inputs, and the values in between.
+//!
+//! Public inputs `root, nf, change, amount, ctx`; witness `sk, v, rho, index, path`:
+//!
+//! 1. `owner = H_OWNER(sk)`, `cm = H_NOTE(v, H_PRE(owner, rho))`;
+//! 2. `cm` is the leaf at `index` of the depth-32 tree with root `root`;
+//! 3. `nf = H_NULLIFIER(sk, cm)`;
+//! 4. `change = H_NOTE(v − amount, H_PRE(owner, H_CHANGE_RHO(sk, nf)))`, `0 ≤ v − amount < 2^62`;
+//! 5. `ctx` is bound as a public input.
+//!
+//! [`SpendWitness::derive`] computes every intermediate value with the core's functions, which
+//! are both the trace generator's source and the test oracle.
+
+use p3_field::PrimeCharacteristicRing;
+use priv_stark_core::{
+    Digest, Felt,
+    notes::{self, VALUE_LIMIT},
+    tree::{self, CAPACITY, MerklePath},
+};
+
+use crate::errors::ProofError;
+
+/// Field elements of the public inputs: root (4), nf (4), change (4), amount (1), ctx (4).
+pub const NUM_PUBLIC_VALUES: usize = 17;
+/// Index of `root` in the public values.
+pub const PV_ROOT: usize = 0;
+/// Index of `nf` in the public values.
+pub const PV_NULLIFIER: usize = 4;
+/// Index of `change` in the public values.
+pub const PV_CHANGE: usize = 8;
+/// Index of `amount` in the public values.
+pub const PV_AMOUNT: usize = 12;
+/// Index of `ctx` in the public values.
+pub const PV_CONTEXT: usize = 13;
+
+/// What a spend proof reveals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PublicInputs {
+    /// The anchor: a checkpoint root of the pool tree.
+    pub root: Digest,
+    /// The nullifier of the spent note.
+    pub nullifier: Digest,
+    /// The commitment of the change note.
+    pub change: Digest,
+    /// The amount paid, `0 < amount < 2^62`.
+    pub amount: u64,
+    /// The payment context digest.
+    pub context: Digest,
+}
+
+impl PublicInputs {
+    /// The 17 public values in AIR order.
+    pub fn to_field_elements(&self) -> [Felt; NUM_PUBLIC_VALUES] {
+        let mut out = [Felt::ZERO; NUM_PUBLIC_VALUES];
+        out[PV_ROOT..PV_ROOT + 4].copy_from_slice(&self.root.0);
+        out[PV_NULLIFIER..PV_NULLIFIER + 4].copy_from_slice(&self.nullifier.0);
+        out[PV_CHANGE..PV_CHANGE + 4].copy_from_slice(&self.change.0);
+        out[PV_AMOUNT] = Felt::from_u64(self.amount);
+        out[PV_CONTEXT..PV_CONTEXT + 4].copy_from_slice(&self.context.0);
+        out
+    }
+}
+
+/// Checks `0 < amount < 2^62`.
+///
+/// # Errors
+/// [`ProofError::AmountOutOfRange`].
+pub const fn check_amount(amount: u64) -> Result<u64, ProofError> {
+    if amount == 0 || amount >= VALUE_LIMIT {
+        Err(ProofError::AmountOutOfRange { amount })
+    } else {
+        Ok(amount)
+    }
+}
+
+/// The prover's secret input, plus the two public values it is bound to (`amount`, `ctx`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpendWitness {
+    /// The spending key.
+    pub spending_key: Digest,
+    /// The spent note's value.
+    pub value: u64,
+    /// The spent note's randomness.
+    pub rho: Digest,
+    /// The spent note's leaf index.
+    pub index: u64,
+    /// The authentication path of the leaf, leaf level first.
+    pub path: MerklePath,
+    /// The amount paid.
+    pub amount: u64,
+    /// The payment context digest.
+    pub context: Digest,
+}
+
+/// Every value the statement computes, in the order the trace computes them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpendValues {
+    /// `H_OWNER(sk)`.
+    pub owner: Digest,
+    /// `H_PRE(owner, rho)`.
+    pub precommitment: Digest,
+    /// `H_NOTE(v, pre)`: the spent leaf.
+    pub commitment: Digest,
+    /// The Merkle nodes above the leaf, level 1 first; the last one is the root.
+    pub nodes: [Digest; tree::DEPTH],
+    /// `H_NULLIFIER(sk, cm)`.
+    pub nullifier: Digest,
+    /// `H_CHANGE_RHO(sk, nf)`.
+    pub change_rho: Digest,
+    /// `H_PRE(owner, change_rho)`.
+    pub change_precommitment: Digest,
+    /// `v − amount`.
+    pub change_value: u64,
+    /// `H_NOTE(v − amount, change_pre)`.
+    pub change: Digest,
+}
+
+impl SpendValues {
+    /// The root the path leads to.
+    pub const fn root(&self) -> Digest {
+        self.nodes[tree::DEPTH - 1]
+    }
+}
+
+impl SpendWitness {
+    /// Checks the ranges the statement needs and computes every intermediate value.
+    ///
+    /// # Errors
+    /// [`ProofError::AmountOutOfRange`], [`ProofError::ValueOutOfRange`],
+    /// [`ProofError::InsufficientValue`] or [`ProofError::IndexOutOfRange`].
+    pub fn derive(&self) -> Result<SpendValues, ProofError> {
+        let amount = check_amount(self.amount)?;
+        if self.value >= VALUE_LIMIT {
+            return Err(ProofError::ValueOutOfRange { value: self.value });
+        }
+        if self.value < amount {
+            return Err(ProofError::InsufficientValue { value: self.value, amount });
+        }
+        if self.index >= CAPACITY {
+            return Err(ProofError::IndexOutOfRange { index: self.index });
+        }
+        let change_value = self.value - amount;
+        let owner = notes::owner(&self.spending_key);
+        let precommitment = notes::precommitment(&owner, &self.rho);
+        let commitment = notes::note_commitment(self.value, &precommitment)?;
+        let mut nodes = [Digest::ZERO; tree::DEPTH];
+        let mut current = commitment;
+        for (level, (node, sibling)) in nodes.iter_mut().zip(&self.path).enumerate() {
+            current = if (self.index >> level) & 1 == 0 {
+                priv_stark_core::sponge::merge(&current, sibling)
+            } else {
+                priv_stark_core::sponge::merge(sibling, &current)
+            };
+            *node = current;
+        }
+        let nullifier = notes::nullifier(&self.spending_key, &commitment);
+        let change_rho = notes::change_rho(&self.spending_key, &nullifier);
+        let change_precommitment = notes::precommitment(&owner, &change_rho);
+        let change = notes::note_commitment(change_value, &change_precommitment)?;
+        Ok(SpendValues {
+            owner,
+            precommitment,
+            commitment,
+            nodes,
+            nullifier,
+            change_rho,
+            change_precommitment,
+            change_value,
+            change,
+        })
+    }
+
+    /// The public inputs this witness proves.
+    ///
+    /// # Errors
+    /// As [`SpendWitness::derive`].
+    pub fn public_inputs(&self) -> Result<PublicInputs, ProofError> {
+        let values = self.derive()?;
+        Ok(self.public_inputs_from(&values))
+    }
+
+    pub(crate) const fn public_inputs_from(&self, values: &SpendValues) -> PublicInputs {
+        PublicInputs {
+            root: values.root(),
+            nullifier: values.nullifier,
+            change: values.change,
+            amount: self.amount,
+            context: self.context,
+        }
+    }
+
+    /// Checks that this witness proves exactly `expected`.
+    ///
+    /// # Errors
+    /// As [`SpendWitness::derive`], then the first of [`ProofError::RootMismatch`],
+    /// [`ProofError::NullifierMismatch`], [`ProofError::ChangeMismatch`],
+    /// [`ProofError::AmountMismatch`], [`ProofError::ContextMismatch`] that applies.
+    pub fn check_against(&self, expected: &PublicInputs) -> Result<SpendValues, ProofError> {
+        let values = self.derive()?;
+        let got = self.public_inputs_from(&values);
+        if got.amount != expected.amount {
+            return Err(ProofError::AmountMismatch);
+        }
+        if got.context != expected.context {
+            return Err(ProofError::ContextMismatch);
+        }
+        if got.root != expected.root {
+            return Err(ProofError::RootMismatch);
+        }
+        if got.nullifier != expected.nullifier {
+            return Err(ProofError::NullifierMismatch);
+        }
+        if got.change != expected.change {
+            return Err(ProofError::ChangeMismatch);
+        }
+        Ok(values)
+    }
+}
