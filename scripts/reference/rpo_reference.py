@@ -140,7 +140,7 @@ def main():
                 dict(base, resourceId=""),
                 dict(base, amount="10001"),
                 dict(base, scheme="x" * 32, network="n" * 64, asset="a" * 64, payTo="p" * 128,
-                     resourceId="r" * 256, amount=str(2**62 - 1), expiry=P - 1),
+                     resourceId="r" * 256, amount=str(2**62 - 1), expiry=2**53 - 1),
                 dict(base, payTo="pstark1é€😀", resourceId="/ünïcode/路径")]
     for c in contexts:
         c["ctx"] = to_hex(context_digest(c))

@@ -171,18 +171,18 @@ function packContext(context: PaymentContext): Uint8Array {
   return out;
 }
 
-/** Calls the binding and turns whatever it throws into a `CoreError`. */
-function guard<T>(call: () => T): T {
+/** Calls the binding (arguments already checked) and turns what it throws into a `CoreError`. */
+function guard<A extends unknown[], T>(call: (...args: A) => T, ...args: A): T {
   try {
-    return call();
+    return call(...args);
   } catch (error) {
     throw coreErrorFrom(error);
   }
 }
 
-async function guardAsync<T>(call: () => Promise<T>): Promise<T> {
+async function guardAsync<A extends unknown[], T>(call: (...args: A) => Promise<T>, ...args: A): Promise<T> {
   try {
-    return await call();
+    return await call(...args);
   } catch (error) {
     throw coreErrorFrom(error);
   }
@@ -217,7 +217,7 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
     rpoPermute(state) {
       aarray(state, 'state');
       if (state.length !== 12) throw new RangeError(`"state" expected array of length 12, got length=${state.length}`);
-      const out = guard(() => raw.rpoPermute(elementsBytes(state, 'state')));
+      const out = guard(raw.rpoPermute, elementsBytes(state, 'state'));
       const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
       return Array.from({ length: 12 }, (_, i) => view.getBigUint64(i * 8, true));
     },
@@ -225,32 +225,32 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
       astring(domain, 'domain');
       const tag = (DOMAINS as Record<string, number>)[domain];
       if (tag === undefined) throw new RangeError(`"domain" expected one of ${Object.keys(DOMAINS).join(', ')}, got ${domain.slice(0, 32)}`);
-      return digestHex(guard(() => raw.hashElements(tag, elementsBytes(elements, 'elements'))));
+      return digestHex(guard(raw.hashElements, tag, elementsBytes(elements, 'elements')));
     },
-    merge: (left, right) => digestHex(guard(() => raw.merge(digestBytes(left, 'left'), digestBytes(right, 'right')))),
+    merge: (left, right) => digestHex(guard(raw.merge, digestBytes(left, 'left'), digestBytes(right, 'right'))),
     parseDigest(text) {
       astring(text, 'digest');
-      return digestHex(guard(() => raw.digestFromHex(text)));
+      return digestHex(guard(raw.digestFromHex, text));
     },
     emptyFrontier: () => frontierOf(raw.frontierEmpty()),
     frontierAppend: (frontier, leaves) =>
-      frontierOf(guard(() => raw.frontierAppend(frontierState(frontier), digestListBytes(leaves, 'leaves')))),
+      frontierOf(guard(raw.frontierAppend, frontierState(frontier), digestListBytes(leaves, 'leaves'))),
     frontierAppendAsync: async (frontier, leaves) => {
       const [state, bytes] = [frontierState(frontier), digestListBytes(leaves, 'leaves')];
-      return frontierOf(await guardAsync(() => raw.frontierAppendAsync(state, bytes)));
+      return frontierOf(await guardAsync(raw.frontierAppendAsync, state, bytes));
     },
-    treeRoot: (leaves) => digestHex(guard(() => raw.treeRoot(digestListBytes(leaves, 'leaves')))),
+    treeRoot: (leaves) => digestHex(guard(raw.treeRoot, digestListBytes(leaves, 'leaves'))),
     treeRootAsync: async (leaves) => {
       const bytes = digestListBytes(leaves, 'leaves');
-      return digestHex(await guardAsync(() => raw.treeRootAsync(bytes)));
+      return digestHex(await guardAsync(raw.treeRootAsync, bytes));
     },
-    treePath: (leaves, at) => splitDigests(guard(() => raw.treePath(digestListBytes(leaves, 'leaves'), index(at)))),
+    treePath: (leaves, at) => splitDigests(guard(raw.treePath, digestListBytes(leaves, 'leaves'), index(at))),
     treePathAsync: async (leaves, at) => {
       const [bytes, i] = [digestListBytes(leaves, 'leaves'), index(at)];
-      return splitDigests(await guardAsync(() => raw.treePathAsync(bytes, i)));
+      return splitDigests(await guardAsync(raw.treePathAsync, bytes, i));
     },
     rootFromPath: (leaf, at, path) =>
-      digestHex(guard(() => raw.rootFromPath(digestBytes(leaf, 'leaf'), index(at), pathBytes(path)))),
-    contextDigest: (context) => digestHex(guard(() => raw.contextDigest(packContext(context)))),
+      digestHex(guard(raw.rootFromPath, digestBytes(leaf, 'leaf'), index(at), pathBytes(path))),
+    contextDigest: (context) => digestHex(guard(raw.contextDigest, packContext(context))),
   };
 }

@@ -15,10 +15,13 @@ export interface LoadCoreOptions {
   readonly backend?: Backend;
   /** Where the `.wasm` file is (default: the package's `build/wasm/priv_stark.wasm`). */
   readonly wasmUrl?: URL;
+  /** Path of the `.node` addon, tried alone (default: `PRIV_STARK_NATIVE_PATH`, then the package's
+   * `build/native/`). */
+  readonly nativePath?: string;
 }
 
 const loaders: Record<Backend, (options: LoadCoreOptions) => Promise<RawBinding>> = {
-  native: async () => loadNative(),
+  native: async (options) => loadNative(options.nativePath),
   wasm: async (options) => loadWasm(options.wasmUrl),
 };
 
@@ -33,8 +36,11 @@ function forcedBackend(options: LoadCoreOptions): Backend | undefined {
   return forced;
 }
 
-/** Loads one backend (memoised). */
+/** Loads one backend (memoised when loaded from the default location). */
 export function loadBackend(backend: Backend, options: LoadCoreOptions = {}): Promise<PrivStarkCore> {
+  if (options.nativePath !== undefined || options.wasmUrl !== undefined) {
+    return loaders[backend](options).then((raw) => createCore(raw, backend));
+  }
   let loading = cache.get(backend);
   if (!loading) {
     loading = loaders[backend](options).then((raw) => createCore(raw, backend));

@@ -15,8 +15,12 @@ export function nativeFileName(): string {
   return `priv-stark.${process.platform}-${process.arch}${libc}.node`;
 }
 
-/** Where the addon is looked for: `PRIV_STARK_NATIVE_PATH`, then the package's build folder. */
-export function nativeCandidates(): string[] {
+/**
+ * Where the addon is looked for: an explicit path alone, else `PRIV_STARK_NATIVE_PATH` then the
+ * package's build folder.
+ */
+export function nativeCandidates(explicit?: string): string[] {
+  if (explicit !== undefined) return [explicit];
   const local = fileURLToPath(new URL(`../../build/native/${nativeFileName()}`, import.meta.url));
   const override = process.env['PRIV_STARK_NATIVE_PATH'];
   return override ? [override, local] : [local];
@@ -26,20 +30,20 @@ export function nativeCandidates(): string[] {
  * Loads the addon.
  * @throws Error naming every path tried when none loads.
  */
-export function loadNative(): RawBinding {
+export function loadNative(path?: string): RawBinding {
   const require = createRequire(import.meta.url);
   const failures: string[] = [];
-  for (const path of nativeCandidates()) {
-    if (!existsSync(path)) {
-      failures.push(`${path}: not found`);
+  for (const candidate of nativeCandidates(path)) {
+    if (!existsSync(candidate)) {
+      failures.push(`${candidate}: not found`);
       continue;
     }
     try {
       // The generated typings are checked against the contract here, at compile time.
-      const binding: typeof Generated = require(path);
+      const binding: typeof Generated = require(candidate);
       return binding satisfies RawBinding;
     } catch (error) {
-      failures.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+      failures.push(`${candidate}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   throw new Error(`native addon not loaded (${failures.join('; ')}); run \`npm run build\``);

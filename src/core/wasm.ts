@@ -4,7 +4,6 @@
  */
 
 import type { RawBinding } from './binding.js';
-import { CoreError, coreErrorFrom } from './errors.js';
 
 /** The exports of `priv_stark.wasm`. */
 interface WasmExports {
@@ -41,7 +40,7 @@ class WasmCore {
   call(name: string, args: readonly Argument[]): Uint8Array {
     const exports = this.#exports;
     const fn = exports[`ps_${name}`];
-    if (typeof fn !== 'function') throw new CoreError('internal_panic', `missing export ps_${name}`);
+    if (typeof fn !== 'function') throw new Error(`internal_panic: missing export ps_${name}`);
     const allocations: [number, number][] = [];
     const flat: number[] = [];
     try {
@@ -57,12 +56,13 @@ class WasmCore {
       }
       const status = (fn as (...a: number[]) => number)(...flat);
       const out = new Uint8Array(exports.memory.buffer, exports.ps_result_ptr(), exports.ps_result_len()).slice();
-      if (status !== 0) throw coreErrorFrom(decoder.decode(out));
+      // The same report shape as the N-API addon; the facade turns it into a CoreError.
+      if (status !== 0) throw new Error(decoder.decode(out));
       return out;
     } catch (error) {
       if (error instanceof WebAssembly.RuntimeError) {
         this.#reset();
-        throw new CoreError('internal_panic', 'internal error in the proof core');
+        throw new Error('internal_panic: internal error in the proof core');
       }
       throw error;
     } finally {
