@@ -3,9 +3,7 @@
 //! its inverse. Each round is `MDS, +ARK1, x^7, MDS, +ARK2, x^(1/7)`; there is no concluding
 //! linear step. The spend AIR reuses [`MDS_FIRST_ROW`] and the round constants.
 
-use p3_field::{
-    FieldArray, PrimeCharacteristicRing, PrimeField64, exponentiation::exp_10540996611094048183,
-};
+use p3_field::{Field, PackedValue, PrimeCharacteristicRing, PrimeField64};
 
 use crate::{
     field::Felt,
@@ -53,8 +51,7 @@ pub fn apply_mds(state: &mut State) {
     for (i, lane) in state.iter_mut().enumerate() {
         let mut acc: u128 = 0;
         for (j, value) in input.iter().enumerate() {
-            acc +=
-                u128::from(*value) * u128::from(MDS_FIRST_ROW[(j + STATE_WIDTH - i) % STATE_WIDTH]);
+            acc += u128::from(*value) * u128::from(MDS_FIRST_ROW[(j + STATE_WIDTH - i) % STATE_WIDTH]);
         }
         *lane = Felt::from_u128(acc);
     }
@@ -66,8 +63,57 @@ fn add_constants(state: &mut State, constants: &[u64; STATE_WIDTH]) {
     }
 }
 
-/// `x -> x^(1/7)`, with Plonky3's addition chain evaluated on all 12 lanes at once
-/// ([`FieldArray`]), so the independent chains interleave in the pipeline.
+/// `x -> x^(1/7)` on all lanes, in the widest SIMD packing the build has (AVX-512, AVX2, NEON or
+/// wasm simd128; plain elements otherwise). The state is padded to whole packed vectors.
 fn apply_inverse_sbox(state: &mut State) {
-    *state = exp_10540996611094048183(FieldArray(*state)).0;
+    const PADDED: usize = 16;
+    let width = <Felt as Field>::Packing::WIDTH;
+    let vectors = STATE_WIDTH.div_ceil(width);
+    let mut lanes = [Felt::ZERO; PADDED];
+    lanes[..STATE_WIDTH].copy_from_slice(state);
+    let packed = <Felt as Field>::Packing::pack_slice_mut(&mut lanes[..vectors * width]);
+    seventh_root(packed);
+    state.copy_from_slice(&lanes[..STATE_WIDTH]);
+}
+
+/// `x^10540996611094048183` (the inverse of `x^7` since `7 e = 1 mod p - 1`) on every element of
+/// `values`, step by step across all of them so the independent chains overlap in the pipeline.
+///
+/// The exponent in base 8 is `1111111111 0 6666666666 7` (22 digits), so it is evaluated by 3-bit
+/// windows: 63 squarings and 20 multiplications, plus 4 for the digits `x^2, x^3, x^6, x^7`.
+fn seventh_root<R: PrimeCharacteristicRing + Copy>(values: &mut [R]) {
+    const MAX: usize = 16;
+    let n = values.len().min(MAX);
+    let x: [R; MAX] = core::array::from_fn(|i| if i < n { values[i] } else { R::ZERO });
+    let x2 = lanewise(&x, n, |a| a.square());
+    let x3 = lanewise2(&x2, &x, n);
+    let x6 = lanewise(&x3, n, |a| a.square());
+    let x7 = lanewise2(&x6, &x, n);
+    let mut acc = x;
+    for digit in [1usize, 1, 1, 1, 1, 1, 1, 1, 1, 0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7] {
+        acc = lanewise(&acc, n, |a| a.square().square().square());
+        match digit {
+            1 => acc = lanewise2(&acc, &x, n),
+            6 => acc = lanewise2(&acc, &x6, n),
+            7 => acc = lanewise2(&acc, &x7, n),
+            _ => {}
+        }
+    }
+    values[..n].copy_from_slice(&acc[..n]);
+}
+
+fn lanewise<R: Copy, const M: usize>(a: &[R; M], n: usize, f: impl Fn(R) -> R) -> [R; M] {
+    let mut out = *a;
+    for v in out[..n].iter_mut() {
+        *v = f(*v);
+    }
+    out
+}
+
+fn lanewise2<R: PrimeCharacteristicRing + Copy, const M: usize>(a: &[R; M], b: &[R; M], n: usize) -> [R; M] {
+    let mut out = *a;
+    for (v, w) in out[..n].iter_mut().zip(b) {
+        *v *= *w;
+    }
+    out
 }
