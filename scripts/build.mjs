@@ -60,6 +60,7 @@ function step(name, { inputs, outputs, stampPath, extra }, build) {
 const rustInputs = () => [
   'Cargo.toml',
   'Cargo.lock',
+  '.cargo/config.toml',
   ...filesUnder('crates', (p) => /\.(rs|toml)$/.test(p) && !p.includes(`${'tests'}/`)),
 ];
 

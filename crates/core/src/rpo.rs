@@ -44,16 +44,22 @@ pub fn apply_round(state: &mut State, round: usize) {
     apply_inverse_sbox(state);
 }
 
-/// Multiplies the state by the circulant MDS matrix. Entries are below 32, so each output is a
-/// sum of 12 products below 2^69 and is reduced once from a `u128`.
+/// Multiplies the state by the circulant MDS matrix.
+///
+/// Each element is split into 32-bit halves. Entries are below 32 and a row sums to 160, so the
+/// products of each half add up to less than 2^40 in plain `u64` arithmetic (no 128-bit
+/// multiplications, which WebAssembly lacks); the halves are recombined with one reduction.
 pub fn apply_mds(state: &mut State) {
-    let input: [u64; STATE_WIDTH] = state.map(|lane| lane.as_canonical_u64());
+    let low: [u64; STATE_WIDTH] = state.map(|lane| lane.as_canonical_u64() & 0xffff_ffff);
+    let high: [u64; STATE_WIDTH] = state.map(|lane| lane.as_canonical_u64() >> 32);
     for (i, lane) in state.iter_mut().enumerate() {
-        let mut acc: u128 = 0;
-        for (j, value) in input.iter().enumerate() {
-            acc += u128::from(*value) * u128::from(MDS_FIRST_ROW[(j + STATE_WIDTH - i) % STATE_WIDTH]);
+        let (mut sum_low, mut sum_high) = (0u64, 0u64);
+        for j in 0..STATE_WIDTH {
+            let entry = MDS_FIRST_ROW[(j + STATE_WIDTH - i) % STATE_WIDTH];
+            sum_low += entry * low[j];
+            sum_high += entry * high[j];
         }
-        *lane = Felt::from_u128(acc);
+        *lane = Felt::from_u128((u128::from(sum_high) << 32) + u128::from(sum_low));
     }
 }
 
