@@ -81,12 +81,17 @@ class WasmCore {
   }
 }
 
-/** Wraps an instantiated module in the byte-level contract. */
-function bindingOf(core: WasmCore): RawBinding {
+/** Runs a binding call somewhere else and resolves with its bytes. */
+type OffThread = (method: keyof RawBinding, args: readonly Argument[]) => Promise<Uint8Array>;
+
+/**
+ * Wraps an instantiated module in the byte-level contract. The async variants run on
+ * `offThread` when given (worker threads in Node); otherwise they settle on a later tick of this
+ * thread (browsers: run the whole core in a Web Worker instead).
+ */
+function bindingOf(core: WasmCore, offThread?: OffThread): RawBinding {
   const bytes = (name: string, ...args: Argument[]) => core.call(name, args);
-  // There is no thread here: the async variants settle on a later tick. (Proving, which is
-  // slow, runs in a worker; hashing and trees are fast enough in place.)
-  const later = (name: string, ...args: Argument[]) =>
+  const sameThread = (name: string, args: readonly Argument[]) =>
     new Promise<Uint8Array>((resolve, reject) => {
       setTimeout(() => {
         try {
@@ -96,6 +101,8 @@ function bindingOf(core: WasmCore): RawBinding {
         }
       }, 0);
     });
+  const later = (method: keyof RawBinding, name: string, ...args: Argument[]) =>
+    offThread ? offThread(method, args) : sameThread(name, args);
   return {
     version: () => core.text('version', []),
     buildProfile: () => core.text('build_profile', []),
@@ -111,9 +118,9 @@ function bindingOf(core: WasmCore): RawBinding {
     treePath: (leaves, index) => bytes('tree_path', leaves, index),
     rootFromPath: (leaf, index, path) => bytes('root_from_path', leaf, index, path),
     contextDigest: (packed) => bytes('context_digest', packed),
-    frontierAppendAsync: (frontier, leaves) => later('frontier_append', frontier, leaves),
-    treeRootAsync: (leaves) => later('tree_root', leaves),
-    treePathAsync: (leaves, index) => later('tree_path', leaves, index),
+    frontierAppendAsync: (frontier, leaves) => later('frontierAppend', 'frontier_append', frontier, leaves),
+    treeRootAsync: (leaves) => later('treeRoot', 'tree_root', leaves),
+    treePathAsync: (leaves, index) => later('treePath', 'tree_path', leaves, index),
   };
 }
 
@@ -121,17 +128,32 @@ function bindingOf(core: WasmCore): RawBinding {
  * Instantiates the module from its bytes or a compiled module (browsers: pass
  * `await (await fetch(url)).arrayBuffer()`, or a `WebAssembly.Module`).
  */
-export async function instantiateWasm(source: BufferSource | WebAssembly.Module): Promise<RawBinding> {
+export async function instantiateWasm(
+  source: BufferSource | WebAssembly.Module,
+  offThread?: OffThread,
+): Promise<RawBinding> {
   const module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(source);
   const instance = await WebAssembly.instantiate(module, {});
-  return bindingOf(new WasmCore(module, instance));
+  return bindingOf(new WasmCore(module, instance), offThread);
 }
 
-/** Loads `build/wasm/priv_stark.wasm` from disk (Node) or by `fetch` (browsers). */
-export async function loadWasm(url: URL = WASM_URL): Promise<RawBinding> {
+/** Node: the async variants run on a worker pool, created on first use. */
+function workerPoolRunner(url: URL): OffThread {
+  let pool: Promise<{ run(method: keyof RawBinding, ...args: unknown[]): Promise<Uint8Array> }> | undefined;
+  return async (method, args) => {
+    pool ??= import('./wasm-pool.js').then(({ WasmPool }) => new WasmPool(url));
+    return (await pool).run(method, ...args);
+  };
+}
+
+/**
+ * Loads `build/wasm/priv_stark.wasm` from disk (Node) or by `fetch` (browsers). In Node the async
+ * variants run on worker threads unless `offThread` is false (the workers themselves).
+ */
+export async function loadWasm(url: URL = WASM_URL, offThread = true): Promise<RawBinding> {
   if (url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
-    return instantiateWasm(await readFile(url));
+    return instantiateWasm(await readFile(url), offThread ? workerPoolRunner(url) : undefined);
   }
   const response = await fetch(url);
   if (!response.ok) throw new Error(`could not fetch ${url.href}: HTTP ${response.status}`);
