@@ -6,13 +6,20 @@ extern crate alloc;
 extern crate std;
 
 pub mod air;
+pub mod builder;
 pub mod config;
+pub mod encoding;
 pub mod errors;
 pub mod layout;
 pub mod params;
+pub mod prover;
 pub mod rpo_air;
+pub mod security;
+pub mod shape;
 pub mod statement;
 pub mod trace;
+pub mod transcript;
+pub mod verifier;
 
 #[cfg(test)]
 mod tests;

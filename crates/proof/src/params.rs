@@ -35,10 +35,10 @@ pub struct ParameterSet {
 /// The parameter set of `priv-stark/v1` spend proofs.
 pub const PARAMETER_SET: ParameterSet = ParameterSet {
     id: 1,
-    log_blowup: 3,
-    log_final_poly_len: 3,
+    log_blowup: 6,
+    log_final_poly_len: 7,
     max_log_arity: 3,
-    num_queries: 38,
+    num_queries: 19,
     query_pow_bits: 16,
     commit_pow_bits: 0,
     batch_pow_bits: 0,

@@ -9,12 +9,15 @@
 //! a  = MDS(s) + ARK1            (linear)
 //! t  = a^3                      (auxiliary column, degree 3, every row)
 //! u  = s^3                      (auxiliary column, degree 3, every row)
-//! ROUND · (u'^2 · s' − MDS(t^2 · a) − ARK2) = 0      (degree 1 + 3 = 4)
+//! ROUND · (MDS⁻¹(u'^2 · s') − MDS⁻¹(ARK2) − t^2 · a) = 0      (degree 1 + 3 = 4)
 //! ```
 //!
-//! since `s'^7 = u'^2 · s'` and `a^7 = t^2 · a`. `ROUND`, `ARK1` and `ARK2` are periodic columns
-//! of period 8 (`ROUND` is 0 on row 7 and the constants are 0 there), so the round constraint is
-//! off on the transition from one permutation's output to the next permutation's input.
+//! since `s'^7 = u'^2 · s'`, `a^7 = t^2 · a` and `s'^7 = MDS(a^7) + ARK2`. Multiplying by the
+//! inverse MDS matrix (also circulant) keeps each round constraint at 12 + 12 terms instead of
+//! 12 × 12, which makes constraint evaluation (prover and verifier) and the symbolic degree
+//! analysis cheap. `ROUND`, `ARK1` and `MDS⁻¹(ARK2)` are periodic columns of period 8 (`ROUND`
+//! is 0 on row 7 and the constants are 0 there), so the round constraint is off on the
+//! transition from one permutation's output to the next permutation's input.
 
 use core::array;
 
@@ -30,7 +33,24 @@ use priv_stark_core::{
 pub const CYCLE: usize = NUM_ROUNDS + 1;
 /// Trace columns of one permutation: the state `s`, `t = a^3` and `u = s^3`.
 pub const HASH_WIDTH: usize = 3 * STATE_WIDTH;
-/// Periodic columns of the permutation: `ROUND`, then `ARK1` (12) and `ARK2` (12).
+/// First row of the inverse of the circulant MDS matrix (itself circulant):
+/// `MDS⁻¹[i][j] = MDS_INVERSE_FIRST_ROW[(j − i) mod 12]`. A unit test checks `MDS · MDS⁻¹ = I`.
+pub const MDS_INVERSE_FIRST_ROW: [u64; STATE_WIDTH] = [
+    14868391535953158196,
+    13278298489594233127,
+    389999932707070822,
+    9782021734907796003,
+    4829905704463175582,
+    7567822018949214430,
+    14205019324568680367,
+    15489674211196160593,
+    17636013826542227504,
+    16254215311946436093,
+    3641486184877122796,
+    11069068059762973582,
+];
+
+/// Periodic columns of the permutation: `ROUND`, then `ARK1` (12) and `MDS⁻¹(ARK2)` (12).
 pub const NUM_ROUND_PERIODIC: usize = 1 + 2 * STATE_WIDTH;
 /// Constraints added by [`eval_permutation`].
 pub const NUM_ROUND_CONSTRAINTS: usize = 3 * STATE_WIDTH;
@@ -57,33 +77,55 @@ impl<T: Copy> HashRow<T> {
     }
 }
 
-/// The periodic columns: `ROUND` (1 on rows 0..7, 0 on row 7), `ARK1[r][i]` and `ARK2[r][i]` on
-/// row `r` (0 on row 7).
+/// `MDS⁻¹ · ARK2[round]`.
+pub fn inverse_mixed_ark2(round: usize) -> State {
+    array::from_fn(|i| {
+        (0..STATE_WIDTH).fold(Felt::ZERO, |acc, j| {
+            acc + Felt::from_u64(circulant(&MDS_INVERSE_FIRST_ROW, i, j))
+                * Felt::from_u64(ARK2[round][j])
+        })
+    })
+}
+
+/// The periodic columns: `ROUND` (1 on rows 0..7, 0 on row 7), `ARK1[r][i]` and
+/// `(MDS⁻¹ · ARK2[r])[i]` on row `r` (0 on row 7).
 pub fn round_periodic_columns() -> alloc::vec::Vec<alloc::vec::Vec<Felt>> {
     let mut columns = alloc::vec::Vec::with_capacity(NUM_ROUND_PERIODIC);
     columns.push((0..CYCLE).map(|row| Felt::from_bool(row < NUM_ROUNDS)).collect());
-    for table in [&ARK1, &ARK2] {
-        for lane in 0..STATE_WIDTH {
-            columns.push(
-                (0..CYCLE)
-                    .map(|row| {
-                        if row < NUM_ROUNDS { Felt::from_u64(table[row][lane]) } else { Felt::ZERO }
-                    })
-                    .collect(),
-            );
-        }
+    for lane in 0..STATE_WIDTH {
+        columns.push(
+            (0..CYCLE)
+                .map(
+                    |row| {
+                        if row < NUM_ROUNDS { Felt::from_u64(ARK1[row][lane]) } else { Felt::ZERO }
+                    },
+                )
+                .collect(),
+        );
+    }
+    let ark2: alloc::vec::Vec<State> = (0..NUM_ROUNDS).map(inverse_mixed_ark2).collect();
+    for lane in 0..STATE_WIDTH {
+        columns.push(
+            (0..CYCLE)
+                .map(|row| if row < NUM_ROUNDS { ark2[row][lane] } else { Felt::ZERO })
+                .collect(),
+        );
     }
     columns
 }
 
-fn mds_coefficient(row: usize, column: usize) -> u64 {
-    MDS_FIRST_ROW[(column + STATE_WIDTH - row) % STATE_WIDTH]
+/// Entry `(i, j)` of the circulant matrix with first row `first_row`.
+pub const fn circulant(first_row: &[u64; STATE_WIDTH], i: usize, j: usize) -> u64 {
+    first_row[(j + STATE_WIDTH - i) % STATE_WIDTH]
 }
 
-fn mds_expr<AB: AirBuilder>(input: &[AB::Expr; STATE_WIDTH]) -> [AB::Expr; STATE_WIDTH] {
+fn mix_expr<AB: AirBuilder>(
+    first_row: &[u64; STATE_WIDTH],
+    input: &[AB::Expr; STATE_WIDTH],
+) -> [AB::Expr; STATE_WIDTH] {
     array::from_fn(|i| {
         input.iter().enumerate().fold(AB::Expr::ZERO, |acc, (j, value)| {
-            acc + value.clone() * AB::F::from_u64(mds_coefficient(i, j))
+            acc + value.clone() * AB::F::from_u64(circulant(first_row, i, j))
         })
     })
 }
@@ -101,7 +143,7 @@ pub fn eval_permutation<AB: AirBuilder>(
     let ark2: [AB::Expr; STATE_WIDTH] = array::from_fn(|i| periodic[1 + STATE_WIDTH + i].into());
 
     let state: [AB::Expr; STATE_WIDTH] = array::from_fn(|i| local.s[i].into());
-    let mixed = mds_expr::<AB>(&state);
+    let mixed = mix_expr::<AB>(&MDS_FIRST_ROW, &state);
     let a: [AB::Expr; STATE_WIDTH] = array::from_fn(|i| mixed[i].clone() + ark1[i].clone());
 
     // t = a^3 and u = s^3 on every row.
@@ -110,16 +152,16 @@ pub fn eval_permutation<AB: AirBuilder>(
         builder.assert_eq(local.u[i], state[i].cube());
     }
 
-    // s'^7 = MDS(a^7) + ARK2 on round rows.
-    let a7: [AB::Expr; STATE_WIDTH] = array::from_fn(|i| {
-        let t: AB::Expr = local.t[i].into();
-        t.square() * a[i].clone()
-    });
-    let mixed7 = mds_expr::<AB>(&a7);
-    for i in 0..STATE_WIDTH {
+    // MDS⁻¹(s'^7) − MDS⁻¹(ARK2) = a^7 on round rows.
+    let s7_next: [AB::Expr; STATE_WIDTH] = array::from_fn(|i| {
         let u_next: AB::Expr = next.u[i].into();
-        let s7_next = u_next.square() * next.s[i];
-        builder.assert_zero(round.clone() * (s7_next - mixed7[i].clone() - ark2[i].clone()));
+        u_next.square() * next.s[i]
+    });
+    let unmixed = mix_expr::<AB>(&MDS_INVERSE_FIRST_ROW, &s7_next);
+    for i in 0..STATE_WIDTH {
+        let t: AB::Expr = local.t[i].into();
+        let a7 = t.square() * a[i].clone();
+        builder.assert_zero(round.clone() * (unmixed[i].clone() - ark2[i].clone() - a7));
     }
 }
 

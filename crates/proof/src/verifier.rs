@@ -1,0 +1,83 @@
+//! The spend verifier. It never panics on any input and rejects in this order, cheapest first:
+//!
+//! 1. public inputs: exact length, canonical elements, `0 < amount < 2^62`;
+//! 2. size (at most [`MAX_PROOF_BYTES`]) and header (magic, format version, parameter set);
+//! 3. the postcard body: decodes completely, with canonical field elements and no trailing byte;
+//! 4. the fixed shape ([`crate::shape::check_shape`]): trace height, widths, counts;
+//! 5. Plonky3's verifier with the accepted parameter set and the statement's transcript prefix.
+//!    Inside it, the proof-of-work witnesses are checked before any query is opened: the only
+//!    work before them is replaying the transcript and interpolating the periodic columns at
+//!    the out-of-domain point.
+
+use p3_uni_stark::PcsError;
+
+use crate::{
+    air::SpendAir,
+    config::{SpendConfig, StarkProof, build_config},
+    encoding::{MAX_PROOF_BYTES, split_header},
+    errors::ProofError,
+    params::{PARAMETER_SET, ParameterSet},
+    prover::guard,
+    shape::check_shape,
+    statement::PublicInputs,
+    transcript::transcript_prefix,
+};
+
+/// Verifies `proof` against `public_inputs` with the accepted parameter set.
+///
+/// # Errors
+/// The first failed check, as a typed [`ProofError`].
+pub fn verify(proof: &[u8], public_inputs: &PublicInputs) -> Result<(), ProofError> {
+    verify_with(&PARAMETER_SET, proof, public_inputs)
+}
+
+/// As [`verify`] with another parameter set: for measurements and tuning only.
+///
+/// # Errors
+/// As [`verify`].
+pub fn verify_with(
+    params: &ParameterSet,
+    proof: &[u8],
+    public_inputs: &PublicInputs,
+) -> Result<(), ProofError> {
+    let body = split_header(proof, params.id)?;
+    let stark_proof = decode_body(body)?;
+    check_shape(&stark_proof, params)?;
+    let public = public_inputs.to_field_elements();
+    let config = build_config(params, &transcript_prefix(params), [0; 32]);
+    let air = SpendAir::new();
+    guard(|| {
+        p3_uni_stark::verify(&config, &air, &stark_proof, &public).map_err(map_verification_error)
+    })
+}
+
+/// Decodes the postcard body, which must be consumed exactly.
+///
+/// # Errors
+/// [`ProofError::MalformedProof`] or [`ProofError::TrailingBytes`].
+pub fn decode_body(body: &[u8]) -> Result<StarkProof, ProofError> {
+    debug_assert!(body.len() <= MAX_PROOF_BYTES);
+    let (proof, rest) =
+        postcard::take_from_bytes::<StarkProof>(body).map_err(|_| ProofError::MalformedProof)?;
+    if !rest.is_empty() {
+        return Err(ProofError::TrailingBytes { count: rest.len() });
+    }
+    Ok(proof)
+}
+
+fn map_verification_error(
+    error: p3_uni_stark::VerificationError<PcsError<SpendConfig>>,
+) -> ProofError {
+    use p3_fri::verifier::FriError;
+    use p3_uni_stark::VerificationError;
+    match error {
+        VerificationError::InvalidProofShape(_) => {
+            ProofError::InvalidProofShape { what: "plonky3 shape check", expected: 0, got: 1 }
+        }
+        VerificationError::InvalidOodPowWitness
+        | VerificationError::InvalidOpeningArgument(FriError::InvalidPowWitness(_)) => {
+            ProofError::InvalidProofOfWork
+        }
+        _ => ProofError::InvalidProof,
+    }
+}
