@@ -23,6 +23,8 @@ export interface RawBinding {
   treePath(leaves: Uint8Array, index: number): Uint8Array;
   rootFromPath(leaf: Uint8Array, index: number, path: Uint8Array): Uint8Array;
   contextDigest(packed: Uint8Array): Uint8Array;
+  addressEncode(owner: Uint8Array): string;
+  addressDecode(address: string): Uint8Array;
   frontierAppendAsync(frontier: Uint8Array, leaves: Uint8Array): Promise<Uint8Array>;
   treeRootAsync(leaves: Uint8Array): Promise<Uint8Array>;
   treePathAsync(leaves: Uint8Array, index: number): Promise<Uint8Array>;

@@ -14,6 +14,7 @@ export const CORE_ERROR_CODES = [
   'field_too_long',
   'tree_full',
   'index_out_of_range',
+  'invalid_address',
   'internal_panic',
 ] as const;
 

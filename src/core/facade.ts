@@ -92,6 +92,10 @@ export interface PrivStarkCore {
   rootFromPath(leaf: string, index: number, path: readonly string[]): DigestHex;
   /** `ctx = H_CONTEXT(encode(payment))`, which binds a proof to one payment. */
   contextDigest(context: PaymentContext): DigestHex;
+  /** The shielded address (bech32m, `pstark1…`) of an owner digest. */
+  encodeAddress(owner: string): string;
+  /** The owner digest of a shielded address; `invalid_address` for any corruption. */
+  decodeAddress(address: string): DigestHex;
 }
 
 const DIGEST_BYTES = 32;
@@ -252,5 +256,10 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
     rootFromPath: (leaf, at, path) =>
       digestHex(guard(raw.rootFromPath, digestBytes(leaf, 'leaf'), index(at), pathBytes(path))),
     contextDigest: (context) => digestHex(guard(raw.contextDigest, packContext(context))),
+    encodeAddress: (owner) => guard(raw.addressEncode, digestBytes(owner, 'owner')),
+    decodeAddress(address) {
+      astring(address, 'address');
+      return digestHex(guard(raw.addressDecode, address));
+    },
   };
 }

@@ -1,3 +1,9 @@
+/** Owner digest of a shielded address. */
+export declare function addressDecode(address: string): Buffer
+
+/** Shielded address of an owner digest. */
+export declare function addressEncode(owner: Uint8Array): string
+
 /** `"release"` or `"debug"`. */
 export declare function buildProfile(): string
 

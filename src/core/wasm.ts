@@ -118,6 +118,8 @@ function bindingOf(core: WasmCore, offThread?: OffThread): RawBinding {
     treePath: (leaves, index) => bytes('tree_path', leaves, index),
     rootFromPath: (leaf, index, path) => bytes('root_from_path', leaf, index, path),
     contextDigest: (packed) => bytes('context_digest', packed),
+    addressEncode: (owner) => core.text('address_encode', [owner]),
+    addressDecode: (address) => bytes('address_decode', encoder.encode(address)),
     frontierAppendAsync: (frontier, leaves) => later('frontierAppend', 'frontier_append', frontier, leaves),
     treeRootAsync: (leaves) => later('treeRoot', 'tree_root', leaves),
     treePathAsync: (leaves, index) => later('treePath', 'tree_path', leaves, index),

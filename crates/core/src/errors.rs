@@ -26,13 +26,16 @@ pub enum CoreError {
     TreeFull,
     /// This error occurs when a leaf index is not below the number of leaves.
     IndexOutOfRange { index: u64, size: u64 },
+    /// This error occurs when a shielded address has a wrong prefix, character, case, length or
+    /// checksum.
+    InvalidAddress,
     /// This error occurs when a Rust panic was caught at a binding boundary.
     InternalPanic,
 }
 
 impl CoreError {
     /// Every code this enum can produce, in a fixed order.
-    pub const CODES: [&'static str; 10] = [
+    pub const CODES: [&'static str; 11] = [
         "invalid_length",
         "non_canonical_element",
         "invalid_hex",
@@ -42,6 +45,7 @@ impl CoreError {
         "field_too_long",
         "tree_full",
         "index_out_of_range",
+        "invalid_address",
         "internal_panic",
     ];
 
@@ -57,6 +61,7 @@ impl CoreError {
             Self::FieldTooLong { .. } => "field_too_long",
             Self::TreeFull => "tree_full",
             Self::IndexOutOfRange { .. } => "index_out_of_range",
+            Self::InvalidAddress => "invalid_address",
             Self::InternalPanic => "internal_panic",
         }
     }
@@ -84,6 +89,7 @@ impl fmt::Display for CoreError {
             Self::IndexOutOfRange { index, size } => {
                 write!(f, "leaf index {index} is out of range for {size} leaves")
             }
+            Self::InvalidAddress => write!(f, "not a pstark shielded address"),
             Self::InternalPanic => write!(f, "internal error"),
         }
     }

@@ -11,6 +11,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod address;
 pub mod context;
 pub mod digest;
 pub mod errors;

@@ -116,7 +116,11 @@ fn lanewise<R: Copy, const M: usize>(a: &[R; M], n: usize, f: impl Fn(R) -> R) -
     out
 }
 
-fn lanewise2<R: PrimeCharacteristicRing + Copy, const M: usize>(a: &[R; M], b: &[R; M], n: usize) -> [R; M] {
+fn lanewise2<R: PrimeCharacteristicRing + Copy, const M: usize>(
+    a: &[R; M],
+    b: &[R; M],
+    n: usize,
+) -> [R; M] {
     let mut out = *a;
     for (v, w) in out[..n].iter_mut().zip(b) {
         *v *= *w;

@@ -118,6 +118,22 @@ pub fn root_from_path(leaf: &[u8], index: u64, path: &[u8]) -> Result<Vec<u8>, C
     Ok(crate::tree::root_from_path(&leaf, index, &siblings)?.to_bytes().to_vec())
 }
 
+/// The shielded address of an encoded owner digest.
+///
+/// # Errors
+/// A wrong length or a non-canonical element.
+pub fn address_encode(owner: &[u8]) -> Result<String, CoreError> {
+    Ok(crate::address::encode_address(&Digest::from_bytes(owner, "owner")?))
+}
+
+/// The encoded owner digest of a shielded address.
+///
+/// # Errors
+/// [`CoreError::InvalidAddress`] or [`CoreError::NonCanonicalElement`].
+pub fn address_decode(address: &str) -> Result<Vec<u8>, CoreError> {
+    Ok(crate::address::decode_address(address)?.to_bytes().to_vec())
+}
+
 /// `ctx` of a packed payment: five strings (`scheme`, `network`, `asset`, `payTo`,
 /// `resourceId`), each a u32 little-endian byte length and its UTF-8 bytes, then `amount` and
 /// `expiry` as u64 little-endian.

@@ -113,6 +113,18 @@ pub fn root_from_path(leaf: Uint8Array, index: u32, path: Uint8Array) -> Result<
     bytes(guarded(|| wire::root_from_path(&leaf, u64::from(index), &path)))
 }
 
+/// Shielded address of an owner digest.
+#[napi]
+pub fn address_encode(owner: Uint8Array) -> Result<String> {
+    guarded(|| wire::address_encode(&owner))
+}
+
+/// Owner digest of a shielded address.
+#[napi]
+pub fn address_decode(address: String) -> Result<Buffer> {
+    bytes(guarded(|| wire::address_decode(&address)))
+}
+
 /// `ctx` of a packed payment context.
 #[napi]
 pub fn context_digest(packed: Uint8Array) -> Result<Buffer> {

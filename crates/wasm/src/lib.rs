@@ -186,6 +186,24 @@ pub unsafe extern "C" fn ps_root_from_path(
     finish(wire::root_from_path(leaf, u64::from(index), path))
 }
 
+/// See `wire::address_encode` (result: UTF-8).
+///
+/// # Safety
+/// Arguments as in [`arg`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_address_encode(ptr: *const u8, len: usize) -> u32 {
+    finish(wire::address_encode(unsafe { arg(ptr, len) }).map(String::into_bytes))
+}
+
+/// See `wire::address_decode` (argument: UTF-8).
+///
+/// # Safety
+/// Arguments as in [`arg`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_address_decode(ptr: *const u8, len: usize) -> u32 {
+    finish(unsafe { text_arg(ptr, len) }.and_then(wire::address_decode))
+}
+
 /// See `wire::context_digest`.
 ///
 /// # Safety
