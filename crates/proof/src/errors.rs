@@ -15,6 +15,8 @@ pub enum ProofError {
     InvalidLength { what: &'static str, expected: usize, got: usize },
     /// This error occurs when an encoded field element is not below p.
     NonCanonicalElement { what: &'static str, index: usize },
+    /// This error occurs when a prover seed is all zeros (the caller forgot its CSPRNG).
+    InvalidSeed,
     /// This error occurs when the amount is 0 or not below 2^62.
     AmountOutOfRange { amount: u64 },
     /// This error occurs when the spent note's value is not below 2^62.
@@ -56,10 +58,10 @@ pub enum ProofError {
     /// This error occurs when the decoded proof does not have the fixed shape of a spend proof
     /// (trace height, widths, counts, lengths).
     InvalidProofShape { what: &'static str, expected: usize, got: usize },
-    /// This error occurs when a proof-of-work witness does not have enough leading zeros.
-    InvalidProofOfWork,
-    /// This error occurs when the STARK verifier rejects the proof.
-    InvalidProof,
+    /// This error occurs when the STARK verifier rejects the proof; `check` names the first
+    /// check that failed (a proof for other public inputs almost always fails the first
+    /// proof-of-work check, since its transcript differs).
+    InvalidProof { check: FailedCheck },
     /// This error occurs when a Rust panic was caught inside the prover or verifier.
     InternalPanic,
 }
@@ -69,6 +71,7 @@ impl ProofError {
     pub const CODES: [&'static str; 24] = [
         "invalid_length",
         "non_canonical_element",
+        "invalid_seed",
         "amount_out_of_range",
         "value_out_of_range",
         "insufficient_value",
@@ -88,7 +91,6 @@ impl ProofError {
         "malformed_proof",
         "trailing_bytes",
         "invalid_proof_shape",
-        "invalid_proof_of_work",
         "invalid_proof",
         "internal_panic",
     ];
@@ -98,6 +100,7 @@ impl ProofError {
         match self {
             Self::InvalidLength { .. } => "invalid_length",
             Self::NonCanonicalElement { .. } => "non_canonical_element",
+            Self::InvalidSeed => "invalid_seed",
             Self::AmountOutOfRange { .. } => "amount_out_of_range",
             Self::ValueOutOfRange { .. } => "value_out_of_range",
             Self::InsufficientValue { .. } => "insufficient_value",
@@ -117,8 +120,7 @@ impl ProofError {
             Self::MalformedProof => "malformed_proof",
             Self::TrailingBytes { .. } => "trailing_bytes",
             Self::InvalidProofShape { .. } => "invalid_proof_shape",
-            Self::InvalidProofOfWork => "invalid_proof_of_work",
-            Self::InvalidProof => "invalid_proof",
+            Self::InvalidProof { .. } => "invalid_proof",
             Self::InternalPanic => "internal_panic",
         }
     }
@@ -139,9 +141,33 @@ impl ProofError {
                 | Self::MalformedProof
                 | Self::TrailingBytes { .. }
                 | Self::InvalidProofShape { .. }
-                | Self::InvalidProofOfWork
-                | Self::InvalidProof
+                | Self::InvalidProof { .. }
         )
+    }
+}
+
+/// The verifier check a proof failed, reported inside [`ProofError::InvalidProof`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailedCheck {
+    /// A proof-of-work witness (query phase, or a zero-difficulty site holding a non-zero
+    /// witness).
+    ProofOfWork,
+    /// The opening argument: Merkle paths, salts, FRI folding, the final polynomial.
+    OpeningArgument,
+    /// The AIR constraints at the out-of-domain point do not match the quotient.
+    Constraints,
+    /// Another check of Plonky3's verifier.
+    Other,
+}
+
+impl fmt::Display for FailedCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::ProofOfWork => "proof of work",
+            Self::OpeningArgument => "opening argument",
+            Self::Constraints => "constraints at the out-of-domain point",
+            Self::Other => "transcript",
+        })
     }
 }
 
@@ -171,6 +197,7 @@ impl fmt::Display for ProofError {
             Self::NonCanonicalElement { what, index } => {
                 write!(f, "{what}: element {index} is not a canonical field element")
             }
+            Self::InvalidSeed => write!(f, "the prover seed is all zeros"),
             Self::AmountOutOfRange { amount } => {
                 write!(f, "amount {amount} is not in 1..2^62")
             }
@@ -206,8 +233,7 @@ impl fmt::Display for ProofError {
             Self::InvalidProofShape { what, expected, got } => {
                 write!(f, "proof shape: {what} is {got}, expected {expected}")
             }
-            Self::InvalidProofOfWork => write!(f, "proof-of-work witness rejected"),
-            Self::InvalidProof => write!(f, "the proof does not verify"),
+            Self::InvalidProof { check } => write!(f, "the proof does not verify ({check})"),
             Self::InternalPanic => write!(f, "internal error"),
         }
     }

@@ -1,57 +1,96 @@
-use alloc::vec::Vec;
+//! Unit tests of the error registry and the byte encodings.
 
-use p3_air::check_all_constraints;
+use alloc::{collections::BTreeSet, vec, vec::Vec};
+
 use p3_field::PrimeCharacteristicRing;
-use priv_stark_core::{Digest, Felt, notes, tree::MerkleTree};
+use priv_stark_core::{Digest, Felt, tree::DEPTH};
 
 use crate::{
-    air::SpendAir, config::build_config, params::PARAMETER_SET, statement::SpendWitness,
-    trace::build_trace,
+    encoding::{PUBLIC_INPUTS_BYTES, WITNESS_BYTES, split_header},
+    errors::{FailedCheck, ProofError},
+    statement::{PublicInputs, SpendWitness},
 };
 
-fn sample_witness() -> SpendWitness {
-    let sk =
-        Digest([Felt::from_u64(11), Felt::from_u64(22), Felt::from_u64(33), Felt::from_u64(44)]);
-    let rho = Digest([Felt::from_u64(5), Felt::from_u64(6), Felt::from_u64(7), Felt::from_u64(8)]);
-    let value = 1_000_000;
-    let owner = notes::owner(&sk);
-    let cm = notes::note_commitment(value, &notes::precommitment(&owner, &rho)).unwrap();
-    let mut leaves: Vec<Digest> = (0..5u64)
-        .map(|i| Digest([Felt::from_u64(i + 100), Felt::ONE, Felt::TWO, Felt::from_u64(3)]))
-        .collect();
-    leaves.insert(3, cm);
-    let tree = MerkleTree::from_leaves(&leaves).unwrap();
-    SpendWitness {
-        spending_key: sk,
-        value,
-        rho,
-        index: 3,
-        path: tree.path(3).unwrap(),
-        amount: 250_000,
-        context: Digest([Felt::from_u64(9); 4]),
+fn every_error() -> Vec<ProofError> {
+    vec![
+        ProofError::InvalidLength { what: "x", expected: 1, got: 2 },
+        ProofError::NonCanonicalElement { what: "x", index: 0 },
+        ProofError::InvalidSeed,
+        ProofError::AmountOutOfRange { amount: 0 },
+        ProofError::ValueOutOfRange { value: 0 },
+        ProofError::InsufficientValue { value: 0, amount: 1 },
+        ProofError::IndexOutOfRange { index: 0 },
+        ProofError::RootMismatch,
+        ProofError::NullifierMismatch,
+        ProofError::ChangeMismatch,
+        ProofError::AmountMismatch,
+        ProofError::ContextMismatch,
+        ProofError::UnsatisfiedConstraints { failures: 1 },
+        ProofError::ProvingFailed,
+        ProofError::ProofTooLarge { max: 1, got: 2 },
+        ProofError::ProofTooShort { got: 0 },
+        ProofError::BadMagic,
+        ProofError::UnsupportedVersion { expected: 1, got: 2 },
+        ProofError::UnsupportedParameterSet { expected: 1, got: 2 },
+        ProofError::MalformedProof,
+        ProofError::TrailingBytes { count: 1 },
+        ProofError::InvalidProofShape { what: "x", expected: 1, got: 2 },
+        ProofError::InvalidProof { check: FailedCheck::ProofOfWork },
+        ProofError::InternalPanic,
+    ]
+}
+
+#[test]
+fn codes_are_listed_once_in_order_and_snake_case() {
+    let codes: Vec<&str> = every_error().iter().map(ProofError::code).collect();
+    assert_eq!(codes, ProofError::CODES);
+    let unique: BTreeSet<&str> = codes.iter().copied().collect();
+    assert_eq!(unique.len(), codes.len());
+    for code in codes {
+        assert!(code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'), "{code}");
     }
 }
 
 #[test]
-fn honest_trace_satisfies_the_air() {
-    let witness = sample_witness();
-    let values = witness.derive().unwrap();
-    let trace = build_trace(&witness, &values);
-    let public = witness.public_inputs().unwrap().to_field_elements();
-    let report = check_all_constraints(&SpendAir::new(), &trace, &public, Some(10));
-    assert!(report.is_ok(), "{report:?}");
+fn public_inputs_and_witness_round_trip() {
+    let digest = |seed: u64| Digest([Felt::from_u64(seed), Felt::ONE, Felt::TWO, Felt::NEG_ONE]);
+    let public = PublicInputs {
+        root: digest(1),
+        nullifier: digest(2),
+        change: digest(3),
+        amount: 42,
+        context: digest(4),
+    };
+    let bytes = public.to_bytes();
+    assert_eq!(bytes.len(), PUBLIC_INPUTS_BYTES);
+    assert_eq!(PublicInputs::from_bytes(&bytes), Ok(public));
+
+    let witness = SpendWitness {
+        spending_key: digest(5),
+        value: 100,
+        rho: digest(6),
+        index: 7,
+        path: [digest(8); DEPTH],
+        amount: 42,
+        context: digest(4),
+    };
+    let bytes = witness.to_bytes();
+    assert_eq!(bytes.len(), WITNESS_BYTES);
+    assert_eq!(SpendWitness::from_bytes(&bytes), Ok(witness));
+    assert_eq!(SpendWitness::from_bytes(&bytes[1..]).unwrap_err().code(), "invalid_length");
 }
 
 #[test]
-fn spend_proof_round_trip() {
-    let witness = sample_witness();
-    let values = witness.derive().unwrap();
-    let trace = build_trace(&witness, &values);
-    let public = witness.public_inputs().unwrap().to_field_elements();
-    let config = build_config(&PARAMETER_SET, b"t", [1; 32]);
-    let air = SpendAir::new();
-    let proof = p3_uni_stark::prove(&config, &air, trace, &public).unwrap();
-    let bytes = postcard::to_allocvec(&proof).unwrap();
-    std::println!("spend proof: {} bytes, degree bits {}", bytes.len(), proof.degree_bits);
-    p3_uni_stark::verify(&config, &air, &proof, &public).unwrap();
+fn header_checks_come_in_order() {
+    assert_eq!(split_header(b"PSSP\x01\x01body", 1), Ok(&b"body"[..]));
+    assert_eq!(split_header(b"PSSP\x01", 1), Err(ProofError::ProofTooShort { got: 5 }));
+    assert_eq!(split_header(b"PSSQ\x01\x01", 1), Err(ProofError::BadMagic));
+    assert_eq!(
+        split_header(b"PSSP\x02\x01", 1),
+        Err(ProofError::UnsupportedVersion { expected: 1, got: 2 })
+    );
+    assert_eq!(
+        split_header(b"PSSP\x01\x03", 1),
+        Err(ProofError::UnsupportedParameterSet { expected: 1, got: 3 })
+    );
 }

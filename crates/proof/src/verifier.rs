@@ -15,7 +15,7 @@ use crate::{
     air::SpendAir,
     config::{SpendConfig, StarkProof, build_config},
     encoding::{MAX_PROOF_BYTES, split_header},
-    errors::ProofError,
+    errors::{FailedCheck, ProofError},
     params::{PARAMETER_SET, ParameterSet},
     prover::guard,
     shape::check_shape,
@@ -70,14 +70,21 @@ fn map_verification_error(
 ) -> ProofError {
     use p3_fri::verifier::FriError;
     use p3_uni_stark::VerificationError;
-    match error {
+    let check = match error {
         VerificationError::InvalidProofShape(_) => {
-            ProofError::InvalidProofShape { what: "plonky3 shape check", expected: 0, got: 1 }
+            return ProofError::InvalidProofShape {
+                what: "plonky3 shape check",
+                expected: 0,
+                got: 1,
+            };
         }
         VerificationError::InvalidOodPowWitness
         | VerificationError::InvalidOpeningArgument(FriError::InvalidPowWitness(_)) => {
-            ProofError::InvalidProofOfWork
+            FailedCheck::ProofOfWork
         }
-        _ => ProofError::InvalidProof,
-    }
+        VerificationError::InvalidOpeningArgument(_) => FailedCheck::OpeningArgument,
+        VerificationError::OodEvaluationMismatch { .. } => FailedCheck::Constraints,
+        _ => FailedCheck::Other,
+    };
+    ProofError::InvalidProof { check }
 }
