@@ -92,25 +92,17 @@ pub fn inverse_mixed_ark2(round: usize) -> State {
 pub fn round_periodic_columns() -> alloc::vec::Vec<alloc::vec::Vec<Felt>> {
     let mut columns = alloc::vec::Vec::with_capacity(NUM_ROUND_PERIODIC);
     columns.push((0..CYCLE).map(|row| Felt::from_bool(row < NUM_ROUNDS)).collect());
-    for lane in 0..STATE_WIDTH {
-        columns.push(
-            (0..CYCLE)
-                .map(
-                    |row| {
-                        if row < NUM_ROUNDS { Felt::from_u64(ARK1[row][lane]) } else { Felt::ZERO }
-                    },
-                )
-                .collect(),
-        );
+    let mut ark1 = alloc::vec![alloc::vec![Felt::ZERO; CYCLE]; STATE_WIDTH];
+    let mut ark2 = ark1.clone();
+    for round in 0..NUM_ROUNDS {
+        let unmixed = inverse_mixed_ark2(round);
+        for (lane, (column1, column2)) in ark1.iter_mut().zip(ark2.iter_mut()).enumerate() {
+            column1[round] = Felt::from_u64(ARK1[round][lane]);
+            column2[round] = unmixed[lane];
+        }
     }
-    let ark2: alloc::vec::Vec<State> = (0..NUM_ROUNDS).map(inverse_mixed_ark2).collect();
-    for lane in 0..STATE_WIDTH {
-        columns.push(
-            (0..CYCLE)
-                .map(|row| if row < NUM_ROUNDS { ark2[row][lane] } else { Felt::ZERO })
-                .collect(),
-        );
-    }
+    columns.extend(ark1);
+    columns.extend(ark2);
     columns
 }
 
