@@ -25,6 +25,13 @@ export interface RawBinding {
   contextDigest(packed: Uint8Array): Uint8Array;
   addressEncode(owner: Uint8Array): string;
   addressDecode(address: string): Uint8Array;
+  proofErrorCodes(): string[];
+  spendPublicInputs(witness: Uint8Array): Uint8Array;
+  proveSpend(witness: Uint8Array, seed: Uint8Array): Uint8Array;
+  /** Empty bytes when the proof holds. */
+  verifySpend(proof: Uint8Array, publicInputs: Uint8Array): Uint8Array;
+  proveSpendAsync(witness: Uint8Array, seed: Uint8Array): Promise<Uint8Array>;
+  verifySpendAsync(proof: Uint8Array, publicInputs: Uint8Array): Promise<Uint8Array>;
   frontierAppendAsync(frontier: Uint8Array, leaves: Uint8Array): Promise<Uint8Array>;
   treeRootAsync(leaves: Uint8Array): Promise<Uint8Array>;
   treePathAsync(leaves: Uint8Array, index: number): Promise<Uint8Array>;

@@ -6,7 +6,17 @@
 
 import { aarray, abytes, aint, astring, au64 } from './assert.js';
 import type { Backend, RawBinding } from './binding.js';
-import { coreErrorFrom } from './errors.js';
+import { CoreError, coreErrorFrom } from './errors.js';
+import {
+  decodePublicInputs,
+  encodePublicInputs,
+  encodeWitness,
+  SpendEncodingError,
+  type SpendProof,
+  type SpendPublicInputs,
+  type SpendWitness,
+  type VerifyResult,
+} from './spend.js';
 
 /** A digest in its wire encoding: `0x` + 64 lowercase hex digits (4 × u64 little-endian). */
 export type DigestHex = `0x${string}`;
@@ -96,6 +106,21 @@ export interface PrivStarkCore {
   encodeAddress(owner: string): string;
   /** The owner digest of a shielded address; `invalid_address` for any corruption. */
   decodeAddress(address: string): DigestHex;
+  /** Codes the spend prover and verifier report (equal to `PROOF_ERROR_CODES`). */
+  proofErrorCodes(): string[];
+  /** The public inputs a witness proves (no proof is made). */
+  spendPublicInputs(witness: SpendWitness): SpendPublicInputs;
+  /**
+   * Proves a spend off the JavaScript thread, with a fresh 32-byte seed from the platform's
+   * CSPRNG. A witness that does not satisfy the statement is refused with a `CoreError`
+   * (e.g. `insufficient_value`, `root_mismatch`); no proof of a false statement is attempted.
+   */
+  proveSpend(witness: SpendWitness): Promise<SpendProof>;
+  /**
+   * Verifies a proof off the JavaScript thread. Hostile bytes or inputs never throw: the verdict
+   * carries the stable code of the first check that failed. Wrong JavaScript types throw.
+   */
+  verifySpend(proof: Uint8Array, publicInputs: SpendPublicInputs): Promise<VerifyResult>;
 }
 
 const DIGEST_BYTES = 32;
@@ -173,6 +198,16 @@ function packContext(context: PaymentContext): Uint8Array {
   view.setBigUint64(offset, BigInt(context.amount), true);
   view.setBigUint64(offset + 8, BigInt(context.expiry), true);
   return out;
+}
+
+/** Encodes a witness; format problems become a `CoreError` with their code. */
+function encodeCaller(witness: SpendWitness): Uint8Array {
+  try {
+    return encodeWitness(witness);
+  } catch (error) {
+    if (error instanceof SpendEncodingError) throw new CoreError(error.code, error.message);
+    throw error;
+  }
 }
 
 /** Calls the binding (arguments already checked) and turns what it throws into a `CoreError`. */
@@ -256,6 +291,30 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
     rootFromPath: (leaf, at, path) =>
       digestHex(guard(raw.rootFromPath, digestBytes(leaf, 'leaf'), index(at), pathBytes(path))),
     contextDigest: (context) => digestHex(guard(raw.contextDigest, packContext(context))),
+    proofErrorCodes: () => raw.proofErrorCodes(),
+    spendPublicInputs: (witness) => decodePublicInputs(guard(raw.spendPublicInputs, encodeCaller(witness))),
+    async proveSpend(witness) {
+      const encoded = encodeCaller(witness);
+      const seed = globalThis.crypto.getRandomValues(new Uint8Array(32));
+      const proof = await guardAsync(raw.proveSpendAsync, encoded, seed);
+      return { proof, publicInputs: decodePublicInputs(guard(raw.spendPublicInputs, encoded)) };
+    },
+    async verifySpend(proof, publicInputs) {
+      abytes(proof, 'proof');
+      let encoded: Uint8Array;
+      try {
+        encoded = encodePublicInputs(publicInputs);
+      } catch (error) {
+        if (error instanceof SpendEncodingError) return { ok: false, code: error.code };
+        throw error;
+      }
+      try {
+        await raw.verifySpendAsync(proof, encoded);
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, code: coreErrorFrom(error).code };
+      }
+    },
     encodeAddress: (owner) => guard(raw.addressEncode, digestBytes(owner, 'owner')),
     decodeAddress(address) {
       astring(address, 'address');

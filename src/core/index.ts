@@ -3,7 +3,7 @@
  */
 
 export type { Backend, RawBinding } from './binding.js';
-export { CORE_ERROR_CODES, type CoreErrorCode, isCoreErrorCode } from './codes.js';
+export { CORE_ERROR_CODES, type CoreErrorCode, isCoreErrorCode, PROOF_ERROR_CODES, type ProofErrorCode } from './codes.js';
 export { BackendLoadError, CoreError } from './errors.js';
 export {
   createCore,
@@ -18,4 +18,32 @@ export {
 } from './facade.js';
 export { loadBackend, loadCore, type LoadCoreOptions } from './load.js';
 export { loadNative } from './native.js';
+export {
+  decodePublicInputs,
+  encodePublicInputs,
+  encodeWitness,
+  PUBLIC_INPUTS_BYTES,
+  type SpendProof,
+  type SpendPublicInputs,
+  type SpendWitness,
+  type VerifyResult,
+  WITNESS_BYTES,
+} from './spend.js';
 export { instantiateWasm, loadWasm, WASM_URL } from './wasm.js';
+export {
+  changeRhoOf,
+  commitmentOf,
+  depositRhoOf,
+  type DerivedNote,
+  deriveNote,
+  digestElements,
+  elementsDigest,
+  type NoteSecrets,
+  ownerOf,
+  precommitmentOf,
+  randomDigest,
+  randomElements,
+  randomNote,
+  recipientRhoOf,
+  spendWitness,
+} from './witness.js';

@@ -34,11 +34,23 @@ export declare function hashElements(domain: number, input: Uint8Array): Buffer
 /** `H_NODE(left, right)`. */
 export declare function merge(left: Uint8Array, right: Uint8Array): Buffer
 
+/** Every error code the spend prover and verifier can report. */
+export declare function proofErrorCodes(): Array<string>
+
+/** Proves an encoded witness with a 32-byte seed from a CSPRNG. */
+export declare function proveSpend(witness: Uint8Array, seed: Uint8Array): Buffer
+
+/** [`prove_spend`] off the JavaScript thread. */
+export declare function proveSpendAsync(witness: Uint8Array, seed: Uint8Array): Promise<Buffer>
+
 /** Root reached from a leaf along a path. */
 export declare function rootFromPath(leaf: Uint8Array, index: number, path: Uint8Array): Buffer
 
 /** RPO permutation of 12 encoded elements (96 bytes). */
 export declare function rpoPermute(state: Uint8Array): Buffer
+
+/** Public inputs (136 bytes) of an encoded witness. */
+export declare function spendPublicInputs(witness: Uint8Array): Buffer
 
 /** Authentication path of a leaf, computed from all leaves. */
 export declare function treePath(leaves: Uint8Array, index: number): Buffer
@@ -51,6 +63,12 @@ export declare function treeRoot(leaves: Uint8Array): Buffer
 
 /** [`tree_root`] off the JavaScript thread. */
 export declare function treeRootAsync(leaves: Uint8Array): Promise<Buffer>
+
+/** Verifies a proof against encoded public inputs; returns an empty buffer when it holds. */
+export declare function verifySpend(proof: Uint8Array, publicInputs: Uint8Array): Buffer
+
+/** [`verify_spend`] off the JavaScript thread. */
+export declare function verifySpendAsync(proof: Uint8Array, publicInputs: Uint8Array): Promise<Buffer>
 
 /** Version of the core crate. */
 export declare function version(): string

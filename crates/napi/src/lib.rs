@@ -5,16 +5,35 @@
 //! (`"invalid_hex: …"`); the TypeScript facade turns them into typed errors. Panics are caught
 //! here as a second line of defence and reported as `internal_panic`.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::{
+    fmt::Display,
+    panic::{AssertUnwindSafe, catch_unwind},
+};
 
 use napi::{Env, Status, Task, bindgen_prelude::*};
 use napi_derive::napi;
 use priv_stark_core::{CoreError, wire};
+use priv_stark_proof::{ProofError, wire as proof_wire};
 
-type WireResult = core::result::Result<Vec<u8>, CoreError>;
+/// An error of the core or the proof crate: both carry a stable code.
+trait Reported: Display {
+    fn code(&self) -> &'static str;
+}
 
-/// Runs a core call, turning a panic into [`CoreError::InternalPanic`].
-fn guarded<T>(call: impl FnOnce() -> core::result::Result<T, CoreError>) -> Result<T> {
+impl Reported for CoreError {
+    fn code(&self) -> &'static str {
+        CoreError::code(self)
+    }
+}
+
+impl Reported for ProofError {
+    fn code(&self) -> &'static str {
+        ProofError::code(self)
+    }
+}
+
+/// Runs a core call, turning a panic into an `internal_panic` error.
+fn guarded<T, E: Reported>(call: impl FnOnce() -> core::result::Result<T, E>) -> Result<T> {
     match catch_unwind(AssertUnwindSafe(call)) {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(error)) => Err(to_js_error(&error)),
@@ -22,10 +41,10 @@ fn guarded<T>(call: impl FnOnce() -> core::result::Result<T, CoreError>) -> Resu
     }
 }
 
-/// The one mapping from a core error to a JavaScript error.
-fn to_js_error(error: &CoreError) -> Error {
-    let status = match error {
-        CoreError::InternalPanic => Status::GenericFailure,
+/// The one mapping from a core or proof error to a JavaScript error.
+fn to_js_error(error: &dyn Reported) -> Error {
+    let status = match error.code() {
+        "internal_panic" => Status::GenericFailure,
         _ => Status::InvalidArg,
     };
     Error::new(status, format!("{}: {error}", error.code()))
@@ -51,6 +70,12 @@ pub fn build_profile() -> String {
 #[napi]
 pub fn error_codes() -> Vec<String> {
     CoreError::CODES.iter().map(|code| (*code).to_string()).collect()
+}
+
+/// Every error code the spend prover and verifier can report.
+#[napi]
+pub fn proof_error_codes() -> Vec<String> {
+    ProofError::CODES.iter().map(|code| (*code).to_string()).collect()
 }
 
 /// RPO permutation of 12 encoded elements (96 bytes).
@@ -136,12 +161,14 @@ pub fn context_digest(packed: Uint8Array) -> Result<Buffer> {
 
 /// A core call run on the libuv thread pool; the inputs are copied before it leaves.
 pub struct WireTask {
-    job: Option<Box<dyn FnOnce() -> WireResult + Send>>,
+    job: Option<Box<dyn FnOnce() -> Result<Vec<u8>> + Send>>,
 }
 
 impl WireTask {
-    fn new(job: impl FnOnce() -> WireResult + Send + 'static) -> AsyncTask<Self> {
-        AsyncTask::new(Self { job: Some(Box::new(job)) })
+    fn new<E: Reported + 'static>(
+        job: impl FnOnce() -> core::result::Result<Vec<u8>, E> + Send + 'static,
+    ) -> AsyncTask<Self> {
+        AsyncTask::new(Self { job: Some(Box::new(move || guarded(job))) })
     }
 }
 
@@ -151,7 +178,7 @@ impl Task for WireTask {
 
     fn compute(&mut self) -> Result<Self::Output> {
         let job = self.job.take().ok_or_else(|| to_js_error(&CoreError::InternalPanic))?;
-        guarded(job)
+        job()
     }
 
     fn resolve(&mut self, _env: Env, output: Self::Output) -> Result<Self::JsValue> {
@@ -178,4 +205,39 @@ pub fn tree_root_async(leaves: Uint8Array) -> AsyncTask<WireTask> {
 pub fn tree_path_async(leaves: Uint8Array, index: u32) -> AsyncTask<WireTask> {
     let leaves = leaves.to_vec();
     WireTask::new(move || wire::tree_path(&leaves, u64::from(index)))
+}
+
+// SPEND PROOFS
+// ================================================================================================
+
+/// Public inputs (136 bytes) of an encoded witness.
+#[napi]
+pub fn spend_public_inputs(witness: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| proof_wire::public_inputs_of(&witness)))
+}
+
+/// Proves an encoded witness with a 32-byte seed from a CSPRNG.
+#[napi]
+pub fn prove_spend(witness: Uint8Array, seed: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| proof_wire::prove_spend(&witness, &seed)))
+}
+
+/// [`prove_spend`] off the JavaScript thread.
+#[napi(ts_return_type = "Promise<Buffer>")]
+pub fn prove_spend_async(witness: Uint8Array, seed: Uint8Array) -> AsyncTask<WireTask> {
+    let (witness, seed) = (witness.to_vec(), seed.to_vec());
+    WireTask::new(move || proof_wire::prove_spend(&witness, &seed))
+}
+
+/// Verifies a proof against encoded public inputs; returns an empty buffer when it holds.
+#[napi]
+pub fn verify_spend(proof: Uint8Array, public_inputs: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| proof_wire::verify_spend(&proof, &public_inputs).map(|()| Vec::new())))
+}
+
+/// [`verify_spend`] off the JavaScript thread.
+#[napi(ts_return_type = "Promise<Buffer>")]
+pub fn verify_spend_async(proof: Uint8Array, public_inputs: Uint8Array) -> AsyncTask<WireTask> {
+    let (proof, public_inputs) = (proof.to_vec(), public_inputs.to_vec());
+    WireTask::new(move || proof_wire::verify_spend(&proof, &public_inputs).map(|()| Vec::new()))
 }

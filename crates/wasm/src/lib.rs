@@ -8,15 +8,33 @@
 //! module is built with `panic = "abort"`: a panic traps, and the loader reports
 //! `internal_panic` and instantiates a fresh module.
 
-use std::{cell::RefCell, slice};
+use std::{cell::RefCell, fmt::Display, slice};
 
 use priv_stark_core::{CoreError, wire};
+use priv_stark_proof::{ProofError, wire as proof_wire};
 
 thread_local! {
     static RESULT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-fn finish(result: Result<Vec<u8>, CoreError>) -> u32 {
+/// An error of the core or the proof crate: both carry a stable code.
+trait Reported: Display {
+    fn code(&self) -> &'static str;
+}
+
+impl Reported for CoreError {
+    fn code(&self) -> &'static str {
+        CoreError::code(self)
+    }
+}
+
+impl Reported for ProofError {
+    fn code(&self) -> &'static str {
+        ProofError::code(self)
+    }
+}
+
+fn finish<E: Reported>(result: Result<Vec<u8>, E>) -> u32 {
     let (status, bytes) = match result {
         Ok(bytes) => (0, bytes),
         Err(error) => (1, format!("{}: {error}", error.code()).into_bytes()),
@@ -71,20 +89,26 @@ pub extern "C" fn ps_result_len() -> usize {
 /// Version of the core crate (result: UTF-8).
 #[unsafe(no_mangle)]
 pub extern "C" fn ps_version() -> u32 {
-    finish(Ok(priv_stark_core::VERSION.as_bytes().to_vec()))
+    finish::<CoreError>(Ok(priv_stark_core::VERSION.as_bytes().to_vec()))
 }
 
 /// `"release"` or `"debug"` (result: UTF-8).
 #[unsafe(no_mangle)]
 pub extern "C" fn ps_build_profile() -> u32 {
     let profile = if cfg!(debug_assertions) { "debug" } else { "release" };
-    finish(Ok(profile.as_bytes().to_vec()))
+    finish::<CoreError>(Ok(profile.as_bytes().to_vec()))
 }
 
 /// Every error code, newline-separated (result: UTF-8).
 #[unsafe(no_mangle)]
 pub extern "C" fn ps_error_codes() -> u32 {
-    finish(Ok(CoreError::CODES.join("\n").into_bytes()))
+    finish::<CoreError>(Ok(CoreError::CODES.join("\n").into_bytes()))
+}
+
+/// Every proof error code, newline-separated (result: UTF-8).
+#[unsafe(no_mangle)]
+pub extern "C" fn ps_proof_error_codes() -> u32 {
+    finish::<CoreError>(Ok(ProofError::CODES.join("\n").into_bytes()))
 }
 
 /// See `wire::rpo_permute`.
@@ -135,7 +159,7 @@ pub unsafe extern "C" fn ps_digest_to_hex(ptr: *const u8, len: usize) -> u32 {
 /// See `wire::frontier_empty`.
 #[unsafe(no_mangle)]
 pub extern "C" fn ps_frontier_empty() -> u32 {
-    finish(Ok(wire::frontier_empty()))
+    finish::<CoreError>(Ok(wire::frontier_empty()))
 }
 
 /// See `wire::frontier_append`.
@@ -211,4 +235,37 @@ pub unsafe extern "C" fn ps_address_decode(ptr: *const u8, len: usize) -> u32 {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ps_context_digest(ptr: *const u8, len: usize) -> u32 {
     finish(wire::context_digest(unsafe { arg(ptr, len) }))
+}
+
+/// See `priv_stark_proof::wire::public_inputs_of`.
+///
+/// # Safety
+/// Arguments as in [`arg`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_spend_public_inputs(ptr: *const u8, len: usize) -> u32 {
+    finish(proof_wire::public_inputs_of(unsafe { arg(ptr, len) }))
+}
+
+/// See `priv_stark_proof::wire::prove_spend`.
+///
+/// # Safety
+/// Arguments as in [`arg`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_prove_spend(wp: *const u8, wl: usize, sp: *const u8, sl: usize) -> u32 {
+    finish(proof_wire::prove_spend(unsafe { arg(wp, wl) }, unsafe { arg(sp, sl) }))
+}
+
+/// See `priv_stark_proof::wire::verify_spend`; an empty result when the proof holds.
+///
+/// # Safety
+/// Arguments as in [`arg`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_verify_spend(
+    pp: *const u8,
+    pl: usize,
+    ip: *const u8,
+    il: usize,
+) -> u32 {
+    let (proof, inputs) = unsafe { (arg(pp, pl), arg(ip, il)) };
+    finish(proof_wire::verify_spend(proof, inputs).map(|()| Vec::new()))
 }

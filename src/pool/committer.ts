@@ -1,0 +1,84 @@
+/**
+ * @module Group commit: ops submitted while a group is being committed wait and go together in the
+ * next group, so one durable commit (one fsync) carries many transitions. Nothing waits on a
+ * timer: a lone op commits at once, and groups grow only when commits are the bottleneck. Each op's
+ * promise resolves after the commit that holds it, so durability is the same as one commit per op.
+ */
+
+import type { PoolStore, StoreOp, StoreOpResult } from './store.js';
+
+/** What a submitted op resolves to: the store's verdict, or expiry by the pool's clock at commit time. */
+export type CommitResult = StoreOpResult | { readonly ok: false; readonly reason: 'payment_expired' };
+
+interface Pending {
+  readonly op: StoreOp;
+  /** Unix seconds; the op is refused if the clock has reached it when its group commits. */
+  readonly expiry: number | undefined;
+  readonly resolve: (result: CommitResult) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** Serialises a process's writes into groups. */
+export class GroupCommitter {
+  private queue: Pending[] = [];
+  private running: Promise<void> | null = null;
+
+  /**
+   * @param store where groups are applied
+   * @param clock unix milliseconds
+   * @param maxGroup the most ops in one group
+   */
+  constructor(
+    private readonly store: PoolStore,
+    private readonly clock: () => number,
+    private readonly maxGroup = 512,
+  ) {}
+
+  /** Queues an op; resolves once its group is durable, rejects with the store's error if that group failed. */
+  submit(op: StoreOp, expiry?: number): Promise<CommitResult> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ op, expiry, resolve, reject });
+      this.running ??= this.drain();
+    });
+  }
+
+  /** Resolves when everything submitted so far has been committed or failed. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    // Let the submissions of the current tick join the first group.
+    await Promise.resolve();
+    try {
+      while (this.queue.length > 0) {
+        const group = this.queue.splice(0, this.maxGroup);
+        const now = this.clock();
+        const live: Pending[] = [];
+        for (const pending of group) {
+          if (pending.expiry !== undefined && Math.floor(now / 1000) >= pending.expiry) {
+            pending.resolve({ ok: false, reason: 'payment_expired' });
+          } else {
+            live.push(pending);
+          }
+        }
+        if (live.length === 0) continue;
+        try {
+          const results = await this.store.apply(
+            live.map((p) => p.op),
+            now,
+          );
+          live.forEach((pending, i) => {
+            const result = results[i];
+            if (result) pending.resolve(result);
+            else pending.reject(new Error('the store returned fewer results than ops'));
+          });
+        } catch (error) {
+          for (const pending of live) pending.reject(error);
+        }
+      }
+    } finally {
+      this.running = null;
+    }
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * @module Versioned schema migrations of the pool stores, one list for both dialects. Each store
+ * applies the missing ones at start, in order, each in its own transaction under a lock (SQLite's
+ * write lock, a PostgreSQL advisory lock), and records them in `schema_migrations`. A database
+ * whose version is newer than this code knows is refused rather than guessed at.
+ *
+ * Never edit a migration that has shipped; add the next version.
+ */
+
+/** One schema step. */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sqlite: string;
+  readonly postgres: string;
+}
+
+/** The table that records applied migrations (created before any migration runs). */
+export const MIGRATIONS_TABLE = {
+  sqlite: `CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at INTEGER NOT NULL
+  )`,
+  postgres: `CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at BIGINT NOT NULL
+  )`,
+} as const;
+
+/**
+ * The ledger. `pool_head` is one row holding the tree's frontier and the counters; it is also the
+ * store's lock (`FOR UPDATE` in PostgreSQL; SQLite's `BEGIN IMMEDIATE` locks the whole file).
+ * Leaf indexes, event ids and checkpoint numbers are assigned from it, so they have no gaps and
+ * become visible in order. A settlement event's recipient note sits at `leaf_index + 1`.
+ */
+const V1 = {
+  version: 1,
+  name: 'ledger',
+  sqlite: `
+    CREATE TABLE pool_head (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      size INTEGER NOT NULL,
+      root TEXT NOT NULL,
+      frontier BLOB NOT NULL,
+      event_count INTEGER NOT NULL,
+      checkpoint_count INTEGER NOT NULL,
+      deposit_total TEXT NOT NULL
+    );
+    CREATE TABLE leaves (
+      idx INTEGER PRIMARY KEY,
+      commitment TEXT NOT NULL
+    );
+    CREATE INDEX leaves_commitment ON leaves (commitment);
+    CREATE TABLE nullifiers (
+      nullifier TEXT PRIMARY KEY,
+      settlement_id TEXT NOT NULL,
+      event_id INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE checkpoints (
+      seq INTEGER PRIMARY KEY,
+      root TEXT NOT NULL UNIQUE,
+      size INTEGER NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE TABLE events (
+      id INTEGER PRIMARY KEY,
+      kind TEXT NOT NULL CHECK (kind IN ('deposit', 'settlement')),
+      created_at INTEGER NOT NULL,
+      amount TEXT NOT NULL,
+      leaf_index INTEGER NOT NULL,
+      commitment TEXT,
+      nullifier TEXT,
+      settlement_id TEXT,
+      recipient TEXT,
+      recipient_note TEXT
+    );`,
+  postgres: `
+    CREATE TABLE pool_head (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      size BIGINT NOT NULL,
+      root TEXT NOT NULL,
+      frontier BYTEA NOT NULL,
+      event_count BIGINT NOT NULL,
+      checkpoint_count BIGINT NOT NULL,
+      deposit_total TEXT NOT NULL
+    );
+    CREATE TABLE leaves (
+      idx BIGINT PRIMARY KEY,
+      commitment TEXT NOT NULL
+    );
+    CREATE INDEX leaves_commitment ON leaves (commitment);
+    CREATE TABLE nullifiers (
+      nullifier TEXT PRIMARY KEY,
+      settlement_id TEXT NOT NULL,
+      event_id BIGINT NOT NULL
+    );
+    CREATE TABLE checkpoints (
+      seq BIGINT PRIMARY KEY,
+      root TEXT NOT NULL UNIQUE,
+      size BIGINT NOT NULL,
+      created_at BIGINT NOT NULL
+    );
+    CREATE TABLE events (
+      id BIGINT PRIMARY KEY,
+      kind TEXT NOT NULL CHECK (kind IN ('deposit', 'settlement')),
+      created_at BIGINT NOT NULL,
+      amount TEXT NOT NULL,
+      leaf_index BIGINT NOT NULL,
+      commitment TEXT,
+      nullifier TEXT,
+      settlement_id TEXT,
+      recipient TEXT,
+      recipient_note TEXT
+    );`,
+} satisfies Migration;
+
+/** Every migration, ascending. */
+export const MIGRATIONS: readonly Migration[] = [V1];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/** Thrown when a database was written by a newer version of this code. */
+export class SchemaTooNewError extends Error {
+  constructor(found: number) {
+    super(`the pool database has schema version ${found}, newer than this code knows (${SCHEMA_VERSION})`);
+    this.name = 'SchemaTooNewError';
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * @module The note arithmetic the pool does in the clear (priv-stark-v1 §2): the deposit
+ * commitment `H_NOTE(amount ‖ pre)`, the recipient note
+ * `H_NOTE(amount ‖ H_PRE(owner ‖ H_RECIPIENT_RHO(nf)))` and the settlement id. Everything hashes
+ * with the core; nothing here re-implements RPO.
+ */
+
+import { createHash } from 'node:crypto';
+
+import type { DigestHex, PrivStarkCore } from '../core/index.js';
+
+/** Note values and amounts are below 2^62. */
+export const MAX_AMOUNT_EXCLUSIVE = 1n << 62n;
+
+const AMOUNT_FORMAT = /^[1-9][0-9]{0,18}$/;
+const DIGEST_FORMAT = /^0x[0-9a-f]{64}$/;
+
+/** The hashing the pool needs from the core. */
+export type NoteHasher = Pick<PrivStarkCore, 'hashElements' | 'parseDigest'>;
+
+/**
+ * Parses an amount on the wire: a decimal string without sign or leading zeros, `0 < amount < 2^62`.
+ * @returns the amount, or `null` when it is not one.
+ */
+export function parseAmount(text: unknown): bigint | null {
+  if (typeof text !== 'string' || !AMOUNT_FORMAT.test(text)) return null;
+  const value = BigInt(text);
+  return value > 0n && value < MAX_AMOUNT_EXCLUSIVE ? value : null;
+}
+
+/** Whether `text` has the digest format (`0x` + 64 lowercase hex); canonicity is the core's check. */
+export function isDigestFormat(text: unknown): text is DigestHex {
+  return typeof text === 'string' && DIGEST_FORMAT.test(text);
+}
+
+/** The 4 field elements of a digest (4 × u64 little-endian). The digest must be well formed. */
+export function digestElements(digest: string): bigint[] {
+  const out: bigint[] = [];
+  for (let limb = 0; limb < 4; limb++) {
+    let value = 0n;
+    for (let byte = 7; byte >= 0; byte--) {
+      const at = 2 + 2 * (limb * 8 + byte);
+      value = (value << 8n) | BigInt(Number.parseInt(digest.slice(at, at + 2), 16));
+    }
+    out.push(value);
+  }
+  return out;
+}
+
+/** `cm = H_NOTE(value ‖ pre)`. */
+export function noteCommitment(core: NoteHasher, value: bigint, pre: string): DigestHex {
+  return core.hashElements('NOTE', [value, ...digestElements(pre)]);
+}
+
+/** `pre = H_PRE(owner ‖ rho)`. */
+export function precommitment(core: NoteHasher, owner: string, rho: string): DigestHex {
+  return core.hashElements('PRE', [...digestElements(owner), ...digestElements(rho)]);
+}
+
+/** The recipient note of a settlement: `H_NOTE(amount ‖ H_PRE(owner ‖ H_RECIPIENT_RHO(nf)))`. */
+export function recipientNote(core: NoteHasher, amount: bigint, recipientOwner: string, nullifier: string): DigestHex {
+  const rho = core.hashElements('RECIPIENT_RHO', digestElements(nullifier));
+  return noteCommitment(core, amount, precommitment(core, recipientOwner, rho));
+}
+
+/**
+ * The settlement id of a nullifier: SHA-256 of a fixed label and the nullifier's 32 bytes, written
+ * like a digest (`0x` + 64 hex). Deterministic, so a duplicate reports the original id without a
+ * lookup, and every instance sharing a store agrees on it.
+ */
+export function settlementId(nullifier: string): string {
+  const hash = createHash('sha256');
+  hash.update('priv-stark/v1 settlement\0');
+  hash.update(Buffer.from(nullifier.slice(2), 'hex'));
+  return `0x${hash.digest('hex')}`;
+}

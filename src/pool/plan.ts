@@ -1,0 +1,190 @@
+/**
+ * @module What both stores do inside their lock, written once: given the head row and which of a
+ * group's nullifiers and deposit commitments the store already holds, decide each op, assign leaf
+ * indexes and event ids, and compute the new frontier. The stores only read and write rows around
+ * it, so the rules cannot drift apart between SQLite and PostgreSQL.
+ */
+
+import { type DigestHex, TREE_CAPACITY } from '../core/index.js';
+import type { Checkpoint, PoolEvent, StoreOp, StoreOpResult, TreeHasher } from './store.js';
+
+/** The `pool_head` row. */
+export interface Head {
+  readonly size: number;
+  readonly root: DigestHex;
+  readonly frontier: Uint8Array;
+  readonly eventCount: number;
+  readonly checkpointCount: number;
+  readonly depositTotal: string;
+}
+
+/** An `events` row; for a settlement, `commitment` is the change note (at `leaf_index`). */
+export interface EventRow {
+  id: number;
+  kind: 'deposit' | 'settlement';
+  created_at: number;
+  amount: string;
+  leaf_index: number;
+  commitment: string | null;
+  nullifier: string | null;
+  settlement_id: string | null;
+  recipient: string | null;
+  recipient_note: string | null;
+}
+
+/** The rows one group writes. */
+export interface Plan {
+  readonly results: StoreOpResult[];
+  readonly leaves: { idx: number; commitment: string }[];
+  readonly nullifiers: { nullifier: string; settlement_id: string; event_id: number }[];
+  readonly events: EventRow[];
+  /** The new head, or `null` when nothing was accepted (no write needed). */
+  readonly head: Head | null;
+}
+
+/** The head of an empty ledger. */
+export function emptyHead(tree: TreeHasher): Head {
+  const frontier = tree.emptyFrontier();
+  return { size: 0, root: frontier.root, frontier: frontier.state, eventCount: 0, checkpointCount: 0, depositTotal: '0' };
+}
+
+/**
+ * Decides a group of ops against the store's contents.
+ * @param spent nullifiers of the group already in the store
+ * @param present deposit commitments of the group already in the tree
+ */
+export function planGroup(
+  tree: TreeHasher,
+  head: Head,
+  ops: readonly StoreOp[],
+  spent: ReadonlySet<string>,
+  present: ReadonlySet<string>,
+  now: number,
+): Plan {
+  const seenNullifiers = new Set<string>();
+  const seenCommitments = new Set<string>();
+  const results: StoreOpResult[] = [];
+  const leaves: { idx: number; commitment: string }[] = [];
+  const nullifiers: { nullifier: string; settlement_id: string; event_id: number }[] = [];
+  const events: EventRow[] = [];
+  let size = head.size;
+  let eventCount = head.eventCount;
+  let depositTotal = BigInt(head.depositTotal);
+
+  for (const op of ops) {
+    if (op.kind === 'settlement') {
+      if (spent.has(op.nullifier) || seenNullifiers.has(op.nullifier)) {
+        results.push({ ok: false, reason: 'duplicate_settlement', settlementId: op.settlementId });
+        continue;
+      }
+      if (size + 2 > TREE_CAPACITY) {
+        results.push({ ok: false, reason: 'tree_full' });
+        continue;
+      }
+      seenNullifiers.add(op.nullifier);
+      const id = ++eventCount;
+      leaves.push({ idx: size, commitment: op.change }, { idx: size + 1, commitment: op.recipientNote });
+      nullifiers.push({ nullifier: op.nullifier, settlement_id: op.settlementId, event_id: id });
+      events.push({
+        id,
+        kind: 'settlement',
+        created_at: now,
+        amount: op.amount,
+        leaf_index: size,
+        commitment: op.change,
+        nullifier: op.nullifier,
+        settlement_id: op.settlementId,
+        recipient: op.recipient,
+        recipient_note: op.recipientNote,
+      });
+      results.push({
+        ok: true,
+        kind: 'settlement',
+        eventId: id,
+        settlementId: op.settlementId,
+        changeIndex: size,
+        recipientIndex: size + 1,
+        recipientNote: op.recipientNote,
+      });
+      size += 2;
+    } else {
+      if (present.has(op.commitment) || seenCommitments.has(op.commitment)) {
+        results.push({ ok: false, reason: 'duplicate_commitment' });
+        continue;
+      }
+      if (size + 1 > TREE_CAPACITY) {
+        results.push({ ok: false, reason: 'tree_full' });
+        continue;
+      }
+      seenCommitments.add(op.commitment);
+      const id = ++eventCount;
+      leaves.push({ idx: size, commitment: op.commitment });
+      events.push({
+        id,
+        kind: 'deposit',
+        created_at: now,
+        amount: op.amount,
+        leaf_index: size,
+        commitment: op.commitment,
+        nullifier: null,
+        settlement_id: null,
+        recipient: null,
+        recipient_note: null,
+      });
+      depositTotal += BigInt(op.amount);
+      results.push({ ok: true, kind: 'deposit', eventId: id, index: size, commitment: op.commitment });
+      size += 1;
+    }
+  }
+
+  if (leaves.length === 0) return { results, leaves, nullifiers, events, head: null };
+  const frontier = tree.frontierAppend(
+    { size: head.size, root: head.root, state: head.frontier },
+    leaves.map((leaf) => leaf.commitment),
+  );
+  if (frontier.size !== size) throw new Error(`frontier size ${frontier.size} after the append, expected ${size}`);
+  return {
+    results,
+    leaves,
+    nullifiers,
+    events,
+    head: {
+      size,
+      root: frontier.root,
+      frontier: frontier.state,
+      eventCount,
+      checkpointCount: head.checkpointCount,
+      depositTotal: depositTotal.toString(),
+    },
+  };
+}
+
+/** Whether a checkpoint is due: the tree changed since the latest, which is at least `minGapMs` old. */
+export function checkpointDue(head: Head, latest: Checkpoint | null, now: number, minGapMs: number): boolean {
+  if (head.size === 0) return false;
+  if (latest === null) return true;
+  return latest.size !== head.size && now - latest.time >= minGapMs;
+}
+
+/** An `events` row as the public event. */
+export function eventFromRow(row: EventRow): PoolEvent {
+  const id = Number(row.id);
+  const time = Number(row.created_at);
+  const index = Number(row.leaf_index);
+  if (row.kind === 'deposit') {
+    return { id, kind: 'deposit', time, amount: row.amount, commitment: row.commitment as DigestHex, index };
+  }
+  return {
+    id,
+    kind: 'settlement',
+    time,
+    settlementId: row.settlement_id ?? '',
+    nullifier: row.nullifier as DigestHex,
+    change: row.commitment as DigestHex,
+    changeIndex: index,
+    recipient: row.recipient ?? '',
+    amount: row.amount,
+    recipientNote: row.recipient_note as DigestHex,
+    recipientIndex: index + 1,
+  };
+}

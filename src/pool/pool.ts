@@ -1,0 +1,360 @@
+/**
+ * @module The privacy pool: its rules, whoever calls it. A settlement transition is accepted only
+ * if its payment fields match the proof's public inputs, its anchor is a published checkpoint, its
+ * expiry has not passed by the pool's own clock, and the pool itself verifies the proof with the
+ * core; the pool then derives the recipient note itself and, in one atomic step, inserts the
+ * nullifier, appends the change note and the recipient note and records the event. A deposit's
+ * commitment is computed by the pool from the amount and precommitment, so the hidden value is what
+ * was paid in.
+ *
+ * Rule rejections are returned as data ({@link PoolRejection}); a store failure throws
+ * {@link PoolUnavailableError}.
+ */
+
+import {
+  CoreError,
+  type DigestHex,
+  type PaymentContext,
+  type PrivStarkCore,
+} from '../core/index.js';
+import { GroupCommitter } from './committer.js';
+import { type PoolRejection, PoolUnavailableError, reject } from './errors.js';
+import { isDigestFormat, noteCommitment, parseAmount, recipientNote, settlementId } from './notes.js';
+import type { Checkpoint, PoolEvent, PoolStore, SpentNullifier, StoreState } from './store.js';
+
+/** The public inputs of a spend proof (priv-stark-v1 §2). */
+export interface SpendPublicInputs {
+  readonly root: DigestHex;
+  readonly nullifier: DigestHex;
+  readonly change: DigestHex;
+  readonly amount: string;
+  readonly ctx: DigestHex;
+}
+
+/** The verdict of the core's spend verifier. */
+export type SpendVerdict = { readonly ok: true } | { readonly ok: false; readonly code: string };
+
+/** What the pool needs from the core: hashing, the tree, the context digest, addresses, the verifier. */
+export interface PoolCore
+  extends Pick<
+    PrivStarkCore,
+    'hashElements' | 'parseDigest' | 'emptyFrontier' | 'frontierAppend' | 'contextDigest' | 'decodeAddress'
+  > {
+  verifySpend(proof: Uint8Array, publicInputs: SpendPublicInputs): Promise<SpendVerdict>;
+}
+
+/** The devnet pool's identity (priv-stark-v1 §3): one network, one asset. */
+export const DEVNET = {
+  scheme: 'priv-stark/v1',
+  network: 'shielded:devnet',
+  asset: 'dUSD',
+  decimals: 6,
+} as const;
+
+/** Proofs larger than this are refused before anything else (priv-stark-v1 §3). */
+export const MAX_PROOF_BYTES = 128 * 1024;
+
+/** Options of {@link Pool}. */
+export interface PoolOptions {
+  readonly core: PoolCore;
+  readonly store: PoolStore;
+  /** The scheme, network and asset this pool accepts (default {@link DEVNET}). */
+  readonly scheme?: string;
+  readonly network?: string;
+  readonly asset?: string;
+  /** Checkpoint cadence, ms (default 2000, `CHECKPOINT_INTERVAL_MS`). */
+  readonly checkpointIntervalMs?: number;
+  /** The pool's clock, unix ms (default `Date.now`). */
+  readonly clock?: () => number;
+  /** Most transitions in one group commit (default 512). */
+  readonly maxGroup?: number;
+  /** Errors of the checkpoint timer (the store was unreachable); the timer keeps running. */
+  readonly onTimerError?: (error: unknown) => void;
+}
+
+/** A settlement transition: the proof, its public inputs, and the payment it pays. */
+export interface TransitionInput {
+  readonly proof: Uint8Array;
+  readonly publicInputs: SpendPublicInputs;
+  /** The payment fields the proof is bound to; `payTo` is the recipient's shielded address. */
+  readonly payment: PaymentContext;
+}
+
+/** An applied settlement. */
+export interface SettlementAccepted {
+  readonly ok: true;
+  /** Deterministic in the nullifier: x402's `transaction`. */
+  readonly settlementId: string;
+  readonly eventId: number;
+  readonly nullifier: DigestHex;
+  readonly changeIndex: number;
+  readonly recipientIndex: number;
+  readonly recipientNote: DigestHex;
+}
+
+/** What {@link Pool.settle} returns. */
+export type SettleResult = SettlementAccepted | PoolRejection;
+
+/** An applied deposit. */
+export interface DepositAccepted {
+  readonly ok: true;
+  readonly commitment: DigestHex;
+  readonly index: number;
+  readonly eventId: number;
+}
+
+/** What {@link Pool.deposit} returns. */
+export type DepositResult = DepositAccepted | PoolRejection;
+
+/** A deposit request: the amount and the depositor's precommitment `H_PRE(owner ‖ rho)`. */
+export interface DepositInput {
+  readonly amount: string;
+  readonly pre: string;
+}
+
+const KNOWN_ROOTS_MAX = 4096;
+
+/**
+ * The pool. One per process over a shared store; any number of processes may share one store.
+ * @example
+ * const pool = new Pool({ core, store });
+ * pool.start(); // the checkpoint timer
+ * const result = await pool.settle({ proof, publicInputs, payment });
+ * if (!result.ok) console.log(result.reason);
+ */
+export class Pool {
+  readonly store: PoolStore;
+  readonly scheme: string;
+  readonly network: string;
+  readonly asset: string;
+  readonly checkpointIntervalMs: number;
+  private readonly core: PoolCore;
+  private readonly clock: () => number;
+  private readonly committer: GroupCommitter;
+  private readonly onTimerError: (error: unknown) => void;
+  private readonly knownRoots = new Set<string>();
+  private readonly inFlight = new Map<string, Promise<SettleResult>>();
+  private timer: NodeJS.Timeout | null = null;
+  private ticking = false;
+
+  constructor(options: PoolOptions) {
+    this.core = options.core;
+    this.store = options.store;
+    this.scheme = options.scheme ?? DEVNET.scheme;
+    this.network = options.network ?? DEVNET.network;
+    this.asset = options.asset ?? DEVNET.asset;
+    this.checkpointIntervalMs = options.checkpointIntervalMs ?? 2000;
+    this.clock = options.clock ?? Date.now;
+    this.committer = new GroupCommitter(this.store, this.clock, options.maxGroup ?? 512);
+    this.onTimerError = options.onTimerError ?? (() => undefined);
+  }
+
+  /** Starts the checkpoint timer (idempotent). It does not keep the process alive. */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick(), this.checkpointIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and waits for pending commits. Does not close the store. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.committer.idle();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      // 90% of the interval: timers in several processes publish about once per interval.
+      await this.store.checkpoint(this.clock(), Math.floor(this.checkpointIntervalMs * 0.9));
+    } catch (error) {
+      this.onTimerError(error);
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /**
+   * Publishes the current root now if the tree changed since the latest checkpoint (the timer
+   * does this on its own; tests and the operator call it directly).
+   */
+  checkpoint(): Promise<Checkpoint | null> {
+    return this.store.checkpoint(this.clock(), 0);
+  }
+
+  /** Whether `root` is a published checkpoint (positive answers are cached: checkpoints stay valid). */
+  async isCheckpoint(root: string): Promise<boolean> {
+    if (this.knownRoots.has(root)) return true;
+    const checkpoint = await this.store.checkpointByRoot(root);
+    if (checkpoint === null) return false;
+    if (this.knownRoots.size >= KNOWN_ROOTS_MAX) this.knownRoots.clear();
+    this.knownRoots.add(root);
+    return true;
+  }
+
+  /** The settlement that spent `nullifier`, or `null` while it is unspent. */
+  spent(nullifier: string): Promise<SpentNullifier | null> {
+    return this.store.nullifier(nullifier);
+  }
+
+  /** The ledger's head. */
+  state(): Promise<StoreState> {
+    return this.store.state();
+  }
+
+  /** Checkpoints after a cursor. */
+  checkpoints(after: number, limit: number): Promise<Checkpoint[]> {
+    return this.store.checkpoints(after, limit);
+  }
+
+  /** Commitments from a leaf index. */
+  leaves(from: number, limit: number): Promise<DigestHex[]> {
+    return this.store.leaves(from, limit);
+  }
+
+  /** Events after a cursor. */
+  events(after: number, limit: number): Promise<PoolEvent[]> {
+    return this.store.events(after, limit);
+  }
+
+  /**
+   * Shields funds: computes `cm = H_NOTE(amount ‖ pre)` and appends it.
+   * @returns the commitment and its leaf index, or `invalid_payload`, `amount_out_of_range`,
+   *   `duplicate_commitment`, `tree_full`
+   * @throws PoolUnavailableError when the store fails
+   */
+  async deposit(input: DepositInput): Promise<DepositResult> {
+    if (typeof input !== 'object' || input === null) return reject('invalid_payload');
+    const { amount: amountText, pre } = input;
+    if (typeof amountText !== 'string' || !/^[0-9]{1,40}$/.test(amountText)) return reject('invalid_payload');
+    const amount = parseAmount(amountText);
+    if (amount === null) return reject('amount_out_of_range');
+    if (!this.canonical(pre)) return reject('invalid_payload');
+    const commitment = noteCommitment(this.core, amount, pre);
+    const result = await this.committer.submit({ kind: 'deposit', amount: amount.toString(), commitment });
+    if (result.ok && result.kind === 'deposit') {
+      return { ok: true, commitment: result.commitment, index: result.index, eventId: result.eventId };
+    }
+    return reject(result.ok ? 'invalid_payload' : result.reason);
+  }
+
+  /**
+   * Applies a settlement transition (the pool's own rule; see the module comment).
+   * @returns the settlement, or a rejection: `invalid_payload`, `unsupported_scheme`,
+   *   `unsupported_network`, `unsupported_asset`, `payment_requirements_mismatch`,
+   *   `payment_expired`, `unknown_root`, `duplicate_settlement` (with the original id),
+   *   `invalid_priv_stark_proof`, `tree_full`
+   * @throws PoolUnavailableError when the store fails (nothing applied, or — if the commit itself
+   *   failed — possibly applied: a retry then reports `duplicate_settlement`)
+   */
+  async settle(input: TransitionInput): Promise<SettleResult> {
+    // 1. Shapes and encodings.
+    if (typeof input !== 'object' || input === null) return reject('invalid_payload');
+    const { proof, publicInputs: pi, payment } = input;
+    if (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES) return reject('invalid_payload');
+    if (typeof pi !== 'object' || pi === null || typeof payment !== 'object' || payment === null) return reject('invalid_payload');
+    for (const digest of [pi.root, pi.nullifier, pi.change, pi.ctx]) {
+      if (!this.canonical(digest)) return reject('invalid_payload');
+    }
+    const amount = parseAmount(payment.amount);
+    if (amount === null || typeof pi.amount !== 'string') return reject('invalid_payload');
+    // 2. This pool's scheme, network and asset.
+    if (payment.scheme !== this.scheme) return reject('unsupported_scheme');
+    if (payment.network !== this.network) return reject('unsupported_network');
+    if (payment.asset !== this.asset) return reject('unsupported_asset');
+    // 3. The proof pays this payment: same amount, same context digest.
+    if (pi.amount !== payment.amount) return reject('payment_requirements_mismatch');
+    let owner: DigestHex;
+    let ctx: DigestHex;
+    try {
+      owner = this.core.decodeAddress(payment.payTo);
+      ctx = this.core.contextDigest(payment);
+    } catch (error) {
+      if (error instanceof CoreError || error instanceof TypeError || error instanceof RangeError) return reject('invalid_payload');
+      throw error;
+    }
+    if (ctx !== pi.ctx) return reject('payment_requirements_mismatch');
+    // 4. Expiry by the pool's own clock.
+    if (Math.floor(this.clock() / 1000) >= payment.expiry) return reject('payment_expired');
+    // 5. The anchor is a checkpoint.
+    if (!(await this.isCheckpoint(pi.root))) return reject('unknown_root');
+    // 6. The nullifier is unspent (and not being settled right now by this process).
+    const running = this.inFlight.get(pi.nullifier);
+    if (running) {
+      const first = await running.catch(() => null);
+      if (first?.ok) return reject('duplicate_settlement', { settlementId: first.settlementId });
+    }
+    const spent = await this.store.nullifier(pi.nullifier);
+    if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
+    const attempt = this.verifyAndCommit(proof, pi, payment, amount, owner);
+    this.inFlight.set(pi.nullifier, attempt);
+    try {
+      return await attempt;
+    } finally {
+      if (this.inFlight.get(pi.nullifier) === attempt) this.inFlight.delete(pi.nullifier);
+    }
+  }
+
+  private async verifyAndCommit(
+    proof: Uint8Array,
+    pi: SpendPublicInputs,
+    payment: PaymentContext,
+    amount: bigint,
+    owner: DigestHex,
+  ): Promise<SettleResult> {
+    // 7. The pool verifies the proof itself.
+    let verdict: SpendVerdict;
+    try {
+      verdict = await this.core.verifySpend(proof, pi);
+    } catch (error) {
+      if (error instanceof CoreError && error.code !== 'internal_panic') return reject('invalid_priv_stark_proof');
+      if (error instanceof TypeError || error instanceof RangeError) return reject('invalid_priv_stark_proof');
+      throw error;
+    }
+    if (!verdict.ok) return reject('invalid_priv_stark_proof');
+    // 8. The recipient note, derived by the pool from the recipient's owner and the nullifier.
+    const note = recipientNote(this.core, amount, owner, pi.nullifier);
+    // 9. One atomic step: nullifier, change, recipient note, event.
+    const id = settlementId(pi.nullifier);
+    const result = await this.committer.submit(
+      {
+        kind: 'settlement',
+        nullifier: pi.nullifier,
+        settlementId: id,
+        change: pi.change,
+        recipientNote: note,
+        recipient: payment.payTo,
+        amount: payment.amount,
+      },
+      payment.expiry,
+    );
+    if (result.ok && result.kind === 'settlement') {
+      return {
+        ok: true,
+        settlementId: result.settlementId,
+        eventId: result.eventId,
+        nullifier: pi.nullifier,
+        changeIndex: result.changeIndex,
+        recipientIndex: result.recipientIndex,
+        recipientNote: result.recipientNote,
+      };
+    }
+    if (!result.ok && result.reason === 'duplicate_settlement') return reject('duplicate_settlement', { settlementId: result.settlementId });
+    return reject(result.ok ? 'invalid_payload' : result.reason);
+  }
+
+  /** Whether `text` is a digest with canonical elements. */
+  private canonical(text: unknown): text is DigestHex {
+    if (!isDigestFormat(text)) return false;
+    try {
+      this.core.parseDigest(text);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+export { PoolUnavailableError };

@@ -1,0 +1,342 @@
+/**
+ * @module The shared pool store: PostgreSQL through node-postgres, for several facilitator
+ * instances and pool nodes on one ledger. Appends lock the one `pool_head` row (`FOR UPDATE`) for
+ * the length of their transaction, so groups from any number of processes apply one after the
+ * other and leaf indexes, event ids and checkpoint numbers become visible in order; the primary key
+ * on `nullifiers` stays as the backstop. Commits use PostgreSQL's default `synchronous_commit = on`:
+ * a resolved `apply` is on disk. Every wait is bounded (connect, lock and statement timeouts), so a
+ * server that is down or stuck gives `PoolUnavailableError`, never a hang.
+ */
+
+import pg from 'pg';
+
+import type { DigestHex, Frontier } from '../core/index.js';
+import { unavailable } from './errors.js';
+import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
+import { checkpointDue, emptyHead, type EventRow, eventFromRow, type Head, planGroup } from './plan.js';
+import type { Checkpoint, PoolEvent, PoolStore, SpentNullifier, StoreOp, StoreOpResult, StoreState, TreeHasher } from './store.js';
+
+/** Options of {@link openPostgresStore}. */
+export interface PostgresStoreOptions {
+  /** The core's tree arithmetic. */
+  readonly tree: TreeHasher;
+  /** `postgres://user@host:port/database` (the `DATABASE_URL`). */
+  readonly connectionString: string;
+  /** Connections in the pool (default 8). */
+  readonly maxConnections?: number;
+  /** Bound on connecting, waiting for a lock, and any one statement, ms (default 5000 / 10000 / 15000). */
+  readonly connectTimeoutMs?: number;
+  readonly lockTimeoutMs?: number;
+  readonly statementTimeoutMs?: number;
+  /** Called with errors of idle connections (the server went away); they never crash the process. */
+  readonly onIdleError?: (error: Error) => void;
+}
+
+/** An arbitrary fixed key for the advisory lock that serialises migrations. */
+const MIGRATION_LOCK_KEY = 0x70737461726b; // "pstark"
+
+interface HeadRow {
+  size: string;
+  root: string;
+  frontier: Buffer;
+  event_count: string;
+  checkpoint_count: string;
+  deposit_total: string;
+}
+
+interface CheckpointRow {
+  seq: string;
+  root: string;
+  size: string;
+  created_at: string;
+}
+
+function headOf(row: HeadRow): Head {
+  return {
+    size: Number(row.size),
+    root: row.root as DigestHex,
+    frontier: new Uint8Array(row.frontier),
+    eventCount: Number(row.event_count),
+    checkpointCount: Number(row.checkpoint_count),
+    depositTotal: row.deposit_total,
+  };
+}
+
+function checkpointOf(row: CheckpointRow | undefined): Checkpoint | null {
+  return row
+    ? { seq: Number(row.seq), root: row.root as DigestHex, size: Number(row.size), time: Number(row.created_at) }
+    : null;
+}
+
+const HEAD_COLUMNS = 'size, root, frontier, event_count, checkpoint_count, deposit_total';
+const CHECKPOINT_COLUMNS = 'seq, root, size, created_at';
+const EVENT_COLUMNS = 'id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note';
+
+/**
+ * Opens (migrating as needed) the PostgreSQL pool store.
+ * @throws PoolUnavailableError when the server cannot be reached or the migration fails
+ * @example
+ * const store = await openPostgresStore({ tree: core, connectionString: process.env.DATABASE_URL! });
+ */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PoolStore> {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 8,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    query_timeout: (options.statementTimeoutMs ?? 15_000) + 1000,
+    statement_timeout: options.statementTimeoutMs ?? 15_000,
+    lock_timeout: options.lockTimeoutMs ?? 10_000,
+    idle_in_transaction_session_timeout: 30_000,
+    idleTimeoutMillis: 30_000,
+    application_name: 'priv-stark-pool',
+  });
+  pool.on('error', (error) => options.onIdleError?.(error));
+  try {
+    await migrate(pool, options.tree);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    if (error instanceof SchemaTooNewError) throw error;
+    throw unavailable(error, 'migration');
+  }
+  return new PostgresStore(pool, options.tree);
+}
+
+async function transaction<T>(pool: pg.Pool, body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const out = await body(client);
+    await client.query('COMMIT');
+    client.release();
+    return out;
+  } catch (error) {
+    // The connection's state is unknown after a failure: roll back if it still answers, then drop it.
+    await client.query('ROLLBACK').catch(() => undefined);
+    client.release(true);
+    throw error;
+  }
+}
+
+async function migrate(pool: pg.Pool, tree: TreeHasher): Promise<void> {
+  await transaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await client.query(MIGRATIONS_TABLE.postgres);
+    const { rows } = await client.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
+    const current = rows[0]?.v ?? 0;
+    if (current > SCHEMA_VERSION) throw new SchemaTooNewError(current);
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= current) continue;
+      await client.query(migration.postgres);
+      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+        migration.version,
+        migration.name,
+        Date.now(),
+      ]);
+    }
+    const head = emptyHead(tree);
+    await client.query(
+      `INSERT INTO pool_head (id, ${HEAD_COLUMNS}) VALUES (1, $1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+      [head.size, head.root, Buffer.from(head.frontier), head.eventCount, head.checkpointCount, head.depositTotal],
+    );
+  });
+}
+
+class PostgresStore implements PoolStore {
+  readonly kind = 'postgres' as const;
+  readonly schemaVersion = SCHEMA_VERSION;
+  private closed = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly tree: TreeHasher,
+  ) {}
+
+  private async lockHead(client: pg.PoolClient): Promise<Head> {
+    const { rows } = await client.query<HeadRow>(`SELECT ${HEAD_COLUMNS} FROM pool_head WHERE id = 1 FOR UPDATE`);
+    if (!rows[0]) throw new Error('pool_head row missing');
+    return headOf(rows[0]);
+  }
+
+  private async writeHead(client: pg.PoolClient, head: Head): Promise<void> {
+    await client.query(
+      'UPDATE pool_head SET size = $1, root = $2, frontier = $3, event_count = $4, checkpoint_count = $5, deposit_total = $6 WHERE id = 1',
+      [head.size, head.root, Buffer.from(head.frontier), head.eventCount, head.checkpointCount, head.depositTotal],
+    );
+  }
+
+  private async run<T>(what: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw unavailable(error, what);
+    }
+  }
+
+  apply(ops: readonly StoreOp[], now: number): Promise<StoreOpResult[]> {
+    if (ops.length === 0) return Promise.resolve([]);
+    return this.run('apply', () =>
+      transaction(this.pool, async (client) => {
+        const head = await this.lockHead(client);
+        const nullifiers = ops.flatMap((op) => (op.kind === 'settlement' ? [op.nullifier] : []));
+        const commitments = ops.flatMap((op) => (op.kind === 'deposit' ? [op.commitment] : []));
+        const spent = new Set<string>();
+        const present = new Set<string>();
+        if (nullifiers.length > 0) {
+          const { rows } = await client.query<{ nullifier: string }>(
+            'SELECT nullifier FROM nullifiers WHERE nullifier = ANY($1::text[])',
+            [nullifiers],
+          );
+          for (const row of rows) spent.add(row.nullifier);
+        }
+        if (commitments.length > 0) {
+          const { rows } = await client.query<{ commitment: string }>(
+            'SELECT DISTINCT commitment FROM leaves WHERE commitment = ANY($1::text[])',
+            [commitments],
+          );
+          for (const row of rows) present.add(row.commitment);
+        }
+        const plan = planGroup(this.tree, head, ops, spent, present, now);
+        if (plan.head === null) return plan.results;
+        await client.query('INSERT INTO leaves (idx, commitment) SELECT * FROM unnest($1::bigint[], $2::text[])', [
+          plan.leaves.map((l) => l.idx),
+          plan.leaves.map((l) => l.commitment),
+        ]);
+        if (plan.nullifiers.length > 0) {
+          await client.query(
+            'INSERT INTO nullifiers (nullifier, settlement_id, event_id) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])',
+            [plan.nullifiers.map((n) => n.nullifier), plan.nullifiers.map((n) => n.settlement_id), plan.nullifiers.map((n) => n.event_id)],
+          );
+        }
+        const e = plan.events;
+        await client.query(
+          `INSERT INTO events (${EVENT_COLUMNS})
+           SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])`,
+          [
+            e.map((r) => r.id),
+            e.map((r) => r.kind),
+            e.map((r) => r.created_at),
+            e.map((r) => r.amount),
+            e.map((r) => r.leaf_index),
+            e.map((r) => r.commitment),
+            e.map((r) => r.nullifier),
+            e.map((r) => r.settlement_id),
+            e.map((r) => r.recipient),
+            e.map((r) => r.recipient_note),
+          ],
+        );
+        await this.writeHead(client, plan.head);
+        return plan.results;
+      }),
+    );
+  }
+
+  checkpoint(now: number, minGapMs: number): Promise<Checkpoint | null> {
+    return this.run('checkpoint', () =>
+      transaction(this.pool, async (client) => {
+        const head = await this.lockHead(client);
+        const { rows } = await client.query<CheckpointRow>(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY seq DESC LIMIT 1`);
+        if (!checkpointDue(head, checkpointOf(rows[0]), now, minGapMs)) return null;
+        const checkpoint: Checkpoint = { seq: head.checkpointCount + 1, root: head.root, size: head.size, time: now };
+        await client.query('INSERT INTO checkpoints (seq, root, size, created_at) VALUES ($1, $2, $3, $4)', [
+          checkpoint.seq,
+          checkpoint.root,
+          checkpoint.size,
+          checkpoint.time,
+        ]);
+        await this.writeHead(client, { ...head, checkpointCount: checkpoint.seq });
+        return checkpoint;
+      }),
+    );
+  }
+
+  state(): Promise<StoreState> {
+    return this.run('state', async () => {
+      const { rows } = await this.pool.query<HeadRow & { c_seq: string | null; c_root: string; c_size: string; c_time: string }>(
+        `SELECT h.size, h.root, h.event_count, h.deposit_total, c.seq AS c_seq, c.root AS c_root, c.size AS c_size, c.created_at AS c_time
+         FROM pool_head h LEFT JOIN LATERAL (SELECT seq, root, size, created_at FROM checkpoints ORDER BY seq DESC LIMIT 1) c ON true
+         WHERE h.id = 1`,
+      );
+      const row = rows[0];
+      if (!row) throw new Error('pool_head row missing');
+      return {
+        size: Number(row.size),
+        root: row.root as DigestHex,
+        events: Number(row.event_count),
+        depositTotal: row.deposit_total,
+        checkpoint:
+          row.c_seq === null
+            ? null
+            : { seq: Number(row.c_seq), root: row.c_root as DigestHex, size: Number(row.c_size), time: Number(row.c_time) },
+      };
+    });
+  }
+
+  frontier(): Promise<Frontier> {
+    return this.run('frontier', async () => {
+      const { rows } = await this.pool.query<HeadRow>(`SELECT ${HEAD_COLUMNS} FROM pool_head WHERE id = 1`);
+      if (!rows[0]) throw new Error('pool_head row missing');
+      const head = headOf(rows[0]);
+      return { size: head.size, root: head.root, state: head.frontier };
+    });
+  }
+
+  checkpointByRoot(root: string): Promise<Checkpoint | null> {
+    return this.run('checkpoint lookup', async () => {
+      const { rows } = await this.pool.query<CheckpointRow>(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE root = $1`, [root]);
+      return checkpointOf(rows[0]);
+    });
+  }
+
+  checkpoints(after: number, limit: number): Promise<Checkpoint[]> {
+    return this.run('checkpoints', async () => {
+      const { rows } = await this.pool.query<CheckpointRow>(
+        `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE seq > $1 ORDER BY seq LIMIT $2`,
+        [after, limit],
+      );
+      return rows.map((row) => checkpointOf(row) as Checkpoint);
+    });
+  }
+
+  leaves(from: number, limit: number): Promise<DigestHex[]> {
+    return this.run('leaves', async () => {
+      const { rows } = await this.pool.query<{ commitment: DigestHex }>(
+        'SELECT commitment FROM leaves WHERE idx >= $1 ORDER BY idx LIMIT $2',
+        [from, limit],
+      );
+      return rows.map((row) => row.commitment);
+    });
+  }
+
+  events(after: number, limit: number): Promise<PoolEvent[]> {
+    return this.run('events', async () => {
+      const { rows } = await this.pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id > $1 ORDER BY id LIMIT $2`, [
+        after,
+        limit,
+      ]);
+      return rows.map(eventFromRow);
+    });
+  }
+
+  nullifier(nullifier: string): Promise<SpentNullifier | null> {
+    return this.run('nullifier lookup', async () => {
+      const { rows } = await this.pool.query<{ settlement_id: string; event_id: string }>(
+        'SELECT settlement_id, event_id FROM nullifiers WHERE nullifier = $1',
+        [nullifier],
+      );
+      const row = rows[0];
+      return row ? { settlementId: row.settlement_id, eventId: Number(row.event_id) } : null;
+    });
+  }
+
+  ping(): Promise<void> {
+    return this.run('ping', async () => {
+      await this.pool.query('SELECT 1');
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end().catch(() => undefined);
+  }
+}

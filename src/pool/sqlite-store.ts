@@ -1,0 +1,279 @@
+/**
+ * @module The embedded pool store: one SQLite file (better-sqlite3) in WAL mode with
+ * `synchronous=FULL`, so a commit is on disk when it returns. Several processes may share the file:
+ * writers take SQLite's write lock with `BEGIN IMMEDIATE` (waiting up to the busy timeout), which
+ * serialises appends; readers see consistent snapshots without blocking writers.
+ *
+ * better-sqlite3 is synchronous: a group's transaction — fsync included — runs on the calling
+ * thread. The pool's group committer keeps that to one commit per group of transitions.
+ */
+
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+import Database from 'better-sqlite3';
+
+import type { DigestHex, Frontier } from '../core/index.js';
+import { unavailable } from './errors.js';
+import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
+import { checkpointDue, emptyHead, type EventRow, eventFromRow, type Head, planGroup } from './plan.js';
+import type { Checkpoint, PoolEvent, PoolStore, SpentNullifier, StoreOp, StoreOpResult, StoreState, TreeHasher } from './store.js';
+
+/** Options of {@link openSqliteStore}. */
+export interface SqliteStoreOptions {
+  /** The core's tree arithmetic. */
+  readonly tree: TreeHasher;
+  /** Directory of the database file `pool.sqlite` (default `./data`). Ignored when `path` is set. */
+  readonly dataDir?: string;
+  /** The database file itself. */
+  readonly path?: string;
+  /** How long a writer waits for another process's lock before failing, ms (default 5000). */
+  readonly busyTimeoutMs?: number;
+}
+
+/** The database file a data directory holds. */
+export function sqlitePath(dataDir: string): string {
+  return join(resolve(dataDir), 'pool.sqlite');
+}
+
+interface HeadRow {
+  size: number;
+  root: string;
+  frontier: Buffer;
+  event_count: number;
+  checkpoint_count: number;
+  deposit_total: string;
+}
+
+interface CheckpointRow {
+  seq: number;
+  root: string;
+  size: number;
+  created_at: number;
+}
+
+function headOf(row: HeadRow): Head {
+  return {
+    size: row.size,
+    root: row.root as DigestHex,
+    frontier: new Uint8Array(row.frontier),
+    eventCount: row.event_count,
+    checkpointCount: row.checkpoint_count,
+    depositTotal: row.deposit_total,
+  };
+}
+
+function checkpointOf(row: CheckpointRow | undefined): Checkpoint | null {
+  return row ? { seq: row.seq, root: row.root as DigestHex, size: row.size, time: row.created_at } : null;
+}
+
+/**
+ * Opens (creating and migrating as needed) the SQLite pool store.
+ * @throws PoolUnavailableError when the file cannot be opened or migrated
+ * @example
+ * const store = await openSqliteStore({ tree: core, dataDir: './data' });
+ */
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<PoolStore> {
+  const path = options.path ?? sqlitePath(options.dataDir ?? './data');
+  let db: Database.Database;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
+  } catch (error) {
+    throw unavailable(error, 'open');
+  }
+  try {
+    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    if (String(mode).toLowerCase() !== 'wal') throw new Error(`journal_mode is ${String(mode)}, expected wal`);
+    db.pragma('synchronous = FULL');
+    migrate(db, options.tree);
+  } catch (error) {
+    db.close();
+    if (error instanceof SchemaTooNewError) throw error;
+    throw unavailable(error, 'migration');
+  }
+  return new SqliteStore(db, options.tree);
+}
+
+function migrate(db: Database.Database, tree: TreeHasher): void {
+  const run = db.transaction(() => {
+    db.exec(MIGRATIONS_TABLE.sqlite);
+    const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+    const current = row.v ?? 0;
+    if (current > SCHEMA_VERSION) throw new SchemaTooNewError(current);
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= current) continue;
+      db.exec(migration.sqlite);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
+    }
+    const head = emptyHead(tree);
+    db.prepare(
+      `INSERT OR IGNORE INTO pool_head (id, size, root, frontier, event_count, checkpoint_count, deposit_total)
+       VALUES (1, ?, ?, ?, ?, ?, ?)`,
+    ).run(head.size, head.root, Buffer.from(head.frontier), head.eventCount, head.checkpointCount, head.depositTotal);
+  });
+  run.immediate();
+}
+
+class SqliteStore implements PoolStore {
+  readonly kind = 'sqlite' as const;
+  readonly schemaVersion = SCHEMA_VERSION;
+  private closed = false;
+  private readonly sql;
+  private readonly applyTx;
+  private readonly checkpointTx;
+  private readonly stateTx;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly tree: TreeHasher,
+  ) {
+    this.sql = {
+      head: db.prepare('SELECT size, root, frontier, event_count, checkpoint_count, deposit_total FROM pool_head WHERE id = 1'),
+      writeHead: db.prepare(
+        'UPDATE pool_head SET size = ?, root = ?, frontier = ?, event_count = ?, checkpoint_count = ?, deposit_total = ? WHERE id = 1',
+      ),
+      spent: db.prepare('SELECT settlement_id, event_id FROM nullifiers WHERE nullifier = ?'),
+      present: db.prepare('SELECT 1 FROM leaves WHERE commitment = ? LIMIT 1'),
+      insertLeaf: db.prepare('INSERT INTO leaves (idx, commitment) VALUES (?, ?)'),
+      insertNullifier: db.prepare('INSERT INTO nullifiers (nullifier, settlement_id, event_id) VALUES (?, ?, ?)'),
+      insertEvent: db.prepare(
+        `INSERT INTO events (id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note)
+         VALUES (@id, @kind, @created_at, @amount, @leaf_index, @commitment, @nullifier, @settlement_id, @recipient, @recipient_note)`,
+      ),
+      latestCheckpoint: db.prepare('SELECT seq, root, size, created_at FROM checkpoints ORDER BY seq DESC LIMIT 1'),
+      insertCheckpoint: db.prepare('INSERT INTO checkpoints (seq, root, size, created_at) VALUES (?, ?, ?, ?)'),
+      checkpointByRoot: db.prepare('SELECT seq, root, size, created_at FROM checkpoints WHERE root = ?'),
+      checkpoints: db.prepare('SELECT seq, root, size, created_at FROM checkpoints WHERE seq > ? ORDER BY seq LIMIT ?'),
+      leaves: db.prepare('SELECT commitment FROM leaves WHERE idx >= ? ORDER BY idx LIMIT ?').pluck(),
+      events: db.prepare(
+        `SELECT id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note
+         FROM events WHERE id > ? ORDER BY id LIMIT ?`,
+      ),
+      ping: db.prepare('SELECT 1').pluck(),
+    };
+    this.applyTx = db.transaction((ops: readonly StoreOp[], now: number) => this.applyLocked(ops, now));
+    this.checkpointTx = db.transaction((now: number, minGapMs: number) => this.checkpointLocked(now, minGapMs));
+    this.stateTx = db.transaction((): StoreState => {
+      const head = this.readHead();
+      return {
+        size: head.size,
+        root: head.root,
+        events: head.eventCount,
+        depositTotal: head.depositTotal,
+        checkpoint: checkpointOf(this.sql.latestCheckpoint.get() as CheckpointRow | undefined),
+      };
+    });
+  }
+
+  private readHead(): Head {
+    const row = this.sql.head.get() as HeadRow | undefined;
+    if (!row) throw new Error('pool_head row missing');
+    return headOf(row);
+  }
+
+  private writeHead(head: Head): void {
+    this.sql.writeHead.run(head.size, head.root, Buffer.from(head.frontier), head.eventCount, head.checkpointCount, head.depositTotal);
+  }
+
+  private applyLocked(ops: readonly StoreOp[], now: number): StoreOpResult[] {
+    const head = this.readHead();
+    const spent = new Set<string>();
+    const present = new Set<string>();
+    for (const op of ops) {
+      if (op.kind === 'settlement') {
+        if (this.sql.spent.get(op.nullifier) !== undefined) spent.add(op.nullifier);
+      } else if (this.sql.present.get(op.commitment) !== undefined) {
+        present.add(op.commitment);
+      }
+    }
+    const plan = planGroup(this.tree, head, ops, spent, present, now);
+    if (plan.head === null) return plan.results;
+    for (const leaf of plan.leaves) this.sql.insertLeaf.run(leaf.idx, leaf.commitment);
+    for (const n of plan.nullifiers) this.sql.insertNullifier.run(n.nullifier, n.settlement_id, n.event_id);
+    for (const event of plan.events) this.sql.insertEvent.run(event);
+    this.writeHead(plan.head);
+    return plan.results;
+  }
+
+  private checkpointLocked(now: number, minGapMs: number): Checkpoint | null {
+    const head = this.readHead();
+    const latest = checkpointOf(this.sql.latestCheckpoint.get() as CheckpointRow | undefined);
+    if (!checkpointDue(head, latest, now, minGapMs)) return null;
+    const checkpoint: Checkpoint = { seq: head.checkpointCount + 1, root: head.root, size: head.size, time: now };
+    this.sql.insertCheckpoint.run(checkpoint.seq, checkpoint.root, checkpoint.size, checkpoint.time);
+    this.writeHead({ ...head, checkpointCount: checkpoint.seq });
+    return checkpoint;
+  }
+
+  private run<T>(what: string, call: () => T): Promise<T> {
+    try {
+      return Promise.resolve(call());
+    } catch (error) {
+      return Promise.reject(unavailable(error, what));
+    }
+  }
+
+  apply(ops: readonly StoreOp[], now: number): Promise<StoreOpResult[]> {
+    if (ops.length === 0) return Promise.resolve([]);
+    return this.run('apply', () => this.applyTx.immediate(ops, now));
+  }
+
+  checkpoint(now: number, minGapMs: number): Promise<Checkpoint | null> {
+    return this.run('checkpoint', () => this.checkpointTx.immediate(now, minGapMs));
+  }
+
+  state(): Promise<StoreState> {
+    return this.run('state', () => this.stateTx.deferred());
+  }
+
+  frontier(): Promise<Frontier> {
+    return this.run('frontier', () => {
+      const head = this.readHead();
+      return { size: head.size, root: head.root, state: head.frontier };
+    });
+  }
+
+  checkpointByRoot(root: string): Promise<Checkpoint | null> {
+    return this.run('checkpoint lookup', () => checkpointOf(this.sql.checkpointByRoot.get(root) as CheckpointRow | undefined));
+  }
+
+  checkpoints(after: number, limit: number): Promise<Checkpoint[]> {
+    return this.run('checkpoints', () =>
+      (this.sql.checkpoints.all(after, limit) as CheckpointRow[]).map((row) => checkpointOf(row) as Checkpoint),
+    );
+  }
+
+  leaves(from: number, limit: number): Promise<DigestHex[]> {
+    return this.run('leaves', () => this.sql.leaves.all(from, limit) as DigestHex[]);
+  }
+
+  events(after: number, limit: number): Promise<PoolEvent[]> {
+    return this.run('events', () => (this.sql.events.all(after, limit) as EventRow[]).map(eventFromRow));
+  }
+
+  nullifier(nullifier: string): Promise<SpentNullifier | null> {
+    return this.run('nullifier lookup', () => {
+      const row = this.sql.spent.get(nullifier) as { settlement_id: string; event_id: number } | undefined;
+      return row ? { settlementId: row.settlement_id, eventId: row.event_id } : null;
+    });
+  }
+
+  ping(): Promise<void> {
+    return this.run('ping', () => {
+      this.sql.ping.get();
+    });
+  }
+
+  close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      try {
+        this.db.close();
+      } catch {
+        // closing twice or after a fault: nothing left to release
+      }
+    }
+    return Promise.resolve();
+  }
+}

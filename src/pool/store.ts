@@ -1,0 +1,177 @@
+/**
+ * @module The one interface both pool stores implement (embedded SQLite, PostgreSQL), in the
+ * manner of fastify-rate-limit's local and redis stores: same methods, same results, one
+ * conformance suite.
+ *
+ * A store keeps the ledger — leaves, the tree's frontier, checkpoints, nullifiers, events and the
+ * deposit total — and enforces what must hold whatever the caller: appends are serialised by the
+ * store's lock, a nullifier is inserted once (transaction + unique key), a deposit commitment
+ * already in the tree is refused, and every {@link PoolStore.apply} is all or nothing. It does not
+ * verify proofs or derive notes: that is the pool's transition (`pool.ts`), which is the only
+ * writer of settlements.
+ */
+
+import type { DigestHex, Frontier } from '../core/index.js';
+
+/** The tree arithmetic a store needs from the core (frontier appends in O(depth)). */
+export interface TreeHasher {
+  emptyFrontier(): Frontier;
+  frontierAppend(frontier: Frontier, leaves: readonly string[]): Frontier;
+}
+
+/** A deposit to apply: the pool already computed `commitment = H_NOTE(amount ‖ pre)`. */
+export interface DepositOp {
+  readonly kind: 'deposit';
+  /** Decimal atomic units, `0 < amount < 2^62`. */
+  readonly amount: string;
+  readonly commitment: DigestHex;
+}
+
+/** A settlement to apply: the pool already verified the proof and derived the recipient note. */
+export interface SettlementOp {
+  readonly kind: 'settlement';
+  readonly nullifier: DigestHex;
+  /** Deterministic in the nullifier (`settlementId()` in `notes.ts`). */
+  readonly settlementId: string;
+  /** The change note, appended first. */
+  readonly change: DigestHex;
+  /** The recipient note, appended second. */
+  readonly recipientNote: DigestHex;
+  /** The recipient's shielded address (`payTo`). */
+  readonly recipient: string;
+  readonly amount: string;
+}
+
+/** What {@link PoolStore.apply} takes. */
+export type StoreOp = DepositOp | SettlementOp;
+
+/** A deposit that was appended. */
+export interface DepositApplied {
+  readonly ok: true;
+  readonly kind: 'deposit';
+  readonly eventId: number;
+  readonly index: number;
+  readonly commitment: DigestHex;
+}
+
+/** A settlement that was applied. */
+export interface SettlementApplied {
+  readonly ok: true;
+  readonly kind: 'settlement';
+  readonly eventId: number;
+  readonly settlementId: string;
+  readonly changeIndex: number;
+  readonly recipientIndex: number;
+  readonly recipientNote: DigestHex;
+}
+
+/** An op the store's own rules refused; nothing of it was written. */
+export type StoreRefusal =
+  | { readonly ok: false; readonly reason: 'duplicate_settlement'; readonly settlementId: string }
+  | { readonly ok: false; readonly reason: 'duplicate_commitment' }
+  | { readonly ok: false; readonly reason: 'tree_full' };
+
+/** The result of one op, in the order of the ops given. */
+export type StoreOpResult = DepositApplied | SettlementApplied | StoreRefusal;
+
+/** A published anchor. Every checkpoint stays valid. */
+export interface Checkpoint {
+  /** 1, 2, 3, … in publication order (the cursor of `checkpoints()`). */
+  readonly seq: number;
+  readonly root: DigestHex;
+  /** Leaves in the tree at this root. */
+  readonly size: number;
+  /** Unix milliseconds of publication. */
+  readonly time: number;
+}
+
+/** One entry of the public log, by cursor `id` (1, 2, 3, … with no gaps). */
+export type PoolEvent =
+  | {
+      readonly id: number;
+      readonly kind: 'deposit';
+      readonly time: number;
+      readonly amount: string;
+      readonly commitment: DigestHex;
+      readonly index: number;
+    }
+  | {
+      readonly id: number;
+      readonly kind: 'settlement';
+      readonly time: number;
+      readonly settlementId: string;
+      readonly nullifier: DigestHex;
+      readonly change: DigestHex;
+      readonly changeIndex: number;
+      readonly recipient: string;
+      readonly amount: string;
+      readonly recipientNote: DigestHex;
+      readonly recipientIndex: number;
+    };
+
+/** The ledger's head. */
+export interface StoreState {
+  /** Leaves in the tree. */
+  readonly size: number;
+  /** The current root (not necessarily a checkpoint yet). */
+  readonly root: DigestHex;
+  /** Events recorded (the id of the last one). */
+  readonly events: number;
+  /** Sum of all deposits, decimal. */
+  readonly depositTotal: string;
+  /** The latest checkpoint, `null` before the first. */
+  readonly checkpoint: Checkpoint | null;
+}
+
+/** A spent nullifier. */
+export interface SpentNullifier {
+  readonly settlementId: string;
+  readonly eventId: number;
+}
+
+/** Which implementation. */
+export type StoreKind = 'sqlite' | 'postgres';
+
+/**
+ * The pool store. Every method either answers or throws `PoolUnavailableError` (never hangs past
+ * the store's timeouts). Writes are durable when their promise resolves.
+ */
+export interface PoolStore {
+  readonly kind: StoreKind;
+  /** Schema version after migrations. */
+  readonly schemaVersion: number;
+  /**
+   * Applies ops as one atomic group under the store's lock: each op is accepted or refused on its
+   * own rules (a settlement whose nullifier is spent — also earlier in the same group — a deposit
+   * whose commitment is in the tree, anything past the tree's capacity); the accepted ones are
+   * appended in order and committed together, durably, before the promise resolves. If the store
+   * fails, nothing of the group is applied and the promise rejects.
+   * @param now unix milliseconds recorded as the events' time
+   */
+  apply(ops: readonly StoreOp[], now: number): Promise<StoreOpResult[]>;
+  /**
+   * Publishes the current root as a checkpoint if the tree changed since the latest one and that
+   * one is at least `minGapMs` old — under the store's lock, so any number of processes sharing
+   * the store may call it on their own timers.
+   * @returns the new checkpoint, or `null` when none was due
+   */
+  checkpoint(now: number, minGapMs: number): Promise<Checkpoint | null>;
+  /** The ledger's head, read consistently. */
+  state(): Promise<StoreState>;
+  /** The frontier (1064-byte state), size and root. */
+  frontier(): Promise<Frontier>;
+  /** The checkpoint with this root, if any. */
+  checkpointByRoot(root: string): Promise<Checkpoint | null>;
+  /** Checkpoints with `seq > after`, oldest first, at most `limit`. */
+  checkpoints(after: number, limit: number): Promise<Checkpoint[]>;
+  /** Commitments at indexes `from, from + 1, …`, at most `limit`. */
+  leaves(from: number, limit: number): Promise<DigestHex[]>;
+  /** Events with `id > after`, oldest first, at most `limit`. */
+  events(after: number, limit: number): Promise<PoolEvent[]>;
+  /** The settlement that spent this nullifier, if any. */
+  nullifier(nullifier: string): Promise<SpentNullifier | null>;
+  /** Throws `PoolUnavailableError` unless the store answers. */
+  ping(): Promise<void>;
+  /** Releases connections and files. Idempotent. */
+  close(): Promise<void>;
+}
