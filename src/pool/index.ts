@@ -7,7 +7,6 @@ export { type CommitResult, GroupCommitter } from './committer.js';
 export { POOL_REASONS, type PoolReason, type PoolRejection, PoolUnavailableError, reject } from './errors.js';
 export { MIGRATIONS, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 export {
-  digestElements,
   MAX_AMOUNT_EXCLUSIVE,
   noteCommitment,
   parseAmount,
@@ -27,8 +26,6 @@ export {
   type PoolOptions,
   type SettlementAccepted,
   type SettleResult,
-  type SpendPublicInputs,
-  type SpendVerdict,
   type TransitionInput,
 } from './pool.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres-store.js';

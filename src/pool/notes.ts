@@ -7,7 +7,7 @@
 
 import { createHash } from 'node:crypto';
 
-import type { DigestHex, PrivStarkCore } from '../core/index.js';
+import { type DigestHex, digestElements, type PrivStarkCore } from '../core/index.js';
 
 /** Note values and amounts are below 2^62. */
 export const MAX_AMOUNT_EXCLUSIVE = 1n << 62n;
@@ -31,20 +31,6 @@ export function parseAmount(text: unknown): bigint | null {
 /** Whether `text` has the digest format (`0x` + 64 lowercase hex); canonicity is the core's check. */
 export function isDigestFormat(text: unknown): text is DigestHex {
   return typeof text === 'string' && DIGEST_FORMAT.test(text);
-}
-
-/** The 4 field elements of a digest (4 × u64 little-endian). The digest must be well formed. */
-export function digestElements(digest: string): bigint[] {
-  const out: bigint[] = [];
-  for (let limb = 0; limb < 4; limb++) {
-    let value = 0n;
-    for (let byte = 7; byte >= 0; byte--) {
-      const at = 2 + 2 * (limb * 8 + byte);
-      value = (value << 8n) | BigInt(Number.parseInt(digest.slice(at, at + 2), 16));
-    }
-    out.push(value);
-  }
-  return out;
 }
 
 /** `cm = H_NOTE(value ‖ pre)`. */

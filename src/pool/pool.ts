@@ -16,32 +16,19 @@ import {
   type DigestHex,
   type PaymentContext,
   type PrivStarkCore,
+  type SpendPublicInputs,
+  type VerifyResult,
 } from '../core/index.js';
 import { GroupCommitter } from './committer.js';
 import { type PoolRejection, PoolUnavailableError, reject } from './errors.js';
 import { isDigestFormat, noteCommitment, parseAmount, recipientNote, settlementId } from './notes.js';
 import type { Checkpoint, PoolEvent, PoolStore, SpentNullifier, StoreState } from './store.js';
 
-/** The public inputs of a spend proof (priv-stark-v1 §2). */
-export interface SpendPublicInputs {
-  readonly root: DigestHex;
-  readonly nullifier: DigestHex;
-  readonly change: DigestHex;
-  readonly amount: string;
-  readonly ctx: DigestHex;
-}
-
-/** The verdict of the core's spend verifier. */
-export type SpendVerdict = { readonly ok: true } | { readonly ok: false; readonly code: string };
-
 /** What the pool needs from the core: hashing, the tree, the context digest, addresses, the verifier. */
-export interface PoolCore
-  extends Pick<
-    PrivStarkCore,
-    'hashElements' | 'parseDigest' | 'emptyFrontier' | 'frontierAppend' | 'contextDigest' | 'decodeAddress'
-  > {
-  verifySpend(proof: Uint8Array, publicInputs: SpendPublicInputs): Promise<SpendVerdict>;
-}
+export type PoolCore = Pick<
+  PrivStarkCore,
+  'hashElements' | 'parseDigest' | 'emptyFrontier' | 'frontierAppend' | 'contextDigest' | 'decodeAddress' | 'verifySpend'
+>;
 
 /** The devnet pool's identity (priv-stark-v1 §3): one network, one asset. */
 export const DEVNET = {
@@ -305,7 +292,7 @@ export class Pool {
     owner: DigestHex,
   ): Promise<SettleResult> {
     // 7. The pool verifies the proof itself.
-    let verdict: SpendVerdict;
+    let verdict: VerifyResult;
     try {
       verdict = await this.core.verifySpend(proof, pi);
     } catch (error) {

@@ -103,15 +103,23 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
 async function transaction<T>(pool: pg.Pool, body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A checked-out client whose connection dies emits 'error'; the failing query reports it too.
+  let broken: Error | null = null;
+  const onError = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const out = await body(client);
     await client.query('COMMIT');
+    client.removeListener('error', onError);
     client.release();
     return out;
   } catch (error) {
     // The connection's state is unknown after a failure: roll back if it still answers, then drop it.
-    await client.query('ROLLBACK').catch(() => undefined);
+    if (broken === null) await client.query('ROLLBACK').catch(() => undefined);
+    // keep a listener: the dropped connection may still report its end
     client.release(true);
     throw error;
   }
