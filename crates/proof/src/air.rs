@@ -55,6 +55,12 @@ impl SpendAir {
     pub fn new() -> Self {
         Self { periodic: periodic_columns() }
     }
+
+    /// The AIR shared by the prover and the verifier, built once.
+    pub fn shared() -> &'static Self {
+        static AIR: spin::Lazy<SpendAir> = spin::Lazy::new(SpendAir::new);
+        &AIR
+    }
 }
 
 impl BaseAir<Felt> for SpendAir {

@@ -76,14 +76,14 @@ fn prove_values(
     let public_inputs = witness.public_inputs_from(values);
     let public = public_inputs.to_field_elements();
     let trace = build_trace(witness, values);
-    let air = SpendAir::new();
-    let report = check_all_constraints(&air, &trace, &public, Some(1));
+    let air = SpendAir::shared();
+    let report = check_all_constraints(air, &trace, &public, Some(1));
     if !report.failures.is_empty() {
         return Err(ProofError::UnsatisfiedConstraints { failures: report.failures.len() });
     }
     let config = build_config(params, &transcript_prefix(params), seed);
     let proof = guard(|| {
-        p3_uni_stark::prove(&config, &air, trace, &public).map_err(|_| ProofError::ProvingFailed)
+        p3_uni_stark::prove(&config, air, trace, &public).map_err(|_| ProofError::ProvingFailed)
     })?;
     let mut bytes = Vec::from(proof_header(params.id));
     let body = postcard::to_allocvec(&proof).map_err(|_| ProofError::ProvingFailed)?;

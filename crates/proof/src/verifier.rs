@@ -45,9 +45,9 @@ pub fn verify_with(
     check_shape(&stark_proof, params)?;
     let public = public_inputs.to_field_elements();
     let config = build_config(params, &transcript_prefix(params), [0; 32]);
-    let air = SpendAir::new();
+    let air = SpendAir::shared();
     guard(|| {
-        p3_uni_stark::verify(&config, &air, &stark_proof, &public).map_err(map_verification_error)
+        p3_uni_stark::verify(&config, air, &stark_proof, &public).map_err(map_verification_error)
     })
 }
 
