@@ -54,9 +54,12 @@ pub fn verify_with(
 /// Decodes the postcard body, which must be consumed exactly.
 ///
 /// # Errors
-/// [`ProofError::MalformedProof`] or [`ProofError::TrailingBytes`].
+/// [`ProofError::ProofTooLarge`], [`ProofError::MalformedProof`] or
+/// [`ProofError::TrailingBytes`].
 pub fn decode_body(body: &[u8]) -> Result<StarkProof, ProofError> {
-    debug_assert!(body.len() <= MAX_PROOF_BYTES);
+    if body.len() > MAX_PROOF_BYTES {
+        return Err(ProofError::ProofTooLarge { max: MAX_PROOF_BYTES, got: body.len() });
+    }
     let (proof, rest) =
         postcard::take_from_bytes::<StarkProof>(body).map_err(|_| ProofError::MalformedProof)?;
     if !rest.is_empty() {
