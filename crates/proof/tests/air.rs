@@ -188,3 +188,40 @@ fn wrapped_change_value_violates_the_range_check() {
     // Only the range check fails: the window or the final `acc = 0`.
     assert!(report.failures.iter().all(|f| f.row >= RANGE_START), "{:?}", report.failures);
 }
+
+/// End to end: a prover that skips the witness checks and proves the wrapped-value trace with
+/// Plonky3 directly gets a proof the verifier rejects. (Plonky3's prover asserts the constraints
+/// in debug builds, so this runs in release: `cargo test --release -p priv-stark-proof`.)
+#[test]
+#[cfg_attr(debug_assertions, ignore = "Plonky3's debug prover refuses the forged trace")]
+fn forged_trace_proof_is_rejected() {
+    use priv_stark_proof::{
+        config::build_config, encoding::proof_header, params::PARAMETER_SET,
+        transcript::transcript_prefix, verifier::verify,
+    };
+    let scenario = common::scenario(6);
+    let mut witness = scenario.witness.clone();
+    witness.amount = witness.value + 1000;
+    let wrapped = Felt::from_u64(witness.value) - Felt::from_u64(witness.amount);
+    let mut values = SpendWitness { amount: 1, ..witness.clone() }.derive().unwrap();
+    values.change_value = wrapped.as_canonical_u64();
+    let mut input = [Felt::ZERO; 5];
+    input[0] = wrapped;
+    input[1..].copy_from_slice(&values.change_precommitment.0);
+    values.change = hash_elements(Domain::Note, &input);
+    let trace = build_trace(&witness, &values);
+    let public = PublicInputs {
+        root: values.root(),
+        nullifier: values.nullifier,
+        change: values.change,
+        amount: witness.amount,
+        context: witness.context,
+    };
+    let config = build_config(&PARAMETER_SET, &transcript_prefix(&PARAMETER_SET), [9; 32]);
+    let proof =
+        p3_uni_stark::prove(&config, SpendAir::shared(), trace, &public.to_field_elements())
+            .expect("Plonky3's release prover does not check the trace");
+    let mut bytes = proof_header(PARAMETER_SET.id).to_vec();
+    bytes.extend(postcard::to_allocvec(&proof).unwrap());
+    assert_eq!(verify(&bytes, &public).unwrap_err().code(), "invalid_proof");
+}
