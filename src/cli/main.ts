@@ -4,11 +4,13 @@
  */
 
 import { doctor, formatDoctor } from './doctor.js';
+import { depositCommand, POOL_USAGE, poolCommand } from './pool.js';
 
 const USAGE = `usage: priv-stark <command>
 
 commands:
   doctor [--json]   which proof backends load (native, wasm), their versions and a self-test
+${POOL_USAGE}
   help              this text`;
 
 async function main(argv: string[]): Promise<number> {
@@ -19,6 +21,10 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${rest.includes('--json') ? JSON.stringify(report, null, 2) : formatDoctor(report)}\n`);
       return report.ok ? 0 : 1;
     }
+    case 'pool':
+      return poolCommand(rest);
+    case 'deposit':
+      return depositCommand(rest);
     case 'help':
     case '--help':
     case '-h':

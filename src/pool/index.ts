@@ -3,6 +3,7 @@
  * implementation, the pool's transition and deposit rules, and the devnet pool node.
  */
 
+export { PoolNodeClient, PoolNodeError, type PoolNodeState } from './client.js';
 export { type CommitResult, GroupCommitter } from './committer.js';
 export { POOL_REASONS, type PoolReason, type PoolRejection, PoolUnavailableError, reject } from './errors.js';
 export { MIGRATIONS, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
@@ -28,6 +29,8 @@ export {
   type SettleResult,
   type TransitionInput,
 } from './pool.js';
+export { buildPoolNode, MIN_TOKEN_LENGTH, type PoolNodeOptions } from './node.js';
+export { PAGE_LIMITS } from './node-schemas.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
 export { openSqliteStore, type SqliteStoreOptions, sqlitePath } from './sqlite-store.js';
 export type {
@@ -46,3 +49,4 @@ export type {
   StoreState,
   TreeHasher,
 } from './store.js';
+export { findOperatorToken, type OperatorToken, operatorTokenPath, resolveOperatorToken } from './token.js';

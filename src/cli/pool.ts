@@ -1,0 +1,138 @@
+/**
+ * @module `priv-stark pool …` and `priv-stark deposit`: the devnet pool node and the operator's
+ * deposit command.
+ */
+
+import { parseArgs } from 'node:util';
+
+import { loadCore } from '../core/index.js';
+import { buildPoolNode } from '../pool/node.js';
+import { openStore } from '../pool/open.js';
+import { Pool } from '../pool/pool.js';
+import { PoolNodeClient, PoolNodeError } from '../pool/client.js';
+import { findOperatorToken, resolveOperatorToken } from '../pool/token.js';
+
+export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--database-url URL] [--checkpoint-interval-ms N]
+                    run the devnet pool node (POOL_HOST, POOL_PORT, DATA_DIR, DATABASE_URL, CHECKPOINT_INTERVAL_MS,
+                    POOL_OPERATOR_TOKEN; defaults 127.0.0.1, 4021, ./data, SQLite, 2000, generated once)
+  pool state [--url URL]
+                    the pool's head: size, root, latest checkpoint, deposit total
+  deposit --amount N --pre 0x… [--url URL] [--token T] [--data-dir D]
+                    shield N atomic units to a precommitment H_PRE(owner, rho) (operator token required)`;
+
+function integer(text: string | undefined, name: string, fallback: number): number {
+  if (text === undefined || text === '') return fallback;
+  if (!/^[0-9]{1,9}$/.test(text)) throw new RangeError(`${name} expected a positive integer, got ${text.slice(0, 20)}`);
+  return Number(text);
+}
+
+function defaultUrl(): string {
+  return process.env.POOL_URL ?? `http://127.0.0.1:${process.env.POOL_PORT ?? '4021'}`;
+}
+
+async function serve(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
+      'checkpoint-interval-ms': { type: 'string' },
+      'log-level': { type: 'string' },
+    },
+    strict: true,
+  });
+  const env = process.env;
+  const host = values.host ?? env.POOL_HOST ?? '127.0.0.1';
+  const port = integer(values.port ?? env.POOL_PORT, 'port', 4021);
+  const dataDir = values['data-dir'] ?? env.DATA_DIR ?? './data';
+  const databaseUrl = values['database-url'] ?? env.DATABASE_URL;
+  const interval = integer(values['checkpoint-interval-ms'] ?? env.CHECKPOINT_INTERVAL_MS, 'checkpoint interval', 2000);
+
+  const core = await loadCore();
+  const store = await openStore(core, { databaseUrl, dataDir });
+  const pool = new Pool({
+    core,
+    store,
+    checkpointIntervalMs: interval,
+    onTimerError: (error) => process.stderr.write(`priv-stark pool: checkpoint failed: ${error instanceof Error ? error.message : String(error)}\n`),
+  });
+  const token = resolveOperatorToken({ token: env.POOL_OPERATOR_TOKEN, dataDir });
+  if (token.generated) {
+    process.stderr.write(`priv-stark pool: generated the operator token (shown once; kept in ${token.file}):\n${token.token}\n`);
+  }
+  const node = await buildPoolNode({ pool, operatorToken: token.token, logger: { level: values['log-level'] ?? env.LOG_LEVEL ?? 'info' } });
+  pool.start();
+  await node.listen({ host, port });
+  node.log.info({ store: store.kind, checkpointIntervalMs: interval }, 'pool node ready');
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await node.close();
+  await pool.stop();
+  await store.close();
+  return 0;
+}
+
+async function state(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { url: { type: 'string' } }, strict: true });
+  const client = new PoolNodeClient(values.url ?? defaultUrl());
+  process.stdout.write(`${JSON.stringify(await client.state(), null, 2)}\n`);
+  return 0;
+}
+
+/** `priv-stark pool <subcommand>`. */
+export async function poolCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  switch (sub) {
+    case 'serve':
+      return serve(rest);
+    case 'state':
+      return state(rest);
+    default:
+      process.stderr.write(`unknown pool command: ${(sub ?? '').slice(0, 40)}\nusage:\n${POOL_USAGE}\n`);
+      return 2;
+  }
+}
+
+/** `priv-stark deposit`. */
+export async function depositCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      amount: { type: 'string' },
+      pre: { type: 'string' },
+      url: { type: 'string' },
+      token: { type: 'string' },
+      'data-dir': { type: 'string' },
+    },
+    strict: true,
+  });
+  if (!values.amount || !values.pre) {
+    process.stderr.write(`deposit needs --amount and --pre\nusage:\n${POOL_USAGE}\n`);
+    return 2;
+  }
+  const token = findOperatorToken({ token: values.token ?? process.env.POOL_OPERATOR_TOKEN, dataDir: values['data-dir'] ?? process.env.DATA_DIR ?? './data' });
+  if (!token) {
+    process.stderr.write('deposit: no operator token (--token, POOL_OPERATOR_TOKEN, or the data directory of the pool node)\n');
+    return 2;
+  }
+  try {
+    const result = await new PoolNodeClient(values.url ?? defaultUrl(), { token }).deposit(values.amount, values.pre);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof PoolNodeError) {
+      process.stderr.write(`deposit refused: ${error.code}: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

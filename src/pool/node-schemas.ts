@@ -1,0 +1,173 @@
+/**
+ * @module JSON schemas of the devnet pool node's routes: every request is checked against one
+ * (unknown query fields and body fields included) and every reply is serialised through one, so
+ * nothing undeclared leaves the node.
+ */
+
+const digest = { type: 'string', pattern: '^0x[0-9a-f]{64}$', example: `0x${'1f'.repeat(32)}` } as const;
+const amount = { type: 'string', pattern: '^[0-9]{1,40}$', description: 'decimal atomic units', example: '1000000' } as const;
+const count = { type: 'integer', minimum: 0 } as const;
+
+/** Query limits: a page never exceeds these. */
+export const PAGE_LIMITS = {
+  leaves: { default: 1024, max: 4096 },
+  events: { default: 100, max: 1000 },
+  checkpoints: { default: 100, max: 1000 },
+} as const;
+
+/** The error body of every 4xx and 5xx. */
+export const errorBody = {
+  type: 'object',
+  description: 'a stable snake_case reason and a generic message',
+  properties: { error: { type: 'string', example: 'invalid_request' }, message: { type: 'string' } },
+  required: ['error', 'message'],
+} as const;
+
+const checkpoint = {
+  type: 'object',
+  properties: { seq: count, root: digest, size: count, time: { ...count, description: 'unix milliseconds' } },
+  required: ['seq', 'root', 'size', 'time'],
+} as const;
+
+const event = {
+  type: 'object',
+  description: 'a deposit (commitment, index) or a settlement (nullifier, change, recipient, recipient note, indexes)',
+  properties: {
+    id: count,
+    kind: { type: 'string', enum: ['deposit', 'settlement'] },
+    time: count,
+    amount,
+    commitment: digest,
+    index: count,
+    settlementId: digest,
+    nullifier: digest,
+    change: digest,
+    changeIndex: count,
+    recipient: { type: 'string' },
+    recipientNote: digest,
+    recipientIndex: count,
+  },
+  required: ['id', 'kind', 'time', 'amount'],
+} as const;
+
+/** A non-negative integer in a query string (queries are not coerced: every part is checked as sent). */
+const queryInteger = (example: string) =>
+  ({ type: 'string', pattern: '^(0|[1-9][0-9]{0,15})$', description: 'a non-negative integer', example }) as const;
+
+function page(cursor: 'from' | 'after') {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: { [cursor]: queryInteger('0'), limit: queryInteger('100') },
+  } as const;
+}
+
+const errors = {
+  400: { ...errorBody, description: 'the request does not match the schema' },
+  503: { ...errorBody, description: 'the pool store is unavailable' },
+} as const;
+
+export const stateSchema = {
+  description: 'the ledger head: size, current root, latest checkpoint, events, deposit total',
+  querystring: { type: 'object', additionalProperties: false, properties: {} },
+  response: {
+    200: {
+      type: 'object',
+      properties: {
+        network: { type: 'string', example: 'shielded:devnet' },
+        asset: { type: 'string', example: 'dUSD' },
+        size: count,
+        root: digest,
+        events: count,
+        depositTotal: amount,
+        checkpoint: { anyOf: [checkpoint, { type: 'null' }] },
+      },
+      required: ['network', 'asset', 'size', 'root', 'events', 'depositTotal', 'checkpoint'],
+    },
+    ...errors,
+  },
+} as const;
+
+export const checkpointsSchema = {
+  description: 'published checkpoints after a cursor (seq), oldest first',
+  querystring: page('after'),
+  response: {
+    200: {
+      type: 'object',
+      properties: { checkpoints: { type: 'array', items: checkpoint }, next: { ...count, description: 'the cursor of the next page' } },
+      required: ['checkpoints', 'next'],
+    },
+    ...errors,
+  },
+} as const;
+
+export const leavesSchema = {
+  description: 'commitments from a leaf index; wallets rebuild the tree from them (no path is ever served)',
+  querystring: page('from'),
+  response: {
+    200: {
+      type: 'object',
+      properties: { from: count, leaves: { type: 'array', items: digest }, next: count },
+      required: ['from', 'leaves', 'next'],
+    },
+    ...errors,
+  },
+} as const;
+
+export const eventsSchema = {
+  description: 'events after a cursor (id), oldest first',
+  querystring: page('after'),
+  response: {
+    200: {
+      type: 'object',
+      properties: { events: { type: 'array', items: event }, next: count },
+      required: ['events', 'next'],
+    },
+    ...errors,
+  },
+} as const;
+
+export const depositSchema = {
+  description: 'shields funds: the pool computes the commitment H_NOTE(amount, pre) and appends it (operator only)',
+  headers: { type: 'object', properties: { authorization: { type: 'string' } }, required: ['authorization'] },
+  body: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { amount, pre: { ...digest, description: 'the precommitment H_PRE(owner, rho)' } },
+    required: ['amount', 'pre'],
+  },
+  response: {
+    200: {
+      type: 'object',
+      properties: { commitment: digest, index: count, eventId: count },
+      required: ['commitment', 'index', 'eventId'],
+    },
+    400: { ...errorBody, description: 'invalid_request or amount_out_of_range' },
+    401: { ...errorBody, description: 'missing or wrong operator token' },
+    409: { ...errorBody, description: 'duplicate_commitment or tree_full' },
+    413: { ...errorBody, description: 'body too large' },
+    503: errors[503],
+  },
+} as const;
+
+export const healthSchema = {
+  description: 'whether the store answers',
+  querystring: { type: 'object', additionalProperties: false, properties: {} },
+  response: {
+    200: {
+      type: 'object',
+      properties: {
+        status: { type: 'string', enum: ['ok'] },
+        kind: { type: 'string', enum: ['sqlite', 'postgres'] },
+        leaves: count,
+        checkpoint: { anyOf: [count, { type: 'null' }], description: 'seq of the latest checkpoint' },
+      },
+      required: ['status', 'kind', 'leaves', 'checkpoint'],
+    },
+    503: {
+      type: 'object',
+      properties: { status: { type: 'string', enum: ['unavailable'] }, kind: { type: 'string' }, error: { type: 'string' } },
+      required: ['status', 'kind', 'error'],
+    },
+  },
+} as const;

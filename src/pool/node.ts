@@ -1,0 +1,198 @@
+/**
+ * @module The devnet pool node: the stand-in for a chain's read interface, on its own listener
+ * (`priv-stark pool serve`, port 4021). Wallets download checkpoints, leaves and events from it and
+ * rebuild the tree themselves — the node never serves one note's path, since asking for it would
+ * reveal which note is yours. The operator shields funds through `POST /deposit` with a bearer
+ * token. Requests are logged by method and route pattern only: no client address, no cursor.
+ *
+ * Routes: `GET /state`, `GET /checkpoints?after&limit`, `GET /leaves?from&limit`,
+ * `GET /events?after&limit`, `POST /deposit`, `GET /health`. Every request is schema-checked
+ * (400 `invalid_request`), a store that fails gives 503 `pool_unavailable`, and every error body is
+ * `{ error, message }` with a stable snake_case `error`.
+ */
+
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
+
+import { PoolUnavailableError } from './errors.js';
+import {
+  checkpointsSchema,
+  depositSchema,
+  eventsSchema,
+  healthSchema,
+  leavesSchema,
+  PAGE_LIMITS,
+  stateSchema,
+} from './node-schemas.js';
+import type { Pool } from './pool.js';
+
+/** Options of {@link buildPoolNode}. */
+export interface PoolNodeOptions {
+  /** The pool it serves. The node does not start or stop the pool's checkpoint timer. */
+  readonly pool: Pool;
+  /** The operator's deposit token (compared in constant time; never logged). */
+  readonly operatorToken: string;
+  /** `false` for silence, or pino options (`level`, `stream`); default: info to stdout. */
+  readonly logger?: false | { readonly level?: string; readonly stream?: { write(line: string): unknown } };
+  /** Largest request body, bytes (default 4096). */
+  readonly bodyLimit?: number;
+}
+
+/** Minimum length of an operator token. */
+export const MIN_TOKEN_LENGTH = 16;
+
+const UNAVAILABLE = { error: 'pool_unavailable', message: 'the pool store is unavailable' } as const;
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+function limitOf(text: string | undefined, bounds: { default: number; max: number }): number | string {
+  if (text === undefined) return bounds.default;
+  const value = Number(text);
+  if (value < 1 || value > bounds.max) return `querystring/limit must be between 1 and ${bounds.max}`;
+  return value;
+}
+
+/** Request fields the logger may write: the method and the route pattern, never the address or query. */
+const serializers = {
+  req: (request: FastifyRequest) => ({ method: request.method, route: request.routeOptions?.url ?? 'unmatched' }),
+  res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
+};
+
+/**
+ * Builds the pool node (not listening yet: call `listen`, or `inject` in tests).
+ * @throws RangeError when the operator token is shorter than {@link MIN_TOKEN_LENGTH}
+ * @example
+ * const node = await buildPoolNode({ pool, operatorToken });
+ * await node.listen({ port: 4021, host: '127.0.0.1' });
+ */
+export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyInstance> {
+  const { pool } = options;
+  if (typeof options.operatorToken !== 'string' || options.operatorToken.length < MIN_TOKEN_LENGTH) {
+    throw new RangeError(`"operatorToken" expected a string of at least ${MIN_TOKEN_LENGTH} characters`);
+  }
+  const tokenHash = sha256(options.operatorToken);
+  const logger = (
+    options.logger === false
+      ? false
+      : { level: options.logger?.level ?? 'info', serializers, ...(options.logger?.stream ? { stream: options.logger.stream } : {}) }
+  ) as NonNullable<FastifyServerOptions['logger']>;
+  const app = Fastify({
+    logger,
+    bodyLimit: options.bodyLimit ?? 4096,
+    trustProxy: false,
+    // Nothing is coerced or dropped: a number where a decimal string belongs is refused, not rounded.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false, keywords: ['example'] } },
+  });
+
+  // JSON only: Fastify's plain-text parser would turn a text body into a schema error instead of a 415.
+  app.removeContentTypeParser('text/plain');
+
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found', message: 'no such route' }));
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof PoolUnavailableError) {
+      request.log.error({ err: error }, 'pool store unavailable');
+      return reply.code(503).send(UNAVAILABLE);
+    }
+    if (error.validation) {
+      return reply.code(400).send({ error: 'invalid_request', message: `${error.validationContext ?? 'request'}${error.validation[0]?.instancePath ?? ''} ${error.validation[0]?.message ?? 'is invalid'}` });
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.code(413).send({ error: 'payload_too_large', message: 'the request body is too large' });
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return reply.code(415).send({ error: 'unsupported_media_type', message: 'send application/json' });
+      default:
+        break;
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(400).send({ error: 'invalid_request', message: 'the request is malformed' });
+    }
+    request.log.error({ err: error }, 'internal error');
+    return reply.code(500).send({ error: 'internal_error', message: 'internal error' });
+  });
+
+  app.get('/health', { schema: healthSchema }, async (_request, reply) => {
+    try {
+      await pool.store.ping();
+      const state = await pool.state();
+      return { status: 'ok', kind: pool.store.kind, leaves: state.size, checkpoint: state.checkpoint?.seq ?? null };
+    } catch (error) {
+      if (!(error instanceof PoolUnavailableError)) throw error;
+      return reply.code(503).send({ status: 'unavailable', kind: pool.store.kind, error: 'pool_unavailable' });
+    }
+  });
+
+  app.get('/state', { schema: stateSchema }, async () => {
+    const state = await pool.state();
+    return { network: pool.network, asset: pool.asset, ...state };
+  });
+
+  app.get<{ Querystring: { after?: string; limit?: string } }>('/checkpoints', { schema: checkpointsSchema }, async (request, reply) => {
+    const after = Number(request.query.after ?? 0);
+    const limit = limitOf(request.query.limit, PAGE_LIMITS.checkpoints);
+    if (typeof limit === 'string') return reply.code(400).send({ error: 'invalid_request', message: limit });
+    const checkpoints = await pool.checkpoints(after, limit);
+    return { checkpoints, next: checkpoints.at(-1)?.seq ?? after };
+  });
+
+  app.get<{ Querystring: { from?: string; limit?: string } }>('/leaves', { schema: leavesSchema }, async (request, reply) => {
+    const from = Number(request.query.from ?? 0);
+    const limit = limitOf(request.query.limit, PAGE_LIMITS.leaves);
+    if (typeof limit === 'string') return reply.code(400).send({ error: 'invalid_request', message: limit });
+    const leaves = await pool.leaves(from, limit);
+    return { from, leaves, next: from + leaves.length };
+  });
+
+  app.get<{ Querystring: { after?: string; limit?: string } }>('/events', { schema: eventsSchema }, async (request, reply) => {
+    const after = Number(request.query.after ?? 0);
+    const limit = limitOf(request.query.limit, PAGE_LIMITS.events);
+    if (typeof limit === 'string') return reply.code(400).send({ error: 'invalid_request', message: limit });
+    const events = await pool.events(after, limit);
+    return { events, next: events.at(-1)?.id ?? after };
+  });
+
+  app.post<{ Body: { amount: string; pre: string } }>(
+    '/deposit',
+    {
+      schema: depositSchema,
+      // Before any parsing: anonymous requests cost nothing.
+      onRequest: async (request, reply) => {
+        const header = request.headers.authorization;
+        const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '';
+        if (!token || !timingSafeEqual(sha256(token), tokenHash)) {
+          return reply.code(401).send({ error: 'unauthorized', message: 'the operator token is required' });
+        }
+        return undefined;
+      },
+    },
+    async (request, reply) => {
+      const result = await pool.deposit(request.body);
+      if (result.ok) {
+        request.log.info({ index: result.index }, 'deposit appended');
+        return { commitment: result.commitment, index: result.index, eventId: result.eventId };
+      }
+      switch (result.reason) {
+        case 'amount_out_of_range':
+          return reply.code(400).send({ error: result.reason, message: result.message });
+        case 'duplicate_commitment':
+        case 'tree_full':
+          return reply.code(409).send({ error: result.reason, message: result.message });
+        default:
+          return reply.code(400).send({ error: 'invalid_request', message: result.message });
+      }
+    },
+  );
+
+  return app;
+}
