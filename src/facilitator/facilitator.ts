@@ -1,0 +1,111 @@
+/**
+ * @module The facilitator: `verify` and `settle` of `priv-stark/v1` payments, without any HTTP
+ * framework. Both run the ordered checks (`checks.ts`), then ask the pool whether the anchor is a
+ * checkpoint and whether the nullifier is spent. `verify` then verifies the proof off the event
+ * loop (identical payloads in flight verified once) and changes nothing. `settle` hands the
+ * transition to the pool, which verifies the proof itself and applies it atomically and durably;
+ * a nullifier settles once, and every later settle gets `duplicate_settlement` with the original
+ * transaction.
+ */
+
+import { PoolUnavailableError, type SettleResult, type SpentNullifier } from '../pool/index.js';
+import { type FacilitatorRequest, isReason, NETWORKS, type NetworkProfile, type Reason } from '../scheme/index.js';
+import { type CheckedPayment, checkRequest } from './checks.js';
+import { InFlightVerifier } from './inflight.js';
+import type { CallerPolicy, FacilitatorCore, FacilitatorPool, SettleOutcome, VerifyOutcome } from './types.js';
+
+/** Options of {@link Facilitator}. */
+export interface FacilitatorOptions {
+  readonly core: FacilitatorCore;
+  readonly pool: FacilitatorPool;
+  /** Supported networks (default: the profile's, i.e. the devnet pool). */
+  readonly networks?: readonly NetworkProfile[];
+  /** Unix milliseconds (default `Date.now`). */
+  readonly clock?: () => number;
+}
+
+/** Pool reasons that mean the pool cannot take the transition at all. */
+const POOL_DOWN_REASONS = new Set(['tree_full']);
+
+/**
+ * Verifies and settles payments.
+ * @example
+ * const facilitator = new Facilitator({ core, pool });
+ * const verdict = await facilitator.verify(body, policy);
+ * if (!verdict.ok) console.log(verdict.reason);
+ */
+export class Facilitator {
+  readonly networks: readonly NetworkProfile[];
+  private readonly core: FacilitatorCore;
+  private readonly pool: FacilitatorPool;
+  private readonly clock: () => number;
+  /** Proof verification with in-flight deduplication (exposed for metrics and tests). */
+  readonly verifier: InFlightVerifier;
+
+  constructor(options: FacilitatorOptions) {
+    this.core = options.core;
+    this.pool = options.pool;
+    this.networks = options.networks ?? NETWORKS;
+    this.clock = options.clock ?? Date.now;
+    this.verifier = new InFlightVerifier((proof, inputs) => this.core.verifySpend(proof, inputs));
+  }
+
+  /**
+   * Verifies a schema-valid request. Changes no state.
+   * @throws only for faults of the facilitator itself (never for a bad payment or a pool outage)
+   */
+  async verify(request: FacilitatorRequest, policy?: CallerPolicy): Promise<VerifyOutcome> {
+    const checked = this.check(request, policy);
+    if (!checked.ok) return checked;
+    try {
+      const state = await this.poolChecks(checked);
+      if (state === 'unknown_root') return { ok: false, reason: 'unknown_root' };
+      if (state !== 'unspent') return { ok: false, reason: 'nullifier_already_spent' };
+    } catch (error) {
+      return { ok: false, reason: poolFault(error) };
+    }
+    const verdict = await this.verifier.run(checked.proof, checked.publicInputs);
+    return verdict.ok ? { ok: true } : { ok: false, reason: 'invalid_priv_stark_proof' };
+  }
+
+  /**
+   * Settles a schema-valid request: every verify check, then the pool's transition. Resolves
+   * with success only once the settlement is durable.
+   * @throws only for faults of the facilitator itself
+   */
+  async settle(request: FacilitatorRequest, policy?: CallerPolicy): Promise<SettleOutcome> {
+    const network = request.paymentRequirements.network;
+    const refuse = (reason: Reason, transaction = ''): SettleOutcome => ({ ok: false, reason, transaction, network });
+    const checked = this.check(request, policy);
+    if (!checked.ok) return refuse(checked.reason);
+    let result: SettleResult;
+    try {
+      const state = await this.poolChecks(checked);
+      if (state === 'unknown_root') return refuse('unknown_root');
+      if (state !== 'unspent') return refuse('duplicate_settlement', state.settlementId);
+      result = await this.pool.settle({ proof: checked.proof, publicInputs: checked.publicInputs, payment: checked.payment });
+    } catch (error) {
+      return refuse(poolFault(error));
+    }
+    if (result.ok) return { ok: true, transaction: result.settlementId, network: checked.network };
+    if (result.reason === 'duplicate_settlement') return refuse('duplicate_settlement', result.settlementId ?? '');
+    if (POOL_DOWN_REASONS.has(result.reason)) return refuse('pool_unavailable');
+    return refuse(isReason(result.reason) ? result.reason : 'facilitator_error');
+  }
+
+  private check(request: FacilitatorRequest, policy: CallerPolicy | undefined) {
+    return checkRequest(request, { core: this.core, networks: this.networks, now: Math.floor(this.clock() / 1000), policy });
+  }
+
+  /** The anchor is a checkpoint, then the nullifier is unspent (or who spent it). */
+  private async poolChecks(checked: CheckedPayment): Promise<'unknown_root' | 'unspent' | SpentNullifier> {
+    if (!(await this.pool.isCheckpoint(checked.publicInputs.root))) return 'unknown_root';
+    return (await this.pool.spent(checked.publicInputs.nullifier)) ?? 'unspent';
+  }
+}
+
+/** A pool call that threw: the store is down (503), anything else is our fault (rethrown). */
+function poolFault(error: unknown): Reason {
+  if (error instanceof PoolUnavailableError) return 'pool_unavailable';
+  throw error;
+}

@@ -1,0 +1,38 @@
+/**
+ * @module What the facilitator needs from the core and the pool, what a caller's policy says, and
+ * what verify and settle return. Rejections are data (a reason of the registry), never exceptions;
+ * only a fault of the facilitator itself throws.
+ */
+
+import type { PrivStarkCore } from '../core/index.js';
+import type { SettleResult, SpentNullifier, TransitionInput } from '../pool/index.js';
+import type { Reason } from '../scheme/index.js';
+
+/** The core calls the facilitator makes. */
+export type FacilitatorCore = Pick<PrivStarkCore, 'backend' | 'parseDigest' | 'decodeAddress' | 'contextDigest' | 'verifySpend'>;
+
+/** The pool calls the facilitator makes (the `Pool` class of `src/pool` has them). */
+export interface FacilitatorPool {
+  /** Whether `root` is a published checkpoint. */
+  isCheckpoint(root: string): Promise<boolean>;
+  /** The settlement that spent `nullifier`, `null` while unspent. */
+  spent(nullifier: string): Promise<SpentNullifier | null>;
+  /** The pool's transition: verifies the proof itself, then applies it atomically and durably. */
+  settle(input: TransitionInput): Promise<SettleResult>;
+}
+
+/** What one API key may do (priv-stark-v1.md §5). Absent fields do not restrict. */
+export interface CallerPolicy {
+  /** Shielded addresses the key may have paid (`paymentRequirements.payTo`). */
+  readonly allowedRecipients?: readonly string[] | undefined;
+  /** The largest amount, in atomic units. */
+  readonly maxAmount?: bigint | undefined;
+}
+
+/** A verify verdict. */
+export type VerifyOutcome = { readonly ok: true } | { readonly ok: false; readonly reason: Reason };
+
+/** A settle verdict; `transaction` is `''` unless something was (or had been) settled. */
+export type SettleOutcome =
+  | { readonly ok: true; readonly transaction: string; readonly network: string }
+  | { readonly ok: false; readonly reason: Reason; readonly transaction: string; readonly network: string };

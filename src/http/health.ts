@@ -1,0 +1,121 @@
+/**
+ * @module `GET /health` (public), shaped like under-pressure's status route: 200 with the
+ * version, scheme, x402 version, proof backend, networks with their one asset, and the pool's
+ * state; 503 naming what is down (`pool`, `backend`).
+ */
+
+import type { FastifyInstance } from 'fastify';
+import { type Static, Type } from 'typebox';
+
+import type { Backend } from '../core/index.js';
+import type { StoreKind, StoreState } from '../pool/index.js';
+import { type NetworkProfile, SCHEME, X402_VERSION } from '../scheme/index.js';
+
+/** What the health route reads. */
+export interface HealthSource {
+  /** The facilitator's version. */
+  readonly version: string;
+  /** The loaded proof backend, `null` when none loaded. */
+  readonly backend: Backend | null;
+  readonly networks: readonly NetworkProfile[];
+  readonly pool: { readonly kind: StoreKind; state(): Promise<StoreState> };
+  /** How long the pool may take to answer (default 2000 ms). */
+  readonly timeoutMs?: number;
+}
+
+const CheckpointSchema = Type.Object({
+  seq: Type.Integer(),
+  root: Type.String(),
+  size: Type.Integer(),
+  time: Type.Integer({ description: 'unix ms of publication' }),
+});
+
+const common = {
+  version: Type.String(),
+  scheme: Type.Literal(SCHEME),
+  x402Version: Type.Literal(X402_VERSION),
+  networks: Type.Array(Type.Object({ network: Type.String(), asset: Type.String(), decimals: Type.Integer() })),
+};
+
+const HealthOkSchema = Type.Object(
+  {
+    status: Type.Literal('ok'),
+    ...common,
+    backend: Type.Union([Type.Literal('native'), Type.Literal('wasm')]),
+    pool: Type.Object({
+      kind: Type.String(),
+      ok: Type.Literal(true),
+      leaves: Type.Integer(),
+      checkpoint: Type.Union([CheckpointSchema, Type.Null()]),
+    }),
+  },
+  {
+    description: 'ready',
+    examples: [
+      {
+        status: 'ok',
+        version: '0.1.0',
+        scheme: SCHEME,
+        x402Version: X402_VERSION,
+        backend: 'native',
+        networks: [{ network: 'shielded:devnet', asset: 'dUSD', decimals: 6 }],
+        pool: { kind: 'sqlite', ok: true, leaves: 12, checkpoint: { seq: 3, root: '0x…', size: 12, time: 1795000000000 } },
+      },
+    ],
+  },
+);
+
+const HealthDownSchema = Type.Object(
+  {
+    status: Type.Literal('unavailable'),
+    ...common,
+    backend: Type.Union([Type.Literal('native'), Type.Literal('wasm'), Type.Null()]),
+    pool: Type.Object({ kind: Type.String(), ok: Type.Boolean() }),
+    down: Type.Array(Type.Union([Type.Literal('pool'), Type.Literal('backend')])),
+  },
+  { description: 'not ready: `down` names the failing parts', examples: [{ status: 'unavailable', down: ['pool'] }] },
+);
+
+type HealthOk = Static<typeof HealthOkSchema>;
+type HealthDown = Static<typeof HealthDownSchema>;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Registers `GET /health`. */
+export function registerHealth(app: FastifyInstance, source: HealthSource): void {
+  const base = {
+    version: source.version,
+    scheme: SCHEME,
+    x402Version: X402_VERSION,
+    networks: source.networks.map(({ network, asset, decimals }) => ({ network, asset, decimals })),
+  } as const;
+  app.get('/health', { schema: { response: { 200: HealthOkSchema, 503: HealthDownSchema } } }, async (_request, reply) => {
+    let state: StoreState | null = null;
+    try {
+      state = await withTimeout(source.pool.state(), source.timeoutMs ?? 2000);
+    } catch {
+      state = null;
+    }
+    if (state && source.backend) {
+      const { checkpoint } = state;
+      const body: HealthOk = {
+        status: 'ok',
+        ...base,
+        backend: source.backend,
+        pool: { kind: source.pool.kind, ok: true, leaves: state.size, checkpoint: checkpoint && { seq: checkpoint.seq, root: checkpoint.root, size: checkpoint.size, time: checkpoint.time } },
+      };
+      return reply.code(200).send(body);
+    }
+    const down: HealthDown['down'] = [];
+    if (!state) down.push('pool');
+    if (!source.backend) down.push('backend');
+    const body: HealthDown = { status: 'unavailable', ...base, backend: source.backend, pool: { kind: source.pool.kind, ok: state !== null }, down };
+    return reply.code(503).send(body);
+  });
+}

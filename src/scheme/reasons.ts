@@ -1,0 +1,57 @@
+/**
+ * @module The reason registry of this profile (priv-stark-v1.md §4): every reason a `/verify` or
+ * `/settle` reply can carry, its one HTTP status and its generic message. This table is the
+ * complete list; the HTTP layer, the metrics and the docs read it from here. Messages are
+ * forwarded verbatim to callers, so they name no keys, roots, policies or internals.
+ */
+
+/** One entry of the registry. */
+export interface ReasonEntry {
+  /** The one status this reason is answered with. */
+  readonly status: number;
+  /** The generic message (`invalidMessage` / `errorMessage`). */
+  readonly message: string;
+}
+
+/** Every reason, in the order of the checks that produce them. */
+export const REASONS = {
+  unauthorized: { status: 401, message: 'missing or unknown API key' },
+  payload_too_large: { status: 413, message: 'the request or the proof exceeds the size limit' },
+  rate_limited: { status: 429, message: 'too many requests, retry later' },
+  invalid_payload: { status: 400, message: 'the request is malformed' },
+  unsupported_scheme: { status: 400, message: 'the payment scheme is not supported' },
+  unsupported_network: { status: 400, message: 'the payment network is not supported' },
+  unsupported_asset: { status: 400, message: 'the asset is not the network\'s asset' },
+  payment_requirements_mismatch: { status: 400, message: 'the payment does not match the payment requirements' },
+  payment_expired: { status: 400, message: 'the payment has expired' },
+  expiry_too_far: { status: 400, message: 'the payment expiry is too far in the future' },
+  policy_violation: { status: 403, message: 'the payment is not allowed for this API key' },
+  unknown_root: { status: 422, message: 'the anchor is not a checkpoint of the pool' },
+  nullifier_already_spent: { status: 409, message: 'the note has already been spent' },
+  duplicate_settlement: { status: 409, message: 'the payment has already been settled' },
+  invalid_priv_stark_proof: { status: 422, message: 'the proof does not verify' },
+  pool_unavailable: { status: 503, message: 'the privacy pool is unavailable' },
+  facilitator_error: { status: 500, message: 'the facilitator failed' },
+  not_found: { status: 404, message: 'no such route' },
+} as const satisfies Record<string, ReasonEntry>;
+
+/** A reason code. */
+export type Reason = keyof typeof REASONS;
+
+/** Every reason code, in registry order. */
+export const REASON_CODES = Object.keys(REASONS) as Reason[];
+
+/** Whether `code` is a reason of this registry. */
+export function isReason(code: unknown): code is Reason {
+  return typeof code === 'string' && Object.hasOwn(REASONS, code);
+}
+
+/** The status of a reason. */
+export function statusOf(reason: Reason): number {
+  return REASONS[reason].status;
+}
+
+/** The generic message of a reason. */
+export function messageOf(reason: Reason): string {
+  return REASONS[reason].message;
+}
