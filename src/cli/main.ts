@@ -4,18 +4,22 @@
  */
 
 import { doctor, formatDoctor } from './doctor.js';
+import { runStart } from './start.js';
 import { depositCommand, POOL_USAGE, poolCommand } from './pool.js';
 
 const USAGE = `usage: priv-stark <command>
 
 commands:
+  start [options]   the facilitator and the devnet pool node (default; start --help)
   doctor [--json]   which proof backends load (native, wasm), their versions and a self-test
 ${POOL_USAGE}
   help              this text`;
 
 async function main(argv: string[]): Promise<number> {
-  const [command = 'doctor', ...rest] = argv;
+  const [command = 'start', ...rest] = argv;
   switch (command) {
+    case 'start':
+      return runStart(rest);
     case 'doctor': {
       const report = await doctor();
       process.stdout.write(`${rest.includes('--json') ? JSON.stringify(report, null, 2) : formatDoctor(report)}\n`);
