@@ -8,8 +8,9 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import pg from 'pg';
@@ -28,8 +29,7 @@ import {
   loadAccessConfig,
   postgresRateLimitStore,
 } from '../http/index.js';
-import { buildPoolNode } from '../pool/node.js';
-import { openStore, Pool } from '../pool/index.js';
+import { buildPoolNode, openStore, Pool, resolveOperatorToken } from '../pool/index.js';
 import { DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
 
 /** Everything `start` needs. */
@@ -73,7 +73,8 @@ export const START_USAGE = `usage: priv-stark start [options]
   --log-level L               pino level (LOG_LEVEL, info)
 
   API keys come from API_KEYS (comma-separated) and the CONFIG file; the pool operator's deposit
-  token from POOL_OPERATOR_TOKEN. On a devnet without them, both are generated and printed once.`;
+  token from POOL_OPERATOR_TOKEN. Without them, both are generated on first start, printed once and
+  kept in the data directory (api-key, operator-token; mode 0600).`;
 
 function integer(text: string | undefined, name: string, fallback: number, min = 0, max = 65_535): number {
   if (text === undefined || text === '') return fallback;
@@ -135,6 +136,19 @@ export interface RunningFacilitator {
   close(): Promise<void>;
 }
 
+/**
+ * The devnet API key when none is configured: kept in the data directory (`api-key`, mode 0600),
+ * generated on first start and printed that once.
+ */
+function devnetApiKey(dataDir: string): { key: string; generated: boolean; file: string } {
+  const file = join(resolve(dataDir), 'api-key');
+  if (existsSync(file)) return { key: readFileSync(file, 'utf8').trim(), generated: false, file };
+  const key = randomBytes(32).toString('base64url');
+  mkdirSync(resolve(dataDir), { recursive: true });
+  writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
+  return { key, generated: true, file };
+}
+
 function urlOf(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
@@ -161,8 +175,8 @@ export async function startFacilitator(config: StartConfig, say: (line: string) 
   } else if (access.keys.length > 0) {
     auth = { mode: 'keys', keys: new ApiKeys(access.keys) };
   } else {
-    const key = randomBytes(24).toString('base64url');
-    say(`no API key configured: generated one for this run (set API_KEYS or CONFIG to choose your own)\n  API key: ${key}`);
+    const { key, generated, file } = devnetApiKey(config.dataDir);
+    if (generated) say(`priv-stark start: no API key configured; generated one (shown once; kept in ${file}; set API_KEYS or CONFIG to choose your own):\n${key}`);
     auth = { mode: 'keys', keys: new ApiKeys([{ id: 'generated', sha256: hashKey(key), policy: access.defaultRateLimit ? { rateLimit: access.defaultRateLimit } : {} }]) };
   }
 
@@ -180,6 +194,7 @@ export async function startFacilitator(config: StartConfig, say: (line: string) 
       network: network.network,
       asset: network.asset,
       checkpointIntervalMs: config.checkpointIntervalMs,
+      onTimerError: (error) => say(`priv-stark start: checkpoint failed: ${error instanceof Error ? error.message : String(error)}`),
     });
     closers.push(() => pool.stop());
 
@@ -210,12 +225,9 @@ export async function startFacilitator(config: StartConfig, say: (line: string) 
 
     let poolNodeUrl: string | null = null;
     if (config.poolNode) {
-      let operatorToken = config.operatorToken;
-      if (!operatorToken) {
-        operatorToken = randomBytes(24).toString('base64url');
-        say(`no POOL_OPERATOR_TOKEN set: generated one for this run\n  pool operator token: ${operatorToken}`);
-      }
-      const node = await buildPoolNode({ pool, operatorToken, logger: { level: config.logLevel } });
+      const token = resolveOperatorToken({ token: config.operatorToken, dataDir: config.dataDir });
+      if (token.generated) say(`priv-stark start: generated the pool operator token (shown once; kept in ${token.file}):\n${token.token}`);
+      const node = await buildPoolNode({ pool, operatorToken: token.token, logger: { level: config.logLevel } });
       closers.push(() => node.close());
       await node.listen({ port: config.poolPort, host: config.host });
       poolNodeUrl = urlOf(config.host, addressPort(node.server));
