@@ -3,7 +3,9 @@
 //! its inverse. Each round is `MDS, +ARK1, x^7, MDS, +ARK2, x^(1/7)`; there is no concluding
 //! linear step. The spend AIR reuses [`MDS_FIRST_ROW`] and the round constants.
 
-use p3_field::{Field, PackedValue, PrimeCharacteristicRing, PrimeField64};
+use p3_field::{Field, PackedValue, PrimeCharacteristicRing};
+use p3_rescue::MdsMatrixRpoGoldilocks;
+use p3_symmetric::Permutation;
 
 use crate::{
     field::Felt,
@@ -44,23 +46,11 @@ pub fn apply_round(state: &mut State, round: usize) {
     apply_inverse_sbox(state);
 }
 
-/// Multiplies the state by the circulant MDS matrix.
-///
-/// Each element is split into 32-bit halves. Entries are below 32 and a row sums to 160, so the
-/// products of each half add up to less than 2^40 in plain `u64` arithmetic (no 128-bit
-/// multiplications, which WebAssembly lacks); the halves are recombined with one reduction.
+/// Multiplies the state by the circulant MDS matrix, with Plonky3's frequency-domain
+/// implementation of exactly this matrix (`MdsMatrixRpoGoldilocks`); `tests/rpo.rs` checks it
+/// column by column against [`MDS_FIRST_ROW`].
 pub fn apply_mds(state: &mut State) {
-    let low: [u64; STATE_WIDTH] = state.map(|lane| lane.as_canonical_u64() & 0xffff_ffff);
-    let high: [u64; STATE_WIDTH] = state.map(|lane| lane.as_canonical_u64() >> 32);
-    for (i, lane) in state.iter_mut().enumerate() {
-        let (mut sum_low, mut sum_high) = (0u64, 0u64);
-        for j in 0..STATE_WIDTH {
-            let entry = MDS_FIRST_ROW[(j + STATE_WIDTH - i) % STATE_WIDTH];
-            sum_low += entry * low[j];
-            sum_high += entry * high[j];
-        }
-        *lane = Felt::from_u128((u128::from(sum_high) << 32) + u128::from(sum_low));
-    }
+    MdsMatrixRpoGoldilocks.permute_mut(state);
 }
 
 fn add_constants(state: &mut State, constants: &[u64; STATE_WIDTH]) {
