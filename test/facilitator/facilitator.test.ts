@@ -1,0 +1,171 @@
+// verify and settle over the pool: verify changes nothing and verifies off the event loop with
+// in-flight deduplication (no result cache); settle leaves the proof to the pool's transition and
+// maps its verdicts; a store outage is pool_unavailable, never a crash.
+
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { loadCore, type PrivStarkCore, type SpendPublicInputs } from '../../src/core/index.js';
+import { Facilitator, type FacilitatorCore, type FacilitatorPool } from '../../src/facilitator/index.js';
+import { Pool, PoolUnavailableError, reject, settlementId } from '../../src/pool/index.js';
+import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
+import { allEvents } from '../pool/helpers/ledger.js';
+import { storeHarness } from '../pool/helpers/stores.js';
+import { liveSpec, requestOf } from '../http/helpers/requests.js';
+
+/** The real core with counted verifications. */
+function countingCore(core: PrivStarkCore) {
+  const calls: SpendPublicInputs[] = [];
+  const counted: FacilitatorCore = {
+    backend: core.backend,
+    parseDigest: (text) => core.parseDigest(text),
+    decodeAddress: (address) => core.decodeAddress(address),
+    contextDigest: (context) => core.contextDigest(context),
+    verifySpend: (proof, inputs) => {
+      calls.push(inputs);
+      return core.verifySpend(proof, inputs);
+    },
+  };
+  return { core: counted, calls };
+}
+
+describe('facilitator over a pool', () => {
+  const stores = storeHarness('sqlite');
+  let core: PrivStarkCore;
+  let fx: Fixtures;
+  beforeAll(async () => {
+    core = stores.core();
+    fx = await fixtures(core, liveSpec('facilitator', 4, 2));
+  }, 300_000);
+
+  async function funded() {
+    const { store } = await stores.fresh();
+    const pool = new Pool({ core, store });
+    await fundPool(pool, fx);
+    const counting = countingCore(core);
+    return { pool, store, facilitator: new Facilitator({ core: counting.core, pool }), calls: counting.calls };
+  }
+
+  const pay = (note: number, variant = 0) => fx.payments[note * 2 + variant]!;
+
+  it('verify accepts a valid payment and changes nothing in the pool', async () => {
+    const { store, facilitator } = await funded();
+    const before = await store.state();
+    expect(await facilitator.verify(requestOf(pay(0)))).toEqual({ ok: true });
+    expect(await facilitator.verify(requestOf(pay(0)))).toEqual({ ok: true });
+    expect(await store.state()).toEqual(before);
+    expect(await allEvents(store)).toHaveLength(fx.notes.length);
+  });
+
+  it('verify refuses a tampered proof and a proof for another payment of the same note', async () => {
+    const { facilitator } = await funded();
+    const p = pay(1);
+    const flipped = Buffer.from(p.proof);
+    flipped[flipped.length >> 1]! ^= 1;
+    expect(await facilitator.verify(requestOf({ ...p, proof: flipped }))).toEqual({ ok: false, reason: 'invalid_priv_stark_proof' });
+    // variant 1 pays another resource: its requirements with variant 0's proof do not verify
+    const other = pay(1, 1);
+    expect(await facilitator.verify(requestOf({ ...other, proof: p.proof }))).toEqual({ ok: false, reason: 'invalid_priv_stark_proof' });
+    // nor does a change commitment that is not the proved one
+    expect(await facilitator.verify(requestOf(p, { payload: { commitment: pay(2).publicInputs.change } }))).toEqual({
+      ok: false,
+      reason: 'invalid_priv_stark_proof',
+    });
+  });
+
+  it('verifies identical payloads in flight once, and again later (no result cache)', async () => {
+    const { facilitator, calls } = await funded();
+    const request = requestOf(pay(2));
+    const verdicts = await Promise.all(Array.from({ length: 20 }, () => facilitator.verify(structuredClone(request))));
+    expect(verdicts.every((v) => v.ok)).toBe(true);
+    expect(calls).toHaveLength(1);
+    expect(facilitator.verifier.joined).toBe(19);
+    expect(facilitator.verifier.size).toBe(0);
+    expect((await facilitator.verify(request)).ok).toBe(true);
+    expect(calls).toHaveLength(2);
+    // different payloads of one note in flight are verified separately
+    await Promise.all([facilitator.verify(requestOf(pay(3, 0))), facilitator.verify(requestOf(pay(3, 1)))]);
+    expect(calls).toHaveLength(4);
+  });
+
+  it('verify reports unknown_root for an anchor that is not a checkpoint, and nullifier_already_spent after a settle', async () => {
+    const { facilitator } = await funded();
+    const p = pay(0);
+    expect(await facilitator.verify(requestOf(p, { payload: { root: pay(0).publicInputs.change } }))).toEqual({ ok: false, reason: 'unknown_root' });
+    expect((await facilitator.settle(requestOf(p))).ok).toBe(true);
+    expect(await facilitator.verify(requestOf(p))).toEqual({ ok: false, reason: 'nullifier_already_spent' });
+    expect(await facilitator.verify(requestOf(pay(0, 1)))).toEqual({ ok: false, reason: 'nullifier_already_spent' });
+  });
+
+  it('settle leaves the proof to the pool and settles a nullifier once, whatever the payment', async () => {
+    const { facilitator, calls } = await funded();
+    const p = pay(1);
+    const id = settlementId(p.publicInputs.nullifier);
+    expect(await facilitator.settle(requestOf(p))).toEqual({ ok: true, transaction: id, network: 'shielded:devnet' });
+    expect(calls).toHaveLength(0); // the facilitator did not verify: the pool did, with its own core
+    for (const again of [p, pay(1, 1)]) {
+      expect(await facilitator.settle(requestOf(again))).toEqual({ ok: false, reason: 'duplicate_settlement', transaction: id, network: 'shielded:devnet' });
+    }
+  });
+
+  it('settle of a tampered proof is refused by the pool\'s own verification', async () => {
+    const { facilitator, store } = await funded();
+    const before = await store.state();
+    const flipped = Buffer.from(pay(2).proof);
+    flipped[100]! ^= 0x40;
+    expect(await facilitator.settle(requestOf({ ...pay(2), proof: flipped }))).toEqual({
+      ok: false,
+      reason: 'invalid_priv_stark_proof',
+      transaction: '',
+      network: 'shielded:devnet',
+    });
+    expect(await store.state()).toEqual(before);
+  });
+});
+
+describe('facilitator over a failing pool', () => {
+  let core: PrivStarkCore;
+  let fx: Fixtures;
+  beforeAll(async () => {
+    core = await loadCore();
+    fx = await fixtures(core, liveSpec('facilitator', 4, 2));
+  }, 300_000);
+
+  const pool = (overrides: Partial<FacilitatorPool>): FacilitatorPool => ({
+    isCheckpoint: async () => true,
+    spent: async () => null,
+    settle: async () => reject('invalid_payload'),
+    ...overrides,
+  });
+  const down = async () => {
+    throw new PoolUnavailableError('down');
+  };
+
+  it('turns a store outage into pool_unavailable on every pool call', async () => {
+    const request = requestOf(fx.payments[0]!);
+    for (const failing of [{ isCheckpoint: down }, { spent: down }, { settle: down }]) {
+      const facilitator = new Facilitator({ core, pool: pool(failing) });
+      expect(await facilitator.settle(request)).toEqual({ ok: false, reason: 'pool_unavailable', transaction: '', network: 'shielded:devnet' });
+      if (!('settle' in failing)) expect(await facilitator.verify(request)).toEqual({ ok: false, reason: 'pool_unavailable' });
+    }
+  });
+
+  it('maps the pool\'s verdicts: a full tree is pool_unavailable, its reasons pass through, a duplicate carries the id', async () => {
+    const request = requestOf(fx.payments[0]!);
+    const cases: [ReturnType<typeof reject>, string, string][] = [
+      [reject('tree_full'), 'pool_unavailable', ''],
+      [reject('payment_expired'), 'payment_expired', ''],
+      [reject('unknown_root'), 'unknown_root', ''],
+      [reject('duplicate_settlement', { settlementId: '0xabc' }), 'duplicate_settlement', '0xabc'],
+      [reject('duplicate_commitment'), 'facilitator_error', ''],
+    ];
+    for (const [verdict, reason, transaction] of cases) {
+      const facilitator = new Facilitator({ core, pool: pool({ settle: async () => verdict }) });
+      expect(await facilitator.settle(request)).toEqual({ ok: false, reason, transaction, network: 'shielded:devnet' });
+    }
+  });
+
+  it('lets a fault of its own through as an exception (the HTTP layer answers facilitator_error)', async () => {
+    const facilitator = new Facilitator({ core, pool: pool({ spent: async () => { throw new TypeError('bug'); } }) });
+    await expect(facilitator.verify(requestOf(fx.payments[0]!))).rejects.toThrow(TypeError);
+  });
+});
