@@ -89,7 +89,7 @@ describe('health and metrics', () => {
     expect(text).toMatch(/priv_stark_verify_duration_seconds_count 1\b/);
     expect(text).toMatch(/priv_stark_settle_duration_seconds_count 2\b/);
     expect(text).toContain(`priv_stark_proof_backend{backend="${h.core().backend}"} 1`);
-    expect(text).toMatch(/priv_stark_pool_leaves 2\b/);
+    expect(text).toMatch(/priv_stark_pool_leaves 4\b/);
     expect(text).toMatch(/priv_stark_pool_checkpoint_age_seconds \d/);
     expect((await fetch(`http://127.0.0.1:${address.port}/other`)).status).toBe(404);
   });
