@@ -1,0 +1,72 @@
+/**
+ * A child process of the race and crash tests: opens the ledger named in its argument, waits for
+ * `go` on stdin, then either settles a list of fixture payments all at once (`race`) or keeps
+ * applying deposits and settlements until it is killed (`crash`). Every acknowledged write is
+ * printed on stdout (a pipe: synchronous on Linux) only after its commit resolved.
+ *
+ *   node --import tsx test/pool/helpers/worker.ts '{"mode":"race","config":{…},"spec":{…},"payments":[0,3,…]}'
+ */
+
+import { createInterface } from 'node:readline';
+
+import { loadCore, randomDigest } from '../../../src/core/index.js';
+import { openStore, Pool, type StoreConfig } from '../../../src/pool/index.js';
+import { type FixtureSpec, readFixtures } from '../fixtures.js';
+
+interface Args {
+  mode: 'race' | 'crash';
+  config: StoreConfig;
+  spec: FixtureSpec;
+  /** Indexes into the fixtures' payments. */
+  payments: number[];
+}
+
+const args = JSON.parse(process.argv[2] ?? '{}') as Args;
+const print = (line: unknown) => process.stdout.write(`${JSON.stringify(line)}\n`);
+
+const core = await loadCore();
+const fixtures = readFixtures(core, args.spec);
+if (!fixtures) throw new Error('worker: fixtures are not cached');
+const store = await openStore(core, args.config);
+const pool = new Pool({ core, store });
+print({ ready: true });
+await new Promise<void>((resolve) => {
+  const lines = createInterface({ input: process.stdin });
+  lines.on('line', (line) => {
+    if (line.trim() === 'go') {
+      lines.close();
+      resolve();
+    }
+  });
+});
+
+if (args.mode === 'race') {
+  const results = await Promise.all(args.payments.map((i) => pool.settle(fixtures.payments[i]!)));
+  print({
+    results: results.map((r, k) => ({
+      payment: args.payments[k],
+      ok: r.ok,
+      reason: r.ok ? null : r.reason,
+      settlementId: r.settlementId ?? null,
+    })),
+  });
+  await store.close();
+  process.exit(0);
+} else {
+  let next = 0;
+  const lane = async () => {
+    for (;;) {
+      if (Math.random() < 0.5 && next < args.payments.length) {
+        const i = args.payments[next++]!;
+        const result = await pool.settle(fixtures.payments[i]!);
+        if (result.ok) print({ ack: 'settlement', nullifier: result.nullifier, settlementId: result.settlementId, eventId: result.eventId });
+      } else {
+        const pre = randomDigest();
+        const result = await pool.deposit({ amount: '7', pre });
+        if (result.ok) print({ ack: 'deposit', index: result.index, commitment: result.commitment });
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+    }
+  };
+  await Promise.all([lane(), lane(), lane(), lane()]);
+}
