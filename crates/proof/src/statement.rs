@@ -74,7 +74,8 @@ pub const fn check_amount(amount: u64) -> Result<u64, ProofError> {
 }
 
 /// The prover's secret input, plus the two public values it is bound to (`amount`, `ctx`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Its `Debug` output shows only the public part, so a witness never reaches a log.
+#[derive(Clone, PartialEq, Eq)]
 pub struct SpendWitness {
     /// The spending key.
     pub spending_key: Digest,
@@ -90,6 +91,15 @@ pub struct SpendWitness {
     pub amount: u64,
     /// The payment context digest.
     pub context: Digest,
+}
+
+impl core::fmt::Debug for SpendWitness {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SpendWitness")
+            .field("amount", &self.amount)
+            .field("context", &self.context)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Every value the statement computes, in the order the trace computes them.
