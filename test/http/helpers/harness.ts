@@ -2,7 +2,7 @@
  * A facilitator over a funded pool for the HTTP suites: the pool's store harness (SQLite or a
  * throwaway PostgreSQL), its fixture factory (use `liveSpec` payments: they are valid on the real
  * clock), a `Pool` and a `Facilitator`, and `build()` with API keys. Each `app()` call gets a fresh
- * funded ledger unless given a store.
+ * funded ledger unless given a store; its store handle closes with the app.
  */
 
 import { beforeAll } from 'vitest';
@@ -10,7 +10,7 @@ import { beforeAll } from 'vitest';
 import type { PrivStarkCore } from '../../../src/core/index.js';
 import { Facilitator } from '../../../src/facilitator/index.js';
 import { ApiKeys, type AuthMode, build, type BuildOptions, hashKey, type KeyPolicy } from '../../../src/http/index.js';
-import { Pool, type PoolStore, type StoreKind } from '../../../src/pool/index.js';
+import { openStore, Pool, type PoolStore, type StoreKind } from '../../../src/pool/index.js';
 import { NETWORKS } from '../../../src/scheme/index.js';
 import { type FixtureSpec, type Fixtures, fixtures, fundPool } from '../../pool/fixtures.js';
 import { storeHarness } from '../../pool/helpers/stores.js';
@@ -60,7 +60,8 @@ export function facilitatorHarness(kind: StoreKind, spec: FixtureSpec) {
   async function app(options: AppOptions = {}): Promise<HarnessApp> {
     const f = theFixtures();
     const clock = options.clock ?? Date.now;
-    const store = options.store ?? (await stores.fresh()).store;
+    // A handle of our own (the store harness closes its handles after each test): closed with the app.
+    const store = options.store ?? (await openStore(core(), (await stores.fresh()).config));
     const pool = new Pool({ core: core(), store, clock });
     if (options.fund !== false && !options.store) await fundPool(pool, f);
     const facilitator = new Facilitator({ core: core(), pool, clock });
@@ -75,6 +76,7 @@ export function facilitatorHarness(kind: StoreKind, spec: FixtureSpec) {
       logger: false,
       ...options.build,
     });
+    if (!options.store) built.addHook('onClose', () => store.close());
     return { app: built, pool, store, facilitator };
   }
 
