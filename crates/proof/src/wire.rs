@@ -10,8 +10,8 @@
 
 use alloc::vec::Vec;
 
+pub use crate::encoding::{MAX_PROOF_BYTES, PUBLIC_INPUTS_BYTES, SEED_BYTES, WITNESS_BYTES};
 use crate::{
-    encoding::SEED_BYTES,
     errors::ProofError,
     prover,
     statement::{PublicInputs, SpendWitness},
