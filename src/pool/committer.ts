@@ -48,10 +48,11 @@ export class GroupCommitter {
   }
 
   private async drain(): Promise<void> {
-    // Let the submissions of the current tick join the first group.
-    await Promise.resolve();
     try {
       while (this.queue.length > 0) {
+        // Wait one event-loop turn: every callback that is ready now (verifications that finished
+        // while the previous group was committing) submits first, and joins this group.
+        await new Promise((resolve) => setImmediate(resolve));
         const group = this.queue.splice(0, this.maxGroup);
         const now = this.clock();
         const live: Pending[] = [];
