@@ -1,0 +1,94 @@
+// SIGKILL during settle load: a facilitator process on the embedded SQLite store is killed while
+// settles are in flight, then restarted on the same data directory. No acknowledged settlement is
+// missing, none is half-applied (the ledger's invariants hold), and every payment offered again is
+// either settled now or refused as a duplicate with the transaction it got before.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
+import { openStore, Pool, settlementId } from '../../src/pool/index.js';
+import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
+import { allEvents, ledgerProblems } from '../pool/helpers/ledger.js';
+import { API_KEY } from './helpers/harness.js';
+import { postJson, startFacilitatorProcess } from './helpers/process.js';
+import { liveSpec, requestOf } from './helpers/requests.js';
+
+const SPEC = liveSpec('http-sigkill', 120, 1);
+const IN_FLIGHT = 12;
+
+describe('SIGKILL during settle load (SQLite)', () => {
+  let core: PrivStarkCore;
+  let fx: Fixtures;
+  const dir = mkdtempSync(join(tmpdir(), 'priv-stark-sigkill-'));
+  beforeAll(async () => {
+    core = await loadCore();
+    fx = await fixtures(core, SPEC);
+  }, 600_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('loses no acknowledged settlement and leaves none half-applied', async () => {
+    const store = await openStore(core, { dataDir: dir });
+    await fundPool(new Pool({ core, store }), fx);
+    await store.close();
+
+    const first = await startFacilitatorProcess(['--data-dir', dir], { API_KEYS: API_KEY });
+    const url = `${first.url}/settle`;
+    const acked = new Map<string, string>();
+    let next = 0;
+    let killed = false;
+    const worker = async () => {
+      while (next < fx.payments.length && !killed) {
+        const p = fx.payments[next++]!;
+        const reply = await postJson(url, requestOf(p), API_KEY);
+        if (reply?.status === 200) {
+          acked.set(p.note.nullifier, String(reply.body.transaction));
+          if (acked.size === 40 && !killed) {
+            killed = true;
+            first.process.kill('SIGKILL');
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+    const exit = await first.exited;
+    expect(exit.signal).toBe('SIGKILL');
+    expect(acked.size).toBeGreaterThanOrEqual(40);
+    expect(next).toBeLessThan(fx.payments.length); // killed mid-load, not after
+
+    // the ledger after the crash: consistent, and every acknowledged settlement is there
+    const after = await openStore(core, { dataDir: dir });
+    try {
+      expect(await ledgerProblems(core, after)).toEqual([]);
+      for (const [nullifier, transaction] of acked) expect((await after.nullifier(nullifier))?.settlementId).toBe(transaction);
+      const settledBefore = (await allEvents(after)).filter((e) => e.kind === 'settlement').length;
+      expect(settledBefore).toBeGreaterThanOrEqual(acked.size);
+
+      // restart and offer every payment again
+      const second = await startFacilitatorProcess(['--data-dir', dir], { API_KEYS: API_KEY });
+      try {
+        for (const p of fx.payments) {
+          const reply = await postJson(`${second.url}/settle`, requestOf(p), API_KEY);
+          const transaction = settlementId(p.note.nullifier);
+          if (acked.has(p.note.nullifier)) {
+            expect(reply).toMatchObject({ status: 409, body: { errorReason: 'duplicate_settlement', transaction: acked.get(p.note.nullifier) } });
+          } else {
+            // applied before the kill but never acknowledged, or not applied: never anything else
+            expect([200, 409]).toContain(reply?.status);
+            expect(reply?.body.transaction).toBe(transaction);
+          }
+        }
+      } finally {
+        second.process.kill('SIGTERM');
+        expect((await second.exited).code).toBe(0);
+      }
+      expect(await ledgerProblems(core, after)).toEqual([]);
+      expect((await allEvents(after)).filter((e) => e.kind === 'settlement')).toHaveLength(fx.payments.length);
+    } finally {
+      await after.close();
+    }
+  }, 300_000);
+});
