@@ -3,6 +3,7 @@
 # environment to use it as shell assignments (eval "$(scripts/wasm-toolchain.sh)").
 #
 # 1. rustup with the wasm32-unknown-unknown target installed: used as is (a normal machine).
+#    (PRIV_STARK_WASM_ROUTE=rustc-web skips this route, to test the other one.)
 # 2. Otherwise Debian's rustc-web (bookworm-security) + rust-web-src, unpacked into a per-user
 #    cache, building std from source with -Zbuild-std. It conflicts with Debian's rustc, so it is
 #    unpacked rather than installed. Needs root on Debian for apt; otherwise the exact commands
@@ -15,7 +16,7 @@ RW="$CACHE_ROOT/rustc-web-$RUST_WEB_VERSION"
 
 log() { echo "[wasm-toolchain] $*" >&2; }
 
-if command -v rustup >/dev/null 2>&1 &&
+if [ "${PRIV_STARK_WASM_ROUTE:-}" != rustc-web ] && command -v rustup >/dev/null 2>&1 &&
   rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
   echo "WASM_ROUTE=rustup"
   exit 0
