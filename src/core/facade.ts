@@ -18,8 +18,9 @@ import {
   type VerifyResult,
 } from './spend.js';
 
-/** A digest in its wire encoding: `0x` + 64 lowercase hex digits (4 × u64 little-endian). */
-export type DigestHex = `0x${string}`;
+import type { DigestHex } from './digest.js';
+
+export type { DigestHex } from './digest.js';
 
 /** Domain tags of the hash, as in `crates/core/src/sponge.rs`. */
 export const DOMAINS = {

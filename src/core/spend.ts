@@ -4,7 +4,7 @@
  */
 
 import { aarray, aint, astring } from './assert.js';
-import type { DigestHex } from './facade.js';
+import type { DigestHex } from './digest.js';
 
 /** What the payer knows: the note it spends, where it sits, and the payment. */
 export interface SpendWitness {

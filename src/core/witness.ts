@@ -4,7 +4,8 @@
  * core (either backend); randomness comes from the platform's CSPRNG.
  */
 
-import type { DigestHex, PrivStarkCore } from './facade.js';
+import type { DigestHex } from './digest.js';
+import type { PrivStarkCore } from './facade.js';
 import type { SpendWitness } from './spend.js';
 
 const P = 2n ** 64n - 2n ** 32n + 1n;
