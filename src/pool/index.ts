@@ -24,6 +24,7 @@ export {
   MAX_PROOF_BYTES,
   Pool,
   type PoolCore,
+  type PoolHealth,
   type PoolOptions,
   type SettlementAccepted,
   type SettleResult,

@@ -99,6 +99,16 @@ export interface DepositInput {
   readonly pre: string;
 }
 
+/** The pool in a health report (priv-stark-v1 §4 `/health`). */
+export interface PoolHealth {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly ok: boolean;
+  /** Leaves in the tree, `null` when the store did not answer. */
+  readonly leaves: number | null;
+  /** Sequence number of the latest checkpoint. */
+  readonly checkpoint: number | null;
+}
+
 const KNOWN_ROOTS_MAX = 4096;
 
 /**
@@ -186,6 +196,16 @@ export class Pool {
     return this.store.nullifier(nullifier);
   }
 
+  /** The pool's part of a health report; never throws. */
+  async health(): Promise<PoolHealth> {
+    try {
+      const state = await this.store.state();
+      return { kind: this.store.kind, ok: true, leaves: state.size, checkpoint: state.checkpoint?.seq ?? null };
+    } catch {
+      return { kind: this.store.kind, ok: false, leaves: null, checkpoint: null };
+    }
+  }
+
   /** The ledger's head. */
   state(): Promise<StoreState> {
     return this.store.state();
@@ -265,23 +285,34 @@ export class Pool {
     if (ctx !== pi.ctx) return reject('payment_requirements_mismatch');
     // 4. Expiry by the pool's own clock.
     if (Math.floor(this.clock() / 1000) >= payment.expiry) return reject('payment_expired');
-    // 5. The anchor is a checkpoint.
-    if (!(await this.isCheckpoint(pi.root))) return reject('unknown_root');
-    // 6. The nullifier is unspent (and not being settled right now by this process).
+    // Identical transitions arriving together are verified once: later ones wait for the first.
     const running = this.inFlight.get(pi.nullifier);
     if (running) {
       const first = await running.catch(() => null);
       if (first?.ok) return reject('duplicate_settlement', { settlementId: first.settlementId });
     }
-    const spent = await this.store.nullifier(pi.nullifier);
-    if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
-    const attempt = this.verifyAndCommit(proof, pi, payment, amount, owner);
+    const attempt = this.checkAndCommit(proof, pi, payment, amount, owner);
     this.inFlight.set(pi.nullifier, attempt);
     try {
       return await attempt;
     } finally {
       if (this.inFlight.get(pi.nullifier) === attempt) this.inFlight.delete(pi.nullifier);
     }
+  }
+
+  private async checkAndCommit(
+    proof: Uint8Array,
+    pi: SpendPublicInputs,
+    payment: PaymentContext,
+    amount: bigint,
+    owner: DigestHex,
+  ): Promise<SettleResult> {
+    // 5. The anchor is a checkpoint.
+    if (!(await this.isCheckpoint(pi.root))) return reject('unknown_root');
+    // 6. The nullifier is unspent.
+    const spent = await this.store.nullifier(pi.nullifier);
+    if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
+    return this.verifyAndCommit(proof, pi, payment, amount, owner);
   }
 
   private async verifyAndCommit(

@@ -213,9 +213,11 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
     expect(await ledgerProblems(core, store)).toEqual([]);
   });
 
-  it('throws PoolUnavailableError (not a rejection) when the store fails', async () => {
+  it('throws PoolUnavailableError (not a rejection) when the store fails; health says so', async () => {
     const { pool, store } = await fundedPool();
+    expect(await pool.health()).toEqual({ kind, ok: true, leaves: SPEC.notes, checkpoint: 1 });
     await store.close();
+    expect(await pool.health()).toEqual({ kind, ok: false, leaves: null, checkpoint: null });
     await expect(pool.settle(pay(0))).rejects.toBeInstanceOf(PoolUnavailableError);
     await expect(pool.deposit({ amount: '1', pre: randomDigest() })).rejects.toBeInstanceOf(PoolUnavailableError);
   });
