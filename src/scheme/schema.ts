@@ -9,7 +9,7 @@
 
 import { type Static, Type } from 'typebox';
 
-import { MAX_PROOF_BASE64_CHARS, SCHEME, X402_VERSION } from './profile.js';
+import { SCHEME, X402_VERSION } from './profile.js';
 
 const DIGEST_PATTERN = '^0x[0-9a-f]{64}$';
 const EXAMPLE_DIGEST = '0x5c1e8f0a3b2d4c6e7f9081a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6';
@@ -46,12 +46,10 @@ export const PrivStarkPayloadSchema = Type.Object(
     root: { ...DigestSchema, description: 'the checkpoint the proof is anchored to' },
     nullifier: { ...DigestSchema, description: 'the spent note\'s nullifier' },
     commitment: { ...DigestSchema, description: 'the change note\'s commitment' },
-    proof: Type.String({
-      minLength: 1,
-      // Longer strings are refused with payload_too_large by the encoding step, not here.
-      maxLength: 4 * MAX_PROOF_BASE64_CHARS,
-      description: 'canonical standard base64 of the proof bytes, at most 128 KiB decoded',
-    }),
+    // No length bounds here: the body limit bounds it, and the encoding step refuses a proof over
+    // 128 KiB with payload_too_large (a schema bound would say invalid_payload, and would make
+    // ajv count the characters of every proof).
+    proof: Type.String({ description: 'canonical standard base64 of the proof bytes, at most 128 KiB decoded' }),
     amount: text(32, 'atomic units, equal to the requirements\' amount'),
     recipient: text(256, 'shielded address, equal to the requirements\' payTo'),
     expiry: Type.Integer({

@@ -1,0 +1,218 @@
+// Load benchmark of the facilitator's HTTP surface with autocannon: /verify throughput (saturated)
+// and latency at a fixed 500 req/s, /settle durable settles per second on the embedded SQLite
+// store — each over at least 10 s, requests cycling through distinct valid payments from the pool's
+// fixture factory, the facilitator a separate process (`priv-stark start`, built dist/) on this
+// machine and the load generator in this process. The raw two-core verify throughput of the core
+// is measured in the same run for the /verify budget. The facilitator keeps no verification-result
+// cache (only in-flight deduplication of identical payloads, which distinct payments never hit).
+//
+// Run: npm run bench:http  → bench/results/http.json and http.md, and a summary on stdout.
+// First run proves the fixtures (BENCH_NOTES, default 8000; cached on disk).
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import autocannon from 'autocannon';
+
+import { loadCore, type PrivStarkCore } from '../src/core/index.js';
+import { openStore, Pool } from '../src/pool/index.js';
+import { encodeProof } from '../src/scheme/index.js';
+import { type Fixtures, fundPool, type PaymentFixture } from '../test/pool/fixtures.js';
+import { benchFixtures } from './http-fixtures.js';
+import { environment, writeResults } from './report.js';
+
+const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 10);
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
+const FIXED_RATE = 500;
+const KEY = 'bench-key-0123456789abcdef';
+const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+
+/** The x402 body of a payment, as the official client sends it. */
+function body(p: PaymentFixture, maxTimeoutSeconds: number): Buffer {
+  const requirements = {
+    scheme: p.payment.scheme,
+    network: p.payment.network,
+    asset: p.payment.asset,
+    amount: p.payment.amount,
+    payTo: p.payment.payTo,
+    maxTimeoutSeconds,
+    extra: { resourceId: p.payment.resourceId },
+  };
+  const payload = {
+    scheme: p.payment.scheme,
+    network: p.payment.network,
+    root: p.publicInputs.root,
+    nullifier: p.publicInputs.nullifier,
+    commitment: p.publicInputs.change,
+    proof: encodeProof(p.proof),
+    amount: p.publicInputs.amount,
+    recipient: p.payment.payTo,
+    expiry: p.payment.expiry,
+  };
+  return Buffer.from(JSON.stringify({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: requirements, payload }, paymentRequirements: requirements }));
+}
+
+/** Raw verify throughput of the core: every payment verified off the JS thread, `inFlight` at a time. */
+async function rawVerify(core: PrivStarkCore, fx: Fixtures, seconds: number, inFlight: number): Promise<number> {
+  const deadline = performance.now() + seconds * 1000;
+  let done = 0;
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const p = fx.payments[next++ % fx.payments.length]!;
+      const verdict = await core.verifySpend(p.proof, p.publicInputs);
+      if (!verdict.ok) throw new Error(`fixture ${p.index} does not verify: ${verdict.code}`);
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return done / ((performance.now() - started) / 1000);
+}
+
+/** A funded copy of the fixtures' pool in a fresh data directory. */
+async function fundedDataDir(core: PrivStarkCore, fx: Fixtures): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'priv-stark-bench-'));
+  const store = await openStore(core, { dataDir: dir });
+  await fundPool(new Pool({ core, store }), fx);
+  await store.close();
+  return dir;
+}
+
+async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [MAIN, 'start', '--port', '0', '--no-pool-node', '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, API_KEYS: KEY, LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'info' },
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /"url":"(http:\/\/[^"]+)"[^\n]*"msg":"Facilitator listening"/.exec(seen);
+      if (match) {
+        child.stdout!.off('data', onData);
+        child.stdout!.resume(); // keep draining the per-request log lines
+        resolve(match[1]!);
+      } else if (seen.length > 1e6) seen = seen.slice(-1e5);
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`facilitator exited with ${code}`)));
+  });
+  return { child, url };
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+interface RunResult {
+  readonly durationS: number;
+  readonly requests: number;
+  readonly reqPerSec: number;
+  readonly latencyMs: { p50: number; p90: number; p99: number; max: number };
+  readonly statusCodes: Record<string, number>;
+  readonly errors: number;
+}
+
+/** One autocannon run posting `bodies` in order (cycling), `connections` at a time. */
+async function load(url: string, path: string, bodies: readonly Buffer[], options: { overallRate?: number; connections?: number }): Promise<RunResult> {
+  let i = 0;
+  const result = await autocannon({
+    url: `${url}${path}`,
+    duration: DURATION_S,
+    connections: options.connections ?? CONNECTIONS,
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+        setupRequest: (request) => ({ ...request, body: bodies[i++ % bodies.length] }),
+      },
+    ],
+  });
+  const statusCodes: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = Number((stat as { count: number }).count);
+  return {
+    durationS: result.duration,
+    requests: result.requests.total,
+    reqPerSec: result.requests.total / result.duration,
+    latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+    statusCodes,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+const core = await loadCore();
+const fx = await benchFixtures(core);
+const expiry = fx.spec.expiry;
+const maxTimeout = expiry - Math.floor(Date.now() / 1000);
+process.stderr.write(`[bench] ${fx.payments.length} payments; building request bodies\n`);
+const bodies = fx.payments.map((p) => body(p, maxTimeout));
+const bodyBytes = bodies[0]!.length;
+
+process.stderr.write('[bench] raw verify throughput (core, off the JS thread, this process)\n');
+await rawVerify(core, fx, 1, 8); // warm-up
+const rawVerifyPerSec = await rawVerify(core, fx, 5, 8);
+
+// /verify: one server, a warm-up, the saturated run, then the fixed-rate run.
+const verifyDir = await fundedDataDir(core, fx);
+let server = await startServer(verifyDir);
+process.stderr.write(`[bench] /verify saturated, ${CONNECTIONS} connections, ${DURATION_S} s\n`);
+await load(server.url, '/verify', bodies.slice(0, 500), { connections: 8 }).catch(() => undefined);
+const verifyMax = await load(server.url, '/verify', bodies, {});
+process.stderr.write(`[bench] /verify at ${FIXED_RATE} req/s, ${DURATION_S} s\n`);
+const verifyFixed = await load(server.url, '/verify', bodies, { overallRate: FIXED_RATE, connections: 64 });
+await stopServer(server.child);
+rmSync(verifyDir, { recursive: true, force: true });
+
+// /settle: a fresh funded pool; each payment settles once, in order.
+const settleDir = await fundedDataDir(core, fx);
+server = await startServer(settleDir);
+process.stderr.write(`[bench] /settle, ${CONNECTIONS} connections, ${DURATION_S} s\n`);
+const settle = await load(server.url, '/settle', bodies, {});
+await stopServer(server.child);
+const ledger = await openStore(core, { dataDir: settleDir });
+const durable = (await ledger.state()).events - fx.payments.length;
+await ledger.close();
+rmSync(settleDir, { recursive: true, force: true });
+
+const settled = settle.statusCodes['200'] ?? 0;
+const verifyBudget = Math.min(1000, 0.7 * rawVerifyPerSec);
+const budgets = {
+  [`/verify ≥ ${verifyBudget.toFixed(0)} req/s (1000, or 70 % of the raw two-core verify throughput ${rawVerifyPerSec.toFixed(0)}/s if lower)`]:
+    verifyMax.reqPerSec >= verifyBudget && (verifyMax.statusCodes['200'] ?? 0) === verifyMax.requests,
+  [`/verify p99 ≤ 25 ms at ${FIXED_RATE} req/s`]: verifyFixed.latencyMs.p99 <= 25 && (verifyFixed.statusCodes['200'] ?? 0) === verifyFixed.requests,
+  '/settle ≥ 400 durable settles/s (SQLite)': settled / settle.durationS >= 400 && durable === settled,
+};
+const notes = [
+  'No verification-result cache: every /verify runs the proof verifier (identical payloads in flight would share one verification; the runs cycle through distinct payments, so none do).',
+  `Payments: ${fx.payments.length} distinct valid payments from the pool's fixture factory (one note each); request body ${bodyBytes} bytes (proof ${fx.payments[0]!.proof.length} bytes).`,
+  `The facilitator runs as a separate process (\`priv-stark start\`, embedded SQLite, logging one line per reply); autocannon runs in the bench process on the same 2-core machine.`,
+  `/settle counts only 200 replies (durable when sent); the ledger held ${durable} settlements afterwards. Replies other than 200 in the settle run are replays after the payments ran out.`,
+];
+const row = (name: string, r: RunResult) =>
+  `| ${name} | ${r.durationS.toFixed(0)} s | ${r.requests} | ${r.reqPerSec.toFixed(0)} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${JSON.stringify(r.statusCodes)} |`;
+const markdown = [
+  '## Facilitator HTTP load (autocannon)',
+  '',
+  `Raw verify throughput of the core on this machine (same run): **${rawVerifyPerSec.toFixed(0)} verifies/s** (native, off the JS thread, 8 in flight).`,
+  '',
+  '| run | duration | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | status codes |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+  row(`/verify saturated (${CONNECTIONS} conn.)`, verifyMax),
+  row(`/verify at ${FIXED_RATE} req/s`, verifyFixed),
+  row(`/settle (${CONNECTIONS} conn.)`, settle),
+  '',
+  `Durable settles: **${(settled / settle.durationS).toFixed(0)}/s** (${settled} in ${settle.durationS.toFixed(1)} s).`,
+  '',
+  ...Object.entries(budgets).map(([name, met]) => `- ${met ? 'met' : 'MISSED'}: ${name}`),
+  '',
+  ...notes.map((n) => `- ${n}`),
+].join('\n');
+writeResults('http', { environment: environment(), payments: fx.payments.length, bodyBytes, rawVerifyPerSec, verifyMax, verifyFixed, settle, settledPerSec: settled / settle.durationS, durable, budgets, notes }, markdown);
+process.stdout.write(`${markdown}\n`);
