@@ -1,4 +1,4 @@
-// SIGKILL during settle load: a facilitator process on the embedded SQLite store is killed while
+// SIGKILL (and SIGTERM) during settle load: a facilitator process on the embedded SQLite store is killed while
 // settles are in flight, then restarted on the same data directory. No acknowledged settlement is
 // missing, none is half-applied (the ledger's invariants hold), and every payment offered again is
 // either settled now or refused as a duplicate with the transaction it got before.
@@ -89,6 +89,49 @@ describe('SIGKILL during settle load (SQLite)', () => {
       expect((await allEvents(after)).filter((e) => e.kind === 'settlement')).toHaveLength(fx.payments.length);
     } finally {
       await after.close();
+    }
+  }, 300_000);
+
+  it('SIGTERM during settle load: in-flight settles finish, the process exits 0, every 200 is durable', async () => {
+    const termDir = mkdtempSync(join(tmpdir(), 'priv-stark-sigterm-'));
+    try {
+      const store = await openStore(core, { dataDir: termDir });
+      await fundPool(new Pool({ core, store }), fx);
+      await store.close();
+      const server = await startFacilitatorProcess(['--data-dir', termDir], { API_KEYS: API_KEY });
+      const replies: ({ status: number; body: Record<string, unknown> } | null)[] = [];
+      let next = 0;
+      let stopping = false;
+      const worker = async () => {
+        while (next < 60) {
+          const p = fx.payments[next++]!;
+          const reply = await postJson(`${server.url}/settle`, requestOf(p), API_KEY);
+          replies.push(reply);
+          if (replies.filter((r) => r?.status === 200).length === 10 && !stopping) {
+            stopping = true;
+            server.process.kill('SIGTERM');
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+      const exit = await server.exited;
+      expect(exit.code, exit.output.slice(-2000)).toBe(0);
+      // a request either got its answer or found the listener closed: never a 5xx
+      for (const reply of replies) if (reply) expect(reply.status).toBe(200);
+      const ok = replies.filter((r) => r?.status === 200);
+      expect(ok.length).toBeGreaterThanOrEqual(10);
+      const after = await openStore(core, { dataDir: termDir });
+      try {
+        expect(await ledgerProblems(core, after)).toEqual([]);
+        for (const reply of ok) {
+          const event = (await allEvents(after)).find((e) => e.kind === 'settlement' && e.settlementId === reply!.body.transaction);
+          expect(event).toBeDefined();
+        }
+      } finally {
+        await after.close();
+      }
+    } finally {
+      rmSync(termDir, { recursive: true, force: true });
     }
   }, 300_000);
 });
