@@ -1,0 +1,75 @@
+/**
+ * @module The wallet's errors: each has a stable `code` so callers (and the CLI) can act on it.
+ */
+
+/** Base class of wallet errors. */
+export class WalletError extends Error {
+  constructor(
+    /** Stable snake_case code. */
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'WalletError';
+  }
+}
+
+/** No unspent note can pay the amount. */
+export class InsufficientFundsError extends WalletError {
+  constructor(
+    /** Atomic units asked for. */
+    readonly needed: bigint,
+    /** Spendable atomic units (unspent, anchored, not locked by a pending payment). */
+    readonly spendable: bigint,
+    /** The largest single spendable note (v1 spends one note per payment). */
+    readonly largestNote: bigint,
+  ) {
+    super(
+      'insufficient_funds',
+      spendable < needed
+        ? `insufficient funds: the payment needs ${needed} atomic units, the wallet can spend ${spendable}`
+        : `insufficient funds in one note: the payment needs ${needed} atomic units and a payment spends one note, the largest spendable note holds ${largestNote} (${spendable} in all)`,
+    );
+    this.name = 'InsufficientFundsError';
+  }
+}
+
+/** The wallet's copy of the pool is missing what a payment needs: sync (or wait for a checkpoint). */
+export class WalletBehindError extends WalletError {
+  constructor(message: string) {
+    super('wallet_behind', message);
+    this.name = 'WalletBehindError';
+  }
+}
+
+/** The pool node disagrees with what the wallet already holds (another pool, or a reset one). */
+export class PoolMismatchError extends WalletError {
+  constructor(message: string) {
+    super('pool_mismatch', message);
+    this.name = 'PoolMismatchError';
+  }
+}
+
+/** The payment requirements are not something this wallet can pay. */
+export class UnpayableRequirementsError extends WalletError {
+  constructor(message: string) {
+    super('unpayable_requirements', message);
+    this.name = 'UnpayableRequirementsError';
+  }
+}
+
+/** The merchant answered 431: its server refuses a `PAYMENT-SIGNATURE` header of this size. */
+export class PaymentHeaderTooLargeError extends WalletError {
+  constructor(
+    /** Bytes of the `PAYMENT-SIGNATURE` header that was refused. */
+    readonly headerBytes: number,
+    readonly url: string,
+  ) {
+    super(
+      'payment_header_too_large',
+      `the merchant at ${url} answered 431: its server (or a proxy in front of it) refuses the ${headerBytes}-byte PAYMENT-SIGNATURE header that carries the proof; it must allow request headers of at least 256 KiB (Node: http.createServer({ maxHeaderSize: 262144 }) or --max-http-header-size=262144)`,
+    );
+    this.name = 'PaymentHeaderTooLargeError';
+  }
+}

@@ -1,0 +1,512 @@
+/**
+ * @module The payer's (and the merchant's) wallet for `priv-stark/v1` (priv-stark-v1.md §2, §7):
+ * a spending key, its shielded address, the notes it owns, and a copy of the pool tree rebuilt
+ * from the pool node's public leaves. It syncs on its own schedule (leaves, events and checkpoints
+ * since its cursors), never at payment time and never asking for one path.
+ *
+ * Money rules:
+ * - a payment is recorded as **pending** (nullifier, change, expiry) and written to disk before its
+ *   payload is handed out; its note is locked meanwhile;
+ * - a pending payment is resolved only from the pool's log: settled when a settlement event names
+ *   its nullifier (the change note then joins the wallet), released when the pool's own clock (the
+ *   time of its later events and checkpoints) has passed the expiry with no such event — the pool
+ *   refuses any transition past its expiry — or, when the pool is idle, once the wallet's clock is
+ *   {@link IDLE_RELEASE_GRACE_MS} past it and a full sync shows no settlement. A merchant's
+ *   `PAYMENT-RESPONSE`, true or forged, changes nothing;
+ * - every note is recoverable from the key and the public log: deposit `rho = H_DEPOSIT_RHO(sk, n)`,
+ *   change `rho = H_CHANGE_RHO(sk, nf)`, received `rho = H_RECIPIENT_RHO(nf)` for settlements
+ *   paying this wallet's address.
+ */
+
+import {
+  changeRhoOf,
+  commitmentOf,
+  depositRhoOf,
+  deriveNote,
+  type DigestHex,
+  ownerOf,
+  precommitmentOf,
+  type PrivStarkCore,
+  randomDigest,
+  recipientRhoOf,
+} from '../core/index.js';
+import {
+  DEVNET_NETWORK,
+  encodeProof,
+  expiryFor,
+  isAmount,
+  type NetworkProfile,
+  paymentContext,
+  type PaymentRequirements,
+  type PrivStarkPayload,
+  resourceIdOf,
+  SCHEME,
+} from '../scheme/index.js';
+import { InsufficientFundsError, PoolMismatchError, UnpayableRequirementsError, WalletBehindError } from './errors.js';
+import { type NodeEvent, PoolNodeReader } from './node.js';
+import { appendLeaves, readWalletFile, type StoredNote, type StoredPending, type WalletState, writeWalletFile } from './store.js';
+import { LocalTree } from './tree.js';
+
+/** Deposit counters tried past the highest one found, when recovering from the key. */
+export const DEPOSIT_GAP = 8;
+
+/** Margin for the pool's clock before a pending payment past its expiry is released, ms. */
+export const POOL_CLOCK_MARGIN_MS = 5_000;
+
+/** How long past expiry, by the wallet's clock, an idle pool's silence releases a pending payment. */
+export const IDLE_RELEASE_GRACE_MS = 10 * 60_000;
+
+/** Options shared by {@link Wallet.create} and {@link Wallet.open}. */
+export interface WalletOptions {
+  readonly core: PrivStarkCore;
+  /** The pool node's base URL (or a reader over it). */
+  readonly pool: string | PoolNodeReader;
+  /** The wallet file (mode 0600); without one the wallet lives in memory. */
+  readonly path?: string | undefined;
+  /** The pool's network (default the devnet pool). */
+  readonly network?: NetworkProfile | undefined;
+  /** Unix ms (default `Date.now`). */
+  readonly clock?: (() => number) | undefined;
+}
+
+/** What the wallet holds, in atomic units. */
+export interface Balance {
+  /** Unspent notes in a checkpoint, not locked by a pending payment. */
+  readonly spendable: bigint;
+  /** Notes locked by payments not yet resolved. */
+  readonly pending: bigint;
+  /** Notes the pool has but no checkpoint covers yet (spendable after the next one). */
+  readonly unconfirmed: bigint;
+  /** Everything unspent. */
+  readonly total: bigint;
+}
+
+/** What a sync read. */
+export interface SyncReport {
+  readonly leaves: number;
+  readonly events: number;
+  readonly notesFound: number;
+  readonly settled: number;
+  readonly released: number;
+  readonly checkpoint: number | null;
+}
+
+/** A deposit the operator can shield to this wallet: the amount and the precommitment to send. */
+export interface DepositTicket {
+  readonly amount: string;
+  readonly pre: DigestHex;
+  readonly counter: number;
+  readonly commitment: DigestHex;
+}
+
+/**
+ * A wallet.
+ * @example
+ * const wallet = await Wallet.create({ core, pool: 'http://127.0.0.1:4021', path: './payer.wallet' });
+ * const ticket = await wallet.depositTicket('1000000'); // shield it through the pool node
+ * await wallet.sync();
+ * const payload = await wallet.createPayment(requirements); // pending until the pool says otherwise
+ */
+export class Wallet {
+  readonly core: PrivStarkCore;
+  readonly reader: PoolNodeReader;
+  readonly network: NetworkProfile;
+  readonly owner: DigestHex;
+  readonly address: string;
+  readonly path: string | undefined;
+  private readonly state: WalletState;
+  private readonly tree: LocalTree;
+  private readonly clock: () => number;
+  /** Notes chosen by a payment being built (before its pending record exists). */
+  private readonly reserved = new Set<string>();
+  private saving: Promise<void> = Promise.resolve();
+  private syncing: Promise<SyncReport> | null = null;
+  /** Deposit precommitments by counter (recovery). */
+  private readonly depositPre = new Map<number, DigestHex>();
+
+  private constructor(options: WalletOptions, state: WalletState, leaves: readonly DigestHex[]) {
+    this.core = options.core;
+    this.reader = typeof options.pool === 'string' ? new PoolNodeReader(options.pool) : options.pool;
+    this.network = options.network ?? DEVNET_NETWORK;
+    this.path = options.path;
+    this.clock = options.clock ?? Date.now;
+    this.state = state;
+    this.owner = ownerOf(this.core, state.sk);
+    this.address = this.core.encodeAddress(this.owner);
+    this.tree = new LocalTree(this.core);
+    this.tree.append(leaves);
+  }
+
+  /**
+   * A new wallet with a fresh spending key — or, given `sk`, the wallet of that key, which the
+   * next {@link sync} fills from the public log alone.
+   * @throws when `path` already exists
+   */
+  static async create(options: WalletOptions & { readonly sk?: DigestHex }): Promise<Wallet> {
+    const network = options.network ?? DEVNET_NETWORK;
+    const sk = options.sk === undefined ? randomDigest() : options.core.parseDigest(options.sk);
+    const state: WalletState = {
+      version: 1,
+      network: network.network,
+      asset: network.asset,
+      sk,
+      depositCounter: 0,
+      notes: [],
+      pending: [],
+      eventCursor: 0,
+      checkpointCursor: 0,
+      checkpoint: null,
+      poolTime: 0,
+      syncedAt: 0,
+    };
+    const wallet = new Wallet(options, state, []);
+    if (options.path) {
+      const { access } = await import('node:fs/promises');
+      const exists = await access(options.path).then(
+        () => true,
+        () => false,
+      );
+      if (exists) throw new Error(`wallet file ${options.path} already exists`);
+      await wallet.save();
+    }
+    return wallet;
+  }
+
+  /** Opens a wallet file (mode 0600 required). */
+  static async open(options: WalletOptions & { readonly path: string }): Promise<Wallet> {
+    const { state, leaves } = await readWalletFile(options.path);
+    const network = options.network ?? DEVNET_NETWORK;
+    if (state.network !== network.network) throw new Error(`wallet file ${options.path} is for network ${state.network}, not ${network.network}`);
+    return new Wallet(options, state, leaves);
+  }
+
+  /** The spending key (whoever holds it can spend every note). */
+  get spendingKey(): DigestHex {
+    return this.state.sk;
+  }
+
+  /** Leaves of the local tree. */
+  get leafCount(): number {
+    return this.tree.size;
+  }
+
+  /** The latest checkpoint synced, `null` before the first. */
+  get checkpoint(): WalletState['checkpoint'] {
+    return this.state.checkpoint;
+  }
+
+  /** Unspent notes (copies). */
+  notes(): StoredNote[] {
+    return this.state.notes.filter((n) => !n.spent).map((n) => ({ ...n }));
+  }
+
+  /** Payment records (copies), newest last. */
+  payments(): StoredPending[] {
+    return this.state.pending.map((p) => ({ ...p }));
+  }
+
+  private lockedNotes(): Set<string> {
+    const locked = new Set(this.reserved);
+    for (const p of this.state.pending) if (p.status === 'pending') locked.add(p.note);
+    return locked;
+  }
+
+  /** The balance, from notes and pending records only. */
+  balance(): Balance {
+    const locked = this.lockedNotes();
+    const anchored = this.state.checkpoint?.size ?? 0;
+    let spendable = 0n;
+    let pending = 0n;
+    let unconfirmed = 0n;
+    for (const note of this.state.notes) {
+      if (note.spent) continue;
+      const value = BigInt(note.value);
+      if (locked.has(note.commitment)) pending += value;
+      else if (note.index >= anchored) unconfirmed += value;
+      else spendable += value;
+    }
+    return { spendable, pending, unconfirmed, total: spendable + pending + unconfirmed };
+  }
+
+  /**
+   * A deposit to this wallet: the next counter's precommitment `H_PRE(owner, H_DEPOSIT_RHO(sk, n))`.
+   * The counter is saved before the ticket is returned, so no two deposits share a `rho`.
+   */
+  async depositTicket(amount: string): Promise<DepositTicket> {
+    if (!isAmount(amount)) throw new RangeError(`"amount" expected decimal atomic units, 0 < amount < 2^62`);
+    const counter = this.state.depositCounter++;
+    await this.save();
+    const pre = this.depositPrecommitment(counter);
+    return { amount, pre, counter, commitment: commitmentOf(this.core, amount, pre) };
+  }
+
+  private depositPrecommitment(counter: number): DigestHex {
+    let pre = this.depositPre.get(counter);
+    if (pre === undefined) {
+      pre = precommitmentOf(this.core, this.owner, depositRhoOf(this.core, this.state.sk, counter));
+      this.depositPre.set(counter, pre);
+    }
+    return pre;
+  }
+
+  /**
+   * Reads what the pool published since the cursors: leaves, events (finding this wallet's notes,
+   * spends and received payments), checkpoints; then resolves pending payments. Concurrent calls
+   * share one run.
+   * @throws PoolMismatchError when the node's pool is not the one the wallet followed
+   */
+  sync(): Promise<SyncReport> {
+    this.syncing ??= this.runSync().finally(() => {
+      this.syncing = null;
+    });
+    return this.syncing;
+  }
+
+  private async runSync(): Promise<SyncReport> {
+    const head = await this.reader.state();
+    if (head.network !== this.network.network) throw new PoolMismatchError(`the pool node serves ${head.network}, the wallet is for ${this.network.network}`);
+    if (head.size < this.tree.size || head.events < this.state.eventCursor) {
+      throw new PoolMismatchError(`the pool node has ${head.size} leaves and ${head.events} events, the wallet already read ${this.tree.size} and ${this.state.eventCursor}: another or a reset pool`);
+    }
+    // 1. Leaves up to the head's size.
+    const leavesBefore = this.tree.size;
+    while (this.tree.size < head.size) {
+      const from = this.tree.size;
+      const page = await this.reader.leaves(from, Math.min(4096, head.size - from));
+      if (page.leaves.length === 0) break;
+      const leaves = page.leaves.slice(0, head.size - from);
+      if (this.path) await appendLeaves(this.path, from, leaves);
+      this.tree.append(leaves);
+    }
+    // 2. Events up to the head's count.
+    let events = 0;
+    let notesFound = 0;
+    let settled = 0;
+    while (this.state.eventCursor < head.events) {
+      const page = await this.reader.events(this.state.eventCursor, Math.min(1000, head.events - this.state.eventCursor));
+      if (page.events.length === 0) break;
+      for (const event of page.events) {
+        if (event.id > head.events) break;
+        const found = this.applyEvent(event);
+        notesFound += found.notes;
+        settled += found.settled;
+        this.state.eventCursor = event.id;
+        this.state.poolTime = Math.max(this.state.poolTime, event.time);
+        events++;
+      }
+    }
+    // 3. Checkpoints; the latest one the local tree covers must have the root the wallet computes.
+    for (;;) {
+      const page = await this.reader.checkpoints(this.state.checkpointCursor);
+      if (page.checkpoints.length === 0) break;
+      for (const cp of page.checkpoints) {
+        this.state.checkpointCursor = cp.seq;
+        this.state.poolTime = Math.max(this.state.poolTime, cp.time);
+        if (cp.size > this.tree.size) continue; // published after the leaves were read
+        if (this.tree.root(cp.size) !== cp.root) {
+          throw new PoolMismatchError(`checkpoint ${cp.seq} has a root the wallet's copy of the tree does not give: another or a reset pool`);
+        }
+        this.state.checkpoint = { seq: cp.seq, root: cp.root, size: cp.size, time: cp.time };
+      }
+    }
+    // 4. Pending payments the pool's clock has outlived.
+    const released = this.releaseExpired();
+    this.state.syncedAt = this.clock();
+    await this.save();
+    return { leaves: this.tree.size - leavesBefore, events, notesFound, settled, released, checkpoint: this.state.checkpoint?.seq ?? null };
+  }
+
+  private addNote(note: StoredNote): boolean {
+    if (this.state.notes.some((n) => n.commitment === note.commitment && n.index === note.index)) return false;
+    this.state.notes.push(note);
+    return true;
+  }
+
+  private applyEvent(event: NodeEvent): { notes: number; settled: number } {
+    let notes = 0;
+    let settled = 0;
+    if (event.kind === 'deposit') {
+      const highest = this.state.notes.reduce((max, n) => (n.origin === 'deposit' && n.counter !== undefined ? Math.max(max, n.counter) : max), -1);
+      const limit = Math.max(this.state.depositCounter, highest + 1 + DEPOSIT_GAP);
+      const taken = new Set(this.state.notes.filter((n) => n.origin === 'deposit').map((n) => n.counter));
+      for (let counter = 0; counter < limit; counter++) {
+        if (taken.has(counter)) continue;
+        const pre = this.depositPrecommitment(counter);
+        if (commitmentOf(this.core, event.amount, pre) !== event.commitment) continue;
+        const rho = depositRhoOf(this.core, this.state.sk, counter);
+        const derived = deriveNote(this.core, { sk: this.state.sk, value: event.amount, rho });
+        if (this.addNote({ commitment: event.commitment, value: event.amount, rho, index: event.index, nullifier: derived.nullifier, origin: 'deposit', counter })) notes++;
+        this.state.depositCounter = Math.max(this.state.depositCounter, counter + 1);
+        break;
+      }
+      return { notes, settled };
+    }
+    // A settlement: one of ours spent (its change is ours), and/or a payment to us.
+    const spentNote = this.state.notes.find((n) => n.nullifier === event.nullifier);
+    if (spentNote) {
+      spentNote.spent = { settlementId: event.settlementId, eventId: event.id };
+      const changeValue = BigInt(spentNote.value) - BigInt(event.amount);
+      const rho = changeRhoOf(this.core, this.state.sk, event.nullifier);
+      if (changeValue > 0n) {
+        const value = changeValue.toString();
+        const commitment = commitmentOf(this.core, value, precommitmentOf(this.core, this.owner, rho));
+        if (commitment === event.change) {
+          const derived = deriveNote(this.core, { sk: this.state.sk, value, rho });
+          if (this.addNote({ commitment, value, rho, index: event.changeIndex, nullifier: derived.nullifier, origin: 'change' })) notes++;
+        }
+      }
+      for (const p of this.state.pending) {
+        if (p.nullifier === event.nullifier && p.status !== 'settled') {
+          p.status = p.change === event.change ? 'settled' : p.status;
+          if (p.status === 'settled') {
+            p.settlementId = event.settlementId;
+            settled++;
+          }
+        }
+      }
+      // Another payment built from the same note (the wallet never does that) lost: nothing to resolve.
+      for (const p of this.state.pending) if (p.nullifier === event.nullifier && p.status === 'pending') p.status = 'expired';
+    }
+    if (this.isOurAddress(event.recipient)) {
+      const rho = recipientRhoOf(this.core, event.nullifier);
+      const commitment = commitmentOf(this.core, event.amount, precommitmentOf(this.core, this.owner, rho));
+      if (commitment === event.recipientNote) {
+        const derived = deriveNote(this.core, { sk: this.state.sk, value: event.amount, rho });
+        if (this.addNote({ commitment, value: event.amount, rho, index: event.recipientIndex, nullifier: derived.nullifier, origin: 'received' })) notes++;
+      }
+    }
+    return { notes, settled };
+  }
+
+  private isOurAddress(address: string): boolean {
+    if (address === this.address) return true;
+    try {
+      return this.core.decodeAddress(address) === this.owner;
+    } catch {
+      return false;
+    }
+  }
+
+  private releaseExpired(): number {
+    let released = 0;
+    const now = this.clock();
+    for (const p of this.state.pending) {
+      if (p.status !== 'pending') continue;
+      const expiryMs = p.expiry * 1000;
+      const poolPassed = this.state.poolTime > expiryMs + POOL_CLOCK_MARGIN_MS;
+      const idlePassed = now > expiryMs + IDLE_RELEASE_GRACE_MS;
+      if (poolPassed || idlePassed) {
+        p.status = 'expired';
+        released++;
+      }
+    }
+    return released;
+  }
+
+  /**
+   * Builds the `priv-stark/v1` payload paying `requirements` from one note, anchored to the latest
+   * checkpoint synced. The payment is written down as pending before this resolves.
+   * @throws UnpayableRequirementsError, InsufficientFundsError, WalletBehindError
+   */
+  async createPayment(requirements: PaymentRequirements, options: { maxAmount?: bigint | undefined } = {}): Promise<PrivStarkPayload> {
+    // 1. Requirements this wallet can pay.
+    if (requirements.scheme !== SCHEME) throw new UnpayableRequirementsError(`scheme ${requirements.scheme} is not ${SCHEME}`);
+    if (requirements.network !== this.network.network) throw new UnpayableRequirementsError(`network ${requirements.network} is not the wallet's ${this.network.network}`);
+    if (requirements.asset !== this.network.asset) throw new UnpayableRequirementsError(`asset ${requirements.asset} is not the network's ${this.network.asset}`);
+    if (!isAmount(requirements.amount)) throw new UnpayableRequirementsError(`amount ${requirements.amount.slice(0, 32)} is not decimal atomic units below 2^62`);
+    if (options.maxAmount !== undefined && BigInt(requirements.amount) > options.maxAmount) {
+      throw new UnpayableRequirementsError(`amount ${requirements.amount} is above the spend cap of ${options.maxAmount}`);
+    }
+    try {
+      this.core.decodeAddress(requirements.payTo);
+    } catch {
+      throw new UnpayableRequirementsError(`payTo is not a shielded address`);
+    }
+    if (!Number.isSafeInteger(requirements.maxTimeoutSeconds) || requirements.maxTimeoutSeconds < 1) {
+      throw new UnpayableRequirementsError('maxTimeoutSeconds must be a positive integer');
+    }
+    const checkpoint = this.state.checkpoint;
+    if (!checkpoint) throw new WalletBehindError('the wallet has no checkpoint: sync it with the pool first');
+
+    // 2. One note: the smallest that covers the amount (synchronously reserved).
+    const amount = BigInt(requirements.amount);
+    const locked = this.lockedNotes();
+    const usable = this.state.notes.filter((n) => !n.spent && !locked.has(n.commitment));
+    const anchored = usable.filter((n) => n.index < checkpoint.size);
+    const covering = anchored.filter((n) => BigInt(n.value) >= amount).sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1));
+    const note = covering[0];
+    if (!note) {
+      if (usable.some((n) => n.index >= checkpoint.size && BigInt(n.value) >= amount)) {
+        throw new WalletBehindError('the note that would pay this is not in a checkpoint the wallet has synced yet: sync again after the next checkpoint');
+      }
+      const spendable = anchored.reduce((sum, n) => sum + BigInt(n.value), 0n);
+      const largest = anchored.reduce((max, n) => (BigInt(n.value) > max ? BigInt(n.value) : max), 0n);
+      throw new InsufficientFundsError(amount, spendable, largest);
+    }
+    this.reserved.add(note.commitment);
+    try {
+      // 3. The statement: context, anchor path, change.
+      const expiry = expiryFor(Math.floor(this.clock() / 1000), requirements.maxTimeoutSeconds);
+      const ctx = this.core.contextDigest(paymentContext(requirements, expiry));
+      const path = this.tree.path(note.index, checkpoint.size);
+      if (this.core.rootFromPath(note.commitment, note.index, path) !== checkpoint.root) {
+        throw new PoolMismatchError(`the wallet's tree does not place note ${note.index} under checkpoint ${checkpoint.seq}`);
+      }
+      const changeValue = (BigInt(note.value) - amount).toString();
+      const changeRho = changeRhoOf(this.core, this.state.sk, note.nullifier);
+      const change = commitmentOf(this.core, changeValue, precommitmentOf(this.core, this.owner, changeRho));
+
+      // 4. Pending before anything leaves.
+      const pending: StoredPending = {
+        nullifier: note.nullifier,
+        note: note.commitment,
+        amount: requirements.amount,
+        payTo: requirements.payTo,
+        resourceId: resourceIdOf(requirements),
+        change,
+        changeValue,
+        expiry,
+        createdAt: this.clock(),
+        status: 'pending',
+      };
+      this.state.pending.push(pending);
+      await this.save();
+
+      // 5. The proof.
+      let proved;
+      try {
+        proved = await this.core.proveSpend({ sk: this.state.sk, value: note.value, rho: note.rho, index: note.index, path, amount: requirements.amount, ctx });
+      } catch (error) {
+        // Nothing left the wallet: forget the record.
+        this.state.pending.splice(this.state.pending.indexOf(pending), 1);
+        await this.save();
+        throw error;
+      }
+      if (proved.publicInputs.nullifier !== note.nullifier || proved.publicInputs.change !== change) {
+        throw new Error('the proof does not prove the payment the wallet recorded');
+      }
+      return {
+        scheme: SCHEME,
+        network: requirements.network,
+        root: checkpoint.root,
+        nullifier: note.nullifier,
+        commitment: change,
+        proof: encodeProof(proved.proof),
+        amount: requirements.amount,
+        recipient: requirements.payTo,
+        expiry,
+      };
+    } finally {
+      this.reserved.delete(note.commitment);
+    }
+  }
+
+  /** Writes the wallet file (serialised; a no-op in memory). */
+  save(): Promise<void> {
+    const path = this.path;
+    if (!path) return Promise.resolve();
+    const snapshot = structuredClone(this.state);
+    this.saving = this.saving.catch(() => undefined).then(() => writeWalletFile(path, snapshot));
+    return this.saving;
+  }
+}
