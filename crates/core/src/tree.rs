@@ -114,6 +114,34 @@ impl Frontier {
         Ok(index)
     }
 
+    /// Appends `leaves` in order, with the same result — root and encoding — as appending them
+    /// one by one, in about two merges per leaf plus `DEPTH` for the last one: a leaf only
+    /// completes the left subtrees that end with it, and only the last leaf walks to the root.
+    ///
+    /// # Errors
+    /// [`CoreError::TreeFull`] if the leaves do not all fit; then nothing is appended.
+    pub fn extend(&mut self, leaves: &[Digest]) -> Result<(), CoreError> {
+        let Some((last, rest)) = leaves.split_last() else {
+            return Ok(());
+        };
+        if self.size + leaves.len() as u64 > CAPACITY {
+            return Err(CoreError::TreeFull);
+        }
+        for leaf in rest {
+            // `index` is below CAPACITY - 1 here, so it has a zero bit below DEPTH.
+            let index = self.size;
+            let mut current = *leaf;
+            let mut level = 0;
+            while (index >> level) & 1 == 1 {
+                current = merge(&self.left[level], &current);
+                level += 1;
+            }
+            self.left[level] = current;
+            self.size = index + 1;
+        }
+        self.append(*last).map(|_| ())
+    }
+
     /// The encoding kept by the pool's stores.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(FRONTIER_BYTES);

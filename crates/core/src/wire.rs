@@ -74,9 +74,7 @@ pub fn frontier_empty() -> Vec<u8> {
 /// A malformed frontier or leaf, or a full tree.
 pub fn frontier_append(frontier: &[u8], leaves: &[u8]) -> Result<Vec<u8>, CoreError> {
     let mut frontier = Frontier::from_bytes(frontier)?;
-    for leaf in digests_from_bytes(leaves, "leaves")? {
-        frontier.append(leaf)?;
-    }
+    frontier.extend(&digests_from_bytes(leaves, "leaves")?)?;
     Ok(frontier.to_bytes())
 }
 

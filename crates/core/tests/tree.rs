@@ -40,8 +40,44 @@ fn index_beyond_capacity_is_refused() {
     assert_eq!(root_from_path(&leaf(1), CAPACITY, &path).unwrap_err().code(), "index_out_of_range");
 }
 
+#[test]
+fn extend_refuses_leaves_past_capacity_and_changes_nothing() {
+    let mut bytes = Frontier::new().to_bytes();
+    bytes[..8].copy_from_slice(&(CAPACITY - 1).to_le_bytes());
+    let nearly_full = Frontier::from_bytes(&bytes).unwrap();
+    let mut frontier = nearly_full.clone();
+    assert_eq!(frontier.extend(&[leaf(1), leaf(2)]).unwrap_err().code(), "tree_full");
+    assert_eq!(frontier, nearly_full);
+    frontier.extend(&[leaf(1)]).unwrap();
+    assert_eq!(frontier.size(), CAPACITY);
+    frontier.extend(&[]).unwrap();
+    assert_eq!(frontier.extend(&[leaf(3)]).unwrap_err().code(), "tree_full");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// `extend` is an optimisation of one-by-one appends: same frontier, encoding included.
+    #[test]
+    fn extend_equals_appending_one_by_one(
+        seeds in proptest::collection::vec(any::<u64>(), 0..300),
+        cuts in proptest::collection::vec(any::<prop::sample::Index>(), 0..6),
+    ) {
+        let leaves: Vec<Digest> = seeds.iter().map(|s| leaf(*s)).collect();
+        let mut one_by_one = Frontier::new();
+        for l in &leaves {
+            one_by_one.append(*l).unwrap();
+        }
+        let mut bounds: Vec<usize> = cuts.iter().map(|c| c.index(leaves.len() + 1)).collect();
+        bounds.extend([0, leaves.len()]);
+        bounds.sort_unstable();
+        let mut batched = Frontier::new();
+        for pair in bounds.windows(2) {
+            batched.extend(&leaves[pair[0]..pair[1]]).unwrap();
+            prop_assert_eq!(batched.size(), pair[1] as u64);
+        }
+        prop_assert_eq!(batched.to_bytes(), one_by_one.to_bytes());
+    }
 
     #[test]
     fn frontier_root_equals_rebuilt_root(seeds in proptest::collection::vec(any::<u64>(), 0..40)) {
