@@ -9,6 +9,7 @@
 
 import type { DigestHex, PaymentContext, SpendPublicInputs } from '../core/index.js';
 import {
+  CONTEXT_FIELD_MAX_BYTES,
   decodeProof,
   expiryStatus,
   type FacilitatorRequest,
@@ -46,8 +47,6 @@ export interface CheckEnvironment {
   readonly now: number;
   readonly policy?: CallerPolicy | undefined;
 }
-
-const RESOURCE_ID_MAX_BYTES = 256;
 
 const fail = (reason: Reason): CheckFailure => ({ ok: false, reason });
 
@@ -89,7 +88,7 @@ export function checkRequest(request: FacilitatorRequest, env: CheckEnvironment)
     return fail('invalid_payload');
   }
   if (!validAddress(core, payload.recipient)) return fail('invalid_payload');
-  if (Buffer.byteLength(resourceIdOf(requirements), 'utf8') > RESOURCE_ID_MAX_BYTES) return fail('invalid_payload');
+  if (Buffer.byteLength(resourceIdOf(requirements), 'utf8') > CONTEXT_FIELD_MAX_BYTES.resourceId) return fail('invalid_payload');
 
   // 2. Scheme, network and its one asset are supported.
   if (requirements.scheme !== SCHEME || accepted.scheme !== SCHEME || payload.scheme !== SCHEME) return fail('unsupported_scheme');

@@ -20,7 +20,7 @@ import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 
 import { isAmount, type NetworkProfile } from '../scheme/index.js';
-import { type ApiKeyEntry, hashKey, type KeyPolicy, type RateLimitPolicy } from './auth.js';
+import { type ApiKeyEntry, hashKey, type RateLimitPolicy } from './auth.js';
 
 const RateLimitSchema = Type.Object(
   { max: Type.Integer({ minimum: 1 }), timeWindowMs: Type.Integer({ minimum: 1 }) },
@@ -104,14 +104,12 @@ export function parseConfig(text: string): AccessConfig {
   }
   const file = value as ConfigFile;
   const keys = (file.keys ?? []).map((key, i): ApiKeyEntry => {
-    const policy: KeyPolicy = {};
     const p = key.policy;
     if (p?.maxAmount !== undefined && !isAmount(p.maxAmount)) throw new ConfigError(`CONFIG/keys/${i}/policy/maxAmount: expected a decimal amount`);
     return {
       id: key.id,
       sha256: Buffer.from(key.sha256, 'hex'),
       policy: {
-        ...policy,
         ...(p?.allowedRecipients ? { allowedRecipients: p.allowedRecipients } : {}),
         ...(p?.maxAmount !== undefined ? { maxAmount: BigInt(p.maxAmount) } : {}),
         ...(p?.rateLimit ? { rateLimit: p.rateLimit } : {}),

@@ -142,7 +142,7 @@ describe('auth on the listener', () => {
     const p = h.fixtures().payments[0]!;
     const ok = await app.inject({ method: 'POST', url: '/verify', headers: AUTH, payload: requestOf(p) });
     await app.inject({ method: 'POST', url: '/settle', headers: { authorization: 'Bearer wrong-key-0123456789' }, payload: requestOf(p) });
-    await app.inject({ method: 'POST', url: '/settle?key=' + API_KEY, headers: AUTH, payload: '{bad', });
+    await app.inject({ method: 'POST', url: '/settle?key=' + API_KEY, headers: AUTH, payload: '{bad' });
     const log = lines.join('');
     const replies = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'reply');
     expect(replies).toHaveLength(3);
