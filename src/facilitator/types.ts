@@ -9,7 +9,7 @@ import type { SettleResult, SpentNullifier, TransitionInput } from '../pool/inde
 import type { Reason } from '../scheme/index.js';
 
 /** The core calls the facilitator makes. */
-export type FacilitatorCore = Pick<PrivStarkCore, 'backend' | 'parseDigest' | 'decodeAddress' | 'contextDigest' | 'verifySpend'>;
+export type FacilitatorCore = Pick<PrivStarkCore, 'parseDigest' | 'decodeAddress' | 'contextDigest' | 'verifySpend'>;
 
 /** The pool calls the facilitator makes (the `Pool` class of `src/pool` has them). */
 export interface FacilitatorPool {

@@ -16,7 +16,6 @@ import { liveSpec, requestOf } from '../http/helpers/requests.js';
 function countingCore(core: PrivStarkCore) {
   const calls: SpendPublicInputs[] = [];
   const counted: FacilitatorCore = {
-    backend: core.backend,
     parseDigest: (text) => core.parseDigest(text),
     decodeAddress: (address) => core.decodeAddress(address),
     contextDigest: (context) => core.contextDigest(context),
