@@ -1,0 +1,151 @@
+/**
+ * The whole stack on loopback for the end-to-end suites: the facilitator and the devnet pool node
+ * as `priv-stark start` runs them (same code, a temporary data directory, an API key, a fast
+ * checkpoint timer), and merchants on the stock `@x402/express` and `@x402/hono` middleware with
+ * this project's scheme server and facilitator client, each on its own listener with the header
+ * limit raised to 256 KiB. Wallets talk to the pool node over HTTP like any wallet.
+ */
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { serve } from '@hono/node-server';
+import { x402ResourceServer } from '@x402/core/server';
+import { paymentMiddleware as expressPayment } from '@x402/express';
+import { paymentMiddleware as honoPayment } from '@x402/hono';
+import express from 'express';
+import { Hono } from 'hono';
+
+import { startFacilitator, startConfig, type RunningFacilitator } from '../../../src/cli/start.js';
+import { Wallet } from '../../../src/client/index.js';
+import type { PrivStarkCore } from '../../../src/core/index.js';
+import { PoolNodeClient } from '../../../src/pool/index.js';
+import { MERCHANT_MAX_HEADER_BYTES, PrivStarkFacilitatorClient, PrivStarkSchemeServer, privStarkRoutes } from '../../../src/server/index.js';
+
+export const API_KEY = 'e2e-api-key-0123456789abcdef';
+export const OPERATOR_TOKEN = 'e2e-operator-token-0123456789';
+export const PRICE = '$0.01';
+export const PRICE_ATOMIC = 10_000n;
+
+export interface Stack {
+  readonly facilitator: RunningFacilitator;
+  readonly poolUrl: string;
+  readonly operator: PoolNodeClient;
+  wallet(options?: { path?: string; sk?: `0x${string}` }): Promise<Wallet>;
+  /** Deposits `amount` to the wallet and syncs it once a checkpoint covers the deposit. */
+  fund(wallet: Wallet, amount: string): Promise<void>;
+  /** Syncs wallets until a checkpoint covers every leaf the pool had when called. */
+  settle(...wallets: Wallet[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startStack(core: PrivStarkCore): Promise<Stack> {
+  const dir = mkdtempSync(join(tmpdir(), 'priv-stark-e2e-'));
+  const config = startConfig(['--port', '0', '--pool-port', '0', '--host', '127.0.0.1', '--data-dir', dir, '--log-level', 'silent', '--checkpoint-interval-ms', '100'], {
+    API_KEYS: API_KEY,
+    POOL_OPERATOR_TOKEN: OPERATOR_TOKEN,
+  });
+  const facilitator = await startFacilitator(config, () => undefined);
+  const poolUrl = facilitator.poolNodeUrl!;
+  const operator = new PoolNodeClient(poolUrl, { token: OPERATOR_TOKEN });
+
+  async function settle(...wallets: Wallet[]): Promise<void> {
+    const size = (await operator.state()).size;
+    for (let i = 0; i < 200; i++) {
+      const state = await operator.state();
+      if ((state.checkpoint?.size ?? 0) >= size) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    for (const w of wallets) await w.sync();
+  }
+
+  return {
+    facilitator,
+    poolUrl,
+    operator,
+    wallet: (options = {}) => Wallet.create({ core, pool: poolUrl, ...(options.path ? { path: options.path } : {}), ...(options.sk ? { sk: options.sk } : {}) }),
+    async fund(wallet, amount) {
+      const ticket = await wallet.depositTicket(amount);
+      await operator.deposit(ticket.amount, ticket.pre);
+      await settle(wallet);
+    },
+    settle,
+    async close() {
+      await facilitator.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A running merchant. */
+export interface Merchant {
+  readonly url: string;
+  /** Handler runs per route key. */
+  readonly served: Map<string, number>;
+  close(): Promise<void>;
+}
+
+/** Routes every merchant serves: `GET /weather` (upfront) and `GET /report` (authorization). */
+function routesFor(payTo: string) {
+  return privStarkRoutes({
+    'GET /weather': { payTo, price: PRICE, description: 'the weather' },
+    'GET /report': { payTo, price: PRICE, flow: 'authorization' },
+  });
+}
+
+function resourceServer(facilitatorUrl: string, apiKey = API_KEY): x402ResourceServer {
+  const client = new PrivStarkFacilitatorClient({ url: facilitatorUrl, apiKey, timeoutMs: 20_000 });
+  return new x402ResourceServer(client).register('shielded:devnet', new PrivStarkSchemeServer());
+}
+
+function listen(server: Server): Promise<string> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)));
+}
+
+function closer(server: Server): () => Promise<void> {
+  return () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+}
+
+/** A merchant on Express with the stock `@x402/express` middleware. */
+export async function expressMerchant(facilitatorUrl: string, payTo: string, options: { maxHeaderSize?: number } = {}): Promise<Merchant> {
+  const served = new Map<string, number>();
+  const app = express();
+  app.use(expressPayment(routesFor(payTo), resourceServer(facilitatorUrl)));
+  app.get('/weather', (_req, res) => {
+    served.set('GET /weather', (served.get('GET /weather') ?? 0) + 1);
+    res.json({ weather: 'sunny', by: 'express' });
+  });
+  app.get('/report', (_req, res) => {
+    served.set('GET /report', (served.get('GET /report') ?? 0) + 1);
+    res.json({ report: 'quarterly', by: 'express' });
+  });
+  const server = createServer({ maxHeaderSize: options.maxHeaderSize ?? MERCHANT_MAX_HEADER_BYTES }, app);
+  return { url: await listen(server), served, close: closer(server) };
+}
+
+/** A merchant on Hono (Node adapter) with the stock `@x402/hono` middleware. */
+export async function honoMerchant(facilitatorUrl: string, payTo: string): Promise<Merchant> {
+  const served = new Map<string, number>();
+  const app = new Hono();
+  app.use(honoPayment(routesFor(payTo), resourceServer(facilitatorUrl)));
+  app.get('/weather', (c) => {
+    served.set('GET /weather', (served.get('GET /weather') ?? 0) + 1);
+    return c.json({ weather: 'sunny', by: 'hono' });
+  });
+  app.get('/report', (c) => {
+    served.set('GET /report', (served.get('GET /report') ?? 0) + 1);
+    return c.json({ report: 'quarterly', by: 'hono' });
+  });
+  const url = await new Promise<{ server: Server; url: string }>((resolve) => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', serverOptions: { maxHeaderSize: MERCHANT_MAX_HEADER_BYTES } }, (info) =>
+      resolve({ server, url: `http://127.0.0.1:${info.port}` }),
+    ) as Server;
+  });
+  return { url: url.url, served, close: closer(url.server) };
+}
