@@ -79,26 +79,29 @@ const EVENT_COLUMNS = 'id, kind, created_at, amount, leaf_index, commitment, nul
  * const store = await openPostgresStore({ tree: core, connectionString: process.env.DATABASE_URL! });
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PoolStore> {
-  const pool = new pg.Pool({
+  const settings = (max: number, name: string): pg.PoolConfig => ({
     connectionString: options.connectionString,
-    max: options.maxConnections ?? 8,
+    max,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     query_timeout: (options.statementTimeoutMs ?? 15_000) + 1000,
     statement_timeout: options.statementTimeoutMs ?? 15_000,
     lock_timeout: options.lockTimeoutMs ?? 10_000,
     idle_in_transaction_session_timeout: 30_000,
     idleTimeoutMillis: 30_000,
-    application_name: 'priv-stark-pool',
+    application_name: name,
   });
-  pool.on('error', (error) => options.onIdleError?.(error));
+  // Writes get connections of their own, so a group commit never queues behind reads.
+  const reads = new pg.Pool(settings(options.maxConnections ?? 8, 'priv-stark-pool'));
+  const writes = new pg.Pool(settings(2, 'priv-stark-pool-writer'));
+  for (const pool of [reads, writes]) pool.on('error', (error) => options.onIdleError?.(error));
   try {
-    await migrate(pool, options.tree);
+    await migrate(writes, options.tree);
   } catch (error) {
-    await pool.end().catch(() => undefined);
+    await Promise.all([reads.end(), writes.end()]).catch(() => undefined);
     if (error instanceof SchemaTooNewError) throw error;
     throw unavailable(error, 'migration');
   }
-  return new PostgresStore(pool, options.tree);
+  return new PostgresStore(reads, writes, options.tree);
 }
 
 async function transaction<T>(pool: pg.Pool, body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -154,8 +157,12 @@ class PostgresStore implements PoolStore {
   readonly schemaVersion = SCHEMA_VERSION;
   private closed = false;
 
+  /** Nullifier lookups waiting for the next event-loop turn, answered by one query. */
+  private lookups = new Map<string, { resolve: (spent: SpentNullifier | null) => void; reject: (error: unknown) => void }[]>();
+
   constructor(
     private readonly pool: pg.Pool,
+    private readonly writes: pg.Pool,
     private readonly tree: TreeHasher,
   ) {}
 
@@ -183,7 +190,7 @@ class PostgresStore implements PoolStore {
   apply(ops: readonly StoreOp[], now: number): Promise<StoreOpResult[]> {
     if (ops.length === 0) return Promise.resolve([]);
     return this.run('apply', () =>
-      transaction(this.pool, async (client) => {
+      transaction(this.writes, async (client) => {
         const head = await this.lockHead(client);
         const nullifiers = ops.flatMap((op) => (op.kind === 'settlement' ? [op.nullifier] : []));
         const commitments = ops.flatMap((op) => (op.kind === 'deposit' ? [op.commitment] : []));
@@ -240,7 +247,7 @@ class PostgresStore implements PoolStore {
 
   checkpoint(now: number, minGapMs: number): Promise<Checkpoint | null> {
     return this.run('checkpoint', () =>
-      transaction(this.pool, async (client) => {
+      transaction(this.writes, async (client) => {
         const head = await this.lockHead(client);
         const { rows } = await client.query<CheckpointRow>(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY seq DESC LIMIT 1`);
         if (!checkpointDue(head, checkpointOf(rows[0]), now, minGapMs)) return null;
@@ -326,14 +333,33 @@ class PostgresStore implements PoolStore {
   }
 
   nullifier(nullifier: string): Promise<SpentNullifier | null> {
-    return this.run('nullifier lookup', async () => {
-      const { rows } = await this.pool.query<{ settlement_id: string; event_id: string }>(
-        'SELECT settlement_id, event_id FROM nullifiers WHERE nullifier = $1',
-        [nullifier],
-      );
-      const row = rows[0];
-      return row ? { settlementId: row.settlement_id, eventId: Number(row.event_id) } : null;
+    return new Promise((resolve, reject) => {
+      const waiting = this.lookups.get(nullifier);
+      if (waiting) {
+        waiting.push({ resolve, reject });
+        return;
+      }
+      this.lookups.set(nullifier, [{ resolve, reject }]);
+      if (this.lookups.size === 1) setImmediate(() => void this.flushLookups());
     });
+  }
+
+  /** Answers every queued nullifier lookup with one query. */
+  private async flushLookups(): Promise<void> {
+    const batch = this.lookups;
+    this.lookups = new Map();
+    try {
+      const { rows } = await this.run('nullifier lookup', () =>
+        this.pool.query<{ nullifier: string; settlement_id: string; event_id: string }>(
+          'SELECT nullifier, settlement_id, event_id FROM nullifiers WHERE nullifier = ANY($1::text[])',
+          [[...batch.keys()]],
+        ),
+      );
+      const found = new Map(rows.map((row) => [row.nullifier, { settlementId: row.settlement_id, eventId: Number(row.event_id) }]));
+      for (const [nullifier, waiters] of batch) for (const w of waiters) w.resolve(found.get(nullifier) ?? null);
+    } catch (error) {
+      for (const waiters of batch.values()) for (const w of waiters) w.reject(error);
+    }
   }
 
   ping(): Promise<void> {
@@ -345,6 +371,6 @@ class PostgresStore implements PoolStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.pool.end().catch(() => undefined);
+    await Promise.all([this.pool.end(), this.writes.end()]).catch(() => undefined);
   }
 }
