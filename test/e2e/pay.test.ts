@@ -7,7 +7,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { payingFetch, settlementOf, type Wallet } from '../../src/client/index.js';
+import { PaymentHeaderTooLargeError, payingFetch, settlementOf, Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { settlementId } from '../../src/pool/index.js';
 import { expressMerchant, honoMerchant, type Merchant, PRICE_ATOMIC, type Stack, startStack } from './helpers/stack.js';
@@ -63,13 +63,17 @@ describe.each(frameworks)('%s merchant', (_name, makeMerchant) => {
     ]);
   });
 
-  it.each(routes)('pays %s (%s flow) in one call; the settlement is in the pool', async (path, _flow) => {
+  it.each(routes)('pays %s (%s flow) in one call; the settlement is in the pool', async (path, flow) => {
     const before = payer.balance().total;
+    const calls = { ...merchant.calls };
     const received = merchantWallet.balance().total;
     const pay = payingFetch(payer);
     const response = await pay(`${merchant.url}${path}`);
     expect(response.status).toBe(200);
     expect(await response.json()).toHaveProperty(path === '/weather' ? 'weather' : 'report');
+    // upfront: only /settle, before the handler; authorization: /verify, handler, /settle.
+    expect(merchant.calls.verify - calls.verify).toBe(flow === 'upfront' ? 0 : 1);
+    expect(merchant.calls.settle - calls.settle).toBe(1);
     const settlement = settlementOf(response);
     const pending = payer.payments().at(-1)!;
     expect(pending.status).toBe('pending');
@@ -80,6 +84,12 @@ describe.each(frameworks)('%s merchant', (_name, makeMerchant) => {
     expect(payer.payments().at(-1)).toMatchObject({ status: 'settled', settlementId: settlement!.transaction });
     expect(payer.balance().total).toBe(before - PRICE_ATOMIC);
     expect(merchantWallet.balance().total).toBe(received + PRICE_ATOMIC);
+  });
+
+  it('keeps x402\'s spend controls on: a price above the default $1 cap is refused before any proof', async () => {
+    const payments = payer.payments().length;
+    await expect(payingFetch(payer)(`${merchant.url}/premium`)).rejects.toThrow(/spendControls\.maxAmountPerPayment/);
+    expect(payer.payments()).toHaveLength(payments);
   });
 
   it('the merchant pays a second merchant with the note it received', async () => {
@@ -96,6 +106,51 @@ describe.each(frameworks)('%s merchant', (_name, makeMerchant) => {
       expect(secondWallet.balance().total).toBe(PRICE_ATOMIC);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('wallet and header size', () => {
+  it('a wallet restored from its spending key alone finds the same balance and notes', async () => {
+    const payer = await stack.wallet();
+    const merchantWallet = await stack.wallet();
+    const merchant = await expressMerchant(stack.facilitator.url, merchantWallet.address);
+    try {
+      await stack.fund(payer, '40000');
+      // One note: its change becomes spendable once the pool's log shows the settlement and a checkpoint covers it.
+      for (const path of ['/weather', '/report']) {
+        expect((await payingFetch(payer)(`${merchant.url}${path}`)).status).toBe(200);
+        await stack.settle(payer, merchantWallet);
+      }
+      for (const wallet of [payer, merchantWallet]) {
+        const restored = await Wallet.create({ core, pool: stack.poolUrl, sk: wallet.spendingKey });
+        await restored.sync();
+        expect(restored.address).toBe(wallet.address);
+        expect(restored.balance()).toEqual(wallet.balance());
+        expect(restored.notes().map((n) => n.commitment).sort()).toEqual(wallet.notes().map((n) => n.commitment).sort());
+      }
+      expect(payer.balance().total).toBe(40000n - 2n * PRICE_ATOMIC);
+    } finally {
+      await merchant.close();
+    }
+  });
+
+  it('fails with a clear error when the merchant answers 431 to the proof-carrying header', async () => {
+    const payer = await stack.wallet();
+    const merchant = await expressMerchant(stack.facilitator.url, (await stack.wallet()).address, { maxHeaderSize: 16 * 1024 });
+    try {
+      await stack.fund(payer, '40000');
+      const error = await payingFetch(payer)(`${merchant.url}/weather`).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(PaymentHeaderTooLargeError);
+      expect((error as PaymentHeaderTooLargeError).headerBytes).toBeGreaterThan(16 * 1024);
+      expect((error as Error).message).toMatch(/431.*256 KiB/);
+      // The payment never reached the merchant: nothing was served or settled.
+      expect(merchant.calls.settle).toBe(0);
+    } finally {
+      await merchant.close();
     }
   });
 });

@@ -84,6 +84,8 @@ export interface Merchant {
   readonly url: string;
   /** Handler runs per route key. */
   readonly served: Map<string, number>;
+  /** Calls the middleware made to the facilitator. */
+  readonly calls: { verify: number; settle: number };
   close(): Promise<void>;
 }
 
@@ -92,11 +94,22 @@ function routesFor(payTo: string) {
   return privStarkRoutes({
     'GET /weather': { payTo, price: PRICE, description: 'the weather' },
     'GET /report': { payTo, price: PRICE, flow: 'authorization' },
+    'GET /premium': { payTo, price: '$2' },
   });
 }
 
-function resourceServer(facilitatorUrl: string, apiKey = API_KEY): x402ResourceServer {
-  const client = new PrivStarkFacilitatorClient({ url: facilitatorUrl, apiKey, timeoutMs: 20_000 });
+function resourceServer(facilitatorUrl: string, calls: Merchant['calls']): x402ResourceServer {
+  const client = new PrivStarkFacilitatorClient({ url: facilitatorUrl, apiKey: API_KEY, timeoutMs: 20_000 });
+  const verify = client.verify.bind(client);
+  const settle = client.settle.bind(client);
+  client.verify = (...args) => {
+    calls.verify++;
+    return verify(...args);
+  };
+  client.settle = (...args) => {
+    calls.settle++;
+    return settle(...args);
+  };
   return new x402ResourceServer(client).register('shielded:devnet', new PrivStarkSchemeServer());
 }
 
@@ -115,29 +128,35 @@ function closer(server: Server): () => Promise<void> {
 /** A merchant on Express with the stock `@x402/express` middleware. */
 export async function expressMerchant(facilitatorUrl: string, payTo: string, options: { maxHeaderSize?: number } = {}): Promise<Merchant> {
   const served = new Map<string, number>();
+  const calls = { verify: 0, settle: 0 };
   const app = express();
-  app.use(expressPayment(routesFor(payTo), resourceServer(facilitatorUrl)));
+  app.use(expressPayment(routesFor(payTo), resourceServer(facilitatorUrl, calls)));
   app.get('/weather', (_req, res) => {
     served.set('GET /weather', (served.get('GET /weather') ?? 0) + 1);
     res.json({ weather: 'sunny', by: 'express' });
+  });
+  app.get('/premium', (_req, res) => {
+    res.json({ premium: true });
   });
   app.get('/report', (_req, res) => {
     served.set('GET /report', (served.get('GET /report') ?? 0) + 1);
     res.json({ report: 'quarterly', by: 'express' });
   });
   const server = createServer({ maxHeaderSize: options.maxHeaderSize ?? MERCHANT_MAX_HEADER_BYTES }, app);
-  return { url: await listen(server), served, close: closer(server) };
+  return { url: await listen(server), served, calls, close: closer(server) };
 }
 
 /** A merchant on Hono (Node adapter) with the stock `@x402/hono` middleware. */
 export async function honoMerchant(facilitatorUrl: string, payTo: string): Promise<Merchant> {
   const served = new Map<string, number>();
+  const calls = { verify: 0, settle: 0 };
   const app = new Hono();
-  app.use(honoPayment(routesFor(payTo), resourceServer(facilitatorUrl)));
+  app.use(honoPayment(routesFor(payTo), resourceServer(facilitatorUrl, calls)));
   app.get('/weather', (c) => {
     served.set('GET /weather', (served.get('GET /weather') ?? 0) + 1);
     return c.json({ weather: 'sunny', by: 'hono' });
   });
+  app.get('/premium', (c) => c.json({ premium: true }));
   app.get('/report', (c) => {
     served.set('GET /report', (served.get('GET /report') ?? 0) + 1);
     return c.json({ report: 'quarterly', by: 'hono' });
@@ -147,5 +166,5 @@ export async function honoMerchant(facilitatorUrl: string, payTo: string): Promi
       resolve({ server, url: `http://127.0.0.1:${info.port}` }),
     ) as Server;
   });
-  return { url: url.url, served, close: closer(url.server) };
+  return { url: url.url, served, calls, close: closer(url.server) };
 }
