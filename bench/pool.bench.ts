@@ -170,6 +170,8 @@ async function main(): Promise<void> {
       };
     }
     results.stores = stores;
+    results.verifyPerSecondAtEnd = await verifyPerSecond(core, fx);
+    log(`verification alone, again: ${(results.verifyPerSecondAtEnd as number).toFixed(0)}/s`);
   } finally {
     await pg.stop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -189,7 +191,7 @@ async function main(): Promise<void> {
       return `| ${kind} | ${r.transitionsPerSecond.median.toFixed(0)} | ${r.transitionsPerSecond.runs.map((x) => x.toFixed(0)).join(', ')} | ${r.transitionsPerSecond.twoProcesses.toFixed(0)} | ${r.depositsPerSecond.oneAtATime.toFixed(0)} | ${r.depositsPerSecond.grouped.toFixed(0)} | ≥ ${r.budget}: ${r.met ? 'met' : 'MISSED'} |`;
     }),
     '',
-    `Proof verification alone (core, ${CONCURRENCY} in flight): ${(results.verifyPerSecond as number).toFixed(0)}/s.`,
+    `Proof verification alone (core, ${CONCURRENCY} in flight, no store): ${(results.verifyPerSecond as number).toFixed(0)}/s before the runs, ${(results.verifyPerSecondAtEnd as number).toFixed(0)}/s after — the ceiling of any transition rate on this machine at the time.`,
     '',
     '| append | median µs | p99 µs |',
     '|---|---:|---:|',
