@@ -51,7 +51,11 @@ async function serve(argv: string[]): Promise<number> {
   const interval = integer(values['checkpoint-interval-ms'] ?? env.CHECKPOINT_INTERVAL_MS, 'checkpoint interval', 2000);
 
   const core = await loadCore();
-  const store = await openStore(core, { databaseUrl, dataDir });
+  const store = await openStore(core, {
+    databaseUrl,
+    dataDir,
+    onIdleError: (error) => process.stderr.write(`priv-stark pool: a database connection closed: ${error.message}\n`),
+  });
   const pool = new Pool({
     core,
     store,

@@ -235,7 +235,7 @@ export class Pool {
   async deposit(input: DepositInput): Promise<DepositResult> {
     if (typeof input !== 'object' || input === null) return reject('invalid_payload');
     const { amount: amountText, pre } = input;
-    if (typeof amountText !== 'string' || !/^[0-9]{1,40}$/.test(amountText)) return reject('invalid_payload');
+    if (typeof amountText !== 'string' || !/^(0|[1-9][0-9]{0,39})$/.test(amountText)) return reject('invalid_payload');
     const amount = parseAmount(amountText);
     if (amount === null) return reject('amount_out_of_range');
     if (!this.canonical(pre)) return reject('invalid_payload');

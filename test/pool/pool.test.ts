@@ -236,6 +236,7 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
       ['99999999999999999999999', pre, 'amount_out_of_range'],
       ['-1', pre, 'invalid_payload'],
       ['1.5', pre, 'invalid_payload'],
+      ['0100', pre, 'invalid_payload'],
       [12, pre, 'invalid_payload'],
       ['', pre, 'invalid_payload'],
       ['5', `0x${'ff'.repeat(32)}`, 'invalid_payload'],
