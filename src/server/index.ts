@@ -6,3 +6,4 @@
 export { PrivStarkFacilitatorClient, type PrivStarkFacilitatorOptions } from './facilitator-client.js';
 export { MERCHANT_MAX_HEADER_BYTES, type PrivStarkRoute, privStarkRoutes } from './routes.js';
 export { PrivStarkSchemeServer, toAtomic } from './scheme.js';
+export { FASTIFY_MERCHANT_OPTIONS, privStarkFastify, type PrivStarkFastifyOptions } from './fastify.js';

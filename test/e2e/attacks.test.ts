@@ -11,7 +11,7 @@ import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 
 import { registerPrivStark, Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
-import { expressMerchant, honoMerchant, type Merchant, type Stack, startStack } from './helpers/stack.js';
+import { expressMerchant, fastifyMerchant, honoMerchant, type Merchant, type Stack, startStack } from './helpers/stack.js';
 
 let core: PrivStarkCore;
 let stack: Stack;
@@ -39,6 +39,7 @@ const encodeHeader = (payload: PaymentPayload) => new x402HTTPClient(new x402Cli
 describe.each([
   ['express', expressMerchant],
   ['hono', honoMerchant],
+  ['fastify', fastifyMerchant],
 ] as const)('%s merchant against replays and edits', (_name, makeMerchant) => {
   let payer: Wallet;
   let merchant: Merchant;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentHeaderTooLargeError, payingFetch, settlementOf, Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { settlementId } from '../../src/pool/index.js';
-import { expressMerchant, honoMerchant, type Merchant, PRICE_ATOMIC, type Stack, startStack } from './helpers/stack.js';
+import { expressMerchant, fastifyMerchant, honoMerchant, type Merchant, PRICE_ATOMIC, type Stack, startStack } from './helpers/stack.js';
 
 let core: PrivStarkCore;
 let stack: Stack;
@@ -26,6 +26,7 @@ afterAll(async () => {
 const frameworks = [
   ['express', expressMerchant],
   ['hono', honoMerchant],
+  ['fastify', fastifyMerchant],
 ] as const;
 const routes = [
   ['/weather', 'upfront'],

@@ -16,13 +16,21 @@ import { x402ResourceServer } from '@x402/core/server';
 import { paymentMiddleware as expressPayment } from '@x402/express';
 import { paymentMiddleware as honoPayment } from '@x402/hono';
 import express from 'express';
+import Fastify from 'fastify';
 import { Hono } from 'hono';
 
 import { startFacilitator, startConfig, type RunningFacilitator } from '../../../src/cli/start.js';
 import { Wallet } from '../../../src/client/index.js';
 import type { PrivStarkCore } from '../../../src/core/index.js';
 import { PoolNodeClient } from '../../../src/pool/index.js';
-import { MERCHANT_MAX_HEADER_BYTES, PrivStarkFacilitatorClient, PrivStarkSchemeServer, privStarkRoutes } from '../../../src/server/index.js';
+import {
+  FASTIFY_MERCHANT_OPTIONS,
+  MERCHANT_MAX_HEADER_BYTES,
+  PrivStarkFacilitatorClient,
+  privStarkFastify,
+  PrivStarkSchemeServer,
+  privStarkRoutes,
+} from '../../../src/server/index.js';
 
 export const API_KEY = 'e2e-api-key-0123456789abcdef';
 export const OPERATOR_TOKEN = 'e2e-operator-token-0123456789';
@@ -167,4 +175,23 @@ export async function honoMerchant(facilitatorUrl: string, payTo: string): Promi
     ) as Server;
   });
   return { url: url.url, served, calls, close: closer(url.server) };
+}
+
+/** A merchant on Fastify with this project's plugin. */
+export async function fastifyMerchant(facilitatorUrl: string, payTo: string): Promise<Merchant> {
+  const served = new Map<string, number>();
+  const calls = { verify: 0, settle: 0 };
+  const app = Fastify({ ...FASTIFY_MERCHANT_OPTIONS, logger: false });
+  await app.register(privStarkFastify, { routes: routesFor(payTo), server: resourceServer(facilitatorUrl, calls) });
+  app.get('/weather', async () => {
+    served.set('GET /weather', (served.get('GET /weather') ?? 0) + 1);
+    return { weather: 'sunny', by: 'fastify' };
+  });
+  app.get('/report', async () => {
+    served.set('GET /report', (served.get('GET /report') ?? 0) + 1);
+    return { report: 'quarterly', by: 'fastify' };
+  });
+  app.get('/premium', async () => ({ premium: true }));
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url, served, calls, close: () => app.close() };
 }
