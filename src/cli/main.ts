@@ -6,6 +6,8 @@
 import { doctor, formatDoctor } from './doctor.js';
 import { runStart } from './start.js';
 import { depositCommand, POOL_USAGE, poolCommand } from './pool.js';
+import { payCommand } from './pay.js';
+import { WALLET_USAGE, walletCommand } from './wallet.js';
 
 const USAGE = `usage: priv-stark <command>
 
@@ -13,6 +15,7 @@ commands:
   start [options]   the facilitator and the devnet pool node (default; start --help)
   doctor [--json]   which proof backends load (native, wasm), their versions and a self-test
 ${POOL_USAGE}
+${WALLET_USAGE}
   help              this text`;
 
 async function main(argv: string[]): Promise<number> {
@@ -29,6 +32,10 @@ async function main(argv: string[]): Promise<number> {
       return poolCommand(rest);
     case 'deposit':
       return depositCommand(rest);
+    case 'wallet':
+      return walletCommand(rest);
+    case 'pay':
+      return payCommand(rest);
     case 'help':
     case '--help':
     case '-h':

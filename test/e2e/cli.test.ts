@@ -1,0 +1,90 @@
+// The wallet and pay commands as a user runs them (child processes under tsx, from the sources)
+// against the stack on loopback: `wallet new`, `wallet deposit` + the operator's `deposit`,
+// `wallet balance`, `pay <url>` against a stock @x402/express merchant, `wallet payments`,
+// and `wallet new --sk` restoring the same balance.
+
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { Wallet } from '../../src/client/index.js';
+import { loadCore } from '../../src/core/index.js';
+import { expressMerchant, type Merchant, OPERATOR_TOKEN, type Stack, startStack } from './helpers/stack.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'priv-stark-cli-wallet-'));
+let stack: Stack;
+let merchant: Merchant;
+
+function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', MAIN, ...args], { encoding: 'utf8', env: { ...process.env, POOL_URL: stack.poolUrl, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+beforeAll(async () => {
+  const core = await loadCore();
+  stack = await startStack(core);
+  const merchantWallet = await Wallet.create({ core, pool: stack.poolUrl });
+  merchant = await expressMerchant(stack.facilitator.url, merchantWallet.address);
+});
+afterAll(async () => {
+  await merchant?.close();
+  await stack?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('priv-stark wallet and pay', () => {
+  it('creates, funds, pays and restores a wallet from the command line', async () => {
+    const file = join(dir, 'payer.wallet');
+    const created = await cli(['wallet', 'new', '--wallet', file]);
+    expect(created.status, created.stderr).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const address = (await cli(['wallet', 'address', '--wallet', file])).stdout.trim();
+    expect(address).toMatch(/^pstark1/);
+    expect(created.stdout).toContain(address);
+
+    const ticket = await cli(['wallet', 'deposit', '--amount', '250000', '--wallet', file]);
+    const pre = /pre (0x[0-9a-f]{64})/.exec(ticket.stdout)?.[1];
+    expect(pre).toBeDefined();
+    const deposit = await cli(['deposit', '--amount', '250000', '--pre', pre!, '--url', stack.poolUrl, '--token', OPERATOR_TOKEN]);
+    expect(deposit.status, deposit.stderr).toBe(0);
+    await stack.settle();
+
+    const balance = await cli(['wallet', 'balance', '--json', '--wallet', file]);
+    expect(JSON.parse(balance.stdout)).toEqual({ spendable: '250000', pending: '0', unconfirmed: '0', total: '250000' });
+
+    const paid = await cli(['pay', `${merchant.url}/weather`, '--wallet', file]);
+    expect(paid.status, paid.stderr).toBe(0);
+    expect(paid.stdout).toMatch(/HTTP 200/);
+    expect(paid.stdout).toContain('"weather":"sunny"');
+    expect(paid.stdout).toMatch(/settlement \(merchant's claim\): .*"success":true/);
+    expect(paid.stdout).toMatch(/pool: payment settled \(transaction 0x[0-9a-f]{64}\)/);
+
+    await stack.settle();
+    const after = JSON.parse((await cli(['wallet', 'balance', '--json', '--wallet', file])).stdout);
+    expect(after.total).toBe('240000');
+    expect((await cli(['wallet', 'payments', '--wallet', file])).stdout).toMatch(/^settled\s+10000 to pstark1/m);
+
+    // Restore from the spending key alone.
+    const { spendingKey } = await Wallet.open({ core: await loadCore(), pool: stack.poolUrl, path: file });
+    const restoredFile = join(dir, 'restored.wallet');
+    expect((await cli(['wallet', 'new', '--sk', spendingKey, '--wallet', restoredFile])).status).toBe(0);
+    expect(JSON.parse((await cli(['wallet', 'balance', '--json', '--wallet', restoredFile])).stdout)).toEqual(after);
+  });
+
+  it('reports insufficient funds clearly and exits non-zero', async () => {
+    const file = join(dir, 'empty.wallet');
+    await cli(['wallet', 'new', '--wallet', file]);
+    await cli(['wallet', 'sync', '--wallet', file]);
+    const paid = await cli(['pay', `${merchant.url}/weather`, '--wallet', file]);
+    expect(paid.status).not.toBe(0);
+    expect(paid.stderr).toMatch(/no checkpoint|insufficient funds/);
+  });
+});
