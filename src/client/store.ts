@@ -51,6 +51,11 @@ export interface WalletState {
   readonly sk: DigestHex;
   /** Deposit counters handed out (`H_DEPOSIT_RHO(sk, counter)`). */
   depositCounter: number;
+  /**
+   * Counters tried past the highest one found when recovering (0 for a key the wallet made itself:
+   * only its own tickets can have been deposited to).
+   */
+  depositGap: number;
   notes: StoredNote[];
   pending: StoredPending[];
   /** Event cursor (id of the last event read). */

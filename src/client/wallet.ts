@@ -47,7 +47,10 @@ import { type NodeEvent, PoolNodeReader } from './node.js';
 import { appendLeaves, readWalletFile, type StoredNote, type StoredPending, type WalletState, writeWalletFile } from './store.js';
 import { LocalTree } from './tree.js';
 
-/** Deposit counters tried past the highest one found, when recovering from the key. */
+/**
+ * Deposit counters tried past the highest one found when a wallet is restored from its key (a new
+ * key only looks for the tickets it issued, which keeps a sync of foreign deposits cheap).
+ */
 export const DEPOSIT_GAP = 8;
 
 /** Margin for the pool's clock before a pending payment past its expiry is released, ms. */
@@ -151,6 +154,7 @@ export class Wallet {
       asset: network.asset,
       sk,
       depositCounter: 0,
+      depositGap: options.sk === undefined ? 0 : DEPOSIT_GAP,
       notes: [],
       pending: [],
       eventCursor: 0,
@@ -326,17 +330,17 @@ export class Wallet {
     let notes = 0;
     let settled = 0;
     if (event.kind === 'deposit') {
-      const highest = this.state.notes.reduce((max, n) => (n.origin === 'deposit' && n.counter !== undefined ? Math.max(max, n.counter) : max), -1);
-      const limit = Math.max(this.state.depositCounter, highest + 1 + DEPOSIT_GAP);
-      const taken = new Set(this.state.notes.filter((n) => n.origin === 'deposit').map((n) => n.counter));
+      const found = this.foundCounters();
+      const limit = Math.max(this.state.depositCounter, found.highest + 1 + (this.state.depositGap ?? DEPOSIT_GAP));
       for (let counter = 0; counter < limit; counter++) {
-        if (taken.has(counter)) continue;
+        if (found.taken.has(counter)) continue;
         const pre = this.depositPrecommitment(counter);
         if (commitmentOf(this.core, event.amount, pre) !== event.commitment) continue;
         const rho = depositRhoOf(this.core, this.state.sk, counter);
         const derived = deriveNote(this.core, { sk: this.state.sk, value: event.amount, rho });
         if (this.addNote({ commitment: event.commitment, value: event.amount, rho, index: event.index, nullifier: derived.nullifier, origin: 'deposit', counter })) notes++;
         this.state.depositCounter = Math.max(this.state.depositCounter, counter + 1);
+        this.counters = null;
         break;
       }
       return { notes, settled };
@@ -376,6 +380,18 @@ export class Wallet {
       }
     }
     return { notes, settled };
+  }
+
+  /** Deposit counters already found (cached between events). */
+  private counters: { taken: Set<number>; highest: number } | null = null;
+
+  private foundCounters(): { taken: Set<number>; highest: number } {
+    if (!this.counters) {
+      const taken = new Set<number>();
+      for (const n of this.state.notes) if (n.origin === 'deposit' && n.counter !== undefined) taken.add(n.counter);
+      this.counters = { taken, highest: Math.max(-1, ...taken) };
+    }
+    return this.counters;
   }
 
   private isOurAddress(address: string): boolean {
