@@ -104,7 +104,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   return new PostgresStore(reads, writes, options.tree);
 }
 
-async function transaction<T>(pool: pg.Pool, body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `body` in a transaction on a connection of `pool`. With `lockHead`, the transaction starts by
+ * locking the head row — `BEGIN` and the `FOR UPDATE` go in one round trip — and `body` gets the row.
+ */
+async function transaction<T>(
+  pool: pg.Pool,
+  body: (client: pg.PoolClient, head: Head | null) => Promise<T>,
+  options: { lockHead?: boolean } = {},
+): Promise<T> {
   const client = await pool.connect();
   // A checked-out client whose connection dies emits 'error'; the failing query reports it too.
   let broken: Error | null = null;
@@ -113,8 +121,17 @@ async function transaction<T>(pool: pg.Pool, body: (client: pg.PoolClient) => Pr
   };
   client.on('error', onError);
   try {
-    await client.query('BEGIN');
-    const out = await body(client);
+    let head: Head | null = null;
+    if (options.lockHead) {
+      // Simple-protocol multi-statement (no parameters): one round trip, two results.
+      const results = (await client.query(`BEGIN; SELECT ${HEAD_COLUMNS} FROM pool_head WHERE id = 1 FOR UPDATE`)) as unknown as pg.QueryResult<HeadRow>[];
+      const row = results[1]?.rows[0];
+      if (!row) throw new Error('pool_head row missing');
+      head = headOf(row);
+    } else {
+      await client.query('BEGIN');
+    }
+    const out = await body(client, head);
     await client.query('COMMIT');
     client.removeListener('error', onError);
     client.release();
@@ -166,12 +183,6 @@ class PostgresStore implements PoolStore {
     private readonly tree: TreeHasher,
   ) {}
 
-  private async lockHead(client: pg.PoolClient): Promise<Head> {
-    const { rows } = await client.query<HeadRow>(`SELECT ${HEAD_COLUMNS} FROM pool_head WHERE id = 1 FOR UPDATE`);
-    if (!rows[0]) throw new Error('pool_head row missing');
-    return headOf(rows[0]);
-  }
-
   private async writeHead(client: pg.PoolClient, head: Head): Promise<void> {
     await client.query(
       'UPDATE pool_head SET size = $1, root = $2, frontier = $3, event_count = $4, checkpoint_count = $5, deposit_total = $6 WHERE id = 1',
@@ -190,65 +201,73 @@ class PostgresStore implements PoolStore {
   apply(ops: readonly StoreOp[], now: number): Promise<StoreOpResult[]> {
     if (ops.length === 0) return Promise.resolve([]);
     return this.run('apply', () =>
-      transaction(this.writes, async (client) => {
-        const head = await this.lockHead(client);
-        const nullifiers = ops.flatMap((op) => (op.kind === 'settlement' ? [op.nullifier] : []));
-        const commitments = ops.flatMap((op) => (op.kind === 'deposit' ? [op.commitment] : []));
-        const spent = new Set<string>();
-        const present = new Set<string>();
-        if (nullifiers.length > 0) {
-          const { rows } = await client.query<{ nullifier: string }>(
-            'SELECT nullifier FROM nullifiers WHERE nullifier = ANY($1::text[])',
-            [nullifiers],
+      transaction(
+        this.writes,
+        async (client, locked) => {
+          const head = locked as Head;
+          // Under the lock (a statement after it, so its snapshot sees every earlier commit): which
+          // of the group's nullifiers are spent and which deposit commitments are in the tree.
+          const { rows } = await client.query<{ k: 'n' | 'c'; v: string }>(
+            `SELECT 'n' AS k, nullifier AS v FROM nullifiers WHERE nullifier = ANY($1::text[])
+             UNION ALL
+             SELECT DISTINCT 'c' AS k, commitment AS v FROM leaves WHERE commitment = ANY($2::text[])`,
+            [
+              ops.flatMap((op) => (op.kind === 'settlement' ? [op.nullifier] : [])),
+              ops.flatMap((op) => (op.kind === 'deposit' ? [op.commitment] : [])),
+            ],
           );
-          for (const row of rows) spent.add(row.nullifier);
-        }
-        if (commitments.length > 0) {
-          const { rows } = await client.query<{ commitment: string }>(
-            'SELECT DISTINCT commitment FROM leaves WHERE commitment = ANY($1::text[])',
-            [commitments],
-          );
-          for (const row of rows) present.add(row.commitment);
-        }
-        const plan = planGroup(this.tree, head, ops, spent, present, now);
-        if (plan.head === null) return plan.results;
-        await client.query('INSERT INTO leaves (idx, commitment) SELECT * FROM unnest($1::bigint[], $2::text[])', [
-          plan.leaves.map((l) => l.idx),
-          plan.leaves.map((l) => l.commitment),
-        ]);
-        if (plan.nullifiers.length > 0) {
+          const spent = new Set(rows.filter((r) => r.k === 'n').map((r) => r.v));
+          const present = new Set(rows.filter((r) => r.k === 'c').map((r) => r.v));
+          const plan = planGroup(this.tree, head, ops, spent, present, now);
+          if (plan.head === null) return plan.results;
+          // Every row of the group and the new head in one statement.
+          const e = plan.events;
+          const h = plan.head;
           await client.query(
-            'INSERT INTO nullifiers (nullifier, settlement_id, event_id) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])',
-            [plan.nullifiers.map((n) => n.nullifier), plan.nullifiers.map((n) => n.settlement_id), plan.nullifiers.map((n) => n.event_id)],
+            `WITH l AS (INSERT INTO leaves (idx, commitment) SELECT * FROM unnest($1::bigint[], $2::text[])),
+                  n AS (INSERT INTO nullifiers (nullifier, settlement_id, event_id)
+                        SELECT * FROM unnest($3::text[], $4::text[], $5::bigint[])),
+                  e AS (INSERT INTO events (${EVENT_COLUMNS})
+                        SELECT * FROM unnest($6::bigint[], $7::text[], $8::bigint[], $9::text[], $10::bigint[],
+                                             $11::text[], $12::text[], $13::text[], $14::text[], $15::text[]))
+             UPDATE pool_head SET size = $16, root = $17, frontier = $18, event_count = $19, checkpoint_count = $20,
+                                  deposit_total = $21
+             WHERE id = 1`,
+            [
+              plan.leaves.map((l) => l.idx),
+              plan.leaves.map((l) => l.commitment),
+              plan.nullifiers.map((n) => n.nullifier),
+              plan.nullifiers.map((n) => n.settlement_id),
+              plan.nullifiers.map((n) => n.event_id),
+              e.map((r) => r.id),
+              e.map((r) => r.kind),
+              e.map((r) => r.created_at),
+              e.map((r) => r.amount),
+              e.map((r) => r.leaf_index),
+              e.map((r) => r.commitment),
+              e.map((r) => r.nullifier),
+              e.map((r) => r.settlement_id),
+              e.map((r) => r.recipient),
+              e.map((r) => r.recipient_note),
+              h.size,
+              h.root,
+              Buffer.from(h.frontier),
+              h.eventCount,
+              h.checkpointCount,
+              h.depositTotal,
+            ],
           );
-        }
-        const e = plan.events;
-        await client.query(
-          `INSERT INTO events (${EVENT_COLUMNS})
-           SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])`,
-          [
-            e.map((r) => r.id),
-            e.map((r) => r.kind),
-            e.map((r) => r.created_at),
-            e.map((r) => r.amount),
-            e.map((r) => r.leaf_index),
-            e.map((r) => r.commitment),
-            e.map((r) => r.nullifier),
-            e.map((r) => r.settlement_id),
-            e.map((r) => r.recipient),
-            e.map((r) => r.recipient_note),
-          ],
-        );
-        await this.writeHead(client, plan.head);
-        return plan.results;
-      }),
+          return plan.results;
+        },
+        { lockHead: true },
+      ),
     );
   }
 
   checkpoint(now: number, minGapMs: number): Promise<Checkpoint | null> {
     return this.run('checkpoint', () =>
-      transaction(this.writes, async (client) => {
-        const head = await this.lockHead(client);
+      transaction(this.writes, async (client, locked) => {
+        const head = locked as Head;
         const { rows } = await client.query<CheckpointRow>(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY seq DESC LIMIT 1`);
         if (!checkpointDue(head, checkpointOf(rows[0]), now, minGapMs)) return null;
         const checkpoint: Checkpoint = { seq: head.checkpointCount + 1, root: head.root, size: head.size, time: now };
@@ -260,7 +279,7 @@ class PostgresStore implements PoolStore {
         ]);
         await this.writeHead(client, { ...head, checkpointCount: checkpoint.seq });
         return checkpoint;
-      }),
+      }, { lockHead: true }),
     );
   }
 
