@@ -300,13 +300,14 @@ export class Wallet {
       }
     }
     // 3. Checkpoints; the latest one the local tree covers must have the root the wallet computes.
-    for (;;) {
+    checkpoints: for (;;) {
       const page = await this.reader.checkpoints(this.state.checkpointCursor);
       if (page.checkpoints.length === 0) break;
       for (const cp of page.checkpoints) {
+        // Published after the leaves were read: left for the next sync (the cursor stays before it).
+        if (cp.size > this.tree.size) break checkpoints;
         this.state.checkpointCursor = cp.seq;
         this.state.poolTime = Math.max(this.state.poolTime, cp.time);
-        if (cp.size > this.tree.size) continue; // published after the leaves were read
         if (this.tree.root(cp.size) !== cp.root) {
           throw new PoolMismatchError(`checkpoint ${cp.seq} has a root the wallet's copy of the tree does not give: another or a reset pool`);
         }
