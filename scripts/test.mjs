@@ -36,6 +36,7 @@ function step(name, command, args, { count } = {}) {
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
+step('system packages', 'bash', [join(root, 'scripts', 'system-deps.sh')]);
 step('rustfmt', 'cargo', ['fmt', '--all', '--', '--check']);
 step('clippy', 'cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings']);
 step('cargo test', 'cargo', ['test', '--workspace'], { count: 'cargo' });
