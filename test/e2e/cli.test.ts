@@ -87,4 +87,13 @@ describe('priv-stark wallet and pay', () => {
     expect(paid.status).not.toBe(0);
     expect(paid.stderr).toMatch(/no checkpoint|insufficient funds/);
   });
+
+  it('priv-stark demo runs the whole flow in one process and exits 0', async () => {
+    const run = await cli(['demo', '--payments', '2']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.match(/HTTP 200 \{"weather":"sunny","from":"merchant"\}/g)).toHaveLength(2);
+    expect(run.stdout).toMatch(/payer 0\.28 dUSD · merchant 0\.02 dUSD/);
+    expect(run.stdout).toMatch(/HTTP 200 \{"weather":"sunny","from":"second merchant"\}/);
+    expect(run.stdout).toMatch(/merchant 0\.01 dUSD · second merchant 0\.01 dUSD/);
+  });
 });

@@ -1,0 +1,104 @@
+/**
+ * @module `priv-stark demo`: the whole flow in one process on loopback — a facilitator and the
+ * devnet pool node (as `priv-stark start` runs them, in a temporary data directory), a paywalled
+ * merchant (Fastify with the priv-stark plugin, headers up to 256 KiB), a payer funded through the
+ * pool node, several paid requests through the stock `@x402/fetch`, then the merchant spending what
+ * it received at a second merchant. Every step is printed with its timing.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { x402ResourceServer } from '@x402/core/server';
+import Fastify from 'fastify';
+
+import { payingFetch, settlementOf, Wallet } from '../client/index.js';
+import { loadCore, type PrivStarkCore } from '../core/index.js';
+import { PoolNodeClient } from '../pool/client.js';
+import { FASTIFY_MERCHANT_OPTIONS, PrivStarkFacilitatorClient, privStarkFastify, PrivStarkSchemeServer, privStarkRoutes } from '../server/index.js';
+import { startConfig, startFacilitator } from './start.js';
+import { type CliIo, formatUnits } from './wallet.js';
+
+const stdio: CliIo = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) };
+
+async function merchant(facilitatorUrl: string, apiKey: string, payTo: string, name: string) {
+  const app = Fastify({ ...FASTIFY_MERCHANT_OPTIONS, logger: false });
+  const server = new x402ResourceServer(new PrivStarkFacilitatorClient({ url: facilitatorUrl, apiKey })).register('shielded:devnet', new PrivStarkSchemeServer());
+  await app.register(privStarkFastify, { routes: privStarkRoutes({ 'GET /weather': { payTo, price: '$0.01' } }), server });
+  app.get('/weather', async () => ({ weather: 'sunny', from: name }));
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url, close: () => app.close() };
+}
+
+/**
+ * The `demo` command.
+ * @returns the exit code
+ */
+export async function demoCommand(argv: string[], io: CliIo = stdio): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { payments: { type: 'string' } }, strict: true });
+  const payments = Math.max(1, Math.min(50, Number(values.payments ?? 3)));
+  const dir = mkdtempSync(join(tmpdir(), 'priv-stark-demo-'));
+  const apiKey = randomBytes(24).toString('base64url');
+  const operatorToken = randomBytes(24).toString('base64url');
+  const t0 = performance.now();
+  const step = async <T>(label: string, run: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    const value = await run();
+    io.out(`${`[${((performance.now() - t0) / 1000).toFixed(2)} s]`.padEnd(11)} ${label} (${(performance.now() - started).toFixed(0)} ms)`);
+    return value;
+  };
+  const closers: (() => Promise<unknown>)[] = [];
+  try {
+    const core: PrivStarkCore = await step('core loaded', () => loadCore());
+    const facilitator = await step('facilitator and pool node listening', () =>
+      startFacilitator(
+        startConfig(['--port', '0', '--pool-port', '0', '--data-dir', dir, '--log-level', 'silent', '--checkpoint-interval-ms', '250'], {
+          API_KEYS: apiKey,
+          POOL_OPERATOR_TOKEN: operatorToken,
+        }),
+        () => undefined,
+      ),
+    );
+    closers.push(() => facilitator.close());
+    const poolUrl = facilitator.poolNodeUrl!;
+    const operator = new PoolNodeClient(poolUrl, { token: operatorToken });
+    const confirm = async (...wallets: Wallet[]) => {
+      const size = (await operator.state()).size;
+      while (((await operator.state()).checkpoint?.size ?? 0) < size) await new Promise((r) => setTimeout(r, 50));
+      for (const w of wallets) await w.sync();
+    };
+    const payer = await Wallet.create({ core, pool: poolUrl });
+    const shop = await Wallet.create({ core, pool: poolUrl });
+    const second = await Wallet.create({ core, pool: poolUrl });
+    const m1 = await step(`merchant on Fastify, paid to ${shop.address.slice(0, 24)}…`, () => merchant(facilitator.url, apiKey, shop.address, 'merchant'));
+    closers.push(m1.close);
+    await step(`payer funded with ${payments + 1} notes of 0.1 dUSD`, async () => {
+      for (let i = 0; i <= payments; i++) {
+        const ticket = await payer.depositTicket('100000');
+        await operator.deposit(ticket.amount, ticket.pre);
+      }
+      await confirm(payer);
+    });
+    const pay = payingFetch(payer);
+    for (let i = 1; i <= payments; i++) {
+      const response = await step(`payment ${i}: GET ${m1.url}/weather`, () => pay(`${m1.url}/weather`));
+      const settlement = settlementOf(response);
+      io.out(`            HTTP ${response.status} ${await response.text()} · transaction ${settlement?.transaction.slice(0, 18) ?? '-'}…`);
+    }
+    await step('pool log read: payments settled', () => confirm(payer, shop));
+    io.out(`            payer ${formatUnits(payer.balance().total)} dUSD · merchant ${formatUnits(shop.balance().total)} dUSD`);
+    const m2 = await step('second merchant listening', () => merchant(facilitator.url, apiKey, second.address, 'second merchant'));
+    closers.push(m2.close);
+    const onward = await step('merchant pays the second merchant with what it received', () => payingFetch(shop)(`${m2.url}/weather`));
+    io.out(`            HTTP ${onward.status} ${await onward.text()}`);
+    await step('pool log read', () => confirm(shop, second));
+    io.out(`            merchant ${formatUnits(shop.balance().total)} dUSD · second merchant ${formatUnits(second.balance().total)} dUSD`);
+    return payer.payments().every((p) => p.status === 'settled') && onward.ok ? 0 : 1;
+  } finally {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
