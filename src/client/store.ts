@@ -5,9 +5,10 @@
  * public leaves (`<file>.leaves`, 32 bytes each, appended). Without a path nothing is written.
  */
 
-import { chmod, open, readFile, rename, stat, truncate } from 'node:fs/promises';
-
 import type { DigestHex } from '../core/index.js';
+
+/** Node's file API, loaded only when a wallet has a file (so the client also loads in browsers). */
+const fs = () => import('node:fs/promises');
 
 /** A note the wallet owns. */
 export interface StoredNote {
@@ -71,6 +72,7 @@ export interface WalletState {
 
 /** Reads a wallet file; refuses one that others can read. */
 export async function readWalletFile(path: string): Promise<{ state: WalletState; leaves: DigestHex[] }> {
+  const { readFile, stat } = await fs();
   const info = await stat(path);
   if (process.platform !== 'win32' && (info.mode & 0o077) !== 0) {
     throw new Error(`wallet file ${path} is readable by others (mode ${(info.mode & 0o777).toString(8)}); chmod 600 it`);
@@ -85,6 +87,7 @@ export async function readWalletFile(path: string): Promise<{ state: WalletState
 
 /** Writes the wallet file atomically with mode 0600. */
 export async function writeWalletFile(path: string, state: WalletState): Promise<void> {
+  const { chmod, open, rename } = await fs();
   const temp = `${path}.${process.pid}.tmp`;
   const handle = await open(temp, 'w', 0o600);
   try {
@@ -99,6 +102,7 @@ export async function writeWalletFile(path: string, state: WalletState): Promise
 
 /** Appends leaves to `<path>.leaves`, first cutting it to `from` leaves (a torn earlier append). */
 export async function appendLeaves(path: string, from: number, leaves: readonly DigestHex[]): Promise<void> {
+  const { open, truncate } = await fs();
   const file = `${path}.leaves`;
   const handle = await open(file, 'a', 0o600);
   try {

@@ -202,3 +202,24 @@ describe('wallet sync ordering', () => {
     expect(payer.balance().spendable).toBe(1000n);
   });
 });
+
+describe('wallet file', () => {
+  it('is created with mode 0600, never overwritten, and refused when others can read it', async () => {
+    devnet = await startDevnet(core, { checkpointIntervalMs: 600_000 });
+    const path = walletPath();
+    const wallet = await Wallet.create({ core, pool: devnet.nodeUrl, path });
+    await fund(wallet, '700');
+    await wallet.sync();
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(`${path}.leaves`).size).toBe(32);
+    await expect(Wallet.create({ core, pool: devnet.nodeUrl, path })).rejects.toThrow(/already exists/);
+    const { chmodSync } = await import('node:fs');
+    chmodSync(path, 0o644);
+    await expect(Wallet.open({ core, pool: devnet.nodeUrl, path })).rejects.toThrow(/readable by others/);
+    chmodSync(path, 0o600);
+    const reopened = await Wallet.open({ core, pool: devnet.nodeUrl, path });
+    expect(reopened.address).toBe(wallet.address);
+    expect(reopened.leafCount).toBe(1);
+    expect(reopened.balance()).toEqual(wallet.balance());
+  });
+});

@@ -1,0 +1,53 @@
+// priv-stark/server's facilitator client against the real facilitator on loopback: supported kinds
+// from /health (exact networks, x402Version 2, the scheme) or from configuration without asking,
+// and a clear error when /health does not describe a priv-stark/v1 facilitator.
+
+import { createServer } from 'node:http';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { loadCore } from '../../src/core/index.js';
+import { PrivStarkFacilitatorClient } from '../../src/server/index.js';
+import { API_KEY, type Stack, startStack } from './helpers/stack.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack(await loadCore());
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('PrivStarkFacilitatorClient.getSupported', () => {
+  it('reads the networks from /health', async () => {
+    const client = new PrivStarkFacilitatorClient({ url: `${stack.facilitator.url}/`, apiKey: API_KEY });
+    expect(await client.getSupported()).toEqual({
+      kinds: [{ x402Version: 2, scheme: 'priv-stark/v1', network: 'shielded:devnet' }],
+      extensions: [],
+      signers: {},
+    });
+  });
+
+  it('answers from configuration without a request', async () => {
+    const client = new PrivStarkFacilitatorClient({
+      url: 'http://127.0.0.1:9',
+      networks: ['shielded:devnet', 'shielded:other'],
+      fetch: async () => {
+        throw new Error('no request expected');
+      },
+    });
+    expect((await client.getSupported()).kinds.map((k) => k.network)).toEqual(['shielded:devnet', 'shielded:other']);
+  });
+
+  it('refuses a /health that does not describe a priv-stark/v1 facilitator', async () => {
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', scheme: 'exact', networks: [{ network: 'eip155:1' }] })));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      await expect(new PrivStarkFacilitatorClient({ url }).getSupported()).rejects.toThrow(/serves exact, not priv-stark\/v1/);
+    } finally {
+      server.close();
+    }
+    await expect(new PrivStarkFacilitatorClient({ url: 'http://127.0.0.1:9', timeoutMs: 2000 }).getSupported()).rejects.toThrow();
+  });
+});
