@@ -1,9 +1,9 @@
 // The WebAssembly build proves and verifies in a real browser: headless Chromium (Debian's
 // `chromium`, driven by playwright-core) loads a page that fetches build/wasm/priv_stark.wasm,
 // builds a spend proof with the core facade and the wallet's tree, verifies it, and refuses a
-// tampered twin. Skipped with a warning when no Chromium is installed, unless
-// PRIV_STARK_REQUIRE_BROWSER=1, where a missing browser fails (the project's bootstrap does not
-// install Debian's chromium yet).
+// tampered twin. `npm test` installs Debian's chromium when missing (scripts/system-deps.sh); a run
+// without it is skipped with a warning, except under CI=true or PRIV_STARK_REQUIRE_BROWSER=1, where a
+// missing browser fails.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p));
-const available = CHROMIUM !== undefined || process.env.PRIV_STARK_REQUIRE_BROWSER === '1';
+const available = CHROMIUM !== undefined || process.env.CI === 'true' || process.env.PRIV_STARK_REQUIRE_BROWSER === '1';
 if (!available) process.stderr.write('browser.test.ts: no Chromium found (apt-get install chromium, or CHROMIUM_PATH): skipped\n');
 
 describe.skipIf(!available)('WebAssembly core in headless Chromium', () => {
