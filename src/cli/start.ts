@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 
 import { loadCore } from '../core/index.js';
-import { Facilitator } from '../facilitator/index.js';
+import { Facilitator, VerifyPool } from '../facilitator/index.js';
 import {
   ApiKeys,
   type AuthMode,
@@ -48,6 +48,10 @@ export interface StartConfig {
   readonly checkpointIntervalMs: number;
   readonly operatorToken: string | undefined;
   readonly logLevel: string;
+  /** Verification worker threads (default: one per core; 0 = the core's own off-thread path). */
+  readonly verifyThreads: number | undefined;
+  /** Nice value of the verification threads (default 10). */
+  readonly verifyNice: number | undefined;
 }
 
 /** A command line or environment that cannot be used. */
@@ -71,6 +75,9 @@ export const START_USAGE = `usage: priv-stark start [options]
   --metrics-port N            Prometheus listener, off when unset (METRICS_PORT)
   --checkpoint-interval-ms N  checkpoint cadence (CHECKPOINT_INTERVAL_MS, 2000)
   --log-level L               pino level (LOG_LEVEL, info)
+
+  Proofs are verified on VERIFY_THREADS worker threads (one per core) at nice VERIFY_NICE (10),
+  so verification never starves the event loop; VERIFY_THREADS=0 uses the core's own threads.
 
   API keys come from API_KEYS (comma-separated) and the CONFIG file; the pool operator's deposit
   token from POOL_OPERATOR_TOKEN. Without them, both are generated on first start, printed once and
@@ -123,6 +130,8 @@ export function startConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
     checkpointIntervalMs: integer(str('checkpoint-interval-ms', 'CHECKPOINT_INTERVAL_MS'), 'CHECKPOINT_INTERVAL_MS', 2000, 10, 3_600_000),
     operatorToken: env.POOL_OPERATOR_TOKEN || undefined,
     logLevel: str('log-level', 'LOG_LEVEL') ?? 'info',
+    verifyThreads: env.VERIFY_THREADS ? integer(env.VERIFY_THREADS, 'VERIFY_THREADS', 0, 0, 64) : undefined,
+    verifyNice: env.VERIFY_NICE ? integer(env.VERIFY_NICE, 'VERIFY_NICE', 10, 0, 19) : undefined,
   };
 }
 
@@ -187,8 +196,13 @@ export async function startFacilitator(config: StartConfig, say: (line: string) 
     for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
   };
   try {
+    // Proofs are verified on niced worker threads, by the facilitator and by the pool alike
+    // (VERIFY_THREADS=0: on the core's own off-thread path instead).
+    const verifier = config.verifyThreads === 0 ? null : await VerifyPool.start({ backend: core.backend, size: config.verifyThreads, nice: config.verifyNice });
+    if (verifier) closers.push(() => verifier.close());
+    const verify = verifier?.verify ?? core.verifySpend;
     const pool = new Pool({
-      core,
+      core: { ...core, verifySpend: verify },
       store,
       scheme: SCHEME,
       network: network.network,
@@ -206,7 +220,7 @@ export async function startFacilitator(config: StartConfig, say: (line: string) 
       rateLimitStore = await postgresRateLimitStore(limiterPool);
     }
 
-    const facilitator = new Facilitator({ core, pool, networks: [network] });
+    const facilitator = new Facilitator({ core, pool, networks: [network], verify });
     const metrics = config.metricsPort === undefined ? undefined : new FacilitatorMetrics({ backend: core.backend, pool });
     const app = await build({
       facilitator,

@@ -22,6 +22,8 @@ export interface FacilitatorOptions {
   readonly networks?: readonly NetworkProfile[];
   /** Unix milliseconds (default `Date.now`). */
   readonly clock?: () => number;
+  /** The proof verifier (default: the core's `verifySpend`; `VerifyPool.verify` in a server). */
+  readonly verify?: FacilitatorCore['verifySpend'];
 }
 
 /** Pool reasons that mean the pool cannot take the transition at all. */
@@ -47,7 +49,7 @@ export class Facilitator {
     this.pool = options.pool;
     this.networks = options.networks ?? NETWORKS;
     this.clock = options.clock ?? Date.now;
-    this.verifier = new InFlightVerifier((proof, inputs) => this.core.verifySpend(proof, inputs));
+    this.verifier = new InFlightVerifier(options.verify ?? ((proof, inputs) => this.core.verifySpend(proof, inputs)));
   }
 
   /**

@@ -6,4 +6,5 @@
 export { type CheckedPayment, type CheckEnvironment, type CheckFailure, checkRequest } from './checks.js';
 export { Facilitator, type FacilitatorOptions } from './facilitator.js';
 export { InFlightVerifier } from './inflight.js';
+export { VerifyPool, type VerifyPoolOptions } from './verify-pool.js';
 export type { CallerPolicy, FacilitatorCore, FacilitatorPool, SettleOutcome, VerifyOutcome } from './types.js';

@@ -1,0 +1,41 @@
+// The verification worker pool: real proofs verify, tampered ones and bad public inputs give a
+// verdict with a code (never an exception), many at once are answered, and the workers stop.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
+import { VerifyPool } from '../../src/facilitator/index.js';
+import { type Fixtures, fixtures } from '../pool/fixtures.js';
+import { liveSpec } from '../http/helpers/requests.js';
+
+describe('VerifyPool', () => {
+  let core: PrivStarkCore;
+  let fx: Fixtures;
+  let pool: VerifyPool;
+  beforeAll(async () => {
+    core = await loadCore();
+    fx = await fixtures(core, liveSpec('facilitator', 4, 2));
+    pool = await VerifyPool.start({ backend: core.backend, size: 2 });
+  }, 300_000);
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('agrees with the core on valid and invalid proofs', async () => {
+    const p = fx.payments[0]!;
+    expect(await pool.verify(p.proof, p.publicInputs)).toEqual({ ok: true });
+    const flipped = new Uint8Array(p.proof);
+    flipped[flipped.length >> 1]! ^= 1;
+    const [mine, theirs] = [await pool.verify(flipped, p.publicInputs), await core.verifySpend(flipped, p.publicInputs)];
+    expect(mine).toEqual(theirs);
+    expect(mine.ok).toBe(false);
+    expect(await pool.verify(p.proof, fx.payments[2]!.publicInputs)).toMatchObject({ ok: false });
+    expect(await pool.verify(new Uint8Array(3), p.publicInputs)).toMatchObject({ ok: false });
+    expect(await pool.verify(p.proof, { ...p.publicInputs, root: 'nope' as `0x${string}` })).toEqual({ ok: false, code: 'invalid_hex' });
+  });
+
+  it('answers many verifications at once', async () => {
+    const verdicts = await Promise.all(Array.from({ length: 24 }, (_, i) => fx.payments[i % fx.payments.length]!).map((p) => pool.verify(p.proof, p.publicInputs)));
+    expect(verdicts.every((v) => v.ok)).toBe(true);
+  });
+});
