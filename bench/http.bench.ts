@@ -187,13 +187,16 @@ const budgets = {
   [`/verify ≥ ${verifyBudget.toFixed(0)} req/s (1000, or 70 % of the raw two-core verify throughput ${rawVerifyPerSec.toFixed(0)}/s if lower)`]:
     verifyMax.reqPerSec >= verifyBudget && (verifyMax.statusCodes['200'] ?? 0) === verifyMax.requests,
   [`/verify p99 ≤ 25 ms at ${FIXED_RATE} req/s`]: verifyFixed.latencyMs.p99 <= 25 && (verifyFixed.statusCodes['200'] ?? 0) === verifyFixed.requests,
-  '/settle ≥ 400 durable settles/s (SQLite)': settled / settle.durationS >= 400 && durable === settled,
+  // Every 200 was durable when sent: the ledger holds at least those (settles still in flight when
+  // the run ended commit too, unacknowledged).
+  '/settle ≥ 400 durable settles/s (SQLite)': settled / settle.durationS >= 400 && durable >= settled,
 };
 const notes = [
   'No verification-result cache: every /verify runs the proof verifier (identical payloads in flight would share one verification; the runs cycle through distinct payments, so none do).',
   `Payments: ${fx.payments.length} distinct valid payments from the pool's fixture factory (one note each); request body ${bodyBytes} bytes (proof ${fx.payments[0]!.proof.length} bytes).`,
   `The facilitator runs as a separate process (\`priv-stark start\`, embedded SQLite, logging one line per reply); autocannon runs in the bench process on the same 2-core machine.`,
-  `/settle counts only 200 replies (durable when sent); the ledger held ${durable} settlements afterwards. Replies other than 200 in the settle run are replays after the payments ran out.`,
+  `/settle counts only 200 replies (durable when sent); the ledger held ${durable} settlements afterwards (the difference: settles in flight when the run ended). Replies other than 200 in the settle run are replays after the payments ran out.`,
+  'Verification runs on niced worker threads (one per core, nice 10), so the event loop keeps priority over it; other processes on the machine compete with the verifier threads at normal priority.',
 ];
 const row = (name: string, r: RunResult) =>
   `| ${name} | ${r.durationS.toFixed(0)} s | ${r.requests} | ${r.reqPerSec.toFixed(0)} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${JSON.stringify(r.statusCodes)} |`;
