@@ -141,18 +141,21 @@ async function main(): Promise<void> {
   const dirs: string[] = [];
   const results: Record<string, unknown> = { environment: environment(), n: N, runs: RUNS, concurrency: CONCURRENCY, backend: core.backend };
   try {
-    results.verifyPerSecond = await verifyPerSecond(core, fx);
-    log(`verification alone: ${(results.verifyPerSecond as number).toFixed(0)}/s`);
-    results.appendCost = await appendCost(core);
+    // Runs interleave the two stores and a verification-only pass, so each figure has a ceiling
+    // measured at the same time (this machine is shared: its load moves between runs).
+    const runs: Record<StoreKind, number[]> = { sqlite: [], postgres: [] };
+    const ceilings: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      ceilings.push(await verifyPerSecond(core, fx));
+      for (const kind of ['sqlite', 'postgres'] as const) {
+        const ledger = await freshLedger(core, kind, pg, dirs);
+        runs[kind].push(await transitionsInProcess(core, ledger, fx));
+        await ledger.store.close();
+      }
+      log(`run ${run + 1}: verification alone ${ceilings.at(-1)!.toFixed(0)}/s, sqlite ${runs.sqlite.at(-1)!.toFixed(0)}/s, postgres ${runs.postgres.at(-1)!.toFixed(0)}/s`);
+    }
     const stores: Record<string, unknown> = {};
     for (const kind of ['sqlite', 'postgres'] as const) {
-      const inProcess: number[] = [];
-      for (let run = 0; run < RUNS; run++) {
-        const ledger = await freshLedger(core, kind, pg, dirs);
-        inProcess.push(await transitionsInProcess(core, ledger, fx));
-        await ledger.store.close();
-        log(`${kind} transitions, one process, run ${run + 1}: ${inProcess.at(-1)!.toFixed(0)}/s`);
-      }
       const ledger2 = await freshLedger(core, kind, pg, dirs);
       const twoProcesses = await transitionsTwoProcesses(core, ledger2, fx);
       await ledger2.store.close();
@@ -162,36 +165,50 @@ async function main(): Promise<void> {
       const grouped = await depositsPerSecond(core, ledger3, 5000, CONCURRENCY);
       await ledger3.store.close();
       log(`${kind} deposits: ${serial.toFixed(0)}/s one at a time, ${grouped.toFixed(0)}/s grouped`);
+      const ratios = runs[kind].map((rate, i) => rate / (ceilings[i] ?? rate));
       stores[kind] = {
-        transitionsPerSecond: { runs: inProcess, median: median(inProcess), twoProcesses },
+        transitionsPerSecond: { runs: runs[kind], median: median(runs[kind]), best: Math.max(...runs[kind]), ofCeiling: median(ratios), twoProcesses },
         depositsPerSecond: { oneAtATime: serial, grouped },
         budget: BUDGETS[kind],
-        met: median(inProcess) >= BUDGETS[kind],
+        met: median(runs[kind]) >= BUDGETS[kind],
       };
     }
+    results.verifyCeilings = ceilings;
     results.stores = stores;
-    results.verifyPerSecondAtEnd = await verifyPerSecond(core, fx);
-    log(`verification alone, again: ${(results.verifyPerSecondAtEnd as number).toFixed(0)}/s`);
+    // last: its garbage (thousands of frontier copies) would slow the runs above
+    results.appendCost = await appendCost(core);
   } finally {
     await pg.stop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 
-  const s = results.stores as Record<StoreKind, { transitionsPerSecond: { runs: number[]; median: number; twoProcesses: number }; depositsPerSecond: { oneAtATime: number; grouped: number }; budget: number; met: boolean }>;
+  const s = results.stores as Record<
+    StoreKind,
+    {
+      transitionsPerSecond: { runs: number[]; median: number; best: number; ofCeiling: number; twoProcesses: number };
+      depositsPerSecond: { oneAtATime: number; grouped: number };
+      budget: number;
+      met: boolean;
+    }
+  >;
   const a = results.appendCost as Record<string, { medianUs: number; p99Us: number }>;
+  const ceilings = results.verifyCeilings as number[];
   const markdown = [
     `## Pool ledger (${N} payments, ${CONCURRENCY} in flight, core ${core.backend})`,
     '',
     `Environment: ${JSON.stringify(results.environment)}`,
     '',
-    '| store | transitions/s (median of runs) | runs | two processes | deposits/s one at a time | deposits/s grouped | budget |',
-    '|---|---:|---|---:|---:|---:|---|',
+    'Durable settlement transitions per second, proof verification included (each transition with its own proof).',
+    `Each run measured proof verification alone first (the same proofs, ${CONCURRENCY} in flight, no store) — the ceiling of any`,
+    `transition rate at that moment: ${ceilings.map((x) => x.toFixed(0)).join(', ')}/s.`,
+    '',
+    '| store | median | best | runs | median share of the ceiling | two processes | deposits/s one at a time | deposits/s grouped | budget |',
+    '|---|---:|---:|---|---:|---:|---:|---:|---|',
     ...(['sqlite', 'postgres'] as const).map((kind) => {
       const r = s[kind];
-      return `| ${kind} | ${r.transitionsPerSecond.median.toFixed(0)} | ${r.transitionsPerSecond.runs.map((x) => x.toFixed(0)).join(', ')} | ${r.transitionsPerSecond.twoProcesses.toFixed(0)} | ${r.depositsPerSecond.oneAtATime.toFixed(0)} | ${r.depositsPerSecond.grouped.toFixed(0)} | ≥ ${r.budget}: ${r.met ? 'met' : 'MISSED'} |`;
+      const t = r.transitionsPerSecond;
+      return `| ${kind} | ${t.median.toFixed(0)} | ${t.best.toFixed(0)} | ${t.runs.map((x) => x.toFixed(0)).join(', ')} | ${(t.ofCeiling * 100).toFixed(0)}% | ${t.twoProcesses.toFixed(0)} | ${r.depositsPerSecond.oneAtATime.toFixed(0)} | ${r.depositsPerSecond.grouped.toFixed(0)} | ≥ ${r.budget}: ${r.met ? 'met' : 'MISSED'} |`;
     }),
-    '',
-    `Proof verification alone (core, ${CONCURRENCY} in flight, no store): ${(results.verifyPerSecond as number).toFixed(0)}/s before the runs, ${(results.verifyPerSecondAtEnd as number).toFixed(0)}/s after — the ceiling of any transition rate on this machine at the time.`,
     '',
     '| append | median µs | p99 µs |',
     '|---|---:|---:|',

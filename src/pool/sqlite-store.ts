@@ -10,13 +10,15 @@
 
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 
 import Database from 'better-sqlite3';
 
-import type { DigestHex, Frontier } from '../core/index.js';
-import { unavailable } from './errors.js';
+import type { Backend, DigestHex, Frontier } from '../core/index.js';
+import { PoolUnavailableError, unavailable } from './errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 import { checkpointDue, emptyHead, type EventRow, eventFromRow, type Head, planGroup } from './plan.js';
+import type { WriterData, WriterRequest } from './sqlite-writer.js';
 import type { Checkpoint, PoolEvent, PoolStore, SpentNullifier, StoreOp, StoreOpResult, StoreState, TreeHasher } from './store.js';
 
 /** Options of {@link openSqliteStore}. */
@@ -29,6 +31,13 @@ export interface SqliteStoreOptions {
   readonly path?: string;
   /** How long a writer waits for another process's lock before failing, ms (default 5000). */
   readonly busyTimeoutMs?: number;
+  /**
+   * Where writes run: `thread` (default) — a worker thread of their own, so a commit's fsync never
+   * stops this thread's event loop; `inline` — on the calling thread.
+   */
+  readonly writer?: 'thread' | 'inline';
+  /** Apply missing migrations (default true; the writer thread opens an already migrated file). */
+  readonly migrate?: boolean;
 }
 
 /** The database file a data directory holds. */
@@ -86,13 +95,100 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Pool
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     if (String(mode).toLowerCase() !== 'wal') throw new Error(`journal_mode is ${String(mode)}, expected wal`);
     db.pragma('synchronous = FULL');
-    migrate(db, options.tree);
+    if (options.migrate !== false) migrate(db, options.tree);
   } catch (error) {
     db.close();
     if (error instanceof SchemaTooNewError) throw error;
     throw unavailable(error, 'migration');
   }
-  return new SqliteStore(db, options.tree);
+  const writer = options.writer === 'inline' ? null : new WriterThread(path, options.busyTimeoutMs ?? 5000, backendOf(options.tree));
+  return new SqliteStore(db, options.tree, writer);
+}
+
+function backendOf(tree: TreeHasher): Backend | undefined {
+  const backend = (tree as { backend?: unknown }).backend;
+  return backend === 'native' || backend === 'wasm' ? backend : undefined;
+}
+
+interface Pending {
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * The main thread's side of `sqlite-writer.ts`: started on the first write, referenced only while
+ * a call is pending (an idle store never keeps the process alive), replaced if it dies.
+ */
+class WriterThread {
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private next = 0;
+  private closed = false;
+
+  constructor(
+    private readonly path: string,
+    private readonly busyTimeoutMs: number,
+    private readonly backend: Backend | undefined,
+  ) {}
+
+  private spawn(): Worker {
+    const ts = import.meta.url.endsWith('.ts');
+    const script = new URL(`./sqlite-writer.${ts ? 'ts' : 'js'}`, import.meta.url);
+    const workerData: WriterData = { path: this.path, busyTimeoutMs: this.busyTimeoutMs, backend: this.backend };
+    // Under the test runner the sources are TypeScript: the worker registers tsx first.
+    const worker = ts
+      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}); })`, {
+          eval: true,
+          workerData,
+        })
+      : new Worker(script, { workerData });
+    worker.on('message', (message: { id?: number; ok?: boolean; result?: unknown; message?: string; cause?: string }) => {
+      if (message.id === undefined) return;
+      const pending = this.pending.get(message.id);
+      if (!pending) return;
+      this.pending.delete(message.id);
+      if (this.pending.size === 0) worker.unref();
+      if (message.ok) pending.resolve(message.result);
+      else pending.reject(new PoolUnavailableError(message.message ?? 'the pool store failed', { cause: new Error(message.cause ?? 'writer thread') }));
+    });
+    const retire = (error: Error) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      for (const pending of this.pending.values()) pending.reject(unavailable(error, 'a write (the writer thread stopped)'));
+      this.pending.clear();
+    };
+    worker.on('error', retire);
+    worker.on('exit', (code) => retire(new Error(`the writer thread exited with ${code}`)));
+    return worker;
+  }
+
+  call<T>(method: 'apply' | 'checkpoint', args: readonly unknown[]): Promise<T> {
+    if (this.closed) return Promise.reject(new PoolUnavailableError('the pool store is closed'));
+    this.worker ??= this.spawn();
+    const worker = this.worker;
+    const id = this.next++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      worker.ref();
+      worker.postMessage({ id, method, args } satisfies WriterRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const worker = this.worker;
+    if (!worker) return;
+    const id = this.next++;
+    const done = new Promise<void>((resolve) => {
+      this.pending.set(id, { resolve: () => resolve(), reject: () => resolve() });
+      worker.once('exit', () => resolve());
+    });
+    worker.ref();
+    worker.postMessage({ id, method: 'close', args: [] } satisfies WriterRequest);
+    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+    await worker.terminate();
+  }
 }
 
 function migrate(db: Database.Database, tree: TreeHasher): void {
@@ -127,6 +223,7 @@ class SqliteStore implements PoolStore {
   constructor(
     private readonly db: Database.Database,
     private readonly tree: TreeHasher,
+    private readonly writer: WriterThread | null,
   ) {
     this.sql = {
       head: db.prepare('SELECT size, root, frontier, event_count, checkpoint_count, deposit_total FROM pool_head WHERE id = 1'),
@@ -216,10 +313,14 @@ class SqliteStore implements PoolStore {
 
   apply(ops: readonly StoreOp[], now: number): Promise<StoreOpResult[]> {
     if (ops.length === 0) return Promise.resolve([]);
+    if (this.closed) return Promise.reject(new PoolUnavailableError('the pool store is closed'));
+    if (this.writer) return this.writer.call('apply', [ops, now]);
     return this.run('apply', () => this.applyTx.immediate(ops, now));
   }
 
   checkpoint(now: number, minGapMs: number): Promise<Checkpoint | null> {
+    if (this.closed) return Promise.reject(new PoolUnavailableError('the pool store is closed'));
+    if (this.writer) return this.writer.call('checkpoint', [now, minGapMs]);
     return this.run('checkpoint', () => this.checkpointTx.immediate(now, minGapMs));
   }
 
@@ -265,15 +366,14 @@ class SqliteStore implements PoolStore {
     });
   }
 
-  close(): Promise<void> {
-    if (!this.closed) {
-      this.closed = true;
-      try {
-        this.db.close();
-      } catch {
-        // closing twice or after a fault: nothing left to release
-      }
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.writer?.close();
+    try {
+      this.db.close();
+    } catch {
+      // closing after a fault: nothing left to release
     }
-    return Promise.resolve();
   }
 }

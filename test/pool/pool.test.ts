@@ -257,10 +257,12 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
     const { store, open } = await h.fresh();
     const interval = 100;
     const pools = [new Pool({ core, store, checkpointIntervalMs: interval }), new Pool({ core, store: await open(), checkpointIntervalMs: interval })];
+    // warm up both stores' writers first (a writer thread starts on the first write)
+    for (const pool of pools) await pool.deposit({ amount: '1', pre: randomDigest() });
     for (const pool of pools) pool.start();
     const started = Date.now();
     try {
-      while (Date.now() - started < 1000) {
+      while (Date.now() - started < 1500) {
         await pools[0]!.deposit({ amount: '1', pre: randomDigest() });
         await new Promise((resolve) => setTimeout(resolve, 10));
       }

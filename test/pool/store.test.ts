@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { randomDigest } from '../../src/core/index.js';
 import {
   MIGRATIONS,
+  openSqliteStore,
   openStore,
   PoolUnavailableError,
   SCHEMA_VERSION,
@@ -18,6 +19,7 @@ import {
   type StoreConfig,
   type StoreKind,
 } from '../../src/pool/index.js';
+import { ledgerProblems } from './helpers/ledger.js';
 import { allLeaves, depositOp, settlementOp } from './helpers/ops.js';
 import { postgresAvailable } from './helpers/postgres.js';
 import { STORE_KINDS, storeHarness } from './helpers/stores.js';
@@ -327,6 +329,21 @@ describe('sqlite store specifics', () => {
       blocker.close();
     }
     expect((await store.apply([depositOp()], NOW))[0]?.ok).toBe(true);
+  });
+
+  it('writes on the calling thread too (writer: inline), with the same rules', async () => {
+    const { config } = await h.fresh();
+    const store = await openSqliteStore({ tree: h.core(), dataDir: config.dataDir!, writer: 'inline' });
+    try {
+      const op = settlementOp(h.core());
+      const results = await store.apply([depositOp(), op, settlementOp(h.core(), { nullifier: op.nullifier })], NOW);
+      expect(results.map((r) => (r.ok ? 'ok' : r.reason))).toEqual(['ok', 'ok', 'duplicate_settlement']);
+      expect(await store.checkpoint(NOW, 0)).toMatchObject({ seq: 1, size: 3 });
+      expect(await ledgerProblems(h.core(), store)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+    await expect(store.apply([depositOp()], NOW)).rejects.toBeInstanceOf(PoolUnavailableError);
   });
 
   it('defaults the data directory to ./data', async () => {

@@ -1,0 +1,68 @@
+/**
+ * @module The writer thread of the SQLite store: a worker that owns a connection of its own and
+ * runs the store's writes (`apply`, `checkpoint`) for the main thread. better-sqlite3 is
+ * synchronous, so a commit — its fsync included — would otherwise stop the main thread's event
+ * loop; here it stops only this thread, and the main thread keeps verifying and queueing the next
+ * group meanwhile. Durability is unchanged: a write resolves on the main thread only after this
+ * thread's commit returned.
+ */
+
+import { parentPort, workerData } from 'node:worker_threads';
+
+import type { Backend } from '../core/index.js';
+import { loadBackend, loadCore } from '../core/index.js';
+import { openSqliteStore } from './sqlite-store.js';
+import type { PoolStore } from './store.js';
+
+/** What the main thread passes. */
+export interface WriterData {
+  readonly path: string;
+  readonly busyTimeoutMs: number;
+  readonly backend: Backend | undefined;
+}
+
+/** A call from the main thread. */
+export interface WriterRequest {
+  readonly id: number;
+  readonly method: 'apply' | 'checkpoint' | 'close';
+  readonly args: readonly unknown[];
+}
+
+const port = parentPort;
+if (!port) throw new Error('sqlite-writer must run in a worker thread');
+const data = workerData as WriterData;
+
+let store: PoolStore | null = null;
+let failure: Error | null = null;
+try {
+  const core = data.backend ? await loadBackend(data.backend) : await loadCore();
+  store = await openSqliteStore({ tree: core, path: data.path, busyTimeoutMs: data.busyTimeoutMs, writer: 'inline', migrate: false });
+} catch (error) {
+  failure = error instanceof Error ? error : new Error(String(error));
+}
+
+port.on('message', async ({ id, method, args }: WriterRequest) => {
+  if (method === 'close') {
+    await store?.close();
+    port.postMessage({ id, ok: true, result: null });
+    port.close();
+    return;
+  }
+  if (!store) {
+    // Could not open: report it and exit, so the next write starts a fresh thread.
+    port.postMessage({ id, ok: false, message: 'the pool store failed during open', cause: failure?.message });
+    port.close();
+    return;
+  }
+  try {
+    const result =
+      method === 'apply'
+        ? await store.apply(args[0] as Parameters<PoolStore['apply']>[0], args[1] as number)
+        : await store.checkpoint(args[0] as number, args[1] as number);
+    port.postMessage({ id, ok: true, result });
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+    port.postMessage({ id, ok: false, message: error instanceof Error ? error.message : String(error), cause });
+  }
+});
+port.postMessage({ ready: true });
