@@ -10,8 +10,8 @@
 // First run proves the fixtures (BENCH_NOTES, default 8000; cached on disk).
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -110,40 +110,61 @@ async function stopServer(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/** CPU time (user + system) a process has used, ms (Linux /proc), or NaN. */
+function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 interface RunResult {
+  /** 1-minute load average of the machine at the end of the run (other processes included). */
+  readonly load: number;
   readonly durationS: number;
   readonly requests: number;
   readonly reqPerSec: number;
   readonly latencyMs: { p50: number; p90: number; p99: number; max: number };
   readonly statusCodes: Record<string, number>;
   readonly errors: number;
+  /** CPU time of the facilitator process per request, ms (verification included). */
+  readonly serverCpuMsPerRequest: number;
 }
 
-/** One autocannon run posting `bodies` in order (cycling), `connections` at a time. */
-async function load(url: string, path: string, bodies: readonly Buffer[], options: { overallRate?: number; connections?: number }): Promise<RunResult> {
-  let i = 0;
+/**
+ * One autocannon run posting `bodies`, `connections` at a time: each connection gets its own
+ * slice (every `connections`-th body) as prebuilt requests and cycles through it, so no two
+ * connections send the same payment at once and the load generator builds no request twice.
+ */
+async function load(url: string, path: string, bodies: readonly Buffer[], options: { overallRate?: number; connections?: number; pid?: number }): Promise<RunResult> {
+  const cpuBefore = options.pid ? processCpuMs(options.pid) : Number.NaN;
+  const connections = options.connections ?? CONNECTIONS;
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${KEY}` };
+  let next = 0;
   const result = await autocannon({
     url: `${url}${path}`,
     duration: DURATION_S,
-    connections: options.connections ?? CONNECTIONS,
+    connections,
     ...(options.overallRate ? { overallRate: options.overallRate } : {}),
-    requests: [
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
-        setupRequest: (request) => ({ ...request, body: bodies[i++ % bodies.length] }),
-      },
-    ],
+    requests: [{ method: 'POST', headers, body: bodies[0] }],
+    setupClient: (client) => {
+      const k = next++ % connections;
+      client.setRequests(bodies.filter((_, j) => j % connections === k).map((body) => ({ method: 'POST', headers, body })));
+    },
   });
   const statusCodes: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = Number((stat as { count: number }).count);
   return {
+    load: Number(loadavg()[0]!.toFixed(2)),
     durationS: result.duration,
     requests: result.requests.total,
     reqPerSec: result.requests.total / result.duration,
     latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
     statusCodes,
     errors: result.errors + result.timeouts,
+    serverCpuMsPerRequest: Number(((processCpuMs(options.pid ?? 0) - cpuBefore) / Math.max(1, result.requests.total)).toFixed(2)),
   };
 }
 
@@ -164,9 +185,9 @@ const verifyDir = await fundedDataDir(core, fx);
 let server = await startServer(verifyDir);
 process.stderr.write(`[bench] /verify saturated, ${CONNECTIONS} connections, ${DURATION_S} s\n`);
 await load(server.url, '/verify', bodies.slice(0, 500), { connections: 8 }).catch(() => undefined);
-const verifyMax = await load(server.url, '/verify', bodies, {});
+const verifyMax = await load(server.url, '/verify', bodies, { pid: server.child.pid! });
 process.stderr.write(`[bench] /verify at ${FIXED_RATE} req/s, ${DURATION_S} s\n`);
-const verifyFixed = await load(server.url, '/verify', bodies, { overallRate: FIXED_RATE, connections: 64 });
+const verifyFixed = await load(server.url, '/verify', bodies, { overallRate: FIXED_RATE, connections: 64, pid: server.child.pid! });
 await stopServer(server.child);
 rmSync(verifyDir, { recursive: true, force: true });
 
@@ -174,7 +195,7 @@ rmSync(verifyDir, { recursive: true, force: true });
 const settleDir = await fundedDataDir(core, fx);
 server = await startServer(settleDir);
 process.stderr.write(`[bench] /settle, ${CONNECTIONS} connections, ${DURATION_S} s\n`);
-const settle = await load(server.url, '/settle', bodies, {});
+const settle = await load(server.url, '/settle', bodies, { pid: server.child.pid! });
 await stopServer(server.child);
 const ledger = await openStore(core, { dataDir: settleDir });
 const durable = (await ledger.state()).events - fx.payments.length;
@@ -196,17 +217,19 @@ const notes = [
   `Payments: ${fx.payments.length} distinct valid payments from the pool's fixture factory (one note each); request body ${bodyBytes} bytes (proof ${fx.payments[0]!.proof.length} bytes).`,
   `The facilitator runs as a separate process (\`priv-stark start\`, embedded SQLite, logging one line per reply); autocannon runs in the bench process on the same 2-core machine.`,
   `/settle counts only 200 replies (durable when sent); the ledger held ${durable} settlements afterwards (the difference: settles in flight when the run ended). Replies other than 200 in the settle run are replays after the payments ran out.`,
+  'server CPU ms/req: CPU time (user + system) of the facilitator process per request during the run, verification included — the figure least disturbed by other load: 2 cores ÷ (that + the load generator\'s share) bounds the throughput.',
+  'load avg: the machine\'s 1-minute load average at the end of each run; on this shared 2-core machine other sessions\' builds and tests run at the same time, and anything above ~1.5 means the facilitator did not have the cores to itself.',
   'Verification runs on niced worker threads (one per core, nice 10), so the event loop keeps priority over it; other processes on the machine compete with the verifier threads at normal priority.',
 ];
 const row = (name: string, r: RunResult) =>
-  `| ${name} | ${r.durationS.toFixed(0)} s | ${r.requests} | ${r.reqPerSec.toFixed(0)} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${JSON.stringify(r.statusCodes)} |`;
+  `| ${name} | ${r.durationS.toFixed(0)} s | ${r.requests} | ${r.reqPerSec.toFixed(0)} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${JSON.stringify(r.statusCodes)} | ${r.serverCpuMsPerRequest} | ${r.load} |`;
 const markdown = [
   '## Facilitator HTTP load (autocannon)',
   '',
   `Raw verify throughput of the core on this machine (same run): **${rawVerifyPerSec.toFixed(0)} verifies/s** (native, off the JS thread, 8 in flight).`,
   '',
-  '| run | duration | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | status codes |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+  '| run | duration | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | status codes | server CPU ms/req | load avg |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|',
   row(`/verify saturated (${CONNECTIONS} conn.)`, verifyMax),
   row(`/verify at ${FIXED_RATE} req/s`, verifyFixed),
   row(`/settle (${CONNECTIONS} conn.)`, settle),
