@@ -198,7 +198,13 @@ export async function startFacilitator(config: StartConfig, say: (line: string) 
   try {
     // Proofs are verified on niced worker threads, by the facilitator and by the pool alike
     // (VERIFY_THREADS=0: on the core's own off-thread path instead).
-    const verifier = config.verifyThreads === 0 ? null : await VerifyPool.start({ backend: core.backend, size: config.verifyThreads, nice: config.verifyNice });
+    const verifier =
+      config.verifyThreads === 0
+        ? null
+        : await VerifyPool.start({ backend: core.backend, size: config.verifyThreads, nice: config.verifyNice }).catch((error: unknown) => {
+            say(`priv-stark start: verification workers did not start (${error instanceof Error ? error.message : String(error)}); verifying on the core's own threads`);
+            return null;
+          });
     if (verifier) closers.push(() => verifier.close());
     const verify = verifier?.verify ?? core.verifySpend;
     const pool = new Pool({

@@ -34,6 +34,17 @@ describe('VerifyPool', () => {
     expect(await pool.verify(p.proof, { ...p.publicInputs, root: 'nope' as `0x${string}` })).toEqual({ ok: false, code: 'invalid_hex' });
   });
 
+  it('runs on the WebAssembly backend too', async () => {
+    const wasm = await VerifyPool.start({ backend: 'wasm', size: 1 });
+    try {
+      const p = fx.payments[1]!;
+      expect(await wasm.verify(p.proof, p.publicInputs)).toEqual({ ok: true });
+      expect(await wasm.verify(p.proof, fx.payments[3]!.publicInputs)).toMatchObject({ ok: false });
+    } finally {
+      await wasm.close();
+    }
+  });
+
   it('answers many verifications at once', async () => {
     const verdicts = await Promise.all(Array.from({ length: 24 }, (_, i) => fx.payments[i % fx.payments.length]!).map((p) => pool.verify(p.proof, p.publicInputs)));
     expect(verdicts.every((v) => v.ok)).toBe(true);
