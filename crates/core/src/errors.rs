@@ -5,6 +5,18 @@
 
 use core::fmt;
 
+/// An error with a stable snake_case code, as the bindings report it (`"<code>: <message>"`).
+pub trait ErrorCode: fmt::Display {
+    /// The stable code.
+    fn error_code(&self) -> &'static str;
+}
+
+impl ErrorCode for CoreError {
+    fn error_code(&self) -> &'static str {
+        self.code()
+    }
+}
+
 /// An error of the core. Each variant is one reason to reject an input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CoreError {

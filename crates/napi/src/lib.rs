@@ -5,35 +5,15 @@
 //! (`"invalid_hex: …"`); the TypeScript facade turns them into typed errors. Panics are caught
 //! here as a second line of defence and reported as `internal_panic`.
 
-use std::{
-    fmt::Display,
-    panic::{AssertUnwindSafe, catch_unwind},
-};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use napi::{Env, Status, Task, bindgen_prelude::*};
 use napi_derive::napi;
-use priv_stark_core::{CoreError, wire};
+use priv_stark_core::{CoreError, errors::ErrorCode, wire};
 use priv_stark_proof::{ProofError, wire as proof_wire};
 
-/// An error of the core or the proof crate: both carry a stable code.
-trait Reported: Display {
-    fn code(&self) -> &'static str;
-}
-
-impl Reported for CoreError {
-    fn code(&self) -> &'static str {
-        CoreError::code(self)
-    }
-}
-
-impl Reported for ProofError {
-    fn code(&self) -> &'static str {
-        ProofError::code(self)
-    }
-}
-
 /// Runs a core call, turning a panic into an `internal_panic` error.
-fn guarded<T, E: Reported>(call: impl FnOnce() -> core::result::Result<T, E>) -> Result<T> {
+fn guarded<T, E: ErrorCode>(call: impl FnOnce() -> core::result::Result<T, E>) -> Result<T> {
     match catch_unwind(AssertUnwindSafe(call)) {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(error)) => Err(to_js_error(&error)),
@@ -42,12 +22,12 @@ fn guarded<T, E: Reported>(call: impl FnOnce() -> core::result::Result<T, E>) ->
 }
 
 /// The one mapping from a core or proof error to a JavaScript error.
-fn to_js_error(error: &dyn Reported) -> Error {
-    let status = match error.code() {
+fn to_js_error(error: &dyn ErrorCode) -> Error {
+    let status = match error.error_code() {
         "internal_panic" => Status::GenericFailure,
         _ => Status::InvalidArg,
     };
-    Error::new(status, format!("{}: {error}", error.code()))
+    Error::new(status, format!("{}: {error}", error.error_code()))
 }
 
 fn bytes(result: Result<Vec<u8>>) -> Result<Buffer> {
@@ -165,7 +145,7 @@ pub struct WireTask {
 }
 
 impl WireTask {
-    fn new<E: Reported + 'static>(
+    fn new<E: ErrorCode + 'static>(
         job: impl FnOnce() -> core::result::Result<Vec<u8>, E> + Send + 'static,
     ) -> AsyncTask<Self> {
         AsyncTask::new(Self { job: Some(Box::new(move || guarded(job))) })

@@ -241,3 +241,9 @@ impl fmt::Display for ProofError {
 
 #[cfg(feature = "std")]
 impl std::error::Error for ProofError {}
+
+impl priv_stark_core::errors::ErrorCode for ProofError {
+    fn error_code(&self) -> &'static str {
+        self.code()
+    }
+}

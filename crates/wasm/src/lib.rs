@@ -8,36 +8,19 @@
 //! module is built with `panic = "abort"`: a panic traps, and the loader reports
 //! `internal_panic` and instantiates a fresh module.
 
-use std::{cell::RefCell, fmt::Display, slice};
+use std::{cell::RefCell, slice};
 
-use priv_stark_core::{CoreError, wire};
+use priv_stark_core::{CoreError, errors::ErrorCode, wire};
 use priv_stark_proof::{ProofError, wire as proof_wire};
 
 thread_local! {
     static RESULT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// An error of the core or the proof crate: both carry a stable code.
-trait Reported: Display {
-    fn code(&self) -> &'static str;
-}
-
-impl Reported for CoreError {
-    fn code(&self) -> &'static str {
-        CoreError::code(self)
-    }
-}
-
-impl Reported for ProofError {
-    fn code(&self) -> &'static str {
-        ProofError::code(self)
-    }
-}
-
-fn finish<E: Reported>(result: Result<Vec<u8>, E>) -> u32 {
+fn finish<E: ErrorCode>(result: Result<Vec<u8>, E>) -> u32 {
     let (status, bytes) = match result {
         Ok(bytes) => (0, bytes),
-        Err(error) => (1, format!("{}: {error}", error.code()).into_bytes()),
+        Err(error) => (1, format!("{}: {error}", error.error_code()).into_bytes()),
     };
     RESULT.with(|slot| *slot.borrow_mut() = bytes);
     status
