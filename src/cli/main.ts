@@ -7,6 +7,7 @@ import { doctor, formatDoctor } from './doctor.js';
 import { runStart } from './start.js';
 import { depositCommand, POOL_USAGE, poolCommand } from './pool.js';
 import { demoCommand } from './demo.js';
+import { MCP_USAGE, mcpCommand } from './mcp.js';
 import { payCommand } from './pay.js';
 import { WALLET_USAGE, walletCommand } from './wallet.js';
 
@@ -17,6 +18,7 @@ commands:
   doctor [--json]   which proof backends load (native, wasm), their versions and a self-test
 ${POOL_USAGE}
 ${WALLET_USAGE}
+${MCP_USAGE}
   demo [--payments N]
                     facilitator, pool node and a paywalled merchant in one process: funds a payer, pays N
                     times, the merchant spends what it received; each step with its timing
@@ -42,6 +44,8 @@ async function main(argv: string[]): Promise<number> {
       return payCommand(rest);
     case 'demo':
       return demoCommand(rest);
+    case 'mcp':
+      return mcpCommand(rest);
     case 'help':
     case '--help':
     case '-h':

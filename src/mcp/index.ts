@@ -1,0 +1,27 @@
+/**
+ * @module `priv-stark/mcp`: the MCP server through which agents pay privately within a spending
+ * policy a person set (docs/mcp.md).
+ */
+
+export {
+  type AgentOptions,
+  type BalanceView,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_WAIT_MS,
+  formatUnits,
+  MAX_MAX_BYTES,
+  MAX_WAIT_MS,
+  type PaidView,
+  PaymentAgent,
+  type PaymentView,
+  type PolicyView,
+  type QuoteView,
+  type UsageView,
+} from './agent.js';
+export { PolicyFileError, PolicyRefusal, type PolicyRule, ToolError } from './errors.js';
+export { LedgerFile } from './ledger-file.js';
+export { KEEP_MS, type Reservation, type SpendEntry, SpendLedger, type SpendStatus, WINDOW_MS } from './ledger.js';
+export { type AllowList, checkPayment, hostAllowed, parsePolicy, type PaymentIntent, type Policy, policyToJson, type PolicyTightening, tightenPolicy } from './policy.js';
+export { PolicyFile, type PolicySource } from './policy-file.js';
+export { createMcpServer, type HttpEndpoint, SERVER_INFO, serveHttp, serveStdio } from './server.js';
+export { registerTools, TOOL_NAMES, toolError } from './tools.js';

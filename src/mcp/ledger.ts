@@ -1,0 +1,203 @@
+/**
+ * @module The spend ledger: what the agent has spent and reserved, against the policy's rolling
+ * 24-hour limit. A payment's amount is reserved before the wallet builds anything — checked and
+ * added in one synchronous step, so concurrent calls cannot together pass the limit — and then:
+ * released if nothing left the wallet; counted while the payment is out (any age: it may still
+ * settle); counted for 24 hours from its reservation once the pool's log shows it settled; no longer
+ * counted once the wallet saw it expire unsettled (its note returned to the balance).
+ *
+ * Status moves only from what the wallet read in the pool's log, never from a merchant's claim.
+ */
+
+import { randomUUID } from 'node:crypto';
+
+import type { StoredPending } from '../client/index.js';
+import { PolicyRefusal } from './errors.js';
+
+/** The rolling window of `maxPer24h`. */
+export const WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Resolved entries are kept this long (for `list_payments`), then dropped. */
+export const KEEP_MS = 7 * WINDOW_MS;
+
+/**
+ * - `reserved`: counted, the wallet is building the payment (nothing has left yet);
+ * - `left`: the payload was handed out; counted until the pool's log resolves it;
+ * - `settled`: the pool's log shows the settlement; counted for 24 h from the reservation;
+ * - `expired`: out but never settled, past its expiry: the note is back, not counted;
+ * - `released`: refused or failed before anything left: not counted.
+ */
+export type SpendStatus = 'reserved' | 'left' | 'settled' | 'expired' | 'released';
+
+/** One reservation and the payment it became. */
+export interface SpendEntry {
+  readonly id: string;
+  /** Atomic units. */
+  readonly amount: string;
+  readonly network: string;
+  readonly asset: string;
+  readonly payTo: string;
+  /** `host[:port]` of the merchant. */
+  readonly host: string;
+  /** Origin and path (no query: it may carry secrets). */
+  readonly url: string;
+  /** Unix ms. */
+  readonly reservedAt: number;
+  status: SpendStatus;
+  /** The payment's nullifier, its link to the wallet's pending record. */
+  nullifier?: string;
+  /** Unix seconds. */
+  expiry?: number;
+  /** The pool's settlement id, once its log shows it. */
+  settlementId?: string;
+  /** Unix ms. */
+  resolvedAt?: number;
+}
+
+/** What a reservation is for. */
+export interface Reservation {
+  readonly amount: bigint;
+  readonly network: string;
+  readonly asset: string;
+  readonly payTo: string;
+  readonly host: string;
+  readonly url: string;
+}
+
+/** The ledger (in memory; {@link LedgerFile} keeps it on disk). */
+export class SpendLedger {
+  private readonly list: SpendEntry[];
+
+  constructor(
+    entries: readonly SpendEntry[] = [],
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.list = entries.map((e) => ({ ...e }));
+  }
+
+  /** Entries, oldest first (copies). */
+  entries(): SpendEntry[] {
+    return this.list.map((e) => ({ ...e }));
+  }
+
+  /** Whether an entry counts against the rolling 24-hour limit at `now`. */
+  static counts(entry: SpendEntry, now: number): boolean {
+    if (entry.status === 'reserved' || entry.status === 'left') return true;
+    return entry.status === 'settled' && entry.reservedAt > now - WINDOW_MS;
+  }
+
+  /** Atomic units counted against the rolling 24-hour limit now. */
+  counted(now = this.clock()): bigint {
+    let sum = 0n;
+    for (const entry of this.list) if (SpendLedger.counts(entry, now)) sum += BigInt(entry.amount);
+    return sum;
+  }
+
+  /**
+   * Reserves `what.amount` when the counted sum plus it stays within `limit`; synchronous, so two
+   * calls can never both pass on the same headroom.
+   * @throws PolicyRefusal `rolling_24h_limit`
+   */
+  reserve(what: Reservation, limit: bigint): SpendEntry {
+    const now = this.clock();
+    const counted = this.counted(now);
+    if (counted + what.amount > limit) {
+      throw new PolicyRefusal(
+        'rolling_24h_limit',
+        'maxPer24h',
+        `the payment of ${what.amount} atomic units would take the last 24 hours' spending to ${counted + what.amount}, above the policy's maxPer24h of ${limit} (${counted} counted: settled in the last 24 hours, or still pending)`,
+      );
+    }
+    const entry: SpendEntry = {
+      id: randomUUID(),
+      amount: what.amount.toString(),
+      network: what.network,
+      asset: what.asset,
+      payTo: what.payTo,
+      host: what.host,
+      url: what.url,
+      reservedAt: now,
+      status: 'reserved',
+    };
+    this.list.push(entry);
+    return { ...entry };
+  }
+
+  private find(id: string): SpendEntry {
+    const entry = this.list.find((e) => e.id === id);
+    if (!entry) throw new Error(`no spend entry ${id}`);
+    return entry;
+  }
+
+  /** The wallet handed the payment out: it counts until the pool's log resolves it. */
+  markLeft(id: string, nullifier: string, expiry: number): void {
+    const entry = this.find(id);
+    if (entry.status !== 'reserved') return;
+    entry.status = 'left';
+    entry.nullifier = nullifier;
+    entry.expiry = expiry;
+  }
+
+  /** Nothing left the wallet: the reservation no longer counts. */
+  release(id: string): void {
+    const entry = this.find(id);
+    if (entry.status !== 'reserved') return;
+    entry.status = 'released';
+    entry.resolvedAt = this.clock();
+  }
+
+  /**
+   * Follows the wallet's payment records (resolved from the pool's log): settled or expired.
+   * @returns whether anything changed
+   */
+  reconcile(payments: readonly StoredPending[]): boolean {
+    let changed = false;
+    const byNullifier = new Map(payments.map((p) => [p.nullifier as string, p]));
+    for (const entry of this.list) {
+      if (entry.status !== 'left' || entry.nullifier === undefined) continue;
+      const payment = byNullifier.get(entry.nullifier);
+      if (!payment || payment.status === 'pending') continue;
+      entry.status = payment.status;
+      if (payment.settlementId !== undefined) entry.settlementId = payment.settlementId;
+      entry.resolvedAt = this.clock();
+      changed = true;
+    }
+    return changed;
+  }
+
+  /**
+   * After a restart: a reservation the previous run left without a nullifier either became a
+   * wallet payment (the wallet writes its pending record before the payload exists: the first
+   * unlinked record for the same amount and recipient made after the reservation) or nothing left.
+   * @returns whether anything changed
+   */
+  recover(payments: readonly StoredPending[]): boolean {
+    let changed = false;
+    const linked = new Set(this.list.map((e) => e.nullifier).filter((n) => n !== undefined));
+    for (const entry of this.list) {
+      if (entry.status !== 'reserved') continue;
+      const payment = payments.find((p) => !linked.has(p.nullifier) && p.amount === entry.amount && p.payTo === entry.payTo && p.createdAt >= entry.reservedAt);
+      if (payment) {
+        linked.add(payment.nullifier);
+        entry.status = 'left';
+        entry.nullifier = payment.nullifier;
+        entry.expiry = payment.expiry;
+      } else {
+        entry.status = 'released';
+        entry.resolvedAt = this.clock();
+      }
+      changed = true;
+    }
+    return this.reconcile(payments) || changed;
+  }
+
+  /** Drops resolved entries older than {@link KEEP_MS}. */
+  prune(now = this.clock()): boolean {
+    const before = this.list.length;
+    for (let i = this.list.length - 1; i >= 0; i--) {
+      const entry = this.list[i]!;
+      if ((entry.status === 'released' || entry.status === 'expired' || entry.status === 'settled') && entry.reservedAt < now - KEEP_MS) this.list.splice(i, 1);
+    }
+    return this.list.length !== before;
+  }
+}
