@@ -1,5 +1,9 @@
 /**
- * @module `priv-stark/client`: the wallet and the `priv-stark/v1` scheme client for x402.
+ * @module `priv-stark/client`: the wallet and the `priv-stark/v1` scheme client for x402. It runs
+ * in Node and in browsers: nothing it loads up front needs Node. A wallet file (`path`,
+ * `FileWalletStore`) loads Node's file API on demand; in a browser, keep the wallet in
+ * `IndexedDbWalletStore` and load the core with `loadWasmCore`. Bundlers: leave `node:*` imports
+ * external (esbuild `--external:node:*`; Vite does so itself) — they are only reached in Node.
  */
 
 export {
@@ -13,8 +17,11 @@ export {
 export { guardHeaderSize, PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER, payingFetch, type PayingFetchOptions, settlementOf } from './fetch.js';
 export { type NodeCheckpoint, type NodeEvent, type NodeState, PoolNodeReader, PoolNodeReadError } from './node.js';
 export { type PrivStarkAsset, PrivStarkSchemeClient, registerPrivStark } from './scheme.js';
-export type { StoredNote, StoredPending, WalletState } from './store.js';
+export { FileWalletStore } from './file-store.js';
+export { IndexedDbWalletStore } from './indexeddb-store.js';
+export { MemoryWalletStore, type StoredNote, type StoredPending, type StoredWallet, type WalletState, type WalletStore } from './store.js';
 export { DEPTH, LocalTree } from './tree.js';
+export { loadWasmCore } from './wasm-core.js';
 export {
   type Balance,
   DEPOSIT_GAP,

@@ -1,14 +1,12 @@
 /**
- * @module Where a wallet keeps itself: one JSON file with the spending key, notes, pending
- * payments and cursors, readable only by its owner (mode 0600, written to a temporary file, synced
- * and renamed, so a crash leaves the old or the new state, never half of one), and beside it the
- * public leaves (`<file>.leaves`, 32 bytes each, appended). Without a path nothing is written.
+ * @module Where a wallet keeps itself, behind one interface: the state (spending key, notes,
+ * pending payments, cursors) and the public leaves it has read. {@link MemoryWalletStore} keeps both
+ * in memory; `FileWalletStore` (Node, `./file-store.js`) writes a file readable only by its owner;
+ * `IndexedDbWalletStore` (browsers, `./indexeddb-store.js`) an IndexedDB database. Nothing here
+ * needs Node.
  */
 
-import type { DigestHex } from '../core/index.js';
-
-/** Node's file API, loaded only when a wallet has a file (so the client also loads in browsers). */
-const fs = () => import('node:fs/promises');
+import type { DigestHex } from '../core/digest.js';
 
 /** A note the wallet owns. */
 export interface StoredNote {
@@ -70,49 +68,83 @@ export interface WalletState {
   syncedAt: number;
 }
 
-/** Reads a wallet file; refuses one that others can read. */
-export async function readWalletFile(path: string): Promise<{ state: WalletState; leaves: DigestHex[] }> {
-  const { readFile, stat } = await fs();
-  const info = await stat(path);
-  if (process.platform !== 'win32' && (info.mode & 0o077) !== 0) {
-    throw new Error(`wallet file ${path} is readable by others (mode ${(info.mode & 0o777).toString(8)}); chmod 600 it`);
+/** What a store holds. */
+export interface StoredWallet {
+  readonly state: WalletState;
+  readonly leaves: DigestHex[];
+}
+
+/**
+ * Persistence of one wallet. The wallet calls `save` before a payment's payload leaves (the pending
+ * record must survive a crash), so `save` resolves only once the state is durable.
+ */
+export interface WalletStore {
+  /** Where it lives, for messages (a file path, a database name). */
+  readonly name: string;
+  /** Creates the store with its first state; refuses when one already exists there. */
+  create(state: WalletState): Promise<void>;
+  /** The stored wallet; throws when there is none. */
+  load(): Promise<StoredWallet>;
+  /** Replaces the state (atomically: a crash leaves the old or the new one). */
+  save(state: WalletState): Promise<void>;
+  /** Stores leaves `from … from + leaves.length - 1`, dropping any stored at or past `from`. */
+  appendLeaves(from: number, leaves: readonly DigestHex[]): Promise<void>;
+}
+
+/** A wallet kept in memory (a copy of each saved state), e.g. for a page that re-creates it. */
+export class MemoryWalletStore implements WalletStore {
+  private stored: { state: WalletState; leaves: DigestHex[] } | null = null;
+
+  constructor(readonly name = 'memory') {}
+
+  async create(state: WalletState): Promise<void> {
+    if (this.stored) throw new Error(`wallet store ${this.name} already holds a wallet`);
+    this.stored = { state: structuredClone(state), leaves: [] };
   }
-  const state = JSON.parse(await readFile(path, 'utf8')) as WalletState;
-  if (state.version !== 1) throw new Error(`wallet file ${path}: unknown version ${String(state.version)}`);
+
+  async load(): Promise<StoredWallet> {
+    if (!this.stored) throw new Error(`wallet store ${this.name} holds no wallet`);
+    return { state: structuredClone(this.stored.state), leaves: this.stored.leaves.slice() };
+  }
+
+  async save(state: WalletState): Promise<void> {
+    if (!this.stored) throw new Error(`wallet store ${this.name} holds no wallet`);
+    this.stored.state = structuredClone(state);
+  }
+
+  async appendLeaves(from: number, leaves: readonly DigestHex[]): Promise<void> {
+    if (!this.stored) throw new Error(`wallet store ${this.name} holds no wallet`);
+    this.stored.leaves.length = Math.min(this.stored.leaves.length, from);
+    if (this.stored.leaves.length !== from) throw new Error(`wallet store ${this.name}: leaves missing before ${from}`);
+    this.stored.leaves.push(...leaves);
+  }
+}
+
+/** Checks a loaded state's version and network. */
+export function checkStoredState(state: WalletState, network: string, name: string): WalletState {
+  if (state.version !== 1) throw new Error(`wallet ${name}: unknown version ${String(state.version)}`);
+  if (state.network !== network) throw new Error(`wallet ${name} is for network ${state.network}, not ${network}`);
+  return state;
+}
+
+/** Leaves as 32 bytes each (what file and IndexedDB stores keep). */
+export function packLeaves(leaves: readonly DigestHex[]): Uint8Array {
+  const out = new Uint8Array(leaves.length * 32);
+  leaves.forEach((leaf, i) => {
+    for (let b = 0; b < 32; b++) out[i * 32 + b] = Number.parseInt(leaf.slice(2 + 2 * b, 4 + 2 * b), 16);
+  });
+  return out;
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** The leaves in packed bytes (a trailing partial leaf, from a torn write, is ignored). */
+export function unpackLeaves(bytes: Uint8Array): DigestHex[] {
   const leaves: DigestHex[] = [];
-  const bytes = await readFile(`${path}.leaves`).catch(() => Buffer.alloc(0));
-  for (let offset = 0; offset + 32 <= bytes.length; offset += 32) leaves.push(`0x${bytes.subarray(offset, offset + 32).toString('hex')}` as DigestHex);
-  return { state, leaves };
-}
-
-/** Writes the wallet file atomically with mode 0600. */
-export async function writeWalletFile(path: string, state: WalletState): Promise<void> {
-  const { chmod, open, rename } = await fs();
-  const temp = `${path}.${process.pid}.tmp`;
-  const handle = await open(temp, 'w', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(state)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
+  for (let offset = 0; offset + 32 <= bytes.length; offset += 32) {
+    let hex = '0x';
+    for (let b = offset; b < offset + 32; b++) hex += HEX[bytes[b]!]!;
+    leaves.push(hex as DigestHex);
   }
-  await chmod(temp, 0o600);
-  await rename(temp, path);
-}
-
-/** Appends leaves to `<path>.leaves`, first cutting it to `from` leaves (a torn earlier append). */
-export async function appendLeaves(path: string, from: number, leaves: readonly DigestHex[]): Promise<void> {
-  const { open, truncate } = await fs();
-  const file = `${path}.leaves`;
-  const handle = await open(file, 'a', 0o600);
-  try {
-    const size = (await handle.stat()).size;
-    if (size !== from * 32) await truncate(file, from * 32);
-    const bytes = Buffer.alloc(leaves.length * 32);
-    leaves.forEach((leaf, i) => bytes.write(leaf.slice(2), i * 32, 'hex'));
-    await handle.write(bytes, 0, bytes.length, from * 32);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  return leaves;
 }

@@ -18,18 +18,10 @@
  *   paying this wallet's address.
  */
 
-import {
-  changeRhoOf,
-  commitmentOf,
-  depositRhoOf,
-  deriveNote,
-  type DigestHex,
-  ownerOf,
-  precommitmentOf,
-  type PrivStarkCore,
-  randomDigest,
-  recipientRhoOf,
-} from '../core/index.js';
+// The core's modules one by one, not its index: the index also loads the native addon (Node only).
+import type { DigestHex } from '../core/digest.js';
+import type { PrivStarkCore } from '../core/facade.js';
+import { changeRhoOf, commitmentOf, depositRhoOf, deriveNote, ownerOf, precommitmentOf, randomDigest, recipientRhoOf } from '../core/witness.js';
 import {
   DEVNET_NETWORK,
   encodeProof,
@@ -42,9 +34,10 @@ import {
   resourceIdOf,
   SCHEME,
 } from '../scheme/index.js';
+import { FileWalletStore } from './file-store.js';
 import { InsufficientFundsError, PoolMismatchError, UnpayableRequirementsError, WalletBehindError } from './errors.js';
 import { type NodeEvent, PoolNodeReader } from './node.js';
-import { appendLeaves, readWalletFile, type StoredNote, type StoredPending, type WalletState, writeWalletFile } from './store.js';
+import { checkStoredState, type StoredNote, type StoredPending, type WalletState, type WalletStore } from './store.js';
 import { LocalTree } from './tree.js';
 
 /**
@@ -64,7 +57,13 @@ export interface WalletOptions {
   readonly core: PrivStarkCore;
   /** The pool node's base URL (or a reader over it). */
   readonly pool: string | PoolNodeReader;
-  /** The wallet file (mode 0600); without one the wallet lives in memory. */
+  /**
+   * Where the wallet keeps itself: a {@link WalletStore} (`IndexedDbWalletStore` in browsers,
+   * `MemoryWalletStore`), or in Node a file path (mode 0600). With neither, it lives in memory and
+   * nothing is written.
+   */
+  readonly store?: WalletStore | undefined;
+  /** Node: the wallet file (a `FileWalletStore`); ignored when `store` is given. */
   readonly path?: string | undefined;
   /** The pool's network (default the devnet pool). */
   readonly network?: NetworkProfile | undefined;
@@ -116,7 +115,7 @@ export class Wallet {
   readonly network: NetworkProfile;
   readonly owner: DigestHex;
   readonly address: string;
-  readonly path: string | undefined;
+  readonly store: WalletStore | null;
   private readonly state: WalletState;
   private readonly tree: LocalTree;
   private readonly clock: () => number;
@@ -127,11 +126,11 @@ export class Wallet {
   /** Deposit precommitments by counter (recovery). */
   private readonly depositPre = new Map<number, DigestHex>();
 
-  private constructor(options: WalletOptions, state: WalletState, leaves: readonly DigestHex[]) {
+  private constructor(options: WalletOptions, store: WalletStore | null, state: WalletState, leaves: readonly DigestHex[]) {
     this.core = options.core;
     this.reader = typeof options.pool === 'string' ? new PoolNodeReader(options.pool) : options.pool;
     this.network = options.network ?? DEVNET_NETWORK;
-    this.path = options.path;
+    this.store = store;
     this.clock = options.clock ?? Date.now;
     this.state = state;
     this.owner = ownerOf(this.core, state.sk);
@@ -163,25 +162,26 @@ export class Wallet {
       poolTime: 0,
       syncedAt: 0,
     };
-    const wallet = new Wallet(options, state, []);
-    if (options.path) {
-      const { access } = await import('node:fs/promises');
-      const exists = await access(options.path).then(
-        () => true,
-        () => false,
-      );
-      if (exists) throw new Error(`wallet file ${options.path} already exists`);
-      await wallet.save();
-    }
+    const store = storeOf(options);
+    const wallet = new Wallet(options, store, state, []);
+    await store?.create(structuredClone(state));
     return wallet;
   }
 
-  /** Opens a wallet file (mode 0600 required). */
-  static async open(options: WalletOptions & { readonly path: string }): Promise<Wallet> {
-    const { state, leaves } = await readWalletFile(options.path);
-    const network = options.network ?? DEVNET_NETWORK;
-    if (state.network !== network.network) throw new Error(`wallet file ${options.path} is for network ${state.network}, not ${network.network}`);
-    return new Wallet(options, state, leaves);
+  /**
+   * Opens a stored wallet: `store`, or in Node the file at `path` (mode 0600 required).
+   * @throws when there is none, or it is for another network
+   */
+  static async open(options: WalletOptions & ({ readonly path: string } | { readonly store: WalletStore })): Promise<Wallet> {
+    const store = storeOf(options)!;
+    const { state, leaves } = await store.load();
+    checkStoredState(state, (options.network ?? DEVNET_NETWORK).network, store.name);
+    return new Wallet(options, store, state, leaves);
+  }
+
+  /** Node: the wallet file's path, when the wallet is kept in one. */
+  get path(): string | undefined {
+    return this.store && 'path' in this.store && typeof this.store.path === 'string' ? this.store.path : undefined;
   }
 
   /** The spending key (whoever holds it can spend every note). */
@@ -279,7 +279,7 @@ export class Wallet {
       const page = await this.reader.leaves(from, Math.min(4096, head.size - from));
       if (page.leaves.length === 0) break;
       const leaves = page.leaves.slice(0, head.size - from);
-      if (this.path) await appendLeaves(this.path, from, leaves);
+      await this.store?.appendLeaves(from, leaves);
       this.tree.append(leaves);
     }
     // 2. Events up to the head's count.
@@ -487,18 +487,19 @@ export class Wallet {
         status: 'pending',
       };
       this.state.pending.push(pending);
-      await this.save();
+      const recorded = this.save();
 
-      // 5. The proof.
-      let proved;
-      try {
-        proved = await this.core.proveSpend({ sk: this.state.sk, value: note.value, rho: note.rho, index: note.index, path, amount: requirements.amount, ctx });
-      } catch (error) {
-        // Nothing left the wallet: forget the record.
+      // 5. The proof, built while the record is written: the payload leaves only once both are done.
+      const proving = Promise.resolve().then(() => this.core.proveSpend({ sk: this.state.sk, value: note.value, rho: note.rho, index: note.index, path, amount: requirements.amount, ctx }));
+      const [saved, built] = await Promise.allSettled([recorded, proving]);
+      if (saved.status === 'rejected' || built.status === 'rejected') {
+        // Nothing left the wallet: forget the record (a copy already on disk only locks the note
+        // until its expiry).
         this.state.pending.splice(this.state.pending.indexOf(pending), 1);
-        await this.save();
-        throw error;
+        await this.save().catch(() => undefined);
+        throw saved.status === 'rejected' ? saved.reason : (built as PromiseRejectedResult).reason;
       }
+      const proved = built.value;
       if (proved.publicInputs.nullifier !== note.nullifier || proved.publicInputs.change !== change) {
         throw new Error('the proof does not prove the payment the wallet recorded');
       }
@@ -518,12 +519,19 @@ export class Wallet {
     }
   }
 
-  /** Writes the wallet file (serialised; a no-op in memory). */
+  /** Writes the state to the store (serialised, in call order; a no-op without a store). */
   save(): Promise<void> {
-    const path = this.path;
-    if (!path) return Promise.resolve();
+    const store = this.store;
+    if (!store) return Promise.resolve();
     const snapshot = structuredClone(this.state);
-    this.saving = this.saving.catch(() => undefined).then(() => writeWalletFile(path, snapshot));
+    this.saving = this.saving.catch(() => undefined).then(() => store.save(snapshot));
     return this.saving;
   }
+}
+
+/** The store the options name: `store`, a file at `path` (Node, loaded on demand), or none. */
+function storeOf(options: WalletOptions): WalletStore | null {
+  if (options.store) return options.store;
+  if (options.path === undefined) return null;
+  return new FileWalletStore(options.path);
 }

@@ -43,6 +43,11 @@ export interface PoolNodeOptions {
   readonly logger?: false | { readonly level?: string; readonly stream?: { write(line: string): unknown } };
   /** Largest request body, bytes (default 4096). */
   readonly bodyLimit?: number;
+  /**
+   * Origins whose pages may read the public GET routes (browser wallets): exact origins such as
+   * `https://shop.example`, or `'*'` for any. Default none. `POST /deposit` never answers CORS.
+   */
+  readonly corsOrigins?: readonly string[] | '*';
 }
 
 /** Minimum length of an operator token. */
@@ -52,6 +57,23 @@ const UNAVAILABLE = { error: 'pool_unavailable', message: 'the pool store is una
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest();
+}
+
+function corsOriginsOf(origins: PoolNodeOptions['corsOrigins']): Set<string> | '*' | null {
+  if (origins === undefined) return null;
+  if (origins === '*') return '*';
+  for (const origin of origins) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      // refused below
+    }
+    if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol)) {
+      throw new RangeError(`"corsOrigins" expected origins like https://shop.example (scheme, host, optional port), got ${JSON.stringify(origin).slice(0, 80)}`);
+    }
+  }
+  return origins.length === 0 ? null : new Set(origins);
 }
 
 function limitOf(text: string | undefined, bounds: { default: number; max: number }): number | string {
@@ -80,6 +102,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     throw new RangeError(`"operatorToken" expected a string of at least ${MIN_TOKEN_LENGTH} characters`);
   }
   const tokenHash = sha256(options.operatorToken);
+  const corsOrigins = corsOriginsOf(options.corsOrigins);
   const logger = (
     options.logger === false
       ? false
@@ -95,6 +118,20 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
 
   // JSON only: Fastify's plain-text parser would turn a text body into a schema error instead of a 415.
   app.removeContentTypeParser('text/plain');
+
+  if (corsOrigins) {
+    // Read-only CORS: a page on an allowed origin may read what any wallet reads. Simple GETs need
+    // no preflight; nothing else is allowed cross-origin.
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      const origin = request.headers.origin;
+      if (corsOrigins === '*') reply.header('access-control-allow-origin', '*');
+      else {
+        reply.header('vary', 'Origin');
+        if (typeof origin === 'string' && corsOrigins.has(origin)) reply.header('access-control-allow-origin', origin);
+      }
+    });
+  }
 
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found', message: 'no such route' }));
 
