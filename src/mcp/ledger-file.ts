@@ -11,6 +11,9 @@ import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { ToolError } from './errors.js';
 import { type SpendEntry, SpendLedger } from './ledger.js';
 
+/** Locks this process holds (a pid check cannot tell this process's own lock from a stale one). */
+const held = new Set<string>();
+
 const STATUSES = new Set(['reserved', 'left', 'settled', 'expired', 'released']);
 
 function isEntry(value: unknown): value is SpendEntry {
@@ -54,8 +57,13 @@ export class LedgerFile {
         if (process.platform !== 'win32' && (info.mode & 0o077) !== 0) {
           throw new ToolError('ledger_invalid', `the spend ledger ${path} is open to others (mode ${(info.mode & 0o777).toString(8)}); chmod 600 it`);
         }
-        const value = JSON.parse(await readFile(path, 'utf8')) as { version?: unknown; entries?: unknown };
-        if (value.version !== 1 || !Array.isArray(value.entries) || !value.entries.every(isEntry)) {
+        let value: { version?: unknown; entries?: unknown } = {};
+        try {
+          value = JSON.parse(await readFile(path, 'utf8')) as typeof value;
+        } catch {
+          // Refused below.
+        }
+        if (value === null || value.version !== 1 || !Array.isArray(value.entries) || !value.entries.every(isEntry)) {
           throw new ToolError('ledger_invalid', `the spend ledger ${path} is not one this version wrote`);
         }
         entries = value.entries;
@@ -64,6 +72,7 @@ export class LedgerFile {
       file.locked = true;
       return file;
     } catch (error) {
+      held.delete(`${path}.lock`);
       await unlink(`${path}.lock`).catch(() => undefined);
       throw error;
     }
@@ -81,6 +90,7 @@ export class LedgerFile {
     await this.saving.catch(() => undefined);
     if (this.locked) {
       this.locked = false;
+      held.delete(`${this.path}.lock`);
       await unlink(`${this.path}.lock`).catch(() => undefined);
     }
   }
@@ -109,11 +119,13 @@ function alive(pid: number): boolean {
 }
 
 async function takeLock(lock: string): Promise<void> {
+  if (held.has(lock)) throw new ToolError('ledger_locked', `the spend ledger is already open in this process (${lock})`);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const handle = await open(lock, 'wx', 0o600);
       await handle.writeFile(`${process.pid}\n`);
       await handle.close();
+      held.add(lock);
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -71,7 +71,8 @@ function parseHostEntry(entry: string): HostSpec | null {
   if (!match) return null;
   const wildcard = match[1] !== undefined;
   const host = match[2]!;
-  if (wildcard && host.startsWith('[')) return null;
+  // A wildcard is for domain names: not an IP literal (nor a name whose last label is numeric, which URLs read as IPv4).
+  if (wildcard && (host.startsWith('[') || /\.[0-9]+$|^[0-9]+$/.test(host))) return null;
   const port = match[3] === undefined ? null : Number(match[3]);
   if (port !== null && (port < 1 || port > 65535)) return null;
   return { wildcard, host, port };
@@ -100,6 +101,16 @@ function covers(a: HostSpec, b: HostSpec): boolean {
   if (a.port !== null && a.port !== b.port) return false;
   if (!a.wildcard) return !b.wildcard && a.host === b.host;
   return b.host === a.host ? b.wildcard : b.host.endsWith(`.${a.host}`);
+}
+
+/** Whether some host and port is allowed by both entries. */
+function overlaps(a: HostSpec, b: HostSpec): boolean {
+  if (a.port !== null && b.port !== null && a.port !== b.port) return false;
+  const under = (x: string, y: string) => x === y || x.endsWith(`.${y}`);
+  if (a.wildcard && b.wildcard) return under(a.host, b.host) || under(b.host, a.host);
+  if (a.wildcard) return b.host.endsWith(`.${a.host}`);
+  if (b.wildcard) return a.host.endsWith(`.${b.host}`);
+  return a.host === b.host;
 }
 
 /** Whether the policy's host list allows `url` (http or https only). */
@@ -264,8 +275,13 @@ export function tightenPolicy(policy: Policy, change: PolicyTightening): { polic
     if (hosts === '*') throw new PolicyRefusal('policy_tighten_unsupported', 'hosts', 'hosts allows any host ("*"): removing one cannot be expressed; use restrict_hosts_to with the hosts to keep');
     const before = hosts.length;
     const kept: string[] = hosts.filter((entry) => !removeHosts.includes(entry));
-    const still = removeHosts.find((entry) => hostCovered(kept, entry));
-    if (still !== undefined) throw new PolicyRefusal('policy_tighten_unsupported', 'hosts', `${still} would still be allowed by another hosts entry (a wildcard or a host without a port): remove that entry too`);
+    for (const entry of removeHosts) {
+      const spec = parseHostEntry(entry)!;
+      const other = kept.find((have) => overlaps(parseHostEntry(have)!, spec));
+      if (other !== undefined) {
+        throw new PolicyRefusal('policy_tighten_unsupported', 'hosts', `${entry} would still be allowed, at least in part, by the hosts entry ${other}: remove or narrow that entry too`);
+      }
+    }
     hosts = kept;
     if (kept.length !== before) changed.push('hosts');
   }
