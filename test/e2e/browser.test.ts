@@ -1,72 +1,152 @@
-// The WebAssembly build proves and verifies in a real browser: headless Chromium (Debian's
-// `chromium`, driven by playwright-core) loads a page that fetches build/wasm/priv_stark.wasm,
-// builds a spend proof with the core facade and the wallet's tree, verifies it, and refuses a
-// tampered twin. `npm test` installs Debian's chromium when missing (scripts/system-deps.sh); a run
-// without it is skipped with a warning, except under CI=true or PRIV_STARK_REQUIRE_BROWSER=1, where a
-// missing browser fails.
+// The client in a real browser. Headless Chromium (Debian's `chromium`, driven by playwright-core)
+// loads pages bundled for browsers (test/e2e/browser/bundle.ts: no Node built-in imported up front,
+// no Node global in any project module the page loads):
+// 1. the WebAssembly core proves a spend with the wallet's tree, verifies it, refuses a tampered twin;
+// 2. a wallet kept in IndexedDB syncs from a real pool node on loopback (cross-origin, through the
+//    node's opt-in CORS), proves with the WebAssembly core and pays a real shop — stock
+//    @x402/express in front of a real facilitator — through the stock @x402/fetch; the balance
+//    moves only as the pool's log says, and the wallet opens again from IndexedDB.
+// `npm test` installs Debian's chromium when missing (scripts/system-deps.sh); a run without it is
+// skipped with a warning, except under CI=true or PRIV_STARK_REQUIRE_BROWSER=1, where a missing
+// browser fails. The bundle checks run without a browser.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
-import { build } from 'esbuild';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { Wallet } from '../../src/client/index.js';
+import { loadCore, ownerOf, type PrivStarkCore, randomDigest } from '../../src/core/index.js';
+import { bundleForBrowser, nodeGlobalsIn } from './browser/bundle.js';
+import { type BrowserStack, startBrowserStack } from './browser/stack.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p));
 const available = CHROMIUM !== undefined || process.env.CI === 'true' || process.env.PRIV_STARK_REQUIRE_BROWSER === '1';
 if (!available) process.stderr.write('browser.test.ts: no Chromium found (apt-get install chromium, or CHROMIUM_PATH): skipped\n');
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-describe.skipIf(!available)('WebAssembly core in headless Chromium', () => {
-  let server: Server;
-  let url: string;
+describe('the client bundled for browsers', () => {
+  it('loads nothing from Node up front: the wallet, its stores, the scheme client, @x402/fetch, the WebAssembly core', async () => {
+    const { js, projectModules } = await bundleForBrowser(`${ROOT}src/client/index.ts`);
+    for (const module of ['src/client/wallet.ts', 'src/client/indexeddb-store.ts', 'src/client/scheme.ts', 'src/client/fetch.ts', 'src/client/wasm-core.ts', 'src/scheme/encoding.ts', 'src/core/facade.ts']) {
+      expect(projectModules).toContain(module);
+    }
+    expect(projectModules).not.toContain('src/core/native.ts');
+    expect(js).toContain('wrapFetchWithPayment');
+  }, 60_000);
+
+  it('refuses a static Node import and a Node global', async () => {
+    // The core's index loads the native addon (Node only): not for browsers.
+    await expect(bundleForBrowser(`${ROOT}src/core/index.ts`)).rejects.toThrow(/Node built-in "node:(fs|module|url)" imported by src\/core\/native\.ts/);
+    expect(nodeGlobalsIn([here('./browser/fixtures/node-global.ts')])).toEqual(['test/e2e/browser/fixtures/node-global.ts:3 Buffer']);
+  }, 60_000);
+});
+
+describe.skipIf(!available)('the client in headless Chromium', () => {
+  let core: PrivStarkCore;
+  let browser: Browser;
+  let coreServer: Server;
+  let coreUrl: string;
+  let stack: BrowserStack;
+  let shop: Wallet;
 
   beforeAll(async () => {
     if (!CHROMIUM) throw new Error('no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)');
-    const bundle = await build({
-      entryPoints: [fileURLToPath(new URL('./browser/entry.ts', import.meta.url))],
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      write: false,
-      external: ['node:*'],
-      // Node's worker pool for WASM is imported lazily and never in a browser: leave it out.
-      plugins: [{ name: 'no-node-pool', setup: (b) => b.onResolve({ filter: /wasm-pool\.js$/ }, (args) => ({ path: args.path, external: true })) }],
-    });
-    const js = bundle.outputFiles[0]!.text;
+    core = await loadCore();
     const wasm = readFileSync(`${ROOT}build/wasm/priv_stark.wasm`);
-    server = createServer((request, response) => {
-      if (request.url === '/bundle.js') return response.writeHead(200, { 'content-type': 'text/javascript' }).end(js);
+    const [corePage, walletPage] = await Promise.all([bundleForBrowser(here('./browser/entry.ts')), bundleForBrowser(here('./browser/wallet-entry.ts'))]);
+    coreServer = createServer((request, response) => {
+      if (request.url === '/bundle.js') return response.writeHead(200, { 'content-type': 'text/javascript' }).end(corePage.js);
       if (request.url === '/priv_stark.wasm') return response.writeHead(200, { 'content-type': 'application/wasm' }).end(wasm);
       return response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script type="module" src="/bundle.js"></script>');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
-  }, 120_000);
-  afterAll(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+    await new Promise<void>((resolve) => coreServer.listen(0, '127.0.0.1', () => resolve()));
+    coreUrl = `http://127.0.0.1:${(coreServer.address() as { port: number }).port}/`;
 
-  it('proves a spend, verifies it and refuses a tampered twin', async () => {
+    // The shop's own wallet stays in Node (native core); the page pays its address.
+    const html = '<!doctype html><script>globalThis.config = __CONFIG__;</script><script type="module" src="/wallet.js"></script>';
+    const shopKey = randomDigest();
+    stack = await startBrowserStack(core, core.encodeAddress(ownerOf(core, shopKey)), { html, js: walletPage.js, wasm });
+    shop = await Wallet.create({ core, pool: stack.poolUrl, sk: shopKey });
     const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox', '--headless=new'] });
-    try {
-      const page = await browser.newPage();
-      const problems: string[] = [];
-      page.on('pageerror', (error) => problems.push(error.message));
-      page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(message.text());
-      });
-      await page.goto(url);
-      await page.waitForTimeout(100);
-      expect(problems).toEqual([]);
-      await page.waitForFunction(() => 'result' in globalThis, undefined, { timeout: 30_000 });
-      const result = (await page.evaluate(() => (globalThis as unknown as { result: Promise<unknown> }).result)) as Record<string, unknown>;
-      expect(result.error).toBeUndefined();
-      expect(result).toMatchObject({ backend: 'wasm', samePath: true, rootMatches: true, nullifierMatches: true, verified: { ok: true }, tampered: { ok: false } });
-      expect(result.userAgent).toMatch(/Chrome/);
-      expect(result.proofBytes).toBeGreaterThan(10_000);
-    } finally {
-      await browser.close();
-    }
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless=new'] });
   }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+    await new Promise<void>((resolve) => (coreServer ? coreServer.close(() => resolve()) : resolve()));
+  });
+
+  /** What a page reported, and the requests it made that were not answered 2xx (favicon aside). */
+  async function resultOf(url: string, timeout: number): Promise<{ result: Record<string, unknown>; refused: string[] }> {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    const refused: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      // A refused request is also logged to the console; those are checked by status below.
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
+    });
+    page.on('response', (response) => {
+      const path = new URL(response.url()).pathname;
+      if (response.status() >= 300 && path !== '/favicon.ico') refused.push(`${response.status()} ${response.request().method()} ${path}`);
+    });
+    await page.goto(url);
+    await page.waitForFunction(() => 'result' in globalThis, undefined, { timeout });
+    const result = (await page.evaluate(() => (globalThis as unknown as { result: Promise<unknown> }).result)) as Record<string, unknown>;
+    expect(result.error).toBeUndefined();
+    expect(problems).toEqual([]);
+    await page.close();
+    return { result, refused };
+  }
+
+  it('the WebAssembly core proves a spend, verifies it and refuses a tampered twin', async () => {
+    const { result, refused } = await resultOf(coreUrl, 60_000);
+    expect(refused).toEqual([]);
+    expect(result).toMatchObject({ backend: 'wasm', samePath: true, rootMatches: true, nullifierMatches: true, verified: { ok: true }, tampered: { ok: false } });
+    expect(result.userAgent).toMatch(/Chrome/);
+    expect(result.proofBytes).toBeGreaterThan(10_000);
+  }, 120_000);
+
+  it('a wallet in IndexedDB syncs from the pool node, proves with WebAssembly and pays the shop through @x402/fetch', async () => {
+    const { result, refused } = await resultOf(`${stack.shopUrl}/`, 240_000);
+    expect(result.backend).toBe('wasm');
+    // The only request not answered 2xx is the first, unpaid one.
+    expect(refused).toEqual(['402 GET /weather']);
+    // Funded with two notes through the operator; both found by the page's own sync.
+    expect(result.funded).toEqual({ spendable: '150000', pending: '0', unconfirmed: '0', total: '150000' });
+    // One call: 402, proof in the page, paid request, 200 from the stock middleware.
+    expect(result.status).toBe(200);
+    expect(JSON.parse(result.body as string)).toEqual({ weather: 'sunny', by: 'the shop' });
+    expect(stack.served()).toBe(1);
+    // The smallest covering note (50000) is locked until the pool's log speaks; the header changes nothing.
+    expect(result.afterPayment).toEqual({ spendable: '100000', pending: '50000', unconfirmed: '0', total: '150000' });
+    expect(result.pendingRecord).toEqual([{ amount: '10000', status: 'pending', changeValue: '40000' }]);
+    // Settled from the log: 100000 + the 40000 change.
+    expect(result.settled).toEqual({ spendable: '140000', pending: '0', unconfirmed: '0', total: '140000' });
+    const claimed = result.claimed as { success: boolean; transaction: string; network: string };
+    expect(claimed).toMatchObject({ success: true, network: 'shielded:devnet' });
+    expect(result.settlementId).toBe(claimed.transaction);
+    // The pool's log holds that settlement, and the shop's wallet (Node, native core) finds the 10000.
+    const events = (await (await fetch(`${stack.poolUrl}/events?after=0&limit=100`)).json()) as { events: { kind: string; settlementId?: string; amount: string }[] };
+    expect(events.events.filter((e) => e.kind === 'settlement')).toEqual([expect.objectContaining({ settlementId: claimed.transaction, amount: '10000' })]);
+    await shop.sync();
+    expect(shop.balance().total).toBe(10_000n);
+    // Opened again from IndexedDB: the same balance and leaves, nothing new to read.
+    expect(result.reopened).toMatchObject({ balance: result.settled, sameLeaves: true, resyncLeaves: 0, payments: ['settled'] });
+  }, 300_000);
+
+  it('the pool node answers CORS only for the allowed origin and only on its read routes', async () => {
+    const allowed = await fetch(`${stack.poolUrl}/state`, { headers: { origin: stack.shopUrl } });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(stack.shopUrl);
+    const other = await fetch(`${stack.poolUrl}/state`, { headers: { origin: 'http://127.0.0.1:9' } });
+    expect(other.status).toBe(200);
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    const deposit = await fetch(`${stack.poolUrl}/deposit`, { method: 'POST', headers: { origin: stack.shopUrl, 'content-type': 'application/json' }, body: '{}' });
+    expect(deposit.headers.get('access-control-allow-origin')).toBeNull();
+  });
 });

@@ -1,0 +1,119 @@
+/**
+ * The stack a browser wallet meets, on loopback: a facilitator (the same `build` and `Facilitator`
+ * as `priv-stark start`, an API key, a SQLite pool with a fast checkpoint timer), the devnet pool
+ * node with CORS for the shop's origin, and the shop: stock `@x402/express` charging `GET /weather`
+ * with this project's scheme server and facilitator client, and serving the page that pays it
+ * (so the paid request is same-origin; only the pool node is read cross-origin). `POST /fund` plays
+ * the operator: it shields a deposit ticket the page made (the operator token stays on the server).
+ */
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { x402ResourceServer } from '@x402/core/server';
+import { paymentMiddleware } from '@x402/express';
+import express from 'express';
+
+import type { PrivStarkCore } from '../../../src/core/index.js';
+import { Facilitator } from '../../../src/facilitator/index.js';
+import { ApiKeys, build, hashKey } from '../../../src/http/index.js';
+import { buildPoolNode, openSqliteStore, Pool, PoolNodeClient } from '../../../src/pool/index.js';
+import { DEVNET_NETWORK } from '../../../src/scheme/index.js';
+import { MERCHANT_MAX_HEADER_BYTES, PrivStarkFacilitatorClient, PrivStarkSchemeServer, privStarkRoutes } from '../../../src/server/index.js';
+
+const API_KEY = 'browser-e2e-api-key-0123456789';
+const OPERATOR_TOKEN = 'browser-e2e-operator-0123456789';
+
+export interface BrowserStack {
+  readonly shopUrl: string;
+  readonly poolUrl: string;
+  readonly operator: PoolNodeClient;
+  /** Requests the shop's `GET /weather` handler served. */
+  served(): number;
+  close(): Promise<void>;
+}
+
+export interface ShopAssets {
+  readonly html: string;
+  readonly js: string;
+  readonly wasm: Uint8Array;
+}
+
+export async function startBrowserStack(core: PrivStarkCore, payTo: string, assets: ShopAssets): Promise<BrowserStack> {
+  const dir = mkdtempSync(join(tmpdir(), 'priv-stark-browser-'));
+  const closers: (() => Promise<unknown>)[] = [async () => rmSync(dir, { recursive: true, force: true })];
+  const close = async () => {
+    for (const run of closers.splice(0).reverse()) await run().catch(() => undefined);
+  };
+  try {
+    // The shop listens first: its origin is what the pool node allows.
+    let app: express.Express | null = null;
+    const shop: Server = createServer({ maxHeaderSize: MERCHANT_MAX_HEADER_BYTES }, (request, response) => {
+      if (app) app(request, response);
+      else response.writeHead(503).end();
+    });
+    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', () => resolve()));
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          shop.closeAllConnections();
+          shop.close(() => resolve());
+        }),
+    );
+    const shopUrl = `http://127.0.0.1:${(shop.address() as { port: number }).port}`;
+
+    const store = await openSqliteStore({ tree: core, dataDir: join(dir, 'pool') });
+    closers.push(() => store.close());
+    const pool = new Pool({ core, store, checkpointIntervalMs: 100 });
+    pool.start();
+    closers.push(() => pool.stop());
+
+    const facilitatorApp = await build({
+      facilitator: new Facilitator({ core, pool, networks: [DEVNET_NETWORK] }),
+      auth: { mode: 'keys', keys: new ApiKeys([{ id: 'shop', sha256: hashKey(API_KEY), policy: {} }]) },
+      logger: false,
+      health: { version: 'test', backend: core.backend, networks: [DEVNET_NETWORK], pool: { kind: store.kind, state: () => pool.state() } },
+    });
+    closers.push(() => facilitatorApp.close());
+    const facilitatorUrl = await facilitatorApp.listen({ port: 0, host: '127.0.0.1' });
+
+    const node = await buildPoolNode({ pool, operatorToken: OPERATOR_TOKEN, logger: false, corsOrigins: [shopUrl] });
+    closers.push(() => node.close());
+    const poolUrl = await node.listen({ port: 0, host: '127.0.0.1' });
+    const operator = new PoolNodeClient(poolUrl, { token: OPERATOR_TOKEN });
+
+    let served = 0;
+    const server = new x402ResourceServer(new PrivStarkFacilitatorClient({ url: facilitatorUrl, apiKey: API_KEY, timeoutMs: 20_000 })).register(
+      'shielded:devnet',
+      new PrivStarkSchemeServer(),
+    );
+    const shopApp = express();
+    shopApp.use(paymentMiddleware(privStarkRoutes({ 'GET /weather': { payTo, price: '$0.01' } }), server));
+    shopApp.get('/weather', (_request, response) => {
+      served++;
+      response.json({ weather: 'sunny', by: 'the shop' });
+    });
+    shopApp.get('/', (_request, response) => {
+      response.type('html').send(assets.html.replace('__CONFIG__', JSON.stringify({ pool: poolUrl }).replace(/</g, '\\u003c')));
+    });
+    shopApp.get('/wallet.js', (_request, response) => {
+      response.type('text/javascript').send(assets.js);
+    });
+    shopApp.get('/priv_stark.wasm', (_request, response) => {
+      response.type('application/wasm').send(Buffer.from(assets.wasm));
+    });
+    shopApp.post('/fund', express.json(), async (request, response) => {
+      const { amount, pre } = request.body as { amount: string; pre: string };
+      await operator.deposit(amount, pre);
+      response.json({ ok: true });
+    });
+    app = shopApp;
+
+    return { shopUrl, poolUrl, operator, served: () => served, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
