@@ -42,6 +42,11 @@ describe('parsePolicy', () => {
     expect(policy).toMatchObject({ maxPerPayment: 20000n, maxPer24h: 100000n, hosts: ['api.example.com'], recipients: '*', networks: ['shielded:devnet'], assets: ['dUSD'] });
   });
 
+  it('reads examples/mcp-policy.json', () => {
+    const example = JSON.parse(readFileSync(new URL('../../examples/mcp-policy.json', import.meta.url), 'utf8'));
+    expect(parsePolicy(example)).toMatchObject({ maxPerPayment: 20000n, hosts: ['127.0.0.1:3000', '*.example.com'], recipients: '*' });
+  });
+
   it.each([
     ['an unknown key (a typo must not lift a limit)', { ...base, maxPerPaymnet: '1' }, /unknown key "maxPerPaymnet"/],
     ['a missing rule', { ...base, maxPer24h: undefined }, /"maxPer24h" is required|atomic units/],
