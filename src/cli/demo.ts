@@ -3,7 +3,8 @@
  * devnet pool node (as `priv-stark start` runs them, in a temporary data directory), a paywalled
  * merchant (Fastify with the priv-stark plugin, headers up to 256 KiB), a payer funded through the
  * pool node, several paid requests through the stock `@x402/fetch`, then the merchant spending what
- * it received at a second merchant. Every step is printed with its timing.
+ * it received at a second merchant. Every step is printed with its timing; on a terminal each step
+ * is shown live while it runs (see `./progress.ts`).
  */
 
 import { randomBytes } from 'node:crypto';
@@ -19,10 +20,9 @@ import { payingFetch, settlementOf, Wallet } from '../client/index.js';
 import { loadCore, type PrivStarkCore } from '../core/index.js';
 import { PoolNodeClient } from '../pool/client.js';
 import { FASTIFY_MERCHANT_OPTIONS, PrivStarkFacilitatorClient, privStarkFastify, PrivStarkSchemeServer, privStarkRoutes } from '../server/index.js';
+import { createProgress, isLiveTerminal, type ProgressOutput } from './progress.js';
 import { startConfig, startFacilitator } from './start.js';
-import { type CliIo, formatUnits } from './wallet.js';
-
-const stdio: CliIo = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) };
+import { formatUnits } from './wallet.js';
 
 async function merchant(facilitatorUrl: string, apiKey: string, payTo: string, name: string) {
   const app = Fastify({ ...FASTIFY_MERCHANT_OPTIONS, logger: false });
@@ -35,21 +35,16 @@ async function merchant(facilitatorUrl: string, apiKey: string, payTo: string, n
 
 /**
  * The `demo` command.
+ * @param output where the steps go (default stdout; drawn live when it is a terminal)
  * @returns the exit code
  */
-export async function demoCommand(argv: string[], io: CliIo = stdio): Promise<number> {
+export async function demoCommand(argv: string[], output: ProgressOutput = process.stdout, env: Record<string, string | undefined> = process.env): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { payments: { type: 'string' } }, strict: true });
   const payments = Math.max(1, Math.min(50, Number(values.payments ?? 3)));
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-demo-'));
   const apiKey = randomBytes(24).toString('base64url');
   const operatorToken = randomBytes(24).toString('base64url');
-  const t0 = performance.now();
-  const step = async <T>(label: string, run: () => Promise<T>): Promise<T> => {
-    const started = performance.now();
-    const value = await run();
-    io.out(`${`[${((performance.now() - t0) / 1000).toFixed(2)} s]`.padEnd(11)} ${label} (${(performance.now() - started).toFixed(0)} ms)`);
-    return value;
-  };
+  const { step, note } = createProgress(output, isLiveTerminal(output, env));
   const closers: (() => Promise<unknown>)[] = [];
   try {
     const core: PrivStarkCore = await step('core loaded', () => loadCore());
@@ -86,16 +81,16 @@ export async function demoCommand(argv: string[], io: CliIo = stdio): Promise<nu
     for (let i = 1; i <= payments; i++) {
       const response = await step(`payment ${i}: GET ${m1.url}/weather`, () => pay(`${m1.url}/weather`));
       const settlement = settlementOf(response);
-      io.out(`            HTTP ${response.status} ${await response.text()} · transaction ${settlement?.transaction.slice(0, 18) ?? '-'}…`);
+      note(`HTTP ${response.status} ${await response.text()} · transaction ${settlement?.transaction.slice(0, 18) ?? '-'}…`);
     }
     await step('pool log read: payments settled', () => confirm(payer, shop));
-    io.out(`            payer ${formatUnits(payer.balance().total)} dUSD · merchant ${formatUnits(shop.balance().total)} dUSD`);
+    note(`payer ${formatUnits(payer.balance().total)} dUSD · merchant ${formatUnits(shop.balance().total)} dUSD`);
     const m2 = await step('second merchant listening', () => merchant(facilitator.url, apiKey, second.address, 'second merchant'));
     closers.push(m2.close);
     const onward = await step('merchant pays the second merchant with what it received', () => payingFetch(shop)(`${m2.url}/weather`));
-    io.out(`            HTTP ${onward.status} ${await onward.text()}`);
+    note(`HTTP ${onward.status} ${await onward.text()}`);
     await step('pool log read', () => confirm(shop, second));
-    io.out(`            merchant ${formatUnits(shop.balance().total)} dUSD · second merchant ${formatUnits(second.balance().total)} dUSD`);
+    note(`merchant ${formatUnits(shop.balance().total)} dUSD · second merchant ${formatUnits(second.balance().total)} dUSD`);
     return payer.payments().every((p) => p.status === 'settled') && onward.ok ? 0 : 1;
   } finally {
     for (const close of closers.reverse()) await close().catch(() => undefined);
