@@ -436,14 +436,21 @@ export class PaymentAgent {
       response = await pay(url.href, init);
     } catch (error) {
       if (scheme.failure !== null) throw scheme.failure;
-      const left = scheme.entry === null ? '' : await this.leftNote(scheme.entry.id);
+      const left = scheme.entry === null ? '' : this.leftNote(scheme.entry.id);
       if (error instanceof ToolError || (error as { code?: unknown }).code === 'payment_header_too_large') {
         if (left) (error as Error).message += left;
         throw error;
       }
       throw new ToolError('fetch_failed', `the request to ${hostOf(url)} failed: ${(error as Error).message.slice(0, 200)}${left}`, { cause: error });
     }
-    const { bytes, truncated } = await readBounded(response, maxBytes);
+    let read: { bytes: Uint8Array; truncated: boolean };
+    try {
+      read = await readBounded(response, maxBytes);
+    } catch (error) {
+      const left = scheme.entry === null ? '' : this.leftNote(scheme.entry.id);
+      throw new ToolError('fetch_failed', `the response from ${hostOf(url)} could not be read (HTTP ${response.status})${left}`, { cause: error });
+    }
+    const { bytes, truncated } = read;
     const contentType = (response.headers.get('content-type') ?? '').slice(0, 200);
     const claim = settlementOf(response);
     let payment: PaymentView | null = null;
@@ -488,7 +495,7 @@ export class PaymentAgent {
     return this.paymentView(entry, record);
   }
 
-  private async leftNote(id: string): Promise<string> {
+  private leftNote(id: string): string {
     const view = this.entryView(id);
     return view.status === 'pending'
       ? ` — the payment of ${view.amount} was handed out and stays pending until the pool's log settles it or its expiry (${view.expiry}) passes`

@@ -20,6 +20,8 @@ export interface PaymentOption {
   readonly max_timeout_seconds: number;
   /** The route the payment is bound to (`extra.resourceId`), if any. */
   readonly resource_id: string | null;
+  /** `extra.paymentFlow` (`upfront`, `authorization`, …), if the merchant names one. */
+  readonly payment_flow: string | null;
 }
 
 /** The x402 `PaymentRequired` a 402 carries. */
@@ -48,7 +50,7 @@ export function readPaymentRequired(response: Response): PaymentRequiredInfo {
   } catch {
     throw new ToolError('invalid_payment_required', 'the merchant answered 402 without a readable PAYMENT-REQUIRED header (x402 v2)');
   }
-  if (!Array.isArray(required.accepts)) throw new ToolError('invalid_payment_required', 'the merchant\'s 402 lists no payment options');
+  if (typeof required !== 'object' || required === null || !Array.isArray(required.accepts)) throw new ToolError('invalid_payment_required', 'the merchant\'s 402 lists no payment options');
   const raw = required.accepts.slice(0, 20).filter((a): a is Record<string, unknown> => typeof a === 'object' && a !== null);
   const options = raw.map((a) => {
     const extra = typeof a.extra === 'object' && a.extra !== null ? (a.extra as Record<string, unknown>) : {};
@@ -60,12 +62,23 @@ export function readPaymentRequired(response: Response): PaymentRequiredInfo {
       pay_to: bounded(a.payTo, 200),
       max_timeout_seconds: typeof a.maxTimeoutSeconds === 'number' && Number.isSafeInteger(a.maxTimeoutSeconds) ? a.maxTimeoutSeconds : 0,
       resource_id: typeof extra.resourceId === 'string' ? extra.resourceId.slice(0, 200) : null,
+      payment_flow: typeof extra.paymentFlow === 'string' ? extra.paymentFlow.slice(0, 40) : null,
     };
   });
   return { options, raw, error: typeof required.error === 'string' ? required.error.slice(0, 200) : null };
 }
 
-/** The option this wallet pays: the first `priv-stark/v1` one on its network, or -1. */
+const FLOWS = new Set([null, 'authorization', 'upfront', 'escrow']);
+
+/**
+ * The option this wallet pays, or -1: among the `priv-stark/v1` options on its network with a flow
+ * x402 knows, the first without a flow or with `authorization` if there is one (x402's client
+ * prefers those), else the first.
+ */
 export function payableIndex(options: readonly PaymentOption[], network: string): number {
-  return options.findIndex((o) => o.scheme === SCHEME && o.network === network && isAmount(o.amount) && o.max_timeout_seconds > 0);
+  const payable = options
+    .map((o, i) => ({ o, i }))
+    .filter(({ o }) => o.scheme === SCHEME && o.network === network && isAmount(o.amount) && o.max_timeout_seconds > 0 && FLOWS.has(o.payment_flow));
+  const preferred = payable.find(({ o }) => o.payment_flow === null || o.payment_flow === 'authorization') ?? payable[0];
+  return preferred?.i ?? -1;
 }

@@ -70,6 +70,7 @@ const optionShape = z.object({
   pay_to: z.string(),
   max_timeout_seconds: z.number().int(),
   resource_id: z.string().nullable(),
+  payment_flow: z.string().nullable(),
 });
 
 const refusalShape = z.object({ code: z.string(), rule: z.string().nullable(), message: z.string() }).nullable();
