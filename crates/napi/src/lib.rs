@@ -12,6 +12,10 @@ use napi_derive::napi;
 use priv_stark_core::{CoreError, errors::ErrorCode, wire};
 use priv_stark_proof::{ProofError, wire as proof_wire};
 
+/// The addon's own allocations (not Node's) go through mimalloc: see `Cargo.toml`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Runs a core call, turning a panic into an `internal_panic` error.
 fn guarded<T, E: ErrorCode>(call: impl FnOnce() -> core::result::Result<T, E>) -> Result<T> {
     match catch_unwind(AssertUnwindSafe(call)) {

@@ -34,9 +34,9 @@ fn candidates() -> Vec<(&'static str, ParameterSet)> {
     vec![
         ("b8 q38 g16 a8 f8", set(3, 38, 16, 3, 3)),
         ("b16 q29 g16 a8 f128", set(4, 29, 16, 3, 7)),
-        ("b32 q23 g16 a8 f128", set(5, 23, 16, 3, 7)),
+        ("b32 q23 g16 a8 f128 (accepted, set 2)", set(5, 23, 16, 3, 7)),
         ("b32 q22 g20 a8 f128", set(5, 22, 20, 3, 7)),
-        ("b64 q19 g16 a8 f128 (accepted)", set(6, 19, 16, 3, 7)),
+        ("b64 q19 g16 a8 f128 (set 1)", set(6, 19, 16, 3, 7)),
         ("b64 q19 g16 a8 f64", set(6, 19, 16, 3, 6)),
         ("b64 q19 g16 a16 f64", set(6, 19, 16, 4, 6)),
         ("b64 q19 g16 a4 f256", set(6, 19, 16, 2, 8)),

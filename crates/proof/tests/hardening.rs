@@ -7,6 +7,7 @@ mod common;
 use priv_stark_proof::{
     ProofError,
     encoding::{HEADER_BYTES, MAX_PROOF_BYTES, PUBLIC_INPUTS_BYTES, WITNESS_BYTES, proof_header},
+    params::PARAMETER_SET,
     prover::prove,
     verifier::verify,
     wire::{prove_spend, public_inputs_of, verify_spend},
@@ -43,7 +44,7 @@ fn size_and_header_are_checked_first() {
     version[4] = 2;
     assert_eq!(check(&version), "unsupported_version");
     let mut params = proof.bytes.clone();
-    params[5] = 2;
+    params[5] = PARAMETER_SET.id + 1;
     assert_eq!(check(&params), "unsupported_parameter_set");
     // Must-pass twin.
     assert!(verify(&proof.bytes, &common::proven().0.public_inputs).is_ok());
@@ -70,7 +71,7 @@ fn truncations_and_extensions_are_rejected() {
 fn garbage_bodies_are_rejected() {
     let mut state = 0x1234_5678_9abc_def0u64;
     for len in [0usize, 1, 8, 100, 5_000, 60_000, MAX_PROOF_BYTES - HEADER_BYTES] {
-        let mut bytes = proof_header(1).to_vec();
+        let mut bytes = proof_header(PARAMETER_SET.id).to_vec();
         bytes.extend((0..len).map(|_| {
             state ^= state << 13;
             state ^= state >> 7;

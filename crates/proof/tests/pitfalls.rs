@@ -11,7 +11,7 @@ use priv_stark_proof::{
     encoding::{HEADER_BYTES, proof_header},
     errors::FailedCheck,
     layout::{NUM_HASHES, TRACE_WIDTH, hash_kind, input_row},
-    params::{PARAMETER_SET, ParameterSet},
+    params::{PARAMETER_SET, PARAMETER_SET_1, ParameterSet},
     prover::prove_with,
     security::{COLLISION_RESISTANCE_BITS, security_level, security_reports},
     trace::build_trace,
@@ -63,8 +63,12 @@ fn pitfall_01_fiat_shamir_binds_parameters_and_public_inputs() {
 fn pitfall_02_parameters_and_shape_are_fixed() {
     let (scenario, proof) = common::proven();
     let mut other_id = proof.bytes.clone();
-    other_id[5] = 2;
+    other_id[5] = PARAMETER_SET.id + 1;
     assert_eq!(verdict(&other_id).code(), "unsupported_parameter_set");
+    // An honest proof under the retired set 1 is refused by its header, before any work.
+    let retired = prove_with(&PARAMETER_SET_1, &scenario.witness, common::seed(4)).unwrap();
+    assert!(verify_with(&PARAMETER_SET_1, &retired.bytes, &scenario.public_inputs).is_ok());
+    assert_eq!(verdict(&retired.bytes).code(), "unsupported_parameter_set");
 
     // A weaker proof (fewer queries, less grinding) claiming the accepted id.
     let weak = ParameterSet { num_queries: 4, query_pow_bits: 1, ..PARAMETER_SET };

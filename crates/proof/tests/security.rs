@@ -17,8 +17,8 @@ fn accepted_parameter_set_reaches_128_conjectured_bits() {
         level,
         SecurityLevel {
             conjectured_bits: 128,
-            proven_unique_decoding_bits: 34,
-            proven_list_decoding_bits: 72,
+            proven_unique_decoding_bits: 37,
+            proven_list_decoding_bits: 73,
         }
     );
     assert!(level.conjectured_bits >= 120, "the floor of the profile");
