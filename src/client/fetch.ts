@@ -5,9 +5,11 @@
  * {@link PaymentHeaderTooLargeError} that says what the merchant must allow.
  */
 
-import { x402Client } from '@x402/core/client';
+import { x402Client, x402HTTPClient } from '@x402/core/client';
+import type { PaymentPayload } from '@x402/core/types';
 import { decodePaymentResponseHeader, wrapFetchWithPayment } from '@x402/fetch';
 
+import { encodeBase64 } from '../scheme/encoding.js';
 import { PaymentHeaderTooLargeError } from './errors.js';
 import { registerPrivStark } from './scheme.js';
 import type { Wallet } from './wallet.js';
@@ -35,6 +37,20 @@ export function guardHeaderSize(inner: typeof fetch = globalThis.fetch): typeof 
   };
 }
 
+const utf8 = new TextEncoder();
+
+/**
+ * The stock HTTP client with a faster `PAYMENT-SIGNATURE` encoder: the same bytes (base64 of the
+ * payload's JSON in UTF-8), but x402's generic encoder builds a string per byte, ~6 ms for a
+ * ~75 KB proof-carrying payload; this one takes a fraction of a millisecond.
+ */
+export class PrivStarkHttpClient extends x402HTTPClient {
+  override encodePaymentSignatureHeader(paymentPayload: PaymentPayload): Record<string, string> {
+    if (paymentPayload.x402Version !== 2) return super.encodePaymentSignatureHeader(paymentPayload);
+    return { [PAYMENT_SIGNATURE_HEADER]: encodeBase64(utf8.encode(JSON.stringify(paymentPayload))) };
+  }
+}
+
 /** Options of {@link payingFetch}. */
 export interface PayingFetchOptions {
   /** The fetch underneath (default `globalThis.fetch`). */
@@ -52,7 +68,7 @@ export interface PayingFetchOptions {
  */
 export function payingFetch(wallet: Wallet, options: PayingFetchOptions = {}): typeof fetch {
   const client = registerPrivStark(options.client ?? new x402Client(), wallet);
-  return wrapFetchWithPayment(guardHeaderSize(options.fetch), client) as typeof fetch;
+  return wrapFetchWithPayment(guardHeaderSize(options.fetch), new PrivStarkHttpClient(client)) as typeof fetch;
 }
 
 /**

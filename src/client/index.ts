@@ -14,7 +14,7 @@ export {
   WalletBehindError,
   WalletError,
 } from './errors.js';
-export { guardHeaderSize, PAYMENT_RESPONSE_HEADER, PAYMENT_SIGNATURE_HEADER, payingFetch, type PayingFetchOptions, settlementOf } from './fetch.js';
+export { guardHeaderSize, PAYMENT_RESPONSE_HEADER, PrivStarkHttpClient, PAYMENT_SIGNATURE_HEADER, payingFetch, type PayingFetchOptions, settlementOf } from './fetch.js';
 export { type NodeCheckpoint, type NodeEvent, type NodeState, PoolNodeReader, PoolNodeReadError } from './node.js';
 export { type PrivStarkAsset, PrivStarkSchemeClient, registerPrivStark } from './scheme.js';
 export { FileWalletStore } from './file-store.js';

@@ -53,7 +53,8 @@ for (let i = 0; i < 64; i++) for (let j = 0; j < 64; j++) PAIR[(ENCODE[i]! << 8)
 const ascii = new TextDecoder();
 const utf8 = new TextEncoder();
 
-function encodeBase64(bytes: Uint8Array): string {
+/** Canonical standard base64 of any bytes (the proof's encoding; also the x402 headers'). */
+export function encodeBase64(bytes: Uint8Array): string {
   const out = new Uint8Array(Math.ceil(bytes.length / 3) * 4);
   let o = 0;
   let i = 0;
