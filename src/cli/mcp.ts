@@ -9,7 +9,6 @@ import { parseArgs } from 'node:util';
 
 import { Wallet } from '../client/index.js';
 import { loadCore } from '../core/index.js';
-import { LedgerFile, PaymentAgent, PolicyFile, serveHttp, serveStdio } from '../mcp/index.js';
 import { walletLocation } from './wallet.js';
 
 export const MCP_USAGE = `  mcp [--http PORT] [--policy FILE] [--ledger FILE] [--wallet FILE] [--pool URL]
@@ -53,6 +52,8 @@ export async function mcpCommand(argv: string[], env: NodeJS.ProcessEnv = proces
   const port = values.http === undefined ? null : Number(values.http);
   if (port !== null && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new RangeError('--http expects a port number');
 
+  // Loaded here, so that other commands do not load the MCP SDK.
+  const { LedgerFile, PaymentAgent, PolicyFile, serveHttp, serveStdio } = await import('../mcp/index.js');
   const policy = new PolicyFile(policyPath);
   await policy.current(); // fail fast on a missing or unsafe policy file
   const core = await loadCore();
