@@ -299,8 +299,10 @@ export class Wallet {
         events++;
       }
     }
-    // 3. Checkpoints; the latest one the local tree covers must have the root the wallet computes.
-    checkpoints: for (;;) {
+    // 3. Checkpoints (none to ask for when the head names none newer than the cursor); the latest
+    // one the local tree covers must have the root the wallet computes.
+    const checkpointBefore = this.state.checkpointCursor;
+    checkpoints: while ((head.checkpoint?.seq ?? 0) > this.state.checkpointCursor) {
       const page = await this.reader.checkpoints(this.state.checkpointCursor);
       if (page.checkpoints.length === 0) break;
       for (const cp of page.checkpoints) {
@@ -317,7 +319,8 @@ export class Wallet {
     // 4. Pending payments the pool's clock has outlived.
     const released = this.releaseExpired();
     this.state.syncedAt = this.clock();
-    await this.save();
+    // A sync that read nothing new writes nothing (the time of the sync alone can wait for the next write).
+    if (this.tree.size !== leavesBefore || events > 0 || this.state.checkpointCursor !== checkpointBefore || released > 0) await this.save();
     return { leaves: this.tree.size - leavesBefore, events, notesFound, settled, released, checkpoint: this.state.checkpoint?.seq ?? null };
   }
 
@@ -465,10 +468,9 @@ export class Wallet {
       // 3. The statement: context, anchor path, change.
       const expiry = expiryFor(Math.floor(this.clock() / 1000), requirements.maxTimeoutSeconds);
       const ctx = this.core.contextDigest(paymentContext(requirements, expiry));
+      // The path's root is checked against the checkpoint once the proof's public inputs exist
+      // (they hash it anyway; the sync already matched the tree's root to the checkpoint's).
       const path = this.tree.path(note.index, checkpoint.size);
-      if (this.core.rootFromPath(note.commitment, note.index, path) !== checkpoint.root) {
-        throw new PoolMismatchError(`the wallet's tree does not place note ${note.index} under checkpoint ${checkpoint.seq}`);
-      }
       const changeValue = (BigInt(note.value) - amount).toString();
       const changeRho = changeRhoOf(this.core, this.state.sk, note.nullifier);
       const change = commitmentOf(this.core, changeValue, precommitmentOf(this.core, this.owner, changeRho));
@@ -492,17 +494,22 @@ export class Wallet {
       // 5. The proof, built while the record is written: the payload leaves only once both are done.
       const proving = Promise.resolve().then(() => this.core.proveSpend({ sk: this.state.sk, value: note.value, rho: note.rho, index: note.index, path, amount: requirements.amount, ctx }));
       const [saved, built] = await Promise.allSettled([recorded, proving]);
-      if (saved.status === 'rejected' || built.status === 'rejected') {
-        // Nothing left the wallet: forget the record (a copy already on disk only locks the note
+      const failure =
+        saved.status === 'rejected'
+          ? saved.reason
+          : built.status === 'rejected'
+            ? built.reason
+            : built.value.publicInputs.nullifier !== note.nullifier || built.value.publicInputs.change !== change || built.value.publicInputs.root !== checkpoint.root
+              ? new PoolMismatchError(`the proof does not prove the payment the wallet recorded against checkpoint ${checkpoint.seq}: the wallet's copy of the tree is damaged`)
+              : null;
+      if (failure !== null || built.status === 'rejected') {
+        // Nothing left the wallet: forget the record (a copy already written only locks the note
         // until its expiry).
         this.state.pending.splice(this.state.pending.indexOf(pending), 1);
         await this.save().catch(() => undefined);
-        throw saved.status === 'rejected' ? saved.reason : (built as PromiseRejectedResult).reason;
+        throw failure;
       }
       const proved = built.value;
-      if (proved.publicInputs.nullifier !== note.nullifier || proved.publicInputs.change !== change) {
-        throw new Error('the proof does not prove the payment the wallet recorded');
-      }
       return {
         scheme: SCHEME,
         network: requirements.network,

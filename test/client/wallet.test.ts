@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { InsufficientFundsError, PoolMismatchError, UnpayableRequirementsError, Wallet, WalletBehindError } from '../../src/client/index.js';
+import { InsufficientFundsError, PoolMismatchError, PoolNodeReader, UnpayableRequirementsError, Wallet, WalletBehindError } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import type { Pool } from '../../src/pool/index.js';
 import { decodeProof, paymentContext, type PaymentRequirements, type PrivStarkPayload, publicInputs } from '../../src/scheme/index.js';
@@ -223,3 +223,30 @@ describe('wallet file', () => {
     expect(reopened.balance()).toEqual(wallet.balance());
   });
 });
+
+describe('wallet sync when current', () => {
+  it('asks the node for its head only, and writes nothing', async () => {
+    devnet = await startDevnet(core, { checkpointIntervalMs: 600_000 });
+    const asked: string[] = [];
+    const reader = new PoolNodeReader(devnet.nodeUrl, {
+      fetch: (input, init) => {
+        asked.push(new URL(String(input)).pathname);
+        return fetch(input, init);
+      },
+    });
+    const path = walletPath();
+    const wallet = await Wallet.create({ core, pool: reader, path });
+    await fund(wallet, '900');
+    await devnet.checkpoint();
+    await wallet.sync();
+    expect(asked).toEqual(['/state', '/leaves', '/events', '/checkpoints']);
+    const written = statSync(path).mtimeMs;
+    asked.length = 0;
+    const report = await wallet.sync();
+    expect(asked).toEqual(['/state']);
+    expect(report).toMatchObject({ leaves: 0, events: 0, notesFound: 0 });
+    expect(statSync(path).mtimeMs).toBe(written);
+    expect(wallet.balance().spendable).toBe(900n);
+  });
+});
+
