@@ -280,11 +280,8 @@ export class PaymentAgent {
   async getBalance(): Promise<BalanceView> {
     await this.sync();
     const balance = this.wallet.balance();
-    const anchored = this.wallet.checkpoint?.size ?? 0;
-    const locked = new Set(this.wallet.payments().filter((p) => p.status === 'pending').map((p) => p.note as string));
     const notes = this.wallet.notes();
-    let largest = 0n;
-    for (const note of notes) if (note.index < anchored && !locked.has(note.commitment) && BigInt(note.value) > largest) largest = BigInt(note.value);
+    const largest = this.largestSpendableNote();
     const { asset, decimals, network } = this.wallet.network;
     return {
       asset,
@@ -300,6 +297,15 @@ export class PaymentAgent {
       checkpoint: this.wallet.checkpoint?.seq ?? null,
       synced_at: iso(this.clock()),
     };
+  }
+
+  /** The largest note a payment can spend now (in a checkpoint, not locked): v1 spends one note. */
+  private largestSpendableNote(): bigint {
+    const anchored = this.wallet.checkpoint?.size ?? 0;
+    const locked = new Set(this.wallet.payments().filter((p) => p.status === 'pending').map((p) => p.note as string));
+    let largest = 0n;
+    for (const note of this.wallet.notes()) if (note.index < anchored && !locked.has(note.commitment) && BigInt(note.value) > largest) largest = BigInt(note.value);
+    return largest;
   }
 
   private paymentView(entry: SpendEntry | undefined, record: StoredPending | undefined): PaymentView {
@@ -393,9 +399,7 @@ export class PaymentAgent {
     if (!refusal && counted + amount > policy.maxPer24h) {
       refusal = new PolicyRefusal('rolling_24h_limit', 'maxPer24h', `paying ${amount} would take the last 24 hours' spending to ${counted + amount}, above the policy's maxPer24h of ${policy.maxPer24h}`);
     }
-    const locked = new Set(this.wallet.payments().filter((p) => p.status === 'pending').map((p) => p.note as string));
-    const anchored = this.wallet.checkpoint?.size ?? 0;
-    const canPay = this.wallet.notes().some((n) => n.index < anchored && !locked.has(n.commitment) && BigInt(n.value) >= amount);
+    const canPay = this.largestSpendableNote() >= amount;
     return {
       url: url.href,
       status: 402,
