@@ -57,7 +57,12 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
     if (!CHROMIUM) throw new Error('no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)');
     core = await loadCore();
     const wasm = readFileSync(`${ROOT}build/wasm/priv_stark.wasm`);
-    const [corePage, walletPage] = await Promise.all([bundleForBrowser(here('./browser/entry.ts')), bundleForBrowser(here('./browser/wallet-entry.ts'))]);
+    const [corePage, walletPage, examplePage] = await Promise.all([
+      bundleForBrowser(here('./browser/entry.ts')),
+      bundleForBrowser(here('./browser/wallet-entry.ts')),
+      // The example imports the package by name: here, its sources.
+      bundleForBrowser(`${ROOT}examples/browser/wallet.ts`, { alias: { 'priv-stark/client': `${ROOT}src/client/index.ts` } }),
+    ]);
     coreServer = createServer((request, response) => {
       if (request.url === '/bundle.js') return response.writeHead(200, { 'content-type': 'text/javascript' }).end(corePage.js);
       if (request.url === '/priv_stark.wasm') return response.writeHead(200, { 'content-type': 'application/wasm' }).end(wasm);
@@ -69,7 +74,8 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
     // The shop's own wallet stays in Node (native core); the page pays its address.
     const html = '<!doctype html><script>globalThis.config = __CONFIG__;</script><script type="module" src="/wallet.js"></script>';
     const shopKey = randomDigest();
-    stack = await startBrowserStack(core, core.encodeAddress(ownerOf(core, shopKey)), { html, js: walletPage.js, wasm });
+    const example = { html: readFileSync(`${ROOT}examples/browser/index.html`, 'utf8'), js: examplePage.js };
+    stack = await startBrowserStack(core, core.encodeAddress(ownerOf(core, shopKey)), { html, js: walletPage.js, wasm, example });
     shop = await Wallet.create({ core, pool: stack.poolUrl, sk: shopKey });
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless=new'] });
@@ -149,4 +155,41 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
     const deposit = await fetch(`${stack.poolUrl}/deposit`, { method: 'POST', headers: { origin: stack.shopUrl, 'content-type': 'application/json' }, body: '{}' });
     expect(deposit.headers.get('access-control-allow-origin')).toBeNull();
   });
+
+  it('the browser example: a deposit ticket for the operator, sync, and a paid fetch, through its page', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    try {
+      const text = (id: string) => page.locator(`#${id}`).textContent();
+      const done = (label: string) => page.waitForFunction((l) => document.getElementById('status')?.textContent?.startsWith(`${l}:`), label, { timeout: 120_000 });
+      await page.goto(`${stack.shopUrl}/example/?pool=${encodeURIComponent(stack.poolUrl)}`);
+      await done('sync');
+      expect(await text('status')).toBe('sync: done');
+      expect(await text('address')).toMatch(/^pstark1/);
+
+      await page.fill('#amount', '30000');
+      await page.click('#ticket');
+      await done('deposit ticket');
+      const pre = (await text('pre'))!;
+      expect(pre).toMatch(/^0x[0-9a-f]{64}$/);
+      await stack.operator.deposit('30000', pre);
+      for (let attempt = 0; attempt < 300 && !(await text('balance'))!.startsWith('30000 spendable'); attempt++) {
+        await page.click('#sync');
+        await done('sync');
+      }
+      expect(await text('balance')).toBe('30000 spendable, 0 pending, 0 unconfirmed');
+
+      await page.fill('#url', '/weather');
+      await page.click('#pay');
+      await done('pay');
+      expect(await text('status')).toBe('pay: done');
+      expect(await text('result')).toMatch(/^HTTP 200 \{"weather":"sunny","by":"the shop"\} · transaction 0x[0-9a-f]+$/);
+      // Pending until the pool's log says otherwise.
+      expect(await text('balance')).toBe('0 spendable, 30000 pending, 0 unconfirmed');
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 300_000);
 });

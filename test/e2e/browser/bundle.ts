@@ -61,12 +61,14 @@ export function nodeGlobalsIn(files: readonly string[]): string[] {
 }
 
 /**
- * The browser bundle of `entry` (ESM, one file).
+ * The browser bundle of `entry` (ESM, one file). `alias` maps imports, e.g. the package's own name
+ * to its sources.
  * @throws when a Node built-in is imported statically or a project module uses a Node global
  */
-export async function bundleForBrowser(entry: string): Promise<{ js: string; projectModules: string[] }> {
+export async function bundleForBrowser(entry: string, options: { alias?: Record<string, string> } = {}): Promise<{ js: string; projectModules: string[] }> {
   const result = await build({
     entryPoints: [entry],
+    ...(options.alias ? { alias: options.alias } : {}),
     bundle: true,
     format: 'esm',
     platform: 'browser',

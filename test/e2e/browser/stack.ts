@@ -3,8 +3,9 @@
  * as `priv-stark start`, an API key, a SQLite pool with a fast checkpoint timer), the devnet pool
  * node with CORS for the shop's origin, and the shop: stock `@x402/express` charging `GET /weather`
  * with this project's scheme server and facilitator client, and serving the page that pays it
- * (so the paid request is same-origin; only the pool node is read cross-origin). `POST /fund` plays
- * the operator: it shields a deposit ticket the page made (the operator token stays on the server).
+ * (so the paid request is same-origin; only the pool node is read cross-origin), and the browser
+ * example at `/example/`. `POST /fund` plays the operator: it shields a deposit ticket the page made
+ * (the operator token stays on the server).
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,6 +40,8 @@ export interface ShopAssets {
   readonly html: string;
   readonly js: string;
   readonly wasm: Uint8Array;
+  /** examples/browser, served at `/example/`. */
+  readonly example: { readonly html: string; readonly js: string };
 }
 
 export async function startBrowserStack(core: PrivStarkCore, payTo: string, assets: ShopAssets): Promise<BrowserStack> {
@@ -102,6 +105,15 @@ export async function startBrowserStack(core: PrivStarkCore, payTo: string, asse
       response.type('text/javascript').send(assets.js);
     });
     shopApp.get('/priv_stark.wasm', (_request, response) => {
+      response.type('application/wasm').send(Buffer.from(assets.wasm));
+    });
+    shopApp.get('/example/', (_request, response) => {
+      response.type('html').send(assets.example.html);
+    });
+    shopApp.get('/example/wallet.js', (_request, response) => {
+      response.type('text/javascript').send(assets.example.js);
+    });
+    shopApp.get('/example/priv_stark.wasm', (_request, response) => {
       response.type('application/wasm').send(Buffer.from(assets.wasm));
     });
     shopApp.post('/fund', express.json(), async (request, response) => {
