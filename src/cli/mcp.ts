@@ -56,10 +56,7 @@ export async function mcpCommand(argv: string[], env: NodeJS.ProcessEnv = proces
   const { LedgerFile, PaymentAgent, PolicyFile, serveHttp, serveStdio } = await import('../mcp/index.js');
   const policy = new PolicyFile(policyPath);
   await policy.current(); // fail fast on a missing or unsafe policy file
-  const core = await loadCore();
-  const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
-  const ledger = await LedgerFile.open(ledgerPath);
-  const agent = new PaymentAgent({ wallet, policy, ledger });
+  const ledger = await LedgerFile.open(ledgerPath); // and on a ledger another server holds
   let timer: NodeJS.Timeout | undefined;
   const stop = async () => {
     clearInterval(timer);
@@ -71,6 +68,9 @@ export async function mcpCommand(argv: string[], env: NodeJS.ProcessEnv = proces
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
+    const core = await loadCore();
+    const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+    const agent = new PaymentAgent({ wallet, policy, ledger });
     await agent.start();
     if (syncEvery > 0) {
       // The wallet syncs on its own schedule, not at payment time.
