@@ -46,6 +46,8 @@ export interface CheckEnvironment {
   /** Unix seconds. */
   readonly now: number;
   readonly policy?: CallerPolicy | undefined;
+  /** `ctx` of a payment context (default: the core's `contextDigest`; the facilitator memoizes it). */
+  readonly contextDigest?: ((payment: PaymentContext) => DigestHex) | undefined;
 }
 
 const fail = (reason: Reason): CheckFailure => ({ ok: false, reason });
@@ -123,7 +125,7 @@ export function checkRequest(request: FacilitatorRequest, env: CheckEnvironment)
   const payment = paymentContext(requirements, payload.expiry);
   let ctx: DigestHex;
   try {
-    ctx = core.contextDigest(payment);
+    ctx = env.contextDigest ? env.contextDigest(payment) : core.contextDigest(payment);
   } catch {
     return fail('invalid_payload');
   }

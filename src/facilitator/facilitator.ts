@@ -11,6 +11,7 @@
 import { PoolUnavailableError, type SettleResult, type SpentNullifier } from '../pool/index.js';
 import { type FacilitatorRequest, isReason, NETWORKS, type NetworkProfile, type Reason } from '../scheme/index.js';
 import { type CheckedPayment, checkRequest } from './checks.js';
+import { ContextDigests } from './context-digests.js';
 import { InFlightVerifier } from './inflight.js';
 import type { CallerPolicy, FacilitatorCore, FacilitatorPool, SettleOutcome, VerifyOutcome } from './types.js';
 
@@ -43,12 +44,15 @@ export class Facilitator {
   private readonly clock: () => number;
   /** Proof verification with in-flight deduplication (exposed for metrics and tests). */
   readonly verifier: InFlightVerifier;
+  /** `ctx` of recent payment contexts (exposed for tests). */
+  readonly contexts: ContextDigests;
 
   constructor(options: FacilitatorOptions) {
     this.core = options.core;
     this.pool = options.pool;
     this.networks = options.networks ?? NETWORKS;
     this.clock = options.clock ?? Date.now;
+    this.contexts = new ContextDigests((payment) => this.core.contextDigest(payment));
     this.verifier = new InFlightVerifier(options.verify ?? ((proof, inputs) => this.core.verifySpend(proof, inputs)));
   }
 
@@ -96,7 +100,13 @@ export class Facilitator {
   }
 
   private check(request: FacilitatorRequest, policy: CallerPolicy | undefined) {
-    return checkRequest(request, { core: this.core, networks: this.networks, now: Math.floor(this.clock() / 1000), policy });
+    return checkRequest(request, {
+      core: this.core,
+      networks: this.networks,
+      now: Math.floor(this.clock() / 1000),
+      policy,
+      contextDigest: (payment) => this.contexts.of(payment),
+    });
   }
 
   /** The anchor is a checkpoint, then the nullifier is unspent (or who spent it). */

@@ -4,6 +4,7 @@
  */
 
 export { type CheckedPayment, type CheckEnvironment, type CheckFailure, checkRequest } from './checks.js';
+export { CONTEXT_DIGESTS_MAX, ContextDigests } from './context-digests.js';
 export { Facilitator, type FacilitatorOptions } from './facilitator.js';
 export { InFlightVerifier } from './inflight.js';
 export { VerifyPool, type VerifyPoolOptions } from './verify-pool.js';

@@ -22,6 +22,7 @@ import {
 import { ANONYMOUS, type AuthMode, bearerToken, type Caller } from './auth.js';
 import { ReasonError, reasonOf } from './errors.js';
 import { type HealthSource, registerHealth } from './health.js';
+import { registerJsonBodyParser } from './json-body.js';
 import { type LogSettings, loggerOptions } from './logging.js';
 import type { FacilitatorMetrics } from './metrics.js';
 import { registerRateLimit } from './rate-limit.js';
@@ -87,6 +88,7 @@ export async function build(options: BuildOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  registerJsonBodyParser(app);
   app.decorateRequest('caller', null);
   app.decorateRequest('x402Reason', null);
 
