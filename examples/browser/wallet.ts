@@ -2,7 +2,7 @@
 // the pool node (started with CORS for this page's origin), and the stock @x402/fetch paying a 402
 // in one call with a proof built in the page.
 //
-//   npx esbuild examples/browser/wallet.ts --bundle --format=esm --external:'node:*' --outfile=examples/browser/wallet.js
+//   npx esbuild examples/browser/wallet.ts --bundle --splitting --format=esm --external:'node:*' --outdir=examples/browser
 //   cp node_modules/priv-stark/build/wasm/priv_stark.wasm examples/browser/   # served as application/wasm
 //
 // Serve examples/browser/ from the shop's own origin (the paid request is then same-origin; a shop

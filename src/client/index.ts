@@ -2,8 +2,9 @@
  * @module `priv-stark/client`: the wallet and the `priv-stark/v1` scheme client for x402. It runs
  * in Node and in browsers: nothing it loads up front needs Node. A wallet file (`path`,
  * `FileWalletStore`) loads Node's file API on demand; in a browser, keep the wallet in
- * `IndexedDbWalletStore` and load the core with `loadWasmCore`. Bundlers: leave `node:*` imports
- * external (esbuild `--external:node:*`; Vite does so itself) — they are only reached in Node.
+ * `IndexedDbWalletStore` and load the core with `loadWasmCore`. Bundlers: split dynamic imports
+ * into chunks and leave `node:*` external (esbuild `--splitting --external:node:*`; Vite and Rollup
+ * split by default) — Node is only reached through dynamic imports a page never loads.
  */
 
 export {

@@ -1,32 +1,30 @@
 /**
- * Bundles a module for browsers with esbuild, the way a page would load the client, and enforces
- * that what a page loads up front needs nothing from Node: a static import of a Node built-in fails
- * the build, and so does a Node global (`Buffer`, `process`, `require`, …) in any of this project's
- * modules in the bundle. Dynamic imports are left out: they are the client's Node-only paths (a
- * wallet file, the core's worker pool), loaded on demand and never reached in a browser.
+ * Bundles a module for browsers with esbuild the way the docs tell users to (ESM, code splitting,
+ * `node:*` external) and enforces that what a page loads up front needs nothing from Node: starting
+ * from the entry chunk and following static imports, no module may import a Node built-in, and no
+ * project module may use a Node global (`Buffer`, `process`, `require`, …). Chunks reached only by
+ * dynamic import (a wallet file, the core's worker pool for WebAssembly in Node) may: a page never
+ * loads them, and a test page that did would see the request fail.
  */
 
-import { builtinModules } from 'node:module';
 import { readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { basename, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { build, type Plugin } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import ts from 'typescript';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const OUT = `${ROOT}.browser-bundle`; // never written (write: false); names the outputs
 const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 const NODE_GLOBALS = new Set(['Buffer', 'process', 'require', '__dirname', '__filename', 'global', 'setImmediate', 'module']);
 
-const browserOnly: Plugin = {
-  name: 'browser-only',
+/** Node's built-ins stay external (as `--external:node:*` does for users). */
+const nodeExternal: Plugin = {
+  name: 'node-external',
   setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) => {
-      if (args.kind === 'dynamic-import') return { path: args.path, external: true };
-      if (NODE_BUILTINS.has(args.path)) {
-        return { errors: [{ text: `Node built-in "${args.path}" imported by ${args.importer.replace(ROOT, '')}` }] };
-      }
-      return undefined;
-    });
+    b.onResolve({ filter: /.*/ }, (args) => (NODE_BUILTINS.has(args.path) ? { path: args.path, external: true } : undefined));
   },
 };
 
@@ -60,26 +58,57 @@ export function nodeGlobalsIn(files: readonly string[]): string[] {
   return found;
 }
 
+/** A browser bundle: its files by path (entry and chunks) and what a page loads up front. */
+export interface BrowserBundle {
+  /** Path of the entry chunk among `files`, e.g. `wallet-entry.js`. */
+  readonly entry: string;
+  readonly files: Readonly<Record<string, string>>;
+  /** This project's modules in the chunks a page loads up front. */
+  readonly projectModules: string[];
+}
+
+/** Outputs reachable from `from` through static imports. */
+function staticallyReached(outputs: Metafile['outputs'], from: string): string[] {
+  const seen = new Set<string>([from]);
+  for (const output of seen) {
+    for (const imported of outputs[output]!.imports) {
+      if (imported.kind === 'import-statement' && !imported.external) seen.add(imported.path);
+    }
+  }
+  return [...seen];
+}
+
 /**
- * The browser bundle of `entry` (ESM, one file). `alias` maps imports, e.g. the package's own name
- * to its sources.
- * @throws when a Node built-in is imported statically or a project module uses a Node global
+ * The browser bundle of `entry`. `alias` maps imports, e.g. the package's own name to its sources.
+ * @throws when a module loaded up front imports a Node built-in or uses a Node global
  */
-export async function bundleForBrowser(entry: string, options: { alias?: Record<string, string> } = {}): Promise<{ js: string; projectModules: string[] }> {
+export async function bundleForBrowser(entry: string, options: { alias?: Record<string, string> } = {}): Promise<BrowserBundle> {
   const result = await build({
     entryPoints: [entry],
     ...(options.alias ? { alias: options.alias } : {}),
     bundle: true,
+    splitting: true,
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
+    outdir: OUT,
+    entryNames: '[name]',
+    chunkNames: 'chunks/[name]-[hash]',
     write: false,
     metafile: true,
     logLevel: 'silent',
-    plugins: [browserOnly],
+    plugins: [nodeExternal],
   });
-  const projectModules = Object.keys(result.metafile.inputs).filter((path) => path.startsWith('src/'));
+  const { inputs, outputs } = result.metafile;
+  const entryOutput = Object.keys(outputs).find((path) => outputs[path]!.entryPoint !== undefined && path.endsWith('.js'))!;
+  const modules = staticallyReached(outputs, entryOutput).flatMap((output) => Object.keys(outputs[output]!.inputs));
+  const nodeImports = modules.flatMap((module) =>
+    (inputs[module]?.imports ?? []).filter((i) => i.kind === 'import-statement' && NODE_BUILTINS.has(i.path)).map((i) => `Node built-in "${i.path}" imported by ${module}`),
+  );
+  if (nodeImports.length > 0) throw new Error(`modules a browser loads up front import Node:\n${nodeImports.join('\n')}`);
+  const projectModules = modules.filter((path) => path.startsWith('src/'));
   const globals = nodeGlobalsIn(projectModules.map((path) => `${ROOT}${path}`));
   if (globals.length > 0) throw new Error(`Node globals in modules a browser loads:\n${globals.join('\n')}`);
-  return { js: result.outputFiles[0]!.text, projectModules };
+  const files = Object.fromEntries(result.outputFiles.filter((f) => f.path.endsWith('.js')).map((f) => [relative(OUT, f.path), f.text]));
+  return { entry: basename(entryOutput), files, projectModules };
 }

@@ -36,12 +36,18 @@ export interface BrowserStack {
   close(): Promise<void>;
 }
 
-export interface ShopAssets {
+/** A page: its HTML and its scripts by path (served beside it). */
+export interface Page {
   readonly html: string;
-  readonly js: string;
-  readonly wasm: Uint8Array;
+  readonly files: Readonly<Record<string, string>>;
+}
+
+export interface ShopAssets {
+  /** Served at `/` (`__CONFIG__` in its HTML becomes `{ pool }`). */
+  readonly page: Page;
   /** examples/browser, served at `/example/`. */
-  readonly example: { readonly html: string; readonly js: string };
+  readonly example: Page;
+  readonly wasm: Uint8Array;
 }
 
 export async function startBrowserStack(core: PrivStarkCore, payTo: string, assets: ShopAssets): Promise<BrowserStack> {
@@ -99,22 +105,19 @@ export async function startBrowserStack(core: PrivStarkCore, payTo: string, asse
       response.json({ weather: 'sunny', by: 'the shop' });
     });
     shopApp.get('/', (_request, response) => {
-      response.type('html').send(assets.html.replace('__CONFIG__', JSON.stringify({ pool: poolUrl }).replace(/</g, '\\u003c')));
-    });
-    shopApp.get('/wallet.js', (_request, response) => {
-      response.type('text/javascript').send(assets.js);
-    });
-    shopApp.get('/priv_stark.wasm', (_request, response) => {
-      response.type('application/wasm').send(Buffer.from(assets.wasm));
+      response.type('html').send(assets.page.html.replace('__CONFIG__', JSON.stringify({ pool: poolUrl }).replace(/</g, '\\u003c')));
     });
     shopApp.get('/example/', (_request, response) => {
       response.type('html').send(assets.example.html);
     });
-    shopApp.get('/example/wallet.js', (_request, response) => {
-      response.type('text/javascript').send(assets.example.js);
-    });
-    shopApp.get('/example/priv_stark.wasm', (_request, response) => {
+    shopApp.get(['/priv_stark.wasm', '/example/priv_stark.wasm'], (_request, response) => {
       response.type('application/wasm').send(Buffer.from(assets.wasm));
+    });
+    shopApp.use((request, response, next) => {
+      const [page, path] = request.path.startsWith('/example/') ? [assets.example, request.path.slice('/example/'.length)] : [assets.page, request.path.slice(1)];
+      const js = request.method === 'GET' ? page.files[path] : undefined;
+      if (js === undefined) return next();
+      response.type('text/javascript').send(js);
     });
     shopApp.post('/fund', express.json(), async (request, response) => {
       const { amount, pre } = request.body as { amount: string; pre: string };
