@@ -76,9 +76,22 @@ export function encodeBase64(bytes: Uint8Array): string {
   return ascii.decode(out);
 }
 
+/** Node's `Buffer`, as far as base64 goes (absent in browsers). */
+interface NativeBase64 {
+  from(text: string, encoding: 'base64'): Uint8Array & { toString(encoding: 'base64'): string };
+}
+// On a server the proof is decoded on every request: Node's native codec takes about a fifth of
+// the table's time on a 60 KB proof (≈40 µs against ≈200 µs of the event loop's time).
+const native = (globalThis as { Buffer?: NativeBase64 }).Buffer;
+
 /** Canonical standard base64 (length a multiple of 4, `=` only at the end, zero padding bits) or `null`. */
 function decodeBase64Strict(text: string): Uint8Array | null {
   if (text.length % 4 !== 0) return null;
+  if (native !== undefined) {
+    // Node's decoder skips what is not base64; only the canonical spelling re-encodes to the text.
+    const bytes = native.from(text, 'base64');
+    return bytes.toString('base64') === text ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) : null;
+  }
   // One native pass to bytes; a character outside ASCII becomes a multi-byte sequence (refused).
   const chars = utf8.encode(text);
   if (chars.length !== text.length) return null;
