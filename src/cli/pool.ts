@@ -6,15 +6,16 @@
 import { parseArgs } from 'node:util';
 
 import { loadCore } from '../core/index.js';
-import { buildPoolNode } from '../pool/node.js';
+import { buildPoolNode, parseCorsOrigins } from '../pool/node.js';
 import { openStore } from '../pool/open.js';
 import { Pool } from '../pool/pool.js';
 import { PoolNodeClient, PoolNodeError } from '../pool/client.js';
 import { findOperatorToken, resolveOperatorToken } from '../pool/token.js';
 
-export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--database-url URL] [--checkpoint-interval-ms N]
+export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--database-url URL] [--checkpoint-interval-ms N] [--cors ORIGINS]
                     run the devnet pool node (POOL_HOST, POOL_PORT, DATA_DIR, DATABASE_URL, CHECKPOINT_INTERVAL_MS,
-                    POOL_OPERATOR_TOKEN; defaults 127.0.0.1, 4021, ./data, SQLite, 2000, generated once)
+                    POOL_OPERATOR_TOKEN, POOL_CORS_ORIGINS; defaults 127.0.0.1, 4021, ./data, SQLite, 2000, generated
+                    once, no CORS); --cors lets browser wallets on those origins (comma-separated, or *) read its GET routes
   pool state [--url URL]
                     the pool's head: size, root, latest checkpoint, deposit total
   deposit --amount N --pre 0x… [--url URL] [--token T] [--data-dir D]
@@ -40,10 +41,12 @@ async function serve(argv: string[]): Promise<number> {
       'database-url': { type: 'string' },
       'checkpoint-interval-ms': { type: 'string' },
       'log-level': { type: 'string' },
+      cors: { type: 'string' },
     },
     strict: true,
   });
   const env = process.env;
+  const corsOrigins = parseCorsOrigins(values.cors ?? env.POOL_CORS_ORIGINS);
   const host = values.host ?? env.POOL_HOST ?? '127.0.0.1';
   const port = integer(values.port ?? env.POOL_PORT, 'port', 4021);
   const dataDir = values['data-dir'] ?? env.DATA_DIR ?? './data';
@@ -66,7 +69,7 @@ async function serve(argv: string[]): Promise<number> {
   if (token.generated) {
     process.stderr.write(`priv-stark pool: generated the operator token (shown once; kept in ${token.file}):\n${token.token}\n`);
   }
-  const node = await buildPoolNode({ pool, operatorToken: token.token, logger: { level: values['log-level'] ?? env.LOG_LEVEL ?? 'info' } });
+  const node = await buildPoolNode({ pool, operatorToken: token.token, logger: { level: values['log-level'] ?? env.LOG_LEVEL ?? 'info' }, corsOrigins });
   pool.start();
   await node.listen({ host, port });
   node.log.info({ store: store.kind, checkpointIntervalMs: interval }, 'pool node ready');

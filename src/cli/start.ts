@@ -29,7 +29,7 @@ import {
   loadAccessConfig,
   postgresRateLimitStore,
 } from '../http/index.js';
-import { buildPoolNode, openStore, Pool, resolveOperatorToken } from '../pool/index.js';
+import { buildPoolNode, openStore, parseCorsOrigins, Pool, resolveOperatorToken } from '../pool/index.js';
 import { DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
 
 /** Everything `start` needs. */
@@ -52,6 +52,8 @@ export interface StartConfig {
   readonly verifyThreads: number | undefined;
   /** Nice value of the verification threads (default 10). */
   readonly verifyNice: number | undefined;
+  /** Origins whose pages may read the pool node's GET routes (browser wallets); default none. */
+  readonly poolCorsOrigins: readonly string[] | '*' | undefined;
 }
 
 /** A command line or environment that cannot be used. */
@@ -68,6 +70,8 @@ export const START_USAGE = `usage: priv-stark start [options]
   --host H                    listen address (HOST, 127.0.0.1)
   --pool-port N               devnet pool node port (POOL_PORT, 4021)
   --no-pool-node              do not run the pool node (extra instances on one PostgreSQL)
+  --pool-cors ORIGINS         browser wallets on these origins (comma-separated, or *) may read
+                              the pool node's GET routes (POOL_CORS_ORIGINS; default none)
   --data-dir DIR              embedded SQLite store (DATA_DIR, ./data)
   --database-url URL          PostgreSQL instead of SQLite (DATABASE_URL)
   --config FILE               keys with policies, limits, network (CONFIG)
@@ -100,6 +104,7 @@ export function startConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
         host: { type: 'string' },
         'pool-port': { type: 'string' },
         'no-pool-node': { type: 'boolean' },
+        'pool-cors': { type: 'string' },
         'data-dir': { type: 'string' },
         'database-url': { type: 'string' },
         config: { type: 'string' },
@@ -132,6 +137,7 @@ export function startConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
     logLevel: str('log-level', 'LOG_LEVEL') ?? 'info',
     verifyThreads: env.VERIFY_THREADS ? integer(env.VERIFY_THREADS, 'VERIFY_THREADS', 0, 0, 64) : undefined,
     verifyNice: env.VERIFY_NICE ? integer(env.VERIFY_NICE, 'VERIFY_NICE', 10, 0, 19) : undefined,
+    poolCorsOrigins: parseCorsOrigins(str('pool-cors', 'POOL_CORS_ORIGINS')),
   };
 }
 
@@ -247,7 +253,7 @@ export async function startFacilitator(config: StartConfig, say: (line: string) 
     if (config.poolNode) {
       const token = resolveOperatorToken({ token: config.operatorToken, dataDir: config.dataDir });
       if (token.generated) say(`priv-stark start: generated the pool operator token (shown once; kept in ${token.file}):\n${token.token}`);
-      const node = await buildPoolNode({ pool, operatorToken: token.token, logger: { level: config.logLevel } });
+      const node = await buildPoolNode({ pool, operatorToken: token.token, logger: { level: config.logLevel }, corsOrigins: config.poolCorsOrigins });
       closers.push(() => node.close());
       await node.listen({ port: config.poolPort, host: config.host });
       poolNodeUrl = urlOf(config.host, addressPort(node.server));

@@ -30,7 +30,7 @@ export {
   type SettleResult,
   type TransitionInput,
 } from './pool.js';
-export { buildPoolNode, MIN_TOKEN_LENGTH, type PoolNodeOptions } from './node.js';
+export { buildPoolNode, MIN_TOKEN_LENGTH, parseCorsOrigins, type PoolNodeOptions } from './node.js';
 export { PAGE_LIMITS } from './node-schemas.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
 export { openSqliteStore, type SqliteStoreOptions, sqlitePath } from './sqlite-store.js';

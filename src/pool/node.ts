@@ -47,7 +47,7 @@ export interface PoolNodeOptions {
    * Origins whose pages may read the public GET routes (browser wallets): exact origins such as
    * `https://shop.example`, or `'*'` for any. Default none. `POST /deposit` never answers CORS.
    */
-  readonly corsOrigins?: readonly string[] | '*';
+  readonly corsOrigins?: readonly string[] | '*' | undefined;
 }
 
 /** Minimum length of an operator token. */
@@ -57,6 +57,17 @@ const UNAVAILABLE = { error: 'pool_unavailable', message: 'the pool store is una
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest();
+}
+
+/**
+ * Reads a CORS origin list as operators write it (`--pool-cors`, `POOL_CORS_ORIGINS`): `*`, or
+ * comma-separated exact origins. Empty means none. Each origin is checked when the node is built.
+ */
+export function parseCorsOrigins(text: string | undefined): readonly string[] | '*' | undefined {
+  const trimmed = text?.trim();
+  if (!trimmed) return undefined;
+  if (trimmed === '*') return '*';
+  return trimmed.split(',').map((origin) => origin.trim()).filter((origin) => origin.length > 0);
 }
 
 function corsOriginsOf(origins: PoolNodeOptions['corsOrigins']): Set<string> | '*' | null {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
-import { buildPoolNode } from '../../src/pool/index.js';
+import { buildPoolNode, parseCorsOrigins } from '../../src/pool/index.js';
 import { type Devnet, OPERATOR_TOKEN, startDevnet } from './helpers/devnet.js';
 
 const SHOP = 'https://shop.example';
@@ -49,5 +49,14 @@ describe('pool node CORS', () => {
     for (const bad of ['shop.example', 'https://shop.example/', 'https://shop.example/path', 'ftp://shop.example', 'null', '']) {
       await expect(buildPoolNode({ pool: devnet.pool, operatorToken: OPERATOR_TOKEN, logger: false, corsOrigins: [bad] }), bad).rejects.toThrow(RangeError);
     }
+  });
+
+  it("reads the operator's origin list (--pool-cors, POOL_CORS_ORIGINS), and the node refuses a bad entry in it", async () => {
+    expect(parseCorsOrigins(undefined)).toBeUndefined();
+    expect(parseCorsOrigins('  ')).toBeUndefined();
+    expect(parseCorsOrigins(' * ')).toBe('*');
+    expect(parseCorsOrigins('https://shop.example, http://127.0.0.1:8080,')).toEqual(['https://shop.example', 'http://127.0.0.1:8080']);
+    const origins = parseCorsOrigins('https://shop.example,https://shop.example/path');
+    await expect(buildPoolNode({ pool: devnet.pool, operatorToken: OPERATOR_TOKEN, logger: false, corsOrigins: origins })).rejects.toThrow(RangeError);
   });
 });
