@@ -39,6 +39,7 @@ pub mod statement;
 pub mod trace;
 pub mod transcript;
 pub mod verifier;
+pub mod verifier_air;
 pub mod wire;
 
 pub use errors::ProofError;

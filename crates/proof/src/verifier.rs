@@ -4,7 +4,8 @@
 //! 2. size (at most [`MAX_PROOF_BYTES`]) and header (magic, format version, parameter set);
 //! 3. the postcard body: decodes completely, with canonical field elements and no trailing byte;
 //! 4. the fixed shape ([`crate::shape::check_shape`]): trace height, widths, counts;
-//! 5. Plonky3's verifier with the accepted parameter set and the statement's transcript prefix.
+//! 5. Plonky3's verifier with the accepted parameter set and the statement's transcript prefix,
+//!    on [`VerifierAir`] (the spend AIR without the per-call symbolic rebuild).
 //!    Inside it, the proof-of-work witnesses are checked before any query is opened: the only
 //!    work before them is replaying the transcript and interpolating the periodic columns at
 //!    the out-of-domain point.
@@ -12,7 +13,6 @@
 use p3_uni_stark::PcsError;
 
 use crate::{
-    air::SpendAir,
     config::{SpendConfig, StarkProof, build_config},
     encoding::{MAX_PROOF_BYTES, split_header},
     errors::{FailedCheck, ProofError},
@@ -21,6 +21,7 @@ use crate::{
     shape::check_shape,
     statement::PublicInputs,
     transcript::transcript_prefix,
+    verifier_air::VerifierAir,
 };
 
 /// Verifies `proof` against `public_inputs` with the accepted parameter set.
@@ -45,9 +46,9 @@ pub fn verify_with(
     check_shape(&stark_proof, params)?;
     let public = public_inputs.to_field_elements();
     let config = build_config(params, &transcript_prefix(params), [0; 32]);
-    let air = SpendAir::shared();
     guard(|| {
-        p3_uni_stark::verify(&config, air, &stark_proof, &public).map_err(map_verification_error)
+        p3_uni_stark::verify(&config, &VerifierAir, &stark_proof, &public)
+            .map_err(map_verification_error)
     })
 }
 
