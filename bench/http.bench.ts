@@ -1,5 +1,5 @@
-// Load benchmark of the facilitator's HTTP surface with autocannon: /verify throughput (saturated)
-// and latency at a fixed 500 req/s, /settle durable settles per second on the embedded SQLite
+// Load benchmark of the facilitator's HTTP surface: /verify throughput (saturated, autocannon) and
+// latency at a fixed 500 req/s (open loop, paced), /settle durable settles per second on the embedded SQLite
 // store — each over at least 10 s, requests cycling through distinct valid payments from the pool's
 // fixture factory, the facilitator a separate process (`priv-stark start`, built dist/) on this
 // machine and the load generator in this process. The raw two-core verify throughput of the core
@@ -11,6 +11,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +28,9 @@ import { environment, writeResults } from './report.js';
 const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 10);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const FIXED_RATE = 500;
+/** Connections the paced run may open (it needs a few; more only when replies are slow). */
+const PACED_CONNECTIONS = 64;
+const WARMUP_S = 3;
 const KEY = 'bench-key-0123456789abcdef';
 const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
@@ -131,15 +135,26 @@ interface RunResult {
   readonly errors: number;
   /** CPU time of the facilitator process per request, ms (verification included). */
   readonly serverCpuMsPerRequest: number;
+  /** CPU time of this process (the load generator) per request, ms. */
+  readonly generatorCpuMsPerRequest: number;
 }
+
+/** Milliseconds of CPU this process has used. */
+function ownCpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
+const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 
 /**
  * One autocannon run posting `bodies`, `connections` at a time: each connection gets its own
  * slice (every `connections`-th body) as prebuilt requests and cycles through it, so no two
  * connections send the same payment at once and the load generator builds no request twice.
  */
-async function load(url: string, path: string, bodies: readonly Buffer[], options: { overallRate?: number; connections?: number; pid?: number }): Promise<RunResult> {
+async function load(url: string, path: string, bodies: readonly Buffer[], options: { connections?: number; pid?: number }): Promise<RunResult> {
   const cpuBefore = options.pid ? processCpuMs(options.pid) : Number.NaN;
+  const ownBefore = ownCpuMs();
   const connections = options.connections ?? CONNECTIONS;
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${KEY}` };
   let next = 0;
@@ -147,7 +162,6 @@ async function load(url: string, path: string, bodies: readonly Buffer[], option
     url: `${url}${path}`,
     duration: DURATION_S,
     connections,
-    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
     requests: [{ method: 'POST', headers, body: bodies[0] }],
     setupClient: (client) => {
       const k = next++ % connections;
@@ -165,6 +179,84 @@ async function load(url: string, path: string, bodies: readonly Buffer[], option
     statusCodes,
     errors: result.errors + result.timeouts,
     serverCpuMsPerRequest: Number(((processCpuMs(options.pid ?? 0) - cpuBefore) / Math.max(1, result.requests.total)).toFixed(2)),
+    generatorCpuMsPerRequest: Number(((ownCpuMs() - ownBefore) / Math.max(1, result.requests.total)).toFixed(2)),
+  };
+}
+
+/**
+ * Open-loop load at a fixed rate: request i is sent at start + i / rate whatever happened to the
+ * ones before it, over keep-alive connections (at most `connections`; a request waits for a free
+ * one when all are busy), and its latency runs from the moment it was due, so time spent queued
+ * behind slow replies counts (no coordinated omission). autocannon's `overallRate` cannot measure
+ * this: it gives each connection a quota per second, which every connection spends at the start of
+ * the second (a burst of up to `connections` requests each second, then silence), and it corrects
+ * for coordinated omission with an expected interval of ⌈1 / per-connection rate⌉ = 1 ms, adding a
+ * synthetic sample for every millisecond of every slow reply.
+ */
+async function paced(
+  url: string,
+  path: string,
+  bodies: readonly Buffer[],
+  options: { rate: number; seconds: number; connections: number; pid?: number; from?: number },
+): Promise<RunResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${KEY}` };
+  const total = Math.round(options.rate * options.seconds);
+  const latencies: number[] = [];
+  const statusCodes: Record<string, number> = {};
+  let errors = 0;
+  const cpuBefore = options.pid ? processCpuMs(options.pid) : Number.NaN;
+  const ownBefore = ownCpuMs();
+  const start = performance.now() + 5;
+  const dueAt = (i: number) => start + (i * 1000) / options.rate;
+  let lastEnd = start;
+  await new Promise<void>((resolve) => {
+    let finished = 0;
+    const finish = () => {
+      lastEnd = performance.now();
+      if (++finished === total) resolve();
+    };
+    const fire = (i: number) => {
+      const body = bodies[((options.from ?? 0) + i) % bodies.length]!;
+      const req = httpRequest(`${url}${path}`, { method: 'POST', agent, headers: { ...headers, 'content-length': body.length } }, (res) => {
+        res.resume();
+        res.once('end', () => {
+          const code = String(res.statusCode);
+          statusCodes[code] = (statusCodes[code] ?? 0) + 1;
+          if (res.statusCode === 200) latencies.push(performance.now() - dueAt(i));
+          finish();
+        });
+      });
+      req.setTimeout(30_000, () => req.destroy(new Error('timeout')));
+      req.once('error', () => {
+        errors++;
+        finish();
+      });
+      req.end(body);
+    };
+    let sent = 0;
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && dueAt(sent) <= now) fire(sent++);
+      if (sent < total) setTimeout(tick, Math.max(0, dueAt(sent) - performance.now()));
+    };
+    setTimeout(tick, 5);
+  });
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const round = (ms: number) => Number(ms.toFixed(1));
+  const durationS = (lastEnd - start) / 1000;
+  const requests = Object.values(statusCodes).reduce((a, b) => a + b, 0);
+  return {
+    load: Number(loadavg()[0]!.toFixed(2)),
+    durationS,
+    requests,
+    reqPerSec: requests / durationS,
+    latencyMs: { p50: round(percentile(latencies, 50)), p90: round(percentile(latencies, 90)), p99: round(percentile(latencies, 99)), max: round(latencies.at(-1) ?? Number.NaN) },
+    statusCodes,
+    errors,
+    serverCpuMsPerRequest: Number(((processCpuMs(options.pid ?? 0) - cpuBefore) / Math.max(1, requests)).toFixed(2)),
+    generatorCpuMsPerRequest: Number(((ownCpuMs() - ownBefore) / Math.max(1, requests)).toFixed(2)),
   };
 }
 
@@ -176,9 +268,10 @@ process.stderr.write(`[bench] ${fx.payments.length} payments; building request b
 const bodies = fx.payments.map((p) => body(p, maxTimeout));
 const bodyBytes = bodies[0]!.length;
 
+const loadAtStart = Number(loadavg()[0]!.toFixed(2));
 process.stderr.write('[bench] raw verify throughput (core, off the JS thread, this process)\n');
 await rawVerify(core, fx, 1, 8); // warm-up
-const rawVerifyPerSec = await rawVerify(core, fx, 5, 8);
+const rawVerifyBefore = await rawVerify(core, fx, 5, 8);
 
 // /verify: one server, a warm-up, the saturated run, then the fixed-rate run.
 const verifyDir = await fundedDataDir(core, fx);
@@ -186,10 +279,21 @@ let server = await startServer(verifyDir);
 process.stderr.write(`[bench] /verify saturated, ${CONNECTIONS} connections, ${DURATION_S} s\n`);
 await load(server.url, '/verify', bodies.slice(0, 500), { connections: 8 }).catch(() => undefined);
 const verifyMax = await load(server.url, '/verify', bodies, { pid: server.child.pid! });
-process.stderr.write(`[bench] /verify at ${FIXED_RATE} req/s, ${DURATION_S} s\n`);
-const verifyFixed = await load(server.url, '/verify', bodies, { overallRate: FIXED_RATE, connections: 64, pid: server.child.pid! });
+process.stderr.write(`[bench] /verify at ${FIXED_RATE} req/s (paced, open loop), ${WARMUP_S} s warm-up + ${DURATION_S} s\n`);
+await paced(server.url, '/verify', bodies, { rate: FIXED_RATE, seconds: WARMUP_S, connections: PACED_CONNECTIONS });
+const verifyFixed = await paced(server.url, '/verify', bodies, {
+  rate: FIXED_RATE,
+  seconds: DURATION_S,
+  connections: PACED_CONNECTIONS,
+  pid: server.child.pid!,
+  from: FIXED_RATE * WARMUP_S,
+});
 await stopServer(server.child);
 rmSync(verifyDir, { recursive: true, force: true });
+// Again after the /verify runs: other sessions' load changes during a run; the budget takes the
+// higher (stricter) of the two.
+const rawVerifyAfter = await rawVerify(core, fx, 5, 8);
+const rawVerifyPerSec = Math.max(rawVerifyBefore, rawVerifyAfter);
 
 // /settle: a fresh funded pool; each payment settles once, in order.
 const settleDir = await fundedDataDir(core, fx);
@@ -215,23 +319,24 @@ const budgets = {
 const notes = [
   'No verification-result cache: every /verify runs the proof verifier (identical payloads in flight would share one verification; the runs cycle through distinct payments, so none do).',
   `Payments: ${fx.payments.length} distinct valid payments from the pool's fixture factory (one note each); request body ${bodyBytes} bytes (proof ${fx.payments[0]!.proof.length} bytes).`,
-  `The facilitator runs as a separate process (\`priv-stark start\`, embedded SQLite, logging one line per reply); autocannon runs in the bench process on the same 2-core machine.`,
+  `The facilitator runs as a separate process (\`priv-stark start\`, embedded SQLite, one log line per reply, written to stdout in batches); the load generators run in the bench process on the same 2-core machine (gen. CPU ms/req: their CPU time per request).`,
+  `Saturated runs: autocannon, ${CONNECTIONS} keep-alive connections, each cycling through its own slice of the payments. Fixed rate: an open-loop client sends request i at start + i / ${FIXED_RATE} s over at most ${PACED_CONNECTIONS} keep-alive connections and times each reply from the moment the request was due (queueing included, no coordinated omission), after a ${WARMUP_S} s warm-up at the same rate that is not counted. autocannon's own fixed-rate mode is not used: it gives each connection a quota per second that all connections spend at the start of each second (bursts, then silence), and its coordinated-omission correction assumes a 1 ms interval, adding one synthetic sample per millisecond of every slow reply — the 1133 ms p99 of earlier results came from that mode.`,
   `/settle counts only 200 replies (durable when sent); the ledger held ${durable} settlements afterwards (the difference: settles in flight when the run ended). Replies other than 200 in the settle run are replays after the payments ran out.`,
   'server CPU ms/req: CPU time (user + system) of the facilitator process per request during the run, verification included — the figure least disturbed by other load: 2 cores ÷ (that + the load generator\'s share) bounds the throughput.',
   'load avg: the machine\'s 1-minute load average at the end of each run; on this shared 2-core machine other sessions\' builds and tests run at the same time, and anything above ~1.5 means the facilitator did not have the cores to itself.',
   'Verification runs on niced worker threads (one per core, nice 10), so the event loop keeps priority over it; other processes on the machine compete with the verifier threads at normal priority.',
 ];
 const row = (name: string, r: RunResult) =>
-  `| ${name} | ${r.durationS.toFixed(0)} s | ${r.requests} | ${r.reqPerSec.toFixed(0)} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${JSON.stringify(r.statusCodes)} | ${r.serverCpuMsPerRequest} | ${r.load} |`;
+  `| ${name} | ${r.durationS.toFixed(0)} s | ${r.requests} | ${r.reqPerSec.toFixed(0)} | ${r.latencyMs.p50} | ${r.latencyMs.p90} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${JSON.stringify(r.statusCodes)} | ${r.serverCpuMsPerRequest} | ${r.generatorCpuMsPerRequest} | ${r.load} |`;
 const markdown = [
-  '## Facilitator HTTP load (autocannon)',
+  '## Facilitator HTTP load',
   '',
-  `Raw verify throughput of the core on this machine (same run): **${rawVerifyPerSec.toFixed(0)} verifies/s** (native, off the JS thread, 8 in flight).`,
+  `Raw verify throughput of the core on this machine (same run): **${rawVerifyPerSec.toFixed(0)} verifies/s** (native, off the JS thread, 8 in flight; ${rawVerifyBefore.toFixed(0)}/s before the /verify runs, ${rawVerifyAfter.toFixed(0)}/s after). Machine load average (1 min) when the bench started: ${loadAtStart}.`,
   '',
-  '| run | duration | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | status codes | server CPU ms/req | load avg |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|',
+  '| run | duration | requests | req/s | p50 ms | p90 ms | p99 ms | max ms | status codes | server CPU ms/req | gen. CPU ms/req | load avg |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|',
   row(`/verify saturated (${CONNECTIONS} conn.)`, verifyMax),
-  row(`/verify at ${FIXED_RATE} req/s`, verifyFixed),
+  row(`/verify at ${FIXED_RATE} req/s (paced)`, verifyFixed),
   row(`/settle (${CONNECTIONS} conn.)`, settle),
   '',
   `Durable settles: **${(settled / settle.durationS).toFixed(0)}/s** (${settled} in ${settle.durationS.toFixed(1)} s).`,
@@ -240,5 +345,5 @@ const markdown = [
   '',
   ...notes.map((n) => `- ${n}`),
 ].join('\n');
-writeResults('http', { environment: environment(), payments: fx.payments.length, bodyBytes, rawVerifyPerSec, verifyMax, verifyFixed, settle, settledPerSec: settled / settle.durationS, durable, budgets, notes }, markdown);
+writeResults('http', { environment: environment(), loadAtStart, payments: fx.payments.length, bodyBytes, rawVerifyPerSec, rawVerifyBefore, rawVerifyAfter, verifyMax, verifyFixed, settle, settledPerSec: settled / settle.durationS, durable, budgets, notes }, markdown);
 process.stdout.write(`${markdown}\n`);
