@@ -9,24 +9,10 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 
-import type { Backend } from '../core/index.js';
 import { loadBackend, loadCore } from '../core/index.js';
 import { openSqliteStore } from './sqlite-store.js';
+import type { WriterData, WriterRequest } from './sqlite-writer-messages.js';
 import type { PoolStore } from './store.js';
-
-/** What the main thread passes. */
-export interface WriterData {
-  readonly path: string;
-  readonly busyTimeoutMs: number;
-  readonly backend: Backend | undefined;
-}
-
-/** A call from the main thread. */
-export interface WriterRequest {
-  readonly id: number;
-  readonly method: 'apply' | 'checkpoint' | 'close';
-  readonly args: readonly unknown[];
-}
 
 const port = parentPort;
 if (!port) throw new Error('sqlite-writer must run in a worker thread');
