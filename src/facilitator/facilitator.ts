@@ -4,8 +4,8 @@
  * checkpoint and whether the nullifier is spent. `verify` then verifies the proof off the event
  * loop (identical payloads in flight verified once) and changes nothing. `settle` hands the
  * transition to the pool, which verifies the proof itself and applies it atomically and durably;
- * a nullifier settles once, and every later settle gets `duplicate_settlement` with the original
- * transaction.
+ * a nullifier settles once, and every later settle naming it gets `duplicate_settlement` with the
+ * original transaction, even one that fails another check.
  */
 
 import { PoolUnavailableError, type SettleResult, type SpentNullifier } from '../pool/index.js';
@@ -83,12 +83,13 @@ export class Facilitator {
     const network = request.paymentRequirements.network;
     const refuse = (reason: Reason, transaction = ''): SettleOutcome => ({ ok: false, reason, transaction, network });
     const checked = this.check(request, policy);
-    if (!checked.ok) return refuse(checked.reason);
+    if (!checked.ok) return this.refuseUnlessSettled(request, checked.reason);
     let result: SettleResult;
     try {
-      const state = await this.poolChecks(checked);
-      if (state === 'unknown_root') return refuse('unknown_root');
-      if (state !== 'unspent') return refuse('duplicate_settlement', state.settlementId);
+      // The nullifier first: a settled one answers duplicate_settlement whatever else holds.
+      const spent = await this.pool.spent(checked.publicInputs.nullifier);
+      if (spent) return refuse('duplicate_settlement', spent.settlementId);
+      if (!(await this.pool.isCheckpoint(checked.publicInputs.root))) return refuse('unknown_root');
       result = await this.pool.settle({ proof: checked.proof, publicInputs: checked.publicInputs, payment: checked.payment });
     } catch (error) {
       return refuse(poolFault(error));
@@ -97,6 +98,31 @@ export class Facilitator {
     if (result.reason === 'duplicate_settlement') return refuse('duplicate_settlement', result.settlementId ?? '');
     if (POOL_DOWN_REASONS.has(result.reason)) return refuse('pool_unavailable');
     return refuse(isReason(result.reason) ? result.reason : 'facilitator_error');
+  }
+
+  /**
+   * A settle that failed a check: if it names a nullifier that has settled, the refusal is
+   * `duplicate_settlement` with the original transaction instead (priv-stark-v1.md §4: every
+   * later settle naming it gets that). A resource server retrying a settle whose reply it lost
+   * must learn that the payment settled even if it has expired since, or its key's policy changed;
+   * the answer tells nothing new: the settlement id is a hash of the nullifier.
+   */
+  private async refuseUnlessSettled(request: FacilitatorRequest, reason: Reason): Promise<SettleOutcome> {
+    const network = request.paymentRequirements.network;
+    let nullifier: string;
+    try {
+      nullifier = this.core.parseDigest(request.paymentPayload.payload.nullifier);
+    } catch {
+      return { ok: false, reason, transaction: '', network };
+    }
+    try {
+      const spent = await this.pool.spent(nullifier);
+      if (spent) return { ok: false, reason: 'duplicate_settlement', transaction: spent.settlementId, network };
+    } catch (error) {
+      // Which answer is right cannot be told while the store is down: retry later.
+      return { ok: false, reason: poolFault(error), transaction: '', network };
+    }
+    return { ok: false, reason, transaction: '', network };
   }
 
   private check(request: FacilitatorRequest, policy: CallerPolicy | undefined) {

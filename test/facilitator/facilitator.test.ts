@@ -106,6 +106,29 @@ describe('facilitator over a pool', () => {
     }
   });
 
+  it('settle answers duplicate_settlement for a settled nullifier whatever other check the replay fails, and the real reason for one never settled', async () => {
+    const { pool, facilitator } = await funded();
+    const settled = pay(3);
+    const fresh = pay(0);
+    const id = settlementId(settled.publicInputs.nullifier);
+    expect(await facilitator.settle(requestOf(settled))).toMatchObject({ ok: true, transaction: id });
+    const afterExpiry = new Facilitator({ core, pool, clock: () => (settled.payment.expiry + 1) * 1000 });
+    const cases: [string, Facilitator, (p: typeof settled) => Parameters<Facilitator['settle']>, string][] = [
+      ['expired since', afterExpiry, (p) => [requestOf(p)], 'payment_expired'],
+      ['a policy that forbids the recipient', facilitator, (p) => [requestOf(p), { allowedRecipients: [] }], 'policy_violation'],
+      ['other requirements', facilitator, (p) => [requestOf(p, { requirements: { amount: '1' } })], 'payment_requirements_mismatch'],
+      ['a broken proof encoding', facilitator, (p) => [requestOf(p, { payload: { proof: '!!!' } })], 'invalid_payload'],
+    ];
+    for (const [, f, args, reason] of cases) {
+      expect(await f.settle(...args(settled))).toEqual({ ok: false, reason: 'duplicate_settlement', transaction: id, network: 'shielded:devnet' });
+      // The twin: the same failure for a nullifier that never settled keeps its own reason.
+      expect(await f.settle(...args(fresh))).toEqual({ ok: false, reason, transaction: '', network: 'shielded:devnet' });
+    }
+    // A nullifier that is not a canonical digest names nothing: the encoding check answers.
+    const bad = requestOf(settled, { payload: { nullifier: 'f'.repeat(64) } });
+    expect(await facilitator.settle(bad)).toMatchObject({ ok: false, reason: 'invalid_payload', transaction: '' });
+  });
+
   it('settle of a tampered proof is refused by the pool\'s own verification', async () => {
     const { facilitator, store } = await funded();
     const before = await store.state();
@@ -146,6 +169,19 @@ describe('facilitator over a failing pool', () => {
       expect(await facilitator.settle(request)).toEqual({ ok: false, reason: 'pool_unavailable', transaction: '', network: 'shielded:devnet' });
       if (!('settle' in failing)) expect(await facilitator.verify(request)).toEqual({ ok: false, reason: 'pool_unavailable' });
     }
+  });
+
+  it('answers pool_unavailable, not the check\'s reason, for a settle that fails a check while the store is down (it may have settled)', async () => {
+    const request = requestOf(fx.payments[0]!, { requirements: { amount: '1' } });
+    expect(await new Facilitator({ core, pool: pool({ spent: down }) }).settle(request)).toEqual({
+      ok: false,
+      reason: 'pool_unavailable',
+      transaction: '',
+      network: 'shielded:devnet',
+    });
+    expect(await new Facilitator({ core, pool: pool({}) }).settle(request)).toMatchObject({ reason: 'payment_requirements_mismatch' });
+    // verify keeps the check's reason: it asks the pool nothing once a check failed.
+    expect(await new Facilitator({ core, pool: pool({ spent: down }) }).verify(request)).toEqual({ ok: false, reason: 'payment_requirements_mismatch' });
   });
 
   it('maps the pool\'s verdicts: a full tree is pool_unavailable, its reasons pass through, a duplicate carries the id', async () => {
