@@ -20,6 +20,7 @@ import {
   VerifyResponseSchema,
 } from '../scheme/index.js';
 import { ANONYMOUS, type AuthMode, bearerToken, type Caller } from './auth.js';
+import { onClientError } from './client-errors.js';
 import { ReasonError, reasonOf } from './errors.js';
 import { type HealthSource, registerHealth } from './health.js';
 import { registerJsonBodyParser } from './json-body.js';
@@ -84,6 +85,15 @@ export async function build(options: BuildOptions): Promise<FastifyInstance> {
     exposeHeadRoutes: false,
     return503OnClosing: false,
     requestTimeout: 60_000,
+    // Requests the HTTP parser could not read, and paths that are not valid URLs, are answered in
+    // the x402 shape too (Fastify's defaults answer these with their own JSON).
+    clientErrorHandler: onClientError,
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      // A path that does not decode names no route.
+      const reason: Reason = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'not_found' : reasonOf(error).reason;
+      send(request, reply, failureReply(replyKindOf(request.url), reason));
+    },
     // Nothing is coerced, dropped or defaulted: a number where a string belongs is refused.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -100,6 +110,9 @@ export async function build(options: BuildOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
     // While shutting down, finish what arrives on open connections but close them after.
     if (closing) reply.header('connection', 'close');
+    // An unknown route is refused before its body is read: Fastify would parse it first and
+    // answer a bad or oversized body with 400 or 413 instead of 404.
+    if (request.is404) throw new ReasonError('not_found');
   });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
@@ -130,16 +143,22 @@ export async function build(options: BuildOptions): Promise<FastifyInstance> {
 
   app.post('/verify', { schema: SCHEMAS.verify, onRequest: authenticate }, async (request, reply) => {
     const stop = metrics?.verifySeconds.startTimer();
-    const outcome = await facilitator.verify(request.body, request.caller?.policy);
-    stop?.();
-    return send(request, reply, verifyReply(outcome));
+    try {
+      return send(request, reply, verifyReply(await facilitator.verify(request.body, request.caller?.policy)));
+    } finally {
+      // Faults are timed too (the error handler answers them).
+      stop?.();
+    }
   });
 
   app.post('/settle', { schema: SCHEMAS.settle, onRequest: authenticate }, async (request, reply) => {
     const stop = metrics?.settleSeconds.startTimer();
-    const outcome = await facilitator.settle(request.body, request.caller?.policy);
-    stop?.();
-    return send(request, reply, settleReply(outcome));
+    try {
+      return send(request, reply, settleReply(await facilitator.settle(request.body, request.caller?.policy)));
+    } finally {
+      // Faults are timed too (the error handler answers them).
+      stop?.();
+    }
   });
 
   registerHealth(app, options.health);

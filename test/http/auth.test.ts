@@ -12,6 +12,7 @@ import { startConfig, startFacilitator, UsageError } from '../../src/cli/start.j
 import { ApiKeys, bearerToken, ConfigError, hashKey, isLoopbackHost, keysFromList, loadAccessConfig, parseConfig } from '../../src/http/index.js';
 import { encodeProof } from '../../src/scheme/index.js';
 import { API_KEY, AUTH, facilitatorHarness } from './helpers/harness.js';
+import { startFacilitatorProcess } from './helpers/process.js';
 import { liveSpec, requestOf } from './helpers/requests.js';
 
 describe('API keys', () => {
@@ -105,6 +106,39 @@ describe('start configuration', () => {
     for (const host of ['0.0.0.0', '::', '192.168.1.2', 'example.com', '128.0.0.1']) expect(isLoopbackHost(host)).toBe(false);
     await expect(startFacilitator({ ...startConfig(['--insecure-no-auth', '--host', '0.0.0.0'], {}) })).rejects.toThrow(/loopback/);
   });
+});
+
+describe('auth off on loopback, in a real process', () => {
+  const post = (url: string, headers: Record<string, string> = {}) =>
+    fetch(`${url}/verify`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
+
+  it('warns in the log and serves without a key; the twin with keys does not warn and answers 401', async () => {
+    const off = await startFacilitatorProcess(['--insecure-no-auth', '--data-dir', mkdtempSync(join(tmpdir(), 'priv-stark-noauth-'))]);
+    try {
+      const warning = off
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .find((line) => /auth is OFF/.test(line.msg));
+      expect(warning?.level).toBe(40); // pino's warn
+      const response = await post(off.url);
+      expect(response.status).toBe(400); // reached the route: the body is refused, not the caller
+      expect(await response.json()).toMatchObject({ isValid: false, invalidReason: 'invalid_payload' });
+    } finally {
+      off.process.kill('SIGTERM');
+      await off.exited;
+    }
+    const on = await startFacilitatorProcess(['--data-dir', mkdtempSync(join(tmpdir(), 'priv-stark-auth-'))], { API_KEYS: API_KEY });
+    try {
+      expect(on.output()).not.toMatch(/auth is OFF/);
+      expect((await post(on.url)).status).toBe(401);
+      expect((await post(on.url, AUTH)).status).toBe(400);
+    } finally {
+      on.process.kill('SIGTERM');
+      await on.exited;
+    }
+  }, 120_000);
 });
 
 describe('auth on the listener', () => {
