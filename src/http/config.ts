@@ -124,7 +124,11 @@ export function parseConfig(text: string): AccessConfig {
   return { keys, defaultRateLimit: file.limits?.rateLimit, networks: file.networks };
 }
 
-/** Keys of `API_KEYS` (comma-separated; blanks ignored), labelled `env-1`, `env-2`, … */
+/**
+ * Keys of `API_KEYS` (comma-separated; blanks ignored), each labelled `env-` and the first 16 hex
+ * digits of its hash: the label keys the shared rate-limit counters, so it must not depend on the
+ * key's position — instances listing the same keys in another order count each key together.
+ */
 export function keysFromList(list: string): ApiKeyEntry[] {
   return list
     .split(',')
@@ -132,7 +136,8 @@ export function keysFromList(list: string): ApiKeyEntry[] {
     .filter((key) => key.length > 0)
     .map((key, i) => {
       if (key.length < 16) throw new ConfigError(`API_KEYS: key ${i + 1} is shorter than 16 characters`);
-      return { id: `env-${i + 1}`, sha256: hashKey(key), policy: {} };
+      const sha256 = hashKey(key);
+      return { id: `env-${sha256.toString('hex').slice(0, 16)}`, sha256, policy: {} };
     });
 }
 

@@ -37,7 +37,10 @@ describe('API keys', () => {
   });
 
   it('loads API_KEYS (hashed, at least 16 characters) and CONFIG keys with policies and a default rate limit', () => {
-    expect(keysFromList(' first-key-0123456789 , ,second-key-0123456789').map((k) => k.id)).toEqual(['env-1', 'env-2']);
+    const ids = keysFromList(' first-key-0123456789 , ,second-key-0123456789').map((k) => k.id);
+    expect(ids).toEqual([`env-${hashKey('first-key-0123456789').toString('hex').slice(0, 16)}`, `env-${hashKey('second-key-0123456789').toString('hex').slice(0, 16)}`]);
+    // The label follows the key, not its position (it keys the shared rate-limit counters).
+    expect(keysFromList('second-key-0123456789,first-key-0123456789').map((k) => k.id)).toEqual([...ids].reverse());
     expect(() => keysFromList('short')).toThrow(ConfigError);
     const dir = mkdtempSync(join(tmpdir(), 'priv-stark-config-'));
     const path = join(dir, 'config.json');
