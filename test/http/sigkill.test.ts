@@ -1,5 +1,6 @@
-// SIGKILL (and SIGTERM) during settle load: a facilitator process on the embedded SQLite store is killed while
-// settles are in flight, then restarted on the same data directory. No acknowledged settlement is
+// SIGKILL (and SIGTERM) during settle load: a facilitator process — on the embedded SQLite store,
+// and on a PostgreSQL server — is killed while settles are in flight, then restarted on the same
+// ledger. No acknowledged settlement is
 // missing, none is half-applied (the ledger's invariants hold), and every payment offered again is
 // either settled now or refused as a duplicate with the transaction it got before.
 
@@ -7,35 +8,42 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
-import { openStore, Pool, settlementId } from '../../src/pool/index.js';
+import { openStore, Pool, settlementId, type StoreConfig } from '../../src/pool/index.js';
 import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
 import { allEvents, ledgerProblems } from '../pool/helpers/ledger.js';
 import { API_KEY } from './helpers/harness.js';
+import { postgresAvailable } from '../pool/helpers/postgres.js';
+import { storeHarness } from '../pool/helpers/stores.js';
 import { postJson, startFacilitatorProcess } from './helpers/process.js';
 import { liveSpec, requestOf } from './helpers/requests.js';
 
 const SPEC = liveSpec('http-sigkill', 120, 1);
 const IN_FLIGHT = 12;
 
-describe('SIGKILL during settle load (SQLite)', () => {
+const KINDS = postgresAvailable() || process.env.CI ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+
+/** The start flags of a facilitator on `config`'s ledger. */
+const ledgerArgs = (config: StoreConfig) => (config.databaseUrl ? ['--database-url', config.databaseUrl] : ['--data-dir', config.dataDir!]);
+
+describe.each(KINDS)('SIGKILL during settle load (%s)', (kind) => {
+  const stores = storeHarness(kind);
   let core: PrivStarkCore;
   let fx: Fixtures;
-  const dir = mkdtempSync(join(tmpdir(), 'priv-stark-sigkill-'));
   beforeAll(async () => {
-    core = await loadCore();
+    core = stores.core();
     fx = await fixtures(core, SPEC);
   }, 600_000);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('loses no acknowledged settlement and leaves none half-applied', async () => {
-    const store = await openStore(core, { dataDir: dir });
+    const { config } = await stores.fresh();
+    const store = await openStore(core, config);
     await fundPool(new Pool({ core, store }), fx);
     await store.close();
 
-    const first = await startFacilitatorProcess(['--data-dir', dir], { API_KEYS: API_KEY });
+    const first = await startFacilitatorProcess(ledgerArgs(config), { API_KEYS: API_KEY });
     const url = `${first.url}/settle`;
     const acked = new Map<string, string>();
     let next = 0;
@@ -60,7 +68,7 @@ describe('SIGKILL during settle load (SQLite)', () => {
     expect(next).toBeLessThan(fx.payments.length); // killed mid-load, not after
 
     // the ledger after the crash: consistent, and every acknowledged settlement is there
-    const after = await openStore(core, { dataDir: dir });
+    const after = await openStore(core, config);
     try {
       expect(await ledgerProblems(core, after)).toEqual([]);
       for (const [nullifier, transaction] of acked) expect((await after.nullifier(nullifier))?.settlementId).toBe(transaction);
@@ -68,7 +76,7 @@ describe('SIGKILL during settle load (SQLite)', () => {
       expect(settledBefore).toBeGreaterThanOrEqual(acked.size);
 
       // restart and offer every payment again
-      const second = await startFacilitatorProcess(['--data-dir', dir], { API_KEYS: API_KEY });
+      const second = await startFacilitatorProcess(ledgerArgs(config), { API_KEYS: API_KEY });
       try {
         for (const p of fx.payments) {
           const reply = await postJson(`${second.url}/settle`, requestOf(p), API_KEY);
@@ -91,6 +99,15 @@ describe('SIGKILL during settle load (SQLite)', () => {
       await after.close();
     }
   }, 300_000);
+});
+
+describe('SIGTERM during settle load (SQLite)', () => {
+  let core: PrivStarkCore;
+  let fx: Fixtures;
+  beforeAll(async () => {
+    core = await loadCore();
+    fx = await fixtures(core, SPEC);
+  }, 600_000);
 
   it('SIGTERM during settle load: in-flight settles finish, the process exits 0, every 200 is durable', async () => {
     const termDir = mkdtempSync(join(tmpdir(), 'priv-stark-sigterm-'));
