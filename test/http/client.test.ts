@@ -22,9 +22,11 @@ describe('official HTTPFacilitatorClient against a real listener', () => {
   let url: string;
   let pool: Awaited<ReturnType<typeof h.app>>['pool'];
   const limited = 'limited-client-key-0123';
+  /** A key whose policy allows no recipient. */
+  const bounded = 'bounded-client-key-0123';
 
   beforeAll(async () => {
-    const built = await h.app({ keys: { [limited]: { rateLimit: { max: 1, timeWindowMs: 60_000 } } } });
+    const built = await h.app({ keys: { [limited]: { rateLimit: { max: 1, timeWindowMs: 60_000 } }, [bounded]: { allowedRecipients: [] } } });
     ({ app, pool } = built);
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -87,11 +89,15 @@ describe('official HTTPFacilitatorClient against a real listener', () => {
       [{ requirements: { asset: 'USDC' } }, 400, 'unsupported_asset'],
       [{ payload: { proof: encodeProof(new Uint8Array(140_000)) } }, 413, 'payload_too_large'],
       [{ payload: { proof: 'not base64!' } }, 400, 'invalid_payload'],
+      [{ requirements: { scheme: 'exact' } }, 400, 'unsupported_scheme'],
+      [{ payload: { expiry: Math.floor(Date.now() / 60_000) * 60 - 600 } }, 400, 'payment_expired'],
     ];
     for (const [overrides, status, reason] of cases) {
       await verifyFails(c.verify(...args(1, overrides)), status, reason);
       await settleFails(c.settle(...args(1, overrides)), status, reason);
     }
+    await verifyFails(client(bounded).verify(...args(1)), 403, 'policy_violation');
+    await settleFails(client(bounded).settle(...args(1)), 403, 'policy_violation');
     await verifyFails(client(null).verify(...args(1)), 401, 'unauthorized');
     await settleFails(client('wrong-key-0123456789').settle(...args(1)), 401, 'unauthorized');
     expect(await client(limited).verify(...args(1))).toEqual({ isValid: true });
@@ -112,5 +118,23 @@ describe('official HTTPFacilitatorClient against a real listener', () => {
     } finally {
       pool.spent = spent;
     }
+  });
+
+  it('delivers a fault of the facilitator as facilitator_error (500), with nothing of the fault in it', async () => {
+    const spent = pool.spent.bind(pool);
+    pool.spent = async () => {
+      throw new TypeError('a bug with a secret inside');
+    };
+    try {
+      await verifyFails(client().verify(...args(2)), 500, 'facilitator_error');
+      await settleFails(client().settle(...args(2)), 500, 'facilitator_error');
+      const error = await client()
+        .verify(...args(2))
+        .catch((e: unknown) => e);
+      expect(`${JSON.stringify(error)} ${(error as Error).message}`).not.toMatch(/secret|TypeError/);
+    } finally {
+      pool.spent = spent;
+    }
+    expect(await client().verify(...args(2))).toEqual({ isValid: true });
   });
 });
