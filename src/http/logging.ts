@@ -6,6 +6,8 @@
 
 import { destination, type DestinationStream, type LoggerOptions } from 'pino';
 
+import { serializeError } from '../log/serialize-error.js';
+
 /** Paths pino censors in every log line. */
 export const REDACTED_PATHS = [
   'authorization',
@@ -59,6 +61,7 @@ export function loggerOptions(settings: LogSettings = {}): LoggerOptions & { str
     level: settings.level ?? 'info',
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: {
+      err: serializeError,
       // Only what identifies the request: never headers, query strings or bodies.
       req: (request: { method?: string; url?: string; id?: string }) => ({
         method: request.method,

@@ -21,6 +21,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 
+import { serializeError } from '../log/serialize-error.js';
 import { PoolUnavailableError } from './errors.js';
 import {
   checkpointsSchema,
@@ -96,6 +97,7 @@ function limitOf(text: string | undefined, bounds: { default: number; max: numbe
 
 /** Request fields the logger may write: the method and the route pattern, never the address or query. */
 const serializers = {
+  err: serializeError,
   req: (request: FastifyRequest) => ({ method: request.method, route: request.routeOptions?.url ?? 'unmatched' }),
   res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
 };

@@ -194,4 +194,32 @@ describe('auth on the listener', () => {
     expect(log).not.toContain(encodeProof(p.proof).slice(0, 40));
     expect(log).not.toContain(p.publicInputs.nullifier);
   });
+
+  it('logs a fault with its type, code and message, never the request data a driver error carries', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, callback) {
+        lines.push(String(chunk));
+        callback();
+      },
+    });
+    const { app, pool } = await h.app({ build: { logger: { level: 'info', stream } } });
+    closers.push(() => app.close());
+    const p = h.fixtures().payments[0]!;
+    // Shaped like node-postgres's error for a violated constraint: the values are in `detail`.
+    const driverError = Object.assign(new Error('duplicate key value violates unique constraint "nullifiers_pkey"'), {
+      code: '23505',
+      detail: `Key (nullifier)=(${p.publicInputs.nullifier}) already exists.`,
+      table: 'nullifiers',
+    });
+    pool.spent = async () => {
+      throw new Error('unexpected store answer', { cause: driverError });
+    };
+    const response = await app.inject({ method: 'POST', url: '/verify', headers: AUTH, payload: requestOf(p) });
+    expect(response.statusCode).toBe(500);
+    const fault = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request failed');
+    expect(fault.err).toMatchObject({ type: 'Error', message: 'unexpected store answer', cause: { code: '23505', message: driverError.message } });
+    expect(lines.join('')).not.toContain(p.publicInputs.nullifier);
+    expect(lines.join('')).not.toContain('detail');
+  });
 });
