@@ -85,6 +85,9 @@ export async function build(options: BuildOptions): Promise<FastifyInstance> {
     exposeHeadRoutes: false,
     return503OnClosing: false,
     requestTimeout: 60_000,
+    // Node answers an HTTP/1.1 request without a Host header itself, 400 with an empty body; the
+    // listener uses no Host, so such a request goes on to the routes and gets an x402 reply.
+    http: { requireHostHeader: false },
     // Requests the HTTP parser could not read, and paths that are not valid URLs, are answered in
     // the x402 shape too (Fastify's defaults answer these with their own JSON).
     clientErrorHandler: onClientError,

@@ -23,19 +23,28 @@ function failure(kind: 'verify' | 'settle', reason: Reason) {
     : { success: false, errorReason: reason, errorMessage: messageOf(reason), transaction: '', network: '' };
 }
 
-/** Sends raw bytes and reads until the server closes: status line, headers and body. */
+/**
+ * Sends raw bytes, half-closes, and reads until the server closes (or 5 s pass): the first
+ * reply's status, headers and body (by its Content-Length); status 0 when nothing came back.
+ */
 function raw(port: number, bytes: string | Buffer): Promise<{ status: number; headers: string; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
+    const timer = setTimeout(() => socket.destroy(), 5_000);
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', reject);
     socket.on('close', () => {
+      clearTimeout(timer);
       const text = Buffer.concat(chunks).toString('utf8');
-      const [head = '', body = ''] = text.split('\r\n\r\n', 2);
+      const split = text.indexOf('\r\n\r\n');
+      const head = split < 0 ? text : text.slice(0, split);
+      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? text.length);
+      const body = split < 0 ? '' : text.slice(split + 4, split + 4 + length);
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), headers: head, body });
     });
-    socket.write(bytes);
+    // Half-close: a request the parser took as complete is answered, then the server closes too.
+    socket.end(bytes);
   });
 }
 
@@ -105,6 +114,17 @@ describe('requests the routes never see', () => {
     expect(small.status).toBe(401);
   });
 
+  it('answers an HTTP/1.1 request without a Host header like any other (Node alone would send 400 with no body)', async () => {
+    for (const kind of ['verify', 'settle'] as const) {
+      const reply = await raw(port, `POST /${kind} HTTP/1.1\r\ncontent-length: 2\r\n\r\n{}`);
+      expect(reply.status).toBe(401);
+      expect(JSON.parse(reply.body)).toEqual(failure(kind, 'unauthorized'));
+    }
+    const unknown = await raw(port, 'GET / HTTP/1.1\r\n\r\n');
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body)).toEqual(failure('verify', 'not_found'));
+  });
+
   it('answers a request line the parser cannot read 400 invalid_payload, and stays healthy (fast-check)', async () => {
     const malformed = await raw(port, 'GARBAGE\r\n\r\n');
     expect(malformed.status).toBe(400);
@@ -114,12 +134,14 @@ describe('requests the routes never see', () => {
         const reply = await raw(port, `${junk}\r\n\r\n`);
         if (reply.status === 0) return; // closed without a reply (nothing complete arrived)
         expect(reply.status).toBeLessThan(500);
+        if (reply.status === 200) return; // junk that happened to spell a request for /health
         const body = JSON.parse(reply.body) as Record<string, unknown>;
         const reason = 'isValid' in body ? body.invalidReason : body.errorReason;
         expect(isReason(reason)).toBe(true);
         expect(reply.status).toBe(statusOf(reason as Reason));
       }),
-      { numRuns: 60 },
+      // Junk that spells a whole request (answered, then closed) or half of one (closed).
+      { numRuns: 60, examples: [['GET / HTTP/1.1'], ['GET /health HTTP/1.1'], ['POST /verify HTTP/1.1\r\ncontent-length: 5']] },
     );
     const health = await app.inject({ method: 'GET', url: '/health' });
     expect(health.statusCode).toBe(200);
