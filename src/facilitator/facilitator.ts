@@ -83,7 +83,15 @@ export class Facilitator {
     const network = request.paymentRequirements.network;
     const refuse = (reason: Reason, transaction = ''): SettleOutcome => ({ ok: false, reason, transaction, network });
     const checked = this.check(request, policy);
-    if (!checked.ok) return this.refuseUnlessSettled(request, checked.reason);
+    if (!checked.ok) {
+      try {
+        const spent = await this.settledBefore(request.paymentPayload.payload.nullifier);
+        return spent ? refuse('duplicate_settlement', spent.settlementId) : refuse(checked.reason);
+      } catch (error) {
+        // Which answer is right cannot be told while the store is down: retry later.
+        return refuse(poolFault(error));
+      }
+    }
     let result: SettleResult;
     try {
       // The nullifier first: a settled one answers duplicate_settlement whatever else holds.
@@ -101,28 +109,21 @@ export class Facilitator {
   }
 
   /**
-   * A settle that failed a check: if it names a nullifier that has settled, the refusal is
-   * `duplicate_settlement` with the original transaction instead (priv-stark-v1.md §4: every
-   * later settle naming it gets that). A resource server retrying a settle whose reply it lost
-   * must learn that the payment settled even if it has expired since, or its key's policy changed;
-   * the answer tells nothing new: the settlement id is a hash of the nullifier.
+   * The settlement of the nullifier a settle that failed a check names, if it has settled: such a
+   * settle is refused as `duplicate_settlement` with the original transaction (priv-stark-v1.md
+   * §4: every later settle naming it gets that). A resource server retrying a settle whose reply
+   * it lost must learn that the payment settled even if it has expired since, or its key's policy
+   * changed; the answer tells nothing new: the settlement id is a hash of the nullifier.
+   * @returns `null` for a nullifier that is not a canonical digest or has not settled
    */
-  private async refuseUnlessSettled(request: FacilitatorRequest, reason: Reason): Promise<SettleOutcome> {
-    const network = request.paymentRequirements.network;
-    let nullifier: string;
+  private async settledBefore(nullifier: string): Promise<SpentNullifier | null> {
+    let digest: string;
     try {
-      nullifier = this.core.parseDigest(request.paymentPayload.payload.nullifier);
+      digest = this.core.parseDigest(nullifier);
     } catch {
-      return { ok: false, reason, transaction: '', network };
+      return null;
     }
-    try {
-      const spent = await this.pool.spent(nullifier);
-      if (spent) return { ok: false, reason: 'duplicate_settlement', transaction: spent.settlementId, network };
-    } catch (error) {
-      // Which answer is right cannot be told while the store is down: retry later.
-      return { ok: false, reason: poolFault(error), transaction: '', network };
-    }
-    return { ok: false, reason, transaction: '', network };
+    return this.pool.spent(digest);
   }
 
   private check(request: FacilitatorRequest, policy: CallerPolicy | undefined) {

@@ -94,7 +94,7 @@ export async function build(options: BuildOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', request.id);
       // A path that does not decode names no route.
-      const reason: Reason = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'not_found' : reasonOf(error).reason;
+      const reason: Reason = error.code === 'FST_ERR_BAD_URL' ? 'not_found' : reasonOf(error).reason;
       send(request, reply, failureReply(replyKindOf(request.url), reason));
     },
     // Nothing is coerced, dropped or defaulted: a number where a string belongs is refused.

@@ -144,6 +144,18 @@ describe('auth off on loopback, in a real process', () => {
   }, 120_000);
 });
 
+/** A log destination that keeps every line written to it. */
+function logCapture() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      lines.push(String(chunk));
+      callback();
+    },
+  });
+  return { lines, stream };
+}
+
 describe('auth on the listener', () => {
   const SPEC = liveSpec('http-auth', 2, 1);
   const h = facilitatorHarness('sqlite', SPEC);
@@ -170,13 +182,7 @@ describe('auth on the listener', () => {
   });
 
   it('logs one line per reply with the request id and reason, and never the key or the proof', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, callback) {
-        lines.push(String(chunk));
-        callback();
-      },
-    });
+    const { lines, stream } = logCapture();
     const { app } = await h.app({ build: { logger: { level: 'info', stream } } });
     closers.push(() => app.close());
     const p = h.fixtures().payments[0]!;
@@ -196,13 +202,7 @@ describe('auth on the listener', () => {
   });
 
   it('logs a fault with its type, code and message, never the request data a driver error carries', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, callback) {
-        lines.push(String(chunk));
-        callback();
-      },
-    });
+    const { lines, stream } = logCapture();
     const { app, pool } = await h.app({ build: { logger: { level: 'info', stream } } });
     closers.push(() => app.close());
     const p = h.fixtures().payments[0]!;
