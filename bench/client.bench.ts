@@ -13,7 +13,8 @@ import { join } from 'node:path';
 
 import { payingFetch, Wallet } from '../src/client/index.js';
 import { loadCore, randomDigest } from '../src/core/index.js';
-import { buildPoolNode, openSqliteStore, Pool } from '../src/pool/index.js';
+import { buildPoolNode } from '../src/pool-node/index.js';
+import { openSqliteStore, Pool } from '../src/ledger/index.js';
 import { expressMerchant, startStack } from '../test/e2e/helpers/stack.js';
 import { environment, writeResults } from './report.js';
 

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 import { loadCore, type PrivStarkCore } from '../src/core/index.js';
-import { openStore, Pool } from '../src/pool/index.js';
+import { openStore, Pool } from '../src/ledger/index.js';
 import { encodeProof } from '../src/scheme/index.js';
 import { type Fixtures, fundPool, type PaymentFixture } from '../test/pool/fixtures.js';
 import { benchFixtures } from './http-fixtures.js';

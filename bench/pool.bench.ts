@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Bench } from 'tinybench';
 
 import { loadCore, type PrivStarkCore, randomDigest } from '../src/core/index.js';
-import { openStore, Pool, type PoolStore, type StoreConfig, type StoreKind } from '../src/pool/index.js';
+import { openStore, Pool, type PoolStore, type StoreConfig, type StoreKind } from '../src/ledger/index.js';
 import { type Fixtures, fixtures, fundPool } from '../test/pool/fixtures.js';
 import { startWorker } from '../test/pool/helpers/children.js';
 import { startTestPostgres, type TestPostgres } from '../test/pool/helpers/postgres.js';

@@ -18,7 +18,7 @@ import Fastify from 'fastify';
 
 import { payingFetch, settlementOf, Wallet } from '../client/index.js';
 import { loadCore, type PrivStarkCore } from '../core/index.js';
-import { PoolNodeClient } from '../pool/client.js';
+import { PoolNodeClient } from '../pool-node/client.js';
 import { FASTIFY_MERCHANT_OPTIONS, PrivStarkFacilitatorClient, privStarkFastify, PrivStarkSchemeServer, privStarkRoutes } from '../server/index.js';
 import { createProgress, isLiveTerminal, type ProgressOutput } from './progress.js';
 import { startConfig, startFacilitator } from './start.js';

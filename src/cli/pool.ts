@@ -6,11 +6,11 @@
 import { parseArgs } from 'node:util';
 
 import { loadCore } from '../core/index.js';
-import { buildPoolNode, parseCorsOrigins } from '../pool/node.js';
-import { openStore } from '../pool/open.js';
-import { Pool } from '../pool/pool.js';
-import { PoolNodeClient, PoolNodeError } from '../pool/client.js';
-import { findOperatorToken, resolveOperatorToken } from '../pool/token.js';
+import { buildPoolNode, parseCorsOrigins } from '../pool-node/server.js';
+import { openStore } from '../ledger/open.js';
+import { Pool } from '../ledger/ledger.js';
+import { PoolNodeClient, PoolNodeError } from '../pool-node/client.js';
+import { findOperatorToken, resolveOperatorToken } from '../pool-node/operator-token.js';
 
 export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--database-url URL] [--checkpoint-interval-ms N] [--cors ORIGINS]
                     run the devnet pool node (POOL_HOST, POOL_PORT, DATA_DIR, DATABASE_URL, CHECKPOINT_INTERVAL_MS,

@@ -29,7 +29,8 @@ import {
   loadAccessConfig,
   postgresRateLimitStore,
 } from '../http/index.js';
-import { buildPoolNode, openStore, parseCorsOrigins, Pool, resolveOperatorToken } from '../pool/index.js';
+import { buildPoolNode, parseCorsOrigins, resolveOperatorToken } from '../pool-node/index.js';
+import { openStore, Pool } from '../ledger/index.js';
 import { DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
 
 /** Everything `start` needs. */

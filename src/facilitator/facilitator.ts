@@ -8,7 +8,7 @@
  * original transaction, even one that fails another check.
  */
 
-import { PoolUnavailableError, type SettleResult, type SpentNullifier } from '../pool/index.js';
+import { PoolUnavailableError, type SettleResult, type SpentNullifier } from '../ledger/index.js';
 import { type FacilitatorRequest, isReason, NETWORKS, type NetworkProfile, type Reason } from '../scheme/index.js';
 import { type CheckedPayment, checkRequest } from './checks.js';
 import { ContextDigests } from './context-digests.js';

@@ -5,13 +5,13 @@
  */
 
 import type { PrivStarkCore } from '../core/index.js';
-import type { SettleResult, SpentNullifier, TransitionInput } from '../pool/index.js';
+import type { SettleResult, SpentNullifier, TransitionInput } from '../ledger/index.js';
 import type { Reason } from '../scheme/index.js';
 
 /** The core calls the facilitator makes. */
 export type FacilitatorCore = Pick<PrivStarkCore, 'parseDigest' | 'decodeAddress' | 'contextDigest' | 'verifySpend'>;
 
-/** The pool calls the facilitator makes (the `Pool` class of `src/pool` has them). */
+/** The pool calls the facilitator makes (the `Pool` class of `src/ledger` has them). */
 export interface FacilitatorPool {
   /** Whether `root` is a published checkpoint. */
   isCheckpoint(root: string): Promise<boolean>;

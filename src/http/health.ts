@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 
 import type { Backend } from '../core/index.js';
-import type { StoreKind, StoreState } from '../pool/index.js';
+import type { StoreKind, StoreState } from '../ledger/index.js';
 import { type NetworkProfile, SCHEME, X402_VERSION } from '../scheme/index.js';
 
 /** What the health route reads. */

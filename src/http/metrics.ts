@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-import type { StoreState } from '../pool/index.js';
+import type { StoreState } from '../ledger/index.js';
 
 /** Where pool gauges come from. */
 export interface PoolGaugeSource {

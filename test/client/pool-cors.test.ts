@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
-import { buildPoolNode, parseCorsOrigins } from '../../src/pool/index.js';
+import { buildPoolNode, parseCorsOrigins } from '../../src/pool-node/index.js';
 import { type Devnet, OPERATOR_TOKEN, startDevnet } from './helpers/devnet.js';
 
 const SHOP = 'https://shop.example';

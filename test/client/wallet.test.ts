@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { InsufficientFundsError, PoolMismatchError, PoolNodeReader, UnpayableRequirementsError, Wallet, WalletBehindError } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
-import type { Pool } from '../../src/pool/index.js';
+import type { Pool } from '../../src/ledger/index.js';
 import { decodeProof, paymentContext, type PaymentRequirements, type PrivStarkPayload, publicInputs } from '../../src/scheme/index.js';
 import { type Devnet, startDevnet } from './helpers/devnet.js';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { PaymentHeaderTooLargeError, payingFetch, settlementOf, Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
-import { settlementId } from '../../src/pool/index.js';
+import { settlementId } from '../../src/ledger/index.js';
 import { expressMerchant, fastifyMerchant, honoMerchant, type Merchant, PRICE_ATOMIC, type Stack, startStack } from './helpers/stack.js';
 
 let core: PrivStarkCore;

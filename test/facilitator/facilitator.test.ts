@@ -6,10 +6,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore, type SpendPublicInputs } from '../../src/core/index.js';
 import { Facilitator, type FacilitatorCore, type FacilitatorPool } from '../../src/facilitator/index.js';
-import { Pool, PoolUnavailableError, reject, settlementId } from '../../src/pool/index.js';
+import { Pool, PoolUnavailableError, reject, settlementId } from '../../src/ledger/index.js';
 import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
-import { allEvents } from '../pool/helpers/ledger.js';
-import { storeHarness } from '../pool/helpers/stores.js';
+import { allEvents } from '../ledger/helpers/invariants.js';
+import { storeHarness } from '../ledger/helpers/stores.js';
 import { liveSpec, requestOf } from '../http/helpers/requests.js';
 
 /** The real core with counted verifications. */

@@ -9,7 +9,7 @@ import { HTTPFacilitatorClient } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { SettleError, VerifyError } from '@x402/core/types';
 
-import { settlementId } from '../../src/pool/index.js';
+import { settlementId } from '../../src/ledger/index.js';
 import { encodeProof, type Reason } from '../../src/scheme/index.js';
 import { API_KEY, facilitatorHarness } from './helpers/harness.js';
 import { liveSpec, type RequestOverrides, requestOf } from './helpers/requests.js';
@@ -109,7 +109,7 @@ describe('official HTTPFacilitatorClient against a real listener', () => {
   it('delivers a pool outage as pool_unavailable (503) with the network', async () => {
     const spent = pool.spent.bind(pool);
     pool.spent = async () => {
-      const { PoolUnavailableError } = await import('../../src/pool/index.js');
+      const { PoolUnavailableError } = await import('../../src/ledger/index.js');
       throw new PoolUnavailableError('down');
     };
     try {

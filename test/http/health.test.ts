@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { FacilitatorMetrics, listenMetrics } from '../../src/http/index.js';
-import { PoolUnavailableError } from '../../src/pool/index.js';
+import { PoolUnavailableError } from '../../src/ledger/index.js';
 import { AUTH, facilitatorHarness } from './helpers/harness.js';
 import { liveSpec, requestOf } from './helpers/requests.js';
 

@@ -4,7 +4,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { PoolUnavailableError } from '../../src/pool/index.js';
+import { PoolUnavailableError } from '../../src/ledger/index.js';
 import { encodeProof, MAX_PROOF_BYTES, messageOf, type Reason, REASON_CODES, statusOf } from '../../src/scheme/index.js';
 import { API_KEY, AUTH, facilitatorHarness } from './helpers/harness.js';
 import { liveSpec, type RequestOverrides, requestOf } from './helpers/requests.js';

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { hashKey } from '../../src/http/index.js';
-import { openStore, Pool, settlementId } from '../../src/pool/index.js';
+import { openStore, Pool, settlementId } from '../../src/ledger/index.js';
 import type { FacilitatorRequest } from '../../src/scheme/index.js';
 import { fundPool } from '../pool/fixtures.js';
-import { ledgerProblems } from '../pool/helpers/ledger.js';
+import { ledgerProblems } from '../ledger/helpers/invariants.js';
 import { postgresAvailable } from '../pool/helpers/postgres.js';
 import { API_KEY, facilitatorHarness } from './helpers/harness.js';
 import { type FacilitatorProcess, postJson, startFacilitatorProcess } from './helpers/process.js';

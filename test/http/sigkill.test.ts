@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
-import { openStore, Pool, settlementId, type StoreConfig } from '../../src/pool/index.js';
+import { openStore, Pool, settlementId, type StoreConfig } from '../../src/ledger/index.js';
 import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
-import { allEvents, ledgerProblems } from '../pool/helpers/ledger.js';
+import { allEvents, ledgerProblems } from '../ledger/helpers/invariants.js';
 import { API_KEY } from './helpers/harness.js';
 import { postgresAvailable } from '../pool/helpers/postgres.js';
-import { storeHarness } from '../pool/helpers/stores.js';
+import { storeHarness } from '../ledger/helpers/stores.js';
 import { postJson, startFacilitatorProcess } from './helpers/process.js';
 import { liveSpec, requestOf } from './helpers/requests.js';
 

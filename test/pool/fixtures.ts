@@ -25,7 +25,7 @@ import {
   type SpendPublicInputs,
   spendWitness,
 } from '../../src/core/index.js';
-import { type Checkpoint, DEVNET, type Pool, type TransitionInput } from '../../src/pool/index.js';
+import { type Checkpoint, DEVNET, type Pool, type TransitionInput } from '../../src/ledger/index.js';
 
 /** What a fixture set is made of. */
 export interface FixtureSpec {

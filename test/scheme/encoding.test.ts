@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { DEVNET, MAX_PROOF_BYTES as POOL_MAX_PROOF_BYTES } from '../../src/pool/index.js';
+import { DEVNET, MAX_PROOF_BYTES as POOL_MAX_PROOF_BYTES } from '../../src/ledger/index.js';
 import {
   decodeProof,
   DEVNET_NETWORK,

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 
-import { POOL_REASONS } from '../../src/pool/index.js';
+import { POOL_REASONS } from '../../src/ledger/index.js';
 import { isReason, messageOf, REASON_CODES, REASONS, statusOf } from '../../src/scheme/index.js';
 
 /** priv-stark-v1.md §4, transcribed row by row. */

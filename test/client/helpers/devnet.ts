@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { PrivStarkCore } from '../../../src/core/index.js';
-import { buildPoolNode, openSqliteStore, Pool, PoolNodeClient } from '../../../src/pool/index.js';
+import { buildPoolNode, PoolNodeClient } from '../../../src/pool-node/index.js';
+import { openSqliteStore, Pool } from '../../../src/ledger/index.js';
 
 export const OPERATOR_TOKEN = 'operator-token-0123456789';
 

@@ -20,7 +20,8 @@ import express from 'express';
 import type { PrivStarkCore } from '../../../src/core/index.js';
 import { Facilitator } from '../../../src/facilitator/index.js';
 import { ApiKeys, build, hashKey } from '../../../src/http/index.js';
-import { buildPoolNode, openSqliteStore, Pool, PoolNodeClient } from '../../../src/pool/index.js';
+import { buildPoolNode, PoolNodeClient } from '../../../src/pool-node/index.js';
+import { openSqliteStore, Pool } from '../../../src/ledger/index.js';
 import { DEVNET_NETWORK } from '../../../src/scheme/index.js';
 import { MERCHANT_MAX_HEADER_BYTES, PrivStarkFacilitatorClient, PrivStarkSchemeServer, privStarkRoutes } from '../../../src/server/index.js';
 

@@ -22,7 +22,7 @@ import { Hono } from 'hono';
 import { startFacilitator, startConfig, type RunningFacilitator } from '../../../src/cli/start.js';
 import { Wallet } from '../../../src/client/index.js';
 import type { PrivStarkCore } from '../../../src/core/index.js';
-import { PoolNodeClient } from '../../../src/pool/index.js';
+import { PoolNodeClient } from '../../../src/pool-node/index.js';
 import {
   FASTIFY_MERCHANT_OPTIONS,
   MERCHANT_MAX_HEADER_BYTES,

@@ -10,10 +10,10 @@ import { beforeAll } from 'vitest';
 import type { PrivStarkCore } from '../../../src/core/index.js';
 import { Facilitator } from '../../../src/facilitator/index.js';
 import { ApiKeys, type AuthMode, build, type BuildOptions, hashKey, type KeyPolicy } from '../../../src/http/index.js';
-import { openStore, Pool, type PoolStore, type StoreKind } from '../../../src/pool/index.js';
+import { openStore, Pool, type PoolStore, type StoreKind } from '../../../src/ledger/index.js';
 import { NETWORKS } from '../../../src/scheme/index.js';
 import { type FixtureSpec, type Fixtures, fixtures, fundPool } from '../../pool/fixtures.js';
-import { storeHarness } from '../../pool/helpers/stores.js';
+import { storeHarness } from '../../ledger/helpers/stores.js';
 
 /** The key every harness app accepts. */
 export const API_KEY = 'test-key-0123456789abcdef';

@@ -10,7 +10,7 @@
 import { createInterface } from 'node:readline';
 
 import { loadCore, randomDigest } from '../../../src/core/index.js';
-import { openStore, Pool, type StoreConfig } from '../../../src/pool/index.js';
+import { openStore, Pool, type StoreConfig } from '../../../src/ledger/index.js';
 import { type FixtureSpec, readFixtures } from '../fixtures.js';
 
 interface Args {

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 
 import { loadCore, type PrivStarkCore } from '../../../src/core/index.js';
-import { openStore, type PoolStore, type StoreConfig, type StoreKind } from '../../../src/pool/index.js';
-import { startTestPostgres, type TestPostgres } from './postgres.js';
+import { openStore, type PoolStore, type StoreConfig, type StoreKind } from '../../../src/ledger/index.js';
+import { startTestPostgres, type TestPostgres } from '../../pool/helpers/postgres.js';
 
 /** Both store kinds, for `describe.each`. */
 export const STORE_KINDS: readonly StoreKind[] = ['sqlite', 'postgres'];

@@ -13,7 +13,7 @@ import pg from 'pg';
 import type { DigestHex, Frontier } from '../core/index.js';
 import { unavailable } from './errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
-import { checkpointDue, emptyHead, type EventRow, eventFromRow, type Head, planGroup } from './plan.js';
+import { checkpointDue, emptyHead, type EventRow, eventFromRow, type Head, planGroup } from './group-plan.js';
 import type { Checkpoint, PoolEvent, PoolStore, SpentNullifier, StoreOp, StoreOpResult, StoreState, TreeHasher } from './store.js';
 
 /** Options of {@link openPostgresStore}. */

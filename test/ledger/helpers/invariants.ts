@@ -1,7 +1,7 @@
 /** Whole-ledger invariants, checked after races and crashes: no partial transition anywhere. */
 
 import type { PrivStarkCore } from '../../../src/core/index.js';
-import type { PoolEvent, PoolStore } from '../../../src/pool/index.js';
+import type { PoolEvent, PoolStore } from '../../../src/ledger/index.js';
 import { allLeaves } from './ops.js';
 
 /** Every event, by paging. */

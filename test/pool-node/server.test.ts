@@ -6,9 +6,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { commitmentOf, randomDigest } from '../../src/core/index.js';
-import { buildPoolNode, PAGE_LIMITS, Pool, PoolNodeClient, PoolNodeError, type PoolStore } from '../../src/pool/index.js';
-import { postgresAvailable } from './helpers/postgres.js';
-import { STORE_KINDS, storeHarness } from './helpers/stores.js';
+import { buildPoolNode, PAGE_LIMITS, PoolNodeClient, PoolNodeError } from '../../src/pool-node/index.js';
+import { Pool, type PoolStore } from '../../src/ledger/index.js';
+import { postgresAvailable } from '../pool/helpers/postgres.js';
+import { STORE_KINDS, storeHarness } from '../ledger/helpers/stores.js';
 
 const TOKEN = 'operator-token-for-tests-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };

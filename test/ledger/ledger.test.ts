@@ -10,20 +10,11 @@ import {
   randomDigest,
   recipientRhoOf,
 } from '../../src/core/index.js';
-import {
-  DEVNET,
-  MAX_PROOF_BYTES,
-  Pool,
-  type PoolOptions,
-  type PoolStore,
-  PoolUnavailableError,
-  settlementId,
-  type TransitionInput,
-} from '../../src/pool/index.js';
-import { type Fixtures, fixtures, fundPool } from './fixtures.js';
-import { allEvents, ledgerProblems } from './helpers/ledger.js';
+import { DEVNET, MAX_PROOF_BYTES, Pool, type PoolOptions, type PoolStore, PoolUnavailableError, settlementId, type TransitionInput } from '../../src/ledger/index.js';
+import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
+import { allEvents, ledgerProblems } from './helpers/invariants.js';
 import { allLeaves } from './helpers/ops.js';
-import { postgresAvailable } from './helpers/postgres.js';
+import { postgresAvailable } from '../pool/helpers/postgres.js';
 import { STORE_KINDS, storeHarness } from './helpers/stores.js';
 
 const SPEC = { seed: 'pool-rules', notes: 6, variants: 2 };

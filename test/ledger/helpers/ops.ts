@@ -1,7 +1,7 @@
 /** Builders of store ops with random canonical digests, taking `Partial` overrides. */
 
 import { type DigestHex, type PrivStarkCore, randomDigest } from '../../../src/core/index.js';
-import { type DepositOp, type SettlementOp, settlementId } from '../../../src/pool/index.js';
+import { type DepositOp, type SettlementOp, settlementId } from '../../../src/ledger/index.js';
 
 /** A deposit op of a random commitment. */
 export function depositOp(overrides: Partial<DepositOp> = {}): DepositOp {

@@ -17,7 +17,7 @@ import Database from 'better-sqlite3';
 import type { Backend, DigestHex, Frontier } from '../core/index.js';
 import { PoolUnavailableError, unavailable } from './errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
-import { checkpointDue, emptyHead, type EventRow, eventFromRow, type Head, planGroup } from './plan.js';
+import { checkpointDue, emptyHead, type EventRow, eventFromRow, type Head, planGroup } from './group-plan.js';
 import type { WriterData, WriterRequest } from './sqlite-writer-messages.js';
 import type { Checkpoint, PoolEvent, PoolStore, SpentNullifier, StoreOp, StoreOpResult, StoreState, TreeHasher } from './store.js';
 

@@ -7,21 +7,10 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 
 import { randomDigest } from '../../src/core/index.js';
-import {
-  MIGRATIONS,
-  openSqliteStore,
-  openStore,
-  PoolUnavailableError,
-  SCHEMA_VERSION,
-  SchemaTooNewError,
-  settlementId,
-  sqlitePath,
-  type StoreConfig,
-  type StoreKind,
-} from '../../src/pool/index.js';
-import { ledgerProblems } from './helpers/ledger.js';
+import { MIGRATIONS, openSqliteStore, openStore, PoolUnavailableError, SCHEMA_VERSION, SchemaTooNewError, settlementId, sqlitePath, type StoreConfig, type StoreKind } from '../../src/ledger/index.js';
+import { ledgerProblems } from './helpers/invariants.js';
 import { allLeaves, depositOp, settlementOp } from './helpers/ops.js';
-import { postgresAvailable } from './helpers/postgres.js';
+import { postgresAvailable } from '../pool/helpers/postgres.js';
 import { STORE_KINDS, storeHarness } from './helpers/stores.js';
 
 const NOW = 1_800_000_000_000;

@@ -3,7 +3,7 @@
  * deposits). Errors carry the node's stable `error` code.
  */
 
-import type { Checkpoint, PoolEvent } from './store.js';
+import type { Checkpoint, PoolEvent } from '../ledger/store.js';
 import type { DigestHex } from '../core/index.js';
 
 /** A refusal or failure reported by the pool node. */

@@ -22,7 +22,7 @@ import Fastify, {
 } from 'fastify';
 
 import { serializeError } from '../log/serialize-error.js';
-import { PoolUnavailableError } from './errors.js';
+import { PoolUnavailableError } from '../ledger/errors.js';
 import {
   checkpointsSchema,
   depositSchema,
@@ -31,8 +31,8 @@ import {
   leavesSchema,
   PAGE_LIMITS,
   stateSchema,
-} from './node-schemas.js';
-import type { Pool } from './pool.js';
+} from './schemas.js';
+import type { Pool } from '../ledger/ledger.js';
 
 /** Options of {@link buildPoolNode}. */
 export interface PoolNodeOptions {

@@ -4,11 +4,11 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { Pool } from '../../src/pool/index.js';
-import { type Fixtures, fixtures, fundPool } from './fixtures.js';
-import { startWorker } from './helpers/children.js';
-import { allEvents, ledgerProblems } from './helpers/ledger.js';
-import { postgresAvailable } from './helpers/postgres.js';
+import { Pool } from '../../src/ledger/index.js';
+import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
+import { startWorker } from '../pool/helpers/children.js';
+import { allEvents, ledgerProblems } from './helpers/invariants.js';
+import { postgresAvailable } from '../pool/helpers/postgres.js';
 import { STORE_KINDS, storeHarness } from './helpers/stores.js';
 
 const SPEC = { seed: 'pool-crash', notes: 40 };

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { MIN_TOKEN_LENGTH } from './node.js';
+import { MIN_TOKEN_LENGTH } from './server.js';
 
 /** Where a data directory keeps the generated token. */
 export function operatorTokenPath(dataDir: string): string {

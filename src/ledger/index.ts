@@ -1,9 +1,9 @@
 /**
- * @module The privacy pool ledger: one store interface with an embedded SQLite and a PostgreSQL
- * implementation, the pool's transition and deposit rules, and the devnet pool node.
+ * @module The privacy pool's ledger: its rules (the settlement transition and deposits), one store
+ * interface with an embedded SQLite and a PostgreSQL implementation, and their migrations. No HTTP
+ * here: the pool node (`src/pool-node`) serves the ledger.
  */
 
-export { PoolNodeClient, PoolNodeError, type PoolNodeState } from './client.js';
 export { type CommitResult, GroupCommitter } from './committer.js';
 export { POOL_REASONS, type PoolReason, type PoolRejection, PoolUnavailableError, reject } from './errors.js';
 export { MIGRATIONS, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
@@ -29,9 +29,7 @@ export {
   type SettlementAccepted,
   type SettleResult,
   type TransitionInput,
-} from './pool.js';
-export { buildPoolNode, MIN_TOKEN_LENGTH, parseCorsOrigins, type PoolNodeOptions } from './node.js';
-export { PAGE_LIMITS } from './node-schemas.js';
+} from './ledger.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
 export { openSqliteStore, type SqliteStoreOptions, sqlitePath } from './sqlite-store.js';
 export type {
@@ -50,4 +48,3 @@ export type {
   StoreState,
   TreeHasher,
 } from './store.js';
-export { findOperatorToken, type OperatorToken, operatorTokenPath, resolveOperatorToken } from './token.js';
