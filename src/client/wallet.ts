@@ -34,9 +34,10 @@ import {
   resourceIdOf,
   SCHEME,
 } from '../scheme/index.js';
+import type { PoolEvent } from '../ledger/store.js';
+import { PoolNodeClient } from '../pool-node/client.js';
 import { FileWalletStore } from './file-store.js';
 import { InsufficientFundsError, PoolMismatchError, UnpayableRequirementsError, WalletBehindError } from './errors.js';
-import { type NodeEvent, PoolNodeReader } from './node.js';
 import { checkStoredState, type StoredNote, type StoredPending, type WalletState, type WalletStore } from './store.js';
 import { LocalTree } from './tree.js';
 
@@ -55,8 +56,8 @@ export const IDLE_RELEASE_GRACE_MS = 10 * 60_000;
 /** Options shared by {@link Wallet.create} and {@link Wallet.open}. */
 export interface WalletOptions {
   readonly core: PrivStarkCore;
-  /** The pool node's base URL (or a reader over it). */
-  readonly pool: string | PoolNodeReader;
+  /** The pool node's base URL (or a client of it). */
+  readonly pool: string | PoolNodeClient;
   /**
    * Where the wallet keeps itself: a {@link WalletStore} (`IndexedDbWalletStore` in browsers,
    * `MemoryWalletStore`), or in Node a file path (mode 0600). With neither, it lives in memory and
@@ -111,7 +112,8 @@ export interface DepositTicket {
  */
 export class Wallet {
   readonly core: PrivStarkCore;
-  readonly reader: PoolNodeReader;
+  /** The client of the pool node the wallet syncs from. */
+  readonly poolNode: PoolNodeClient;
   readonly network: NetworkProfile;
   readonly owner: DigestHex;
   readonly address: string;
@@ -128,7 +130,7 @@ export class Wallet {
 
   private constructor(options: WalletOptions, store: WalletStore | null, state: WalletState, leaves: readonly DigestHex[]) {
     this.core = options.core;
-    this.reader = typeof options.pool === 'string' ? new PoolNodeReader(options.pool) : options.pool;
+    this.poolNode = typeof options.pool === 'string' ? new PoolNodeClient(options.pool) : options.pool;
     this.network = options.network ?? DEVNET_NETWORK;
     this.store = store;
     this.clock = options.clock ?? Date.now;
@@ -267,7 +269,7 @@ export class Wallet {
   }
 
   private async runSync(): Promise<SyncReport> {
-    const head = await this.reader.state();
+    const head = await this.poolNode.state();
     if (head.network !== this.network.network) throw new PoolMismatchError(`the pool node serves ${head.network}, the wallet is for ${this.network.network}`);
     if (head.size < this.tree.size || head.events < this.state.eventCursor) {
       throw new PoolMismatchError(`the pool node has ${head.size} leaves and ${head.events} events, the wallet already read ${this.tree.size} and ${this.state.eventCursor}: another or a reset pool`);
@@ -276,7 +278,7 @@ export class Wallet {
     const leavesBefore = this.tree.size;
     while (this.tree.size < head.size) {
       const from = this.tree.size;
-      const page = await this.reader.leaves(from, Math.min(4096, head.size - from));
+      const page = await this.poolNode.leaves(from, Math.min(4096, head.size - from));
       if (page.leaves.length === 0) break;
       const leaves = page.leaves.slice(0, head.size - from);
       await this.store?.appendLeaves(from, leaves);
@@ -287,7 +289,7 @@ export class Wallet {
     let notesFound = 0;
     let settled = 0;
     while (this.state.eventCursor < head.events) {
-      const page = await this.reader.events(this.state.eventCursor, Math.min(1000, head.events - this.state.eventCursor));
+      const page = await this.poolNode.events(this.state.eventCursor, Math.min(1000, head.events - this.state.eventCursor));
       if (page.events.length === 0) break;
       for (const event of page.events) {
         if (event.id > head.events) break;
@@ -303,7 +305,7 @@ export class Wallet {
     // one the local tree covers must have the root the wallet computes.
     const checkpointBefore = this.state.checkpointCursor;
     checkpoints: while ((head.checkpoint?.seq ?? 0) > this.state.checkpointCursor) {
-      const page = await this.reader.checkpoints(this.state.checkpointCursor);
+      const page = await this.poolNode.checkpoints(this.state.checkpointCursor);
       if (page.checkpoints.length === 0) break;
       for (const cp of page.checkpoints) {
         // Published after the leaves were read: left for the next sync (the cursor stays before it).
@@ -330,7 +332,7 @@ export class Wallet {
     return true;
   }
 
-  private applyEvent(event: NodeEvent): { notes: number; settled: number } {
+  private applyEvent(event: PoolEvent): { notes: number; settled: number } {
     let notes = 0;
     let settled = 0;
     if (event.kind === 'deposit') {

@@ -8,7 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
-import { PoolNodeReadError, WalletError } from '../client/index.js';
+import { PoolNodeError, WalletError } from '../client/index.js';
 import { DEFAULT_MAX_BYTES, DEFAULT_WAIT_MS, MAX_MAX_BYTES, MAX_WAIT_MS, type PaymentAgent } from './agent.js';
 import { PolicyRefusal, ToolError } from './errors.js';
 import { MAX_HEADER_VALUE_CHARS, MAX_REQUEST_BODY_CHARS, MAX_URL_CHARS } from './request.js';
@@ -82,7 +82,7 @@ export function toolError(error: unknown, log: (line: string) => void): CallTool
   if (error instanceof PolicyRefusal) {
     code = error.code;
     message = `refused by the policy rule ${error.rule}: ${error.message}`;
-  } else if (error instanceof ToolError || error instanceof WalletError || error instanceof PoolNodeReadError) {
+  } else if (error instanceof ToolError || error instanceof WalletError || error instanceof PoolNodeError) {
     code = error.code;
     message = error.message;
   } else {

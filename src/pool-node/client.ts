@@ -1,77 +1,98 @@
 /**
- * @module A small client of the devnet pool node's HTTP API (wallets' sync and the operator's
- * deposits). Errors carry the node's stable `error` code.
+ * @module The one client of the devnet pool node's HTTP API, for wallets (the head, checkpoints,
+ * leaves and events, each by cursor — never one note's path) and for the operator (deposits). It
+ * needs nothing but `fetch`, so it runs in Node and in browsers; the transport is replaceable (a
+ * custom `fetch`, e.g. through a proxy). Every failure is a {@link PoolNodeError} carrying the
+ * node's stable `error` code, or `pool_unreachable` when no reply came.
  */
 
-import type { Checkpoint, PoolEvent } from '../ledger/store.js';
-import type { DigestHex } from '../core/index.js';
+import type { DigestHex } from '../core/digest.js';
+import type { Checkpoint, PoolEvent, StoreState } from '../ledger/store.js';
 
-/** A refusal or failure reported by the pool node. */
+/** A refusal or failure reported by the pool node, or no reply from it. */
 export class PoolNodeError extends Error {
   constructor(
-    /** The node's `error` code (`unauthorized`, `duplicate_commitment`, `pool_unavailable`, …). */
+    /** The node's `error` code (`unauthorized`, `duplicate_commitment`, `pool_unavailable`, …), or
+     * `pool_unreachable` (no reply), `http_error` (a reply without a code). */
     readonly code: string,
-    /** HTTP status. */
+    /** HTTP status; 0 when no reply came. */
     readonly status: number,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'PoolNodeError';
   }
 }
 
-/** What `GET /state` returns. */
-export interface PoolNodeState {
+/** What `GET /state` returns: the ledger's head and the pool's network and asset. */
+export interface PoolNodeState extends StoreState {
   readonly network: string;
   readonly asset: string;
-  readonly size: number;
-  readonly root: DigestHex;
-  readonly events: number;
-  readonly depositTotal: string;
-  readonly checkpoint: Checkpoint | null;
 }
 
-/** A client of one pool node. */
-export class PoolNodeClient {
-  private readonly base: string;
+/** Options of {@link PoolNodeClient}. */
+export interface PoolNodeClientOptions {
+  /** The operator token, for deposits. */
+  readonly token?: string | undefined;
+  /** The fetch to use (default `globalThis.fetch`). */
+  readonly fetch?: typeof fetch | undefined;
+  /** Per request, ms (default 15000). */
+  readonly timeoutMs?: number | undefined;
+}
 
-  /**
-   * @param url the node's base URL, e.g. `http://127.0.0.1:4021`
-   * @param options.token the operator token, for deposits
-   * @param options.timeoutMs per request (default 10000)
-   */
+/**
+ * A client of one pool node.
+ * @example
+ * const node = new PoolNodeClient('http://127.0.0.1:4021');
+ * const { leaves, next } = await node.leaves(0);
+ */
+export class PoolNodeClient {
+  /** The node's base URL, without a trailing slash. */
+  readonly url: string;
+
+  /** @param url the node's base URL, e.g. `http://127.0.0.1:4021` */
   constructor(
     url: string,
-    private readonly options: { token?: string; timeoutMs?: number } = {},
+    private readonly options: PoolNodeClientOptions = {},
   ) {
-    this.base = url.replace(/\/+$/, '');
+    this.url = url.replace(/\/+$/, '');
   }
 
   private async request<T>(path: string, init: RequestInit = {}): Promise<T> {
-    const response = await fetch(`${this.base}${path}`, { ...init, signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000) });
-    const body = (await response.json().catch(() => ({}))) as { error?: string; message?: string };
-    if (!response.ok) {
-      throw new PoolNodeError(body.error ?? 'http_error', response.status, body.message ?? `HTTP ${response.status}`);
+    const doFetch = this.options.fetch ?? globalThis.fetch;
+    const route = path.split('?', 1)[0];
+    let response: Response;
+    try {
+      response = await doFetch(`${this.url}${path}`, { ...init, signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000) });
+    } catch (error) {
+      throw new PoolNodeError('pool_unreachable', 0, `the pool node at ${this.url} is unreachable`, { cause: error });
     }
-    return body as T;
+    const body = (await response.json().catch(() => null)) as (T & { error?: unknown; message?: unknown }) | null;
+    if (!response.ok || body === null) {
+      const code = typeof body?.error === 'string' ? body.error : 'http_error';
+      const message = typeof body?.message === 'string' ? body.message : `HTTP ${response.status}`;
+      throw new PoolNodeError(code, response.status, `pool node ${route}: ${message}`);
+    }
+    return body;
   }
 
-  /** The ledger head. */
+  /** The ledger's head. */
   state(): Promise<PoolNodeState> {
     return this.request('/state');
   }
 
-  /** Checkpoints after a cursor. */
+  /** Checkpoints after a cursor (`limit` default: the node's). */
   checkpoints(after = 0, limit?: number): Promise<{ checkpoints: Checkpoint[]; next: number }> {
     return this.request(`/checkpoints?after=${after}${limit ? `&limit=${limit}` : ''}`);
   }
 
-  /** Leaves from an index. */
+  /** Leaves from an index (`limit` default: the node's). */
   leaves(from = 0, limit?: number): Promise<{ from: number; leaves: DigestHex[]; next: number }> {
     return this.request(`/leaves?from=${from}${limit ? `&limit=${limit}` : ''}`);
   }
 
-  /** Events after a cursor. */
+  /** Events after a cursor (`limit` default: the node's). */
   events(after = 0, limit?: number): Promise<{ events: PoolEvent[]; next: number }> {
     return this.request(`/events?after=${after}${limit ? `&limit=${limit}` : ''}`);
   }

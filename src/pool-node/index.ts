@@ -4,7 +4,7 @@
  * the one client of its API.
  */
 
-export { PoolNodeClient, PoolNodeError, type PoolNodeState } from './client.js';
+export { PoolNodeClient, type PoolNodeClientOptions, PoolNodeError, type PoolNodeState } from './client.js';
 export { findOperatorToken, type OperatorToken, operatorTokenPath, resolveOperatorToken } from './operator-token.js';
 export { PAGE_LIMITS } from './schemas.js';
 export { buildPoolNode, MIN_TOKEN_LENGTH, parseCorsOrigins, type PoolNodeOptions } from './server.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { InsufficientFundsError, PoolMismatchError, PoolNodeReader, UnpayableRequirementsError, Wallet, WalletBehindError } from '../../src/client/index.js';
+import { InsufficientFundsError, PoolMismatchError, PoolNodeClient, UnpayableRequirementsError, Wallet, WalletBehindError } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import type { Pool } from '../../src/ledger/index.js';
 import { decodeProof, paymentContext, type PaymentRequirements, type PrivStarkPayload, publicInputs } from '../../src/scheme/index.js';
@@ -182,7 +182,7 @@ describe('wallet sync ordering', () => {
     const payer = await Wallet.create({ core, pool: devnet.nodeUrl });
     await fund(payer, '1000');
     // A reader that publishes a checkpoint between the leaves and the checkpoints of one sync.
-    const reader = payer.reader;
+    const reader = payer.poolNode;
     const leaves = reader.leaves.bind(reader);
     let publish = true;
     reader.leaves = async (from, limit) => {
@@ -228,7 +228,7 @@ describe('wallet sync when current', () => {
   it('asks the node for its head only, and writes nothing', async () => {
     devnet = await startDevnet(core, { checkpointIntervalMs: 600_000 });
     const asked: string[] = [];
-    const reader = new PoolNodeReader(devnet.nodeUrl, {
+    const reader = new PoolNodeClient(devnet.nodeUrl, {
       fetch: (input, init) => {
         asked.push(new URL(String(input)).pathname);
         return fetch(input, init);
