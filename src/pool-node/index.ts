@@ -5,6 +5,6 @@
  */
 
 export { PoolNodeClient, type PoolNodeClientOptions, PoolNodeError, type PoolNodeState } from './client.js';
-export { findOperatorToken, type OperatorToken, operatorTokenPath, resolveOperatorToken } from './operator-token.js';
+export { findOperatorToken, MIN_TOKEN_LENGTH, type OperatorToken, operatorTokenPath, resolveOperatorToken } from './operator-token.js';
 export { PAGE_LIMITS } from './schemas.js';
-export { buildPoolNode, MIN_TOKEN_LENGTH, parseCorsOrigins, type PoolNodeOptions } from './server.js';
+export { buildPoolNode, parseCorsOrigins, type PoolNodeOptions } from './server.js';

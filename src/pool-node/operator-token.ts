@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { MIN_TOKEN_LENGTH } from './server.js';
+/** Minimum length of an operator token. */
+export const MIN_TOKEN_LENGTH = 16;
 
 /** Where a data directory keeps the generated token. */
 export function operatorTokenPath(dataDir: string): string {

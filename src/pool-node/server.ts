@@ -33,6 +33,7 @@ import {
   stateSchema,
 } from './schemas.js';
 import type { Pool } from '../ledger/ledger.js';
+import { MIN_TOKEN_LENGTH } from './operator-token.js';
 
 /** Options of {@link buildPoolNode}. */
 export interface PoolNodeOptions {
@@ -50,9 +51,6 @@ export interface PoolNodeOptions {
    */
   readonly corsOrigins?: readonly string[] | '*' | undefined;
 }
-
-/** Minimum length of an operator token. */
-export const MIN_TOKEN_LENGTH = 16;
 
 const UNAVAILABLE = { error: 'pool_unavailable', message: 'the pool store is unavailable' } as const;
 
