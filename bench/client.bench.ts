@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { payingFetch, Wallet } from '../src/client/index.js';
 import { loadCore, randomDigest } from '../src/core/index.js';
 import { buildPoolNode } from '../src/pool-node/index.js';
-import { openSqliteStore, Pool } from '../src/ledger/index.js';
+import { openSqliteStore, Ledger } from '../src/ledger/index.js';
 import { expressMerchant, startStack } from '../test/e2e/helpers/stack.js';
 import { environment, writeResults } from './report.js';
 
@@ -26,7 +26,7 @@ const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math
 async function syncBench(core: Awaited<ReturnType<typeof loadCore>>) {
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-client-bench-'));
   const store = await openSqliteStore({ tree: core, dataDir: dir });
-  const pool = new Pool({ core, store, checkpointIntervalMs: 3_600_000 });
+  const pool = new Ledger({ core, store, checkpointIntervalMs: 3_600_000 });
   try {
     log(`appending ${LEAVES} deposits`);
     for (let done = 0; done < LEAVES; ) {
@@ -38,7 +38,7 @@ async function syncBench(core: Awaited<ReturnType<typeof loadCore>>) {
       done += n;
     }
     await pool.checkpoint();
-    const node = await buildPoolNode({ pool, operatorToken: 'bench-operator-token-0123', logger: false });
+    const node = await buildPoolNode({ ledger: pool, operatorToken: 'bench-operator-token-0123', logger: false });
     await node.listen({ port: 0, host: '127.0.0.1' });
     const url = `http://127.0.0.1:${(node.server.address() as { port: number }).port}`;
     const runs: number[] = [];

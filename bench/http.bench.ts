@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 import { loadCore, type PrivStarkCore } from '../src/core/index.js';
-import { openStore, Pool } from '../src/ledger/index.js';
+import { openStore, Ledger } from '../src/ledger/index.js';
 import { encodeProof } from '../src/scheme/index.js';
 import { type Fixtures, fundPool, type PaymentFixture } from '../test/pool/fixtures.js';
 import { benchFixtures } from './http-fixtures.js';
@@ -81,7 +81,7 @@ async function rawVerify(core: PrivStarkCore, fx: Fixtures, seconds: number, inF
 async function fundedDataDir(core: PrivStarkCore, fx: Fixtures): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-bench-'));
   const store = await openStore(core, { dataDir: dir });
-  await fundPool(new Pool({ core, store }), fx);
+  await fundPool(new Ledger({ core, store }), fx);
   await store.close();
   return dir;
 }

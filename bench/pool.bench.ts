@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Bench } from 'tinybench';
 
 import { loadCore, type PrivStarkCore, randomDigest } from '../src/core/index.js';
-import { openStore, Pool, type PoolStore, type StoreConfig, type StoreKind } from '../src/ledger/index.js';
+import { openStore, Ledger, type PoolStore, type StoreConfig, type StoreKind } from '../src/ledger/index.js';
 import { type Fixtures, fixtures, fundPool } from '../test/pool/fixtures.js';
 import { startWorker } from '../test/pool/helpers/children.js';
 import { startTestPostgres, type TestPostgres } from '../test/pool/helpers/postgres.js';
@@ -41,12 +41,12 @@ async function pooled<T>(count: number, limit: number, task: (i: number) => Prom
   return out;
 }
 
-interface Ledger {
+interface FreshStore {
   config: StoreConfig;
   store: PoolStore;
 }
 
-async function freshLedger(core: PrivStarkCore, kind: StoreKind, pg: TestPostgres | null, dirs: string[]): Promise<Ledger> {
+async function freshLedger(core: PrivStarkCore, kind: StoreKind, pg: TestPostgres | null, dirs: string[]): Promise<FreshStore> {
   let config: StoreConfig;
   if (kind === 'postgres') config = { databaseUrl: await pg!.newDatabase(), maxConnections: 16 };
   else {
@@ -58,8 +58,8 @@ async function freshLedger(core: PrivStarkCore, kind: StoreKind, pg: TestPostgre
 }
 
 /** Settles every fixture payment through one pool in this process; returns transitions/s. */
-async function transitionsInProcess(core: PrivStarkCore, ledger: Ledger, fx: Fixtures): Promise<number> {
-  const pool = new Pool({ core, store: ledger.store });
+async function transitionsInProcess(core: PrivStarkCore, ledger: FreshStore, fx: Fixtures): Promise<number> {
+  const pool = new Ledger({ core, store: ledger.store });
   await fundPool(pool, fx);
   const started = performance.now();
   const results = await pooled(fx.payments.length, CONCURRENCY, (i) => pool.settle(fx.payments[i]!));
@@ -70,8 +70,8 @@ async function transitionsInProcess(core: PrivStarkCore, ledger: Ledger, fx: Fix
 }
 
 /** Settles every fixture payment from two child processes sharing the ledger; returns transitions/s. */
-async function transitionsTwoProcesses(core: PrivStarkCore, ledger: Ledger, fx: Fixtures): Promise<number> {
-  await fundPool(new Pool({ core, store: ledger.store }), fx);
+async function transitionsTwoProcesses(core: PrivStarkCore, ledger: FreshStore, fx: Fixtures): Promise<number> {
+  await fundPool(new Ledger({ core, store: ledger.store }), fx);
   const all = fx.payments.map((_, i) => i);
   const children = [all.filter((i) => i % 2 === 0), all.filter((i) => i % 2 === 1)].map((payments) =>
     startWorker({ mode: 'race', config: ledger.config, spec: SPEC, payments }),
@@ -87,8 +87,8 @@ async function transitionsTwoProcesses(core: PrivStarkCore, ledger: Ledger, fx: 
 }
 
 /** Durable deposits per second with `concurrency` in flight (1 = one commit per deposit). */
-async function depositsPerSecond(core: PrivStarkCore, ledger: Ledger, count: number, concurrency: number): Promise<number> {
-  const pool = new Pool({ core, store: ledger.store });
+async function depositsPerSecond(core: PrivStarkCore, ledger: FreshStore, count: number, concurrency: number): Promise<number> {
+  const pool = new Ledger({ core, store: ledger.store });
   const pres = Array.from({ length: count }, () => randomDigest());
   const started = performance.now();
   await pooled(count, concurrency, (i) => pool.deposit({ amount: '1', pre: pres[i]! }));
@@ -194,7 +194,7 @@ async function main(): Promise<void> {
   const a = results.appendCost as Record<string, { medianUs: number; p99Us: number }>;
   const ceilings = results.verifyCeilings as number[];
   const markdown = [
-    `## Pool ledger (${N} payments, ${CONCURRENCY} in flight, core ${core.backend})`,
+    `## Ledger ledger (${N} payments, ${CONCURRENCY} in flight, core ${core.backend})`,
     '',
     `Environment: ${JSON.stringify(results.environment)}`,
     '',

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { loadCore } from '../core/index.js';
 import { buildPoolNode, parseCorsOrigins } from '../pool-node/server.js';
 import { openStore } from '../ledger/open.js';
-import { Pool } from '../ledger/ledger.js';
+import { Ledger } from '../ledger/ledger.js';
 import { PoolNodeClient, PoolNodeError } from '../pool-node/client.js';
 import { findOperatorToken, resolveOperatorToken } from '../pool-node/operator-token.js';
 
@@ -59,7 +59,7 @@ async function serve(argv: string[]): Promise<number> {
     dataDir,
     onIdleError: (error) => process.stderr.write(`priv-stark pool: a database connection closed: ${error.message}\n`),
   });
-  const pool = new Pool({
+  const pool = new Ledger({
     core,
     store,
     checkpointIntervalMs: interval,
@@ -69,7 +69,7 @@ async function serve(argv: string[]): Promise<number> {
   if (token.generated) {
     process.stderr.write(`priv-stark pool: generated the operator token (shown once; kept in ${token.file}):\n${token.token}\n`);
   }
-  const node = await buildPoolNode({ pool, operatorToken: token.token, logger: { level: values['log-level'] ?? env.LOG_LEVEL ?? 'info' }, corsOrigins });
+  const node = await buildPoolNode({ ledger: pool, operatorToken: token.token, logger: { level: values['log-level'] ?? env.LOG_LEVEL ?? 'info' }, corsOrigins });
   pool.start();
   await node.listen({ host, port });
   node.log.info({ store: store.kind, checkpointIntervalMs: interval }, 'pool node ready');

@@ -30,7 +30,7 @@ import {
   postgresRateLimitStore,
 } from '../http/index.js';
 import { buildPoolNode, parseCorsOrigins, resolveOperatorToken } from '../pool-node/index.js';
-import { openStore, Pool } from '../ledger/index.js';
+import { openStore, Ledger } from '../ledger/index.js';
 import { DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
 
 /** Everything `start` needs. */
@@ -214,7 +214,7 @@ export async function startFacilitator(config: StartConfig, say: (line: string) 
           });
     if (verifier) closers.push(() => verifier.close());
     const verify = verifier?.verify ?? core.verifySpend;
-    const pool = new Pool({
+    const pool = new Ledger({
       core: { ...core, verifySpend: verify },
       store,
       scheme: SCHEME,
@@ -233,7 +233,7 @@ export async function startFacilitator(config: StartConfig, say: (line: string) 
       rateLimitStore = await postgresRateLimitStore(limiterPool);
     }
 
-    const facilitator = new Facilitator({ core, pool, networks: [network], verify });
+    const facilitator = new Facilitator({ core, ledger: pool, networks: [network], verify });
     const metrics = config.metricsPort === undefined ? undefined : new FacilitatorMetrics({ backend: core.backend, pool });
     const app = await build({
       facilitator,
@@ -254,7 +254,7 @@ export async function startFacilitator(config: StartConfig, say: (line: string) 
     if (config.poolNode) {
       const token = resolveOperatorToken({ token: config.operatorToken, dataDir: config.dataDir });
       if (token.generated) say(`priv-stark start: generated the pool operator token (shown once; kept in ${token.file}):\n${token.token}`);
-      const node = await buildPoolNode({ pool, operatorToken: token.token, logger: { level: config.logLevel }, corsOrigins: config.poolCorsOrigins });
+      const node = await buildPoolNode({ ledger: pool, operatorToken: token.token, logger: { level: config.logLevel }, corsOrigins: config.poolCorsOrigins });
       closers.push(() => node.close());
       await node.listen({ port: config.poolPort, host: config.host });
       poolNodeUrl = urlOf(config.host, addressPort(node.server));

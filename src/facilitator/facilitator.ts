@@ -13,12 +13,12 @@ import { type FacilitatorRequest, isReason, NETWORKS, type NetworkProfile, type 
 import { type CheckedPayment, checkRequest } from './checks.js';
 import { ContextDigests } from './context-digests.js';
 import { InFlightVerifier } from './inflight.js';
-import type { CallerPolicy, FacilitatorCore, FacilitatorPool, SettleOutcome, VerifyOutcome } from './types.js';
+import type { CallerPolicy, FacilitatorCore, FacilitatorLedger, SettleOutcome, VerifyOutcome } from './types.js';
 
 /** Options of {@link Facilitator}. */
 export interface FacilitatorOptions {
   readonly core: FacilitatorCore;
-  readonly pool: FacilitatorPool;
+  readonly ledger: FacilitatorLedger;
   /** Supported networks (default: the profile's, i.e. the devnet pool). */
   readonly networks?: readonly NetworkProfile[];
   /** Unix milliseconds (default `Date.now`). */
@@ -27,7 +27,7 @@ export interface FacilitatorOptions {
   readonly verify?: FacilitatorCore['verifySpend'];
 }
 
-/** Pool reasons that mean the pool cannot take the transition at all. */
+/** Ledger reasons that mean the pool cannot take the transition at all. */
 const POOL_DOWN_REASONS = new Set(['tree_full']);
 
 /**
@@ -40,7 +40,7 @@ const POOL_DOWN_REASONS = new Set(['tree_full']);
 export class Facilitator {
   readonly networks: readonly NetworkProfile[];
   private readonly core: FacilitatorCore;
-  private readonly pool: FacilitatorPool;
+  private readonly ledger: FacilitatorLedger;
   private readonly clock: () => number;
   /** Proof verification with in-flight deduplication (exposed for metrics and tests). */
   readonly verifier: InFlightVerifier;
@@ -49,7 +49,7 @@ export class Facilitator {
 
   constructor(options: FacilitatorOptions) {
     this.core = options.core;
-    this.pool = options.pool;
+    this.ledger = options.ledger;
     this.networks = options.networks ?? NETWORKS;
     this.clock = options.clock ?? Date.now;
     this.contexts = new ContextDigests((payment) => this.core.contextDigest(payment));
@@ -95,10 +95,10 @@ export class Facilitator {
     let result: SettleResult;
     try {
       // The nullifier first: a settled one answers duplicate_settlement whatever else holds.
-      const spent = await this.pool.spent(checked.publicInputs.nullifier);
+      const spent = await this.ledger.spent(checked.publicInputs.nullifier);
       if (spent) return refuse('duplicate_settlement', spent.settlementId);
-      if (!(await this.pool.isCheckpoint(checked.publicInputs.root))) return refuse('unknown_root');
-      result = await this.pool.settle({ proof: checked.proof, publicInputs: checked.publicInputs, payment: checked.payment });
+      if (!(await this.ledger.isCheckpoint(checked.publicInputs.root))) return refuse('unknown_root');
+      result = await this.ledger.settle({ proof: checked.proof, publicInputs: checked.publicInputs, payment: checked.payment });
     } catch (error) {
       return refuse(poolFault(error));
     }
@@ -123,7 +123,7 @@ export class Facilitator {
     } catch {
       return null;
     }
-    return this.pool.spent(digest);
+    return this.ledger.spent(digest);
   }
 
   private check(request: FacilitatorRequest, policy: CallerPolicy | undefined) {
@@ -138,8 +138,8 @@ export class Facilitator {
 
   /** The anchor is a checkpoint, then the nullifier is unspent (or who spent it). */
   private async poolChecks(checked: CheckedPayment): Promise<'unknown_root' | 'unspent' | SpentNullifier> {
-    if (!(await this.pool.isCheckpoint(checked.publicInputs.root))) return 'unknown_root';
-    return (await this.pool.spent(checked.publicInputs.nullifier)) ?? 'unspent';
+    if (!(await this.ledger.isCheckpoint(checked.publicInputs.root))) return 'unknown_root';
+    return (await this.ledger.spent(checked.publicInputs.nullifier)) ?? 'unspent';
   }
 }
 

@@ -8,4 +8,4 @@ export { CONTEXT_DIGESTS_MAX, ContextDigests } from './context-digests.js';
 export { Facilitator, type FacilitatorOptions } from './facilitator.js';
 export { InFlightVerifier } from './inflight.js';
 export { VerifyPool, type VerifyPoolOptions } from './verify-pool.js';
-export type { CallerPolicy, FacilitatorCore, FacilitatorPool, SettleOutcome, VerifyOutcome } from './types.js';
+export type { CallerPolicy, FacilitatorCore, FacilitatorLedger, SettleOutcome, VerifyOutcome } from './types.js';

@@ -11,8 +11,8 @@ import type { Reason } from '../scheme/index.js';
 /** The core calls the facilitator makes. */
 export type FacilitatorCore = Pick<PrivStarkCore, 'parseDigest' | 'decodeAddress' | 'contextDigest' | 'verifySpend'>;
 
-/** The pool calls the facilitator makes (the `Pool` class of `src/ledger` has them). */
-export interface FacilitatorPool {
+/** The ledger calls the facilitator makes (`Ledger` of `src/ledger` has them). */
+export interface FacilitatorLedger {
   /** Whether `root` is a published checkpoint. */
   isCheckpoint(root: string): Promise<boolean>;
   /** The settlement that spent `nullifier`, `null` while unspent. */

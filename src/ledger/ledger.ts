@@ -1,5 +1,5 @@
 /**
- * @module The privacy pool: its rules, whoever calls it. A settlement transition is accepted only
+ * @module The privacy pool's ledger: its rules, whoever calls it. A settlement transition is accepted only
  * if its payment fields match the proof's public inputs, its anchor is a published checkpoint, its
  * expiry has not passed by the pool's own clock, and the pool itself verifies the proof with the
  * core; the pool then derives the recipient note itself and, in one atomic step, inserts the
@@ -25,7 +25,7 @@ import { isDigestFormat, noteCommitment, parseAmount, recipientNote, settlementI
 import type { Checkpoint, PoolEvent, PoolStore, SpentNullifier, StoreState } from './store.js';
 
 /** What the pool needs from the core: hashing, the tree, the context digest, addresses, the verifier. */
-export type PoolCore = Pick<
+export type LedgerCore = Pick<
   PrivStarkCore,
   'hashElements' | 'parseDigest' | 'emptyFrontier' | 'frontierAppend' | 'contextDigest' | 'decodeAddress' | 'verifySpend'
 >;
@@ -41,9 +41,9 @@ export const DEVNET = {
 /** Proofs larger than this are refused before anything else (priv-stark-v1 §3). */
 export const MAX_PROOF_BYTES = 128 * 1024;
 
-/** Options of {@link Pool}. */
-export interface PoolOptions {
-  readonly core: PoolCore;
+/** Options of {@link Ledger}. */
+export interface LedgerOptions {
+  readonly core: LedgerCore;
   readonly store: PoolStore;
   /** The scheme, network and asset this pool accepts (default {@link DEVNET}). */
   readonly scheme?: string;
@@ -79,7 +79,7 @@ export interface SettlementAccepted {
   readonly recipientNote: DigestHex;
 }
 
-/** What {@link Pool.settle} returns. */
+/** What {@link Ledger.settle} returns. */
 export type SettleResult = SettlementAccepted | PoolRejection;
 
 /** An applied deposit. */
@@ -90,7 +90,7 @@ export interface DepositAccepted {
   readonly eventId: number;
 }
 
-/** What {@link Pool.deposit} returns. */
+/** What {@link Ledger.deposit} returns. */
 export type DepositResult = DepositAccepted | PoolRejection;
 
 /** A deposit request: the amount and the depositor's precommitment `H_PRE(owner ‖ rho)`. */
@@ -99,8 +99,8 @@ export interface DepositInput {
   readonly pre: string;
 }
 
-/** The pool in a health report (priv-stark-v1 §4 `/health`). */
-export interface PoolHealth {
+/** The ledger in a health report (priv-stark-v1 §4 `/health`). */
+export interface LedgerHealth {
   readonly kind: 'sqlite' | 'postgres';
   readonly ok: boolean;
   /** Leaves in the tree, `null` when the store did not answer. */
@@ -112,20 +112,21 @@ export interface PoolHealth {
 const KNOWN_ROOTS_MAX = 4096;
 
 /**
- * The pool. One per process over a shared store; any number of processes may share one store.
+ * The ledger of the privacy pool. One per process over a shared store; any number of processes
+ * may share one store.
  * @example
- * const pool = new Pool({ core, store });
- * pool.start(); // the checkpoint timer
- * const result = await pool.settle({ proof, publicInputs, payment });
+ * const ledger = new Ledger({ core, store });
+ * ledger.start(); // the checkpoint timer
+ * const result = await ledger.settle({ proof, publicInputs, payment });
  * if (!result.ok) console.log(result.reason);
  */
-export class Pool {
+export class Ledger {
   readonly store: PoolStore;
   readonly scheme: string;
   readonly network: string;
   readonly asset: string;
   readonly checkpointIntervalMs: number;
-  private readonly core: PoolCore;
+  private readonly core: LedgerCore;
   private readonly clock: () => number;
   private readonly committer: GroupCommitter;
   private readonly onTimerError: (error: unknown) => void;
@@ -134,7 +135,7 @@ export class Pool {
   private timer: NodeJS.Timeout | null = null;
   private ticking = false;
 
-  constructor(options: PoolOptions) {
+  constructor(options: LedgerOptions) {
     this.core = options.core;
     this.store = options.store;
     this.scheme = options.scheme ?? DEVNET.scheme;
@@ -197,7 +198,7 @@ export class Pool {
   }
 
   /** The pool's part of a health report; never throws. */
-  async health(): Promise<PoolHealth> {
+  async health(): Promise<LedgerHealth> {
     try {
       const state = await this.store.state();
       return { kind: this.store.kind, ok: true, leaves: state.size, checkpoint: state.checkpoint?.seq ?? null };

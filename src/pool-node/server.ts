@@ -32,13 +32,13 @@ import {
   PAGE_LIMITS,
   stateSchema,
 } from './schemas.js';
-import type { Pool } from '../ledger/ledger.js';
+import type { Ledger } from '../ledger/ledger.js';
 import { MIN_TOKEN_LENGTH } from './operator-token.js';
 
 /** Options of {@link buildPoolNode}. */
 export interface PoolNodeOptions {
-  /** The pool it serves. The node does not start or stop the pool's checkpoint timer. */
-  readonly pool: Pool;
+  /** The ledger it serves. The node does not start or stop the ledger's checkpoint timer. */
+  readonly ledger: Ledger;
   /** The operator's deposit token (compared in constant time; never logged). */
   readonly operatorToken: string;
   /** `false` for silence, or pino options (`level`, `stream`); default: info to stdout. */
@@ -104,11 +104,11 @@ const serializers = {
  * Builds the pool node (not listening yet: call `listen`, or `inject` in tests).
  * @throws RangeError when the operator token is shorter than {@link MIN_TOKEN_LENGTH}
  * @example
- * const node = await buildPoolNode({ pool, operatorToken });
+ * const node = await buildPoolNode({ ledger, operatorToken });
  * await node.listen({ port: 4021, host: '127.0.0.1' });
  */
 export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyInstance> {
-  const { pool } = options;
+  const { ledger } = options;
   if (typeof options.operatorToken !== 'string' || options.operatorToken.length < MIN_TOKEN_LENGTH) {
     throw new RangeError(`"operatorToken" expected a string of at least ${MIN_TOKEN_LENGTH} characters`);
   }
@@ -172,25 +172,25 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
 
   app.get('/health', { schema: healthSchema }, async (_request, reply) => {
     try {
-      await pool.store.ping();
-      const state = await pool.state();
-      return { status: 'ok', kind: pool.store.kind, leaves: state.size, checkpoint: state.checkpoint?.seq ?? null };
+      await ledger.store.ping();
+      const state = await ledger.state();
+      return { status: 'ok', kind: ledger.store.kind, leaves: state.size, checkpoint: state.checkpoint?.seq ?? null };
     } catch (error) {
       if (!(error instanceof PoolUnavailableError)) throw error;
-      return reply.code(503).send({ status: 'unavailable', kind: pool.store.kind, error: 'pool_unavailable' });
+      return reply.code(503).send({ status: 'unavailable', kind: ledger.store.kind, error: 'pool_unavailable' });
     }
   });
 
   app.get('/state', { schema: stateSchema }, async () => {
-    const state = await pool.state();
-    return { network: pool.network, asset: pool.asset, ...state };
+    const state = await ledger.state();
+    return { network: ledger.network, asset: ledger.asset, ...state };
   });
 
   app.get<{ Querystring: { after?: string; limit?: string } }>('/checkpoints', { schema: checkpointsSchema }, async (request, reply) => {
     const after = Number(request.query.after ?? 0);
     const limit = limitOf(request.query.limit, PAGE_LIMITS.checkpoints);
     if (typeof limit === 'string') return reply.code(400).send({ error: 'invalid_request', message: limit });
-    const checkpoints = await pool.checkpoints(after, limit);
+    const checkpoints = await ledger.checkpoints(after, limit);
     return { checkpoints, next: checkpoints.at(-1)?.seq ?? after };
   });
 
@@ -198,7 +198,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     const from = Number(request.query.from ?? 0);
     const limit = limitOf(request.query.limit, PAGE_LIMITS.leaves);
     if (typeof limit === 'string') return reply.code(400).send({ error: 'invalid_request', message: limit });
-    const leaves = await pool.leaves(from, limit);
+    const leaves = await ledger.leaves(from, limit);
     return { from, leaves, next: from + leaves.length };
   });
 
@@ -206,7 +206,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     const after = Number(request.query.after ?? 0);
     const limit = limitOf(request.query.limit, PAGE_LIMITS.events);
     if (typeof limit === 'string') return reply.code(400).send({ error: 'invalid_request', message: limit });
-    const events = await pool.events(after, limit);
+    const events = await ledger.events(after, limit);
     return { events, next: events.at(-1)?.id ?? after };
   });
 
@@ -225,7 +225,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
       },
     },
     async (request, reply) => {
-      const result = await pool.deposit(request.body);
+      const result = await ledger.deposit(request.body);
       if (result.ok) {
         request.log.info({ index: result.index }, 'deposit appended');
         return { commitment: result.commitment, index: result.index, eventId: result.eventId };

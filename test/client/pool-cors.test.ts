@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => devnet?.close());
 
 async function allowOrigin(corsOrigins: readonly string[] | '*' | undefined, method: 'GET' | 'POST', url: string, origin: string) {
-  const node = await buildPoolNode({ pool: devnet.pool, operatorToken: OPERATOR_TOKEN, logger: false, ...(corsOrigins ? { corsOrigins } : {}) });
+  const node = await buildPoolNode({ ledger: devnet.pool, operatorToken: OPERATOR_TOKEN, logger: false, ...(corsOrigins ? { corsOrigins } : {}) });
   try {
     const response = await node.inject({ method, url, headers: { origin, ...(method === 'POST' ? { authorization: `Bearer ${OPERATOR_TOKEN}` } : {}) }, ...(method === 'POST' ? { payload: {} } : {}) });
     return { status: response.statusCode, allow: response.headers['access-control-allow-origin'] ?? null, vary: response.headers.vary ?? null };
@@ -47,7 +47,7 @@ describe('pool node CORS', () => {
 
   it('refuses origins that are not plain http(s) origins', async () => {
     for (const bad of ['shop.example', 'https://shop.example/', 'https://shop.example/path', 'ftp://shop.example', 'null', '']) {
-      await expect(buildPoolNode({ pool: devnet.pool, operatorToken: OPERATOR_TOKEN, logger: false, corsOrigins: [bad] }), bad).rejects.toThrow(RangeError);
+      await expect(buildPoolNode({ ledger: devnet.pool, operatorToken: OPERATOR_TOKEN, logger: false, corsOrigins: [bad] }), bad).rejects.toThrow(RangeError);
     }
   });
 
@@ -57,6 +57,6 @@ describe('pool node CORS', () => {
     expect(parseCorsOrigins(' * ')).toBe('*');
     expect(parseCorsOrigins('https://shop.example, http://127.0.0.1:8080,')).toEqual(['https://shop.example', 'http://127.0.0.1:8080']);
     const origins = parseCorsOrigins('https://shop.example,https://shop.example/path');
-    await expect(buildPoolNode({ pool: devnet.pool, operatorToken: OPERATOR_TOKEN, logger: false, corsOrigins: origins })).rejects.toThrow(RangeError);
+    await expect(buildPoolNode({ ledger: devnet.pool, operatorToken: OPERATOR_TOKEN, logger: false, corsOrigins: origins })).rejects.toThrow(RangeError);
   });
 });

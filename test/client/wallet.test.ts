@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { InsufficientFundsError, PoolMismatchError, PoolNodeClient, UnpayableRequirementsError, Wallet, WalletBehindError } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
-import type { Pool } from '../../src/ledger/index.js';
+import type { Ledger } from '../../src/ledger/index.js';
 import { decodeProof, paymentContext, type PaymentRequirements, type PrivStarkPayload, publicInputs } from '../../src/scheme/index.js';
 import { type Devnet, startDevnet } from './helpers/devnet.js';
 
@@ -41,7 +41,7 @@ function requirements(payTo: string, amount: string, resourceId = 'GET /paid'): 
 }
 
 /** Settles a payload straight through the pool (what the facilitator's settle ends in). */
-async function settle(pool: Pool, req: PaymentRequirements, payload: PrivStarkPayload) {
+async function settle(pool: Ledger, req: PaymentRequirements, payload: PrivStarkPayload) {
   const proof = decodeProof(payload.proof);
   if (!proof.ok) throw new Error('bad proof encoding');
   const payment = paymentContext(req, payload.expiry);

@@ -5,8 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore, type SpendPublicInputs } from '../../src/core/index.js';
-import { Facilitator, type FacilitatorCore, type FacilitatorPool } from '../../src/facilitator/index.js';
-import { Pool, PoolUnavailableError, reject, settlementId } from '../../src/ledger/index.js';
+import { Facilitator, type FacilitatorCore, type FacilitatorLedger } from '../../src/facilitator/index.js';
+import { Ledger, PoolUnavailableError, reject, settlementId } from '../../src/ledger/index.js';
 import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
 import { allEvents } from '../ledger/helpers/invariants.js';
 import { storeHarness } from '../ledger/helpers/stores.js';
@@ -38,10 +38,10 @@ describe('facilitator over a pool', () => {
 
   async function funded() {
     const { store } = await stores.fresh();
-    const pool = new Pool({ core, store });
+    const pool = new Ledger({ core, store });
     await fundPool(pool, fx);
     const counting = countingCore(core);
-    return { pool, store, facilitator: new Facilitator({ core: counting.core, pool }), calls: counting.calls };
+    return { pool, store, facilitator: new Facilitator({ core: counting.core, ledger: pool }), calls: counting.calls };
   }
 
   const pay = (note: number, variant = 0) => fx.payments[note * 2 + variant]!;
@@ -112,7 +112,7 @@ describe('facilitator over a pool', () => {
     const fresh = pay(0);
     const id = settlementId(settled.publicInputs.nullifier);
     expect(await facilitator.settle(requestOf(settled))).toMatchObject({ ok: true, transaction: id });
-    const afterExpiry = new Facilitator({ core, pool, clock: () => (settled.payment.expiry + 1) * 1000 });
+    const afterExpiry = new Facilitator({ core, ledger: pool, clock: () => (settled.payment.expiry + 1) * 1000 });
     const cases: [string, Facilitator, (p: typeof settled) => Parameters<Facilitator['settle']>, string][] = [
       ['expired since', afterExpiry, (p) => [requestOf(p)], 'payment_expired'],
       ['a policy that forbids the recipient', facilitator, (p) => [requestOf(p), { allowedRecipients: [] }], 'policy_violation'],
@@ -152,7 +152,7 @@ describe('facilitator over a failing pool', () => {
     fx = await fixtures(core, liveSpec('facilitator', 4, 2));
   }, 300_000);
 
-  const pool = (overrides: Partial<FacilitatorPool>): FacilitatorPool => ({
+  const pool = (overrides: Partial<FacilitatorLedger>): FacilitatorLedger => ({
     isCheckpoint: async () => true,
     spent: async () => null,
     settle: async () => reject('invalid_payload'),
@@ -165,7 +165,7 @@ describe('facilitator over a failing pool', () => {
   it('turns a store outage into pool_unavailable on every pool call', async () => {
     const request = requestOf(fx.payments[0]!);
     for (const failing of [{ isCheckpoint: down }, { spent: down }, { settle: down }]) {
-      const facilitator = new Facilitator({ core, pool: pool(failing) });
+      const facilitator = new Facilitator({ core, ledger: pool(failing) });
       expect(await facilitator.settle(request)).toEqual({ ok: false, reason: 'pool_unavailable', transaction: '', network: 'shielded:devnet' });
       if (!('settle' in failing)) expect(await facilitator.verify(request)).toEqual({ ok: false, reason: 'pool_unavailable' });
     }
@@ -173,15 +173,15 @@ describe('facilitator over a failing pool', () => {
 
   it('answers pool_unavailable, not the check\'s reason, for a settle that fails a check while the store is down (it may have settled)', async () => {
     const request = requestOf(fx.payments[0]!, { requirements: { amount: '1' } });
-    expect(await new Facilitator({ core, pool: pool({ spent: down }) }).settle(request)).toEqual({
+    expect(await new Facilitator({ core, ledger: pool({ spent: down }) }).settle(request)).toEqual({
       ok: false,
       reason: 'pool_unavailable',
       transaction: '',
       network: 'shielded:devnet',
     });
-    expect(await new Facilitator({ core, pool: pool({}) }).settle(request)).toMatchObject({ reason: 'payment_requirements_mismatch' });
+    expect(await new Facilitator({ core, ledger: pool({}) }).settle(request)).toMatchObject({ reason: 'payment_requirements_mismatch' });
     // verify keeps the check's reason: it asks the pool nothing once a check failed.
-    expect(await new Facilitator({ core, pool: pool({ spent: down }) }).verify(request)).toEqual({ ok: false, reason: 'payment_requirements_mismatch' });
+    expect(await new Facilitator({ core, ledger: pool({ spent: down }) }).verify(request)).toEqual({ ok: false, reason: 'payment_requirements_mismatch' });
   });
 
   it('maps the pool\'s verdicts: a full tree is pool_unavailable, its reasons pass through, a duplicate carries the id', async () => {
@@ -194,13 +194,13 @@ describe('facilitator over a failing pool', () => {
       [reject('duplicate_commitment'), 'facilitator_error', ''],
     ];
     for (const [verdict, reason, transaction] of cases) {
-      const facilitator = new Facilitator({ core, pool: pool({ settle: async () => verdict }) });
+      const facilitator = new Facilitator({ core, ledger: pool({ settle: async () => verdict }) });
       expect(await facilitator.settle(request)).toEqual({ ok: false, reason, transaction, network: 'shielded:devnet' });
     }
   });
 
   it('lets a fault of its own through as an exception (the HTTP layer answers facilitator_error)', async () => {
-    const facilitator = new Facilitator({ core, pool: pool({ spent: async () => { throw new TypeError('bug'); } }) });
+    const facilitator = new Facilitator({ core, ledger: pool({ spent: async () => { throw new TypeError('bug'); } }) });
     await expect(facilitator.verify(requestOf(fx.payments[0]!))).rejects.toThrow(TypeError);
   });
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { hashKey } from '../../src/http/index.js';
-import { openStore, Pool, settlementId } from '../../src/ledger/index.js';
+import { openStore, Ledger, settlementId } from '../../src/ledger/index.js';
 import type { FacilitatorRequest } from '../../src/scheme/index.js';
 import { fundPool } from '../pool/fixtures.js';
 import { ledgerProblems } from '../ledger/helpers/invariants.js';
@@ -78,7 +78,7 @@ describe.each(pgKinds)('settle once on two instances sharing %s', (kind) => {
     const { config } = await h.stores.fresh();
     const store = await openStore(h.core(), config);
     try {
-      await fundPool(new Pool({ core: h.core(), store }), h.fixtures());
+      await fundPool(new Ledger({ core: h.core(), store }), h.fixtures());
       const limitedKey = 'shared-limit-key-0123456789';
       const configPath = join(tmpdir(), `priv-stark-once-${process.pid}-${Date.now()}.json`);
       writeFileSync(configPath, JSON.stringify({ keys: [{ id: 'limited', sha256: hashKey(limitedKey).toString('hex'), policy: { rateLimit: { max: 3, timeWindowMs: 600_000 } } }] }));

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
-import { openStore, Pool, settlementId, type StoreConfig } from '../../src/ledger/index.js';
+import { openStore, Ledger, settlementId, type StoreConfig } from '../../src/ledger/index.js';
 import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
 import { allEvents, ledgerProblems } from '../ledger/helpers/invariants.js';
 import { API_KEY } from './helpers/harness.js';
@@ -40,7 +40,7 @@ describe.each(KINDS)('SIGKILL during settle load (%s)', (kind) => {
   it('loses no acknowledged settlement and leaves none half-applied', async () => {
     const { config } = await stores.fresh();
     const store = await openStore(core, config);
-    await fundPool(new Pool({ core, store }), fx);
+    await fundPool(new Ledger({ core, store }), fx);
     await store.close();
 
     const first = await startFacilitatorProcess(ledgerArgs(config), { API_KEYS: API_KEY });
@@ -113,7 +113,7 @@ describe('SIGTERM during settle load (SQLite)', () => {
     const termDir = mkdtempSync(join(tmpdir(), 'priv-stark-sigterm-'));
     try {
       const store = await openStore(core, { dataDir: termDir });
-      await fundPool(new Pool({ core, store }), fx);
+      await fundPool(new Ledger({ core, store }), fx);
       await store.close();
       const server = await startFacilitatorProcess(['--data-dir', termDir], { API_KEYS: API_KEY });
       const replies: ({ status: number; body: Record<string, unknown> } | null)[] = [];

@@ -4,7 +4,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { Pool } from '../../src/ledger/index.js';
+import { Ledger } from '../../src/ledger/index.js';
 import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
 import { startWorker } from '../pool/helpers/children.js';
 import { allEvents, ledgerProblems } from './helpers/invariants.js';
@@ -27,7 +27,7 @@ describe.each(kinds)('SIGKILL on the %s store', (kind) => {
   it(`loses no acknowledged write and leaves no partial one, over ${ROUNDS} kills`, async () => {
     const core = h.core();
     const { store, config, open } = await h.fresh();
-    await fundPool(new Pool({ core, store }), fx);
+    await fundPool(new Ledger({ core, store }), fx);
     await store.close();
     const acked = { deposits: new Map<number, string>(), settlements: new Map<string, string>() };
     let killedMidLoad = 0;

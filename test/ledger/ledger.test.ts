@@ -10,7 +10,7 @@ import {
   randomDigest,
   recipientRhoOf,
 } from '../../src/core/index.js';
-import { DEVNET, MAX_PROOF_BYTES, Pool, type PoolOptions, type PoolStore, PoolUnavailableError, settlementId, type TransitionInput } from '../../src/ledger/index.js';
+import { DEVNET, MAX_PROOF_BYTES, Ledger, type LedgerOptions, type PoolStore, PoolUnavailableError, settlementId, type TransitionInput } from '../../src/ledger/index.js';
 import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
 import { allEvents, ledgerProblems } from './helpers/invariants.js';
 import { allLeaves } from './helpers/ops.js';
@@ -37,9 +37,9 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
     fx = await fixtures(core, SPEC);
   }, 300_000);
 
-  async function fundedPool(options: Partial<PoolOptions> = {}) {
+  async function fundedPool(options: Partial<LedgerOptions> = {}) {
     const { store } = await h.fresh();
-    const pool = new Pool({ core, store, clock: () => NOW, ...options });
+    const pool = new Ledger({ core, store, clock: () => NOW, ...options });
     await fundPool(pool, fx);
     return { pool, store };
   }
@@ -98,7 +98,7 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
 
   it('refuses an anchor that is not a checkpoint, and accepts it once published; old checkpoints stay valid', async () => {
     const { store } = await h.fresh();
-    const pool = new Pool({ core, store, clock: () => NOW });
+    const pool = new Ledger({ core, store, clock: () => NOW });
     await Promise.all(fx.notes.map((note) => pool.deposit({ amount: note.value, pre: note.precommitment })));
     const before = await snapshot(store);
     expect(await pool.settle(pay(0))).toMatchObject({ ok: false, reason: 'unknown_root' });
@@ -127,7 +127,7 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
     expect(await pool.settle(p)).toMatchObject({ ok: false, reason: 'payment_expired' });
     // expires between the checks and the commit
     now = p.payment.expiry * 1000 - 1;
-    const slow = new Pool({
+    const slow = new Ledger({
       core: {
         ...core,
         verifySpend: async (proof, inputs) => {
@@ -215,7 +215,7 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
 
   it('deposits: the pool computes the commitment; duplicates and bad amounts change nothing', async () => {
     const { store } = await h.fresh();
-    const pool = new Pool({ core, store, clock: () => NOW });
+    const pool = new Ledger({ core, store, clock: () => NOW });
     const pre = randomDigest();
     const result = await pool.deposit({ amount: '2500', pre });
     expect(result).toEqual({ ok: true, commitment: commitmentOf(core, '2500', pre), index: 0, eventId: 1 });
@@ -247,7 +247,7 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
   it('publishes checkpoints on its timer, about once per interval across processes sharing the store', async () => {
     const { store, open } = await h.fresh();
     const interval = 100;
-    const pools = [new Pool({ core, store, checkpointIntervalMs: interval }), new Pool({ core, store: await open(), checkpointIntervalMs: interval })];
+    const pools = [new Ledger({ core, store, checkpointIntervalMs: interval }), new Ledger({ core, store: await open(), checkpointIntervalMs: interval })];
     // warm up both stores' writers first (a writer thread starts on the first write)
     for (const pool of pools) await pool.deposit({ amount: '1', pre: randomDigest() });
     for (const pool of pools) pool.start();

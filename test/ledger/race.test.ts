@@ -4,7 +4,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { Pool, settlementId } from '../../src/ledger/index.js';
+import { Ledger, settlementId } from '../../src/ledger/index.js';
 import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
 import { startWorker } from '../pool/helpers/children.js';
 import { ledgerProblems } from './helpers/invariants.js';
@@ -27,7 +27,7 @@ describe.each(kinds)('race on the %s store', (kind) => {
   it('two processes, 200 transitions over 20 nullifiers: exactly 20 settle', async () => {
     const core = h.core();
     const { store, config } = await h.fresh();
-    await fundPool(new Pool({ core, store }), fx);
+    await fundPool(new Ledger({ core, store }), fx);
 
     // 10 submissions per nullifier alternating its two payments (different proofs, one nullifier),
     // dealt to the two processes so each holds 5 of every nullifier.

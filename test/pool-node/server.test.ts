@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { commitmentOf, randomDigest } from '../../src/core/index.js';
 import { buildPoolNode, PAGE_LIMITS, PoolNodeClient, PoolNodeError } from '../../src/pool-node/index.js';
-import { Pool, type PoolStore } from '../../src/ledger/index.js';
+import { Ledger, type PoolStore } from '../../src/ledger/index.js';
 import { postgresAvailable } from '../pool/helpers/postgres.js';
 import { STORE_KINDS, storeHarness } from '../ledger/helpers/stores.js';
 
@@ -26,9 +26,9 @@ describe.each(kinds)('pool node on the %s store', (kind) => {
 
   async function node(options: { store?: PoolStore } = {}) {
     const store = options.store ?? (await h.fresh()).store;
-    const pool = new Pool({ core: h.core(), store });
+    const pool = new Ledger({ core: h.core(), store });
     const lines: string[] = [];
-    const app = await buildPoolNode({ pool, operatorToken: TOKEN, logger: { level: 'debug', stream: { write: (line: string) => lines.push(line) } } });
+    const app = await buildPoolNode({ ledger: pool, operatorToken: TOKEN, logger: { level: 'debug', stream: { write: (line: string) => lines.push(line) } } });
     apps.push(app);
     return { app, pool, store, lines };
   }

@@ -25,7 +25,7 @@ import {
   type SpendPublicInputs,
   spendWitness,
 } from '../../src/core/index.js';
-import { type Checkpoint, DEVNET, type Pool, type TransitionInput } from '../../src/ledger/index.js';
+import { type Checkpoint, DEVNET, type Ledger, type TransitionInput } from '../../src/ledger/index.js';
 
 /** What a fixture set is made of. */
 export interface FixtureSpec {
@@ -110,7 +110,7 @@ export function fixturePayment(core: PrivStarkCore, spec: FixtureSpec, recipient
  * Deposits every note of the set into `pool` in order, in one group, and publishes the checkpoint.
  * The pool must be empty: then the checkpoint root is {@link Fixtures.root}.
  */
-export async function fundPool(pool: Pool, fixtures: Pick<Fixtures, 'notes' | 'root'>): Promise<Checkpoint> {
+export async function fundPool(pool: Ledger, fixtures: Pick<Fixtures, 'notes' | 'root'>): Promise<Checkpoint> {
   const results = await Promise.all(fixtures.notes.map((note) => pool.deposit({ amount: note.value, pre: note.precommitment })));
   results.forEach((result, i) => {
     if (!result.ok || result.index !== i) throw new Error(`fixture deposit ${i} was not appended at ${i}: ${JSON.stringify(result)}`);

@@ -10,12 +10,12 @@ import { join } from 'node:path';
 
 import type { PrivStarkCore } from '../../../src/core/index.js';
 import { buildPoolNode, PoolNodeClient } from '../../../src/pool-node/index.js';
-import { openSqliteStore, Pool } from '../../../src/ledger/index.js';
+import { openSqliteStore, Ledger } from '../../../src/ledger/index.js';
 
 export const OPERATOR_TOKEN = 'operator-token-0123456789';
 
 export interface Devnet {
-  readonly pool: Pool;
+  readonly pool: Ledger;
   readonly nodeUrl: string;
   readonly operator: PoolNodeClient;
   readonly dir: string;
@@ -27,9 +27,9 @@ export interface Devnet {
 export async function startDevnet(core: PrivStarkCore, options: { checkpointIntervalMs?: number; clock?: () => number } = {}): Promise<Devnet> {
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-client-'));
   const store = await openSqliteStore({ tree: core, dataDir: join(dir, 'pool') });
-  const pool = new Pool({ core, store, checkpointIntervalMs: options.checkpointIntervalMs ?? 100, ...(options.clock ? { clock: options.clock } : {}) });
+  const pool = new Ledger({ core, store, checkpointIntervalMs: options.checkpointIntervalMs ?? 100, ...(options.clock ? { clock: options.clock } : {}) });
   pool.start();
-  const node = await buildPoolNode({ pool, operatorToken: OPERATOR_TOKEN, logger: false });
+  const node = await buildPoolNode({ ledger: pool, operatorToken: OPERATOR_TOKEN, logger: false });
   await node.listen({ port: 0, host: '127.0.0.1' });
   const nodeUrl = `http://127.0.0.1:${(node.server.address() as { port: number }).port}`;
   return {

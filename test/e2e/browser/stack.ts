@@ -21,7 +21,7 @@ import type { PrivStarkCore } from '../../../src/core/index.js';
 import { Facilitator } from '../../../src/facilitator/index.js';
 import { ApiKeys, build, hashKey } from '../../../src/http/index.js';
 import { buildPoolNode, PoolNodeClient } from '../../../src/pool-node/index.js';
-import { openSqliteStore, Pool } from '../../../src/ledger/index.js';
+import { openSqliteStore, Ledger } from '../../../src/ledger/index.js';
 import { DEVNET_NETWORK } from '../../../src/scheme/index.js';
 import { MERCHANT_MAX_HEADER_BYTES, PrivStarkFacilitatorClient, PrivStarkSchemeServer, privStarkRoutes } from '../../../src/server/index.js';
 
@@ -76,12 +76,12 @@ export async function startBrowserStack(core: PrivStarkCore, payTo: string, asse
 
     const store = await openSqliteStore({ tree: core, dataDir: join(dir, 'pool') });
     closers.push(() => store.close());
-    const pool = new Pool({ core, store, checkpointIntervalMs: 100 });
+    const pool = new Ledger({ core, store, checkpointIntervalMs: 100 });
     pool.start();
     closers.push(() => pool.stop());
 
     const facilitatorApp = await build({
-      facilitator: new Facilitator({ core, pool, networks: [DEVNET_NETWORK] }),
+      facilitator: new Facilitator({ core, ledger: pool, networks: [DEVNET_NETWORK] }),
       auth: { mode: 'keys', keys: new ApiKeys([{ id: 'shop', sha256: hashKey(API_KEY), policy: {} }]) },
       logger: false,
       health: { version: 'test', backend: core.backend, networks: [DEVNET_NETWORK], pool: { kind: store.kind, state: () => pool.state() } },
@@ -89,7 +89,7 @@ export async function startBrowserStack(core: PrivStarkCore, payTo: string, asse
     closers.push(() => facilitatorApp.close());
     const facilitatorUrl = await facilitatorApp.listen({ port: 0, host: '127.0.0.1' });
 
-    const node = await buildPoolNode({ pool, operatorToken: OPERATOR_TOKEN, logger: false, corsOrigins: [shopUrl] });
+    const node = await buildPoolNode({ ledger: pool, operatorToken: OPERATOR_TOKEN, logger: false, corsOrigins: [shopUrl] });
     closers.push(() => node.close());
     const poolUrl = await node.listen({ port: 0, host: '127.0.0.1' });
     const operator = new PoolNodeClient(poolUrl, { token: OPERATOR_TOKEN });

@@ -1,7 +1,7 @@
 /**
  * A facilitator over a funded pool for the HTTP suites: the pool's store harness (SQLite or a
  * throwaway PostgreSQL), its fixture factory (use `liveSpec` payments: they are valid on the real
- * clock), a `Pool` and a `Facilitator`, and `build()` with API keys. Each `app()` call gets a fresh
+ * clock), a `Ledger` and a `Facilitator`, and `build()` with API keys. Each `app()` call gets a fresh
  * funded ledger unless given a store; its store handle closes with the app.
  */
 
@@ -10,7 +10,7 @@ import { beforeAll } from 'vitest';
 import type { PrivStarkCore } from '../../../src/core/index.js';
 import { Facilitator } from '../../../src/facilitator/index.js';
 import { ApiKeys, type AuthMode, build, type BuildOptions, hashKey, type KeyPolicy } from '../../../src/http/index.js';
-import { openStore, Pool, type PoolStore, type StoreKind } from '../../../src/ledger/index.js';
+import { openStore, Ledger, type PoolStore, type StoreKind } from '../../../src/ledger/index.js';
 import { NETWORKS } from '../../../src/scheme/index.js';
 import { type FixtureSpec, type Fixtures, fixtures, fundPool } from '../../pool/fixtures.js';
 import { storeHarness } from '../../ledger/helpers/stores.js';
@@ -26,7 +26,7 @@ export type ExtraKeys = Record<string, KeyPolicy>;
 /** What one app of the harness is made of. */
 export interface HarnessApp {
   readonly app: Awaited<ReturnType<typeof build>>;
-  readonly pool: Pool;
+  readonly pool: Ledger;
   readonly store: PoolStore;
   readonly facilitator: Facilitator;
 }
@@ -62,9 +62,9 @@ export function facilitatorHarness(kind: StoreKind, spec: FixtureSpec) {
     const clock = options.clock ?? Date.now;
     // A handle of our own (the store harness closes its handles after each test): closed with the app.
     const store = options.store ?? (await openStore(core(), (await stores.fresh()).config));
-    const pool = new Pool({ core: core(), store, clock });
+    const pool = new Ledger({ core: core(), store, clock });
     if (options.fund !== false && !options.store) await fundPool(pool, f);
-    const facilitator = new Facilitator({ core: core(), pool, clock });
+    const facilitator = new Facilitator({ core: core(), ledger: pool, clock });
     const entries = [
       { id: 'test', sha256: hashKey(API_KEY), policy: {} },
       ...Object.entries(options.keys ?? {}).map(([token, policy], i) => ({ id: `extra-${i}`, sha256: hashKey(token), policy })),

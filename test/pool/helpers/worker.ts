@@ -10,7 +10,7 @@
 import { createInterface } from 'node:readline';
 
 import { loadCore, randomDigest } from '../../../src/core/index.js';
-import { openStore, Pool, type StoreConfig } from '../../../src/ledger/index.js';
+import { openStore, Ledger, type StoreConfig } from '../../../src/ledger/index.js';
 import { type FixtureSpec, readFixtures } from '../fixtures.js';
 
 interface Args {
@@ -28,7 +28,7 @@ const core = await loadCore();
 const fixtures = readFixtures(core, args.spec);
 if (!fixtures) throw new Error('worker: fixtures are not cached');
 const store = await openStore(core, args.config);
-const pool = new Pool({ core, store });
+const pool = new Ledger({ core, store });
 print({ ready: true });
 await new Promise<void>((resolve) => {
   const lines = createInterface({ input: process.stdin });
