@@ -19,6 +19,7 @@ import Fastify from 'fastify';
 import { payingFetch, settlementOf, Wallet } from '../client/index.js';
 import { loadCore, type PrivStarkCore } from '../core/index.js';
 import { PoolNodeClient } from '../pool-node/client.js';
+import { DEVNET_NETWORK } from '../scheme/index.js';
 import { FASTIFY_MERCHANT_OPTIONS, PrivStarkFacilitatorClient, privStarkFastify, PrivStarkSchemeServer, privStarkRoutes } from '../server/index.js';
 import { createProgress, isLiveTerminal, type ProgressOutput } from './progress.js';
 import { startConfig, startFacilitator } from './start.js';
@@ -26,7 +27,7 @@ import { formatUnits } from './wallet.js';
 
 async function merchant(facilitatorUrl: string, apiKey: string, payTo: string, name: string) {
   const app = Fastify({ ...FASTIFY_MERCHANT_OPTIONS, logger: false });
-  const server = new x402ResourceServer(new PrivStarkFacilitatorClient({ url: facilitatorUrl, apiKey })).register('shielded:devnet', new PrivStarkSchemeServer());
+  const server = new x402ResourceServer(new PrivStarkFacilitatorClient({ url: facilitatorUrl, apiKey })).register(DEVNET_NETWORK.network as `${string}:${string}`, new PrivStarkSchemeServer());
   await app.register(privStarkFastify, { routes: privStarkRoutes({ 'GET /weather': { payTo, price: '$0.01' } }), server });
   app.get('/weather', async () => ({ weather: 'sunny', from: name }));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });

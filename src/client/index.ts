@@ -22,7 +22,7 @@ export { type PrivStarkAsset, PrivStarkSchemeClient, registerPrivStark } from '.
 export { FileWalletStore } from './file-store.js';
 export { IndexedDbWalletStore } from './indexeddb-store.js';
 export { MemoryWalletStore, type StoredNote, type StoredPending, type StoredWallet, type WalletState, type WalletStore } from './store.js';
-export { DEPTH, LocalTree } from './tree.js';
+export { LocalTree } from './tree.js';
 export { loadWasmCore } from './wasm-core.js';
 export {
   type Balance,

@@ -5,10 +5,8 @@
  * any leaf against any earlier tree size — a checkpoint — costs a few dozen hashes.
  */
 
-import type { DigestHex, PrivStarkCore } from '../core/index.js';
-
-/** Depth of the pool tree (priv-stark-v1.md §2). */
-export const DEPTH = 32;
+import type { DigestHex } from '../core/digest.js';
+import { type PrivStarkCore, TREE_DEPTH } from '../core/facade.js';
 
 const ZERO_LEAF = `0x${'0'.repeat(64)}` as DigestHex;
 
@@ -25,12 +23,12 @@ export type TreeCore = Pick<PrivStarkCore, 'merge'>;
  */
 export class LocalTree {
   /** `levels[h][i]` = root of the complete subtree of height `h` at position `i`. */
-  private readonly levels: DigestHex[][] = Array.from({ length: DEPTH + 1 }, () => []);
+  private readonly levels: DigestHex[][] = Array.from({ length: TREE_DEPTH + 1 }, () => []);
   private readonly zeros: DigestHex[];
 
   constructor(private readonly core: TreeCore) {
     this.zeros = [ZERO_LEAF];
-    for (let h = 0; h < DEPTH; h++) this.zeros.push(core.merge(this.zeros[h]!, this.zeros[h]!));
+    for (let h = 0; h < TREE_DEPTH; h++) this.zeros.push(core.merge(this.zeros[h]!, this.zeros[h]!));
   }
 
   /** Leaves held. */
@@ -53,7 +51,7 @@ export class LocalTree {
     const base = this.levels[0]!;
     for (const leaf of leaves) base.push(leaf);
     const n = base.length;
-    for (let h = 1; h <= DEPTH; h++) {
+    for (let h = 1; h <= TREE_DEPTH; h++) {
       const below = this.levels[h - 1]!;
       const level = this.levels[h]!;
       const complete = Math.floor(n / 2 ** h);
@@ -83,7 +81,7 @@ export class LocalTree {
    */
   root(size = this.size): DigestHex {
     this.checkSize(size);
-    return this.node(DEPTH, 0, size);
+    return this.node(TREE_DEPTH, 0, size);
   }
 
   /**
@@ -97,7 +95,7 @@ export class LocalTree {
       throw new RangeError(`"index" expected an integer in 0..${size - 1}, got ${index}`);
     }
     const out: DigestHex[] = [];
-    for (let h = 0; h < DEPTH; h++) {
+    for (let h = 0; h < TREE_DEPTH; h++) {
       const position = Math.floor(index / 2 ** h);
       out.push(this.node(h, position % 2 === 0 ? position + 1 : position - 1, size));
     }

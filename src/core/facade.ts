@@ -18,7 +18,7 @@ import {
   type VerifyResult,
 } from './spend.js';
 
-import type { DigestHex } from './digest.js';
+import { type DigestHex, DIGEST_FORMAT } from './digest.js';
 
 export type { DigestHex } from './digest.js';
 
@@ -125,7 +125,6 @@ export interface PrivStarkCore {
 }
 
 const DIGEST_BYTES = 32;
-const DIGEST_FORMAT = /^0x[0-9a-f]{64}$/;
 const DECIMAL = /^(0|[1-9][0-9]{0,19})$/;
 const encoder = new TextEncoder();
 

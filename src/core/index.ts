@@ -16,6 +16,7 @@ export {
   TREE_CAPACITY,
   TREE_DEPTH,
 } from './facade.js';
+export { DIGEST_FORMAT, isDigestFormat } from './digest.js';
 export { loadBackend, loadCore, type LoadCoreOptions } from './load.js';
 export { loadNative } from './native.js';
 export {

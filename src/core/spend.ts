@@ -4,7 +4,7 @@
  */
 
 import { aarray, aint, astring } from './assert.js';
-import type { DigestHex } from './digest.js';
+import { type DigestHex, DIGEST_FORMAT } from './digest.js';
 
 /** What the payer knows: the note it spends, where it sits, and the payment. */
 export interface SpendWitness {
@@ -47,7 +47,6 @@ export interface SpendProof {
 /** Outcome of a verification: a verdict, never an exception for hostile data. */
 export type VerifyResult = { readonly ok: true } | { readonly ok: false; readonly code: string };
 
-const DIGEST_FORMAT = /^0x[0-9a-f]{64}$/;
 const DECIMAL = /^(0|[1-9][0-9]{0,19})$/;
 
 /** A format problem in caller data, reported with a stable code. */

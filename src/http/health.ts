@@ -9,7 +9,7 @@ import { type Static, Type } from 'typebox';
 
 import type { Backend } from '../core/index.js';
 import type { StoreKind, StoreState } from '../ledger/index.js';
-import { type NetworkProfile, SCHEME, X402_VERSION } from '../scheme/index.js';
+import { DEVNET_NETWORK, type NetworkProfile, SCHEME, X402_VERSION } from '../scheme/index.js';
 
 /** What the health route reads. */
 export interface HealthSource {
@@ -58,7 +58,7 @@ const HealthOkSchema = Type.Object(
         scheme: SCHEME,
         x402Version: X402_VERSION,
         backend: 'native',
-        networks: [{ network: 'shielded:devnet', asset: 'dUSD', decimals: 6 }],
+        networks: [DEVNET_NETWORK],
         pool: { kind: 'sqlite', ok: true, leaves: 12, checkpoint: { seq: 3, root: '0x…', size: 12, time: 1795000000000 } },
       },
     ],

@@ -1,16 +1,18 @@
 /**
- * @module Reasons the pool refuses something, and the error of a store that failed.
+ * @module Reasons the ledger refuses something, and the error of a store that failed.
  *
- * Rule rejections are data ({@link PoolRejection}), never exceptions: the transition and the
- * deposit return them. Their codes are stable snake_case strings and, where they overlap with the
- * facilitator's table (priv-stark-v1 §4), identical to it character for character. A store that
- * cannot answer (down, locked, disk full, timed out) throws {@link PoolUnavailableError}, which the
- * HTTP layers turn into 503 `pool_unavailable`.
+ * Rule rejections are data ({@link LedgerRejection}), never exceptions: the transition and the
+ * deposit return them. Their codes are a subset of the profile's registry (`src/scheme/reasons.ts`:
+ * the facilitator's table and the deposit reasons), and so are their messages. A store that cannot
+ * answer (down, locked, disk full, timed out) throws {@link PoolUnavailableError}, which the HTTP
+ * layers turn into 503 `pool_unavailable`.
  */
 
-/** Every reason the pool refuses a transition or a deposit with. */
-export const POOL_REASONS = [
-  // shared with the facilitator's table (priv-stark-v1 §4)
+import { type DepositReason, messageOf, type Reason } from '../scheme/reasons.js';
+
+/** Every reason the ledger refuses a transition or a deposit with. */
+export const LEDGER_REASONS = [
+  // the facilitator's table (priv-stark-v1 §4)
   'invalid_payload',
   'unsupported_scheme',
   'unsupported_network',
@@ -20,47 +22,28 @@ export const POOL_REASONS = [
   'unknown_root',
   'duplicate_settlement',
   'invalid_priv_stark_proof',
-  // the pool's own (deposits, capacity)
+  // deposits and capacity
   'amount_out_of_range',
   'duplicate_commitment',
   'tree_full',
-] as const;
+] as const satisfies readonly (Reason | DepositReason)[];
 
-/** A reason from {@link POOL_REASONS}. */
-export type PoolReason = (typeof POOL_REASONS)[number];
+/** A reason from {@link LEDGER_REASONS}. */
+export type LedgerReason = (typeof LEDGER_REASONS)[number];
 
-/** A refusal by the pool's rules. Nothing changed in the pool. */
-export interface PoolRejection {
+/** A refusal by the ledger's rules. Nothing changed in the pool. */
+export interface LedgerRejection {
   readonly ok: false;
-  readonly reason: PoolReason;
-  /** A short generic message: no keys, roots or internals. */
+  readonly reason: LedgerReason;
+  /** The registry's generic message: no keys, roots or internals. */
   readonly message: string;
   /** For `duplicate_settlement`: the id of the settlement that spent the nullifier first. */
   readonly settlementId?: string;
 }
 
-const MESSAGES: Record<PoolReason, string> = {
-  invalid_payload: 'the request is malformed',
-  unsupported_scheme: 'the payment scheme is not supported by this pool',
-  unsupported_network: 'the payment network is not this pool',
-  unsupported_asset: 'the asset is not this pool\'s asset',
-  payment_requirements_mismatch: 'the proof does not match the payment',
-  payment_expired: 'the payment has expired',
-  unknown_root: 'the anchor is not a checkpoint of this pool',
-  duplicate_settlement: 'the nullifier has already been settled',
-  invalid_priv_stark_proof: 'the proof does not verify',
-  amount_out_of_range: 'the amount must be an integer with 0 < amount < 2^62',
-  duplicate_commitment: 'the commitment is already in the tree',
-  tree_full: 'the pool tree is full',
-};
-
-/** Builds a {@link PoolRejection} with the reason's generic message. */
-export function reject(reason: PoolReason, extra: { settlementId?: string; message?: string } = {}): PoolRejection {
-  const out: { ok: false; reason: PoolReason; message: string; settlementId?: string } = {
-    ok: false,
-    reason,
-    message: extra.message ?? MESSAGES[reason],
-  };
+/** Builds a {@link LedgerRejection} with the reason's generic message. */
+export function reject(reason: LedgerReason, extra: { settlementId?: string } = {}): LedgerRejection {
+  const out: { ok: false; reason: LedgerReason; message: string; settlementId?: string } = { ok: false, reason, message: messageOf(reason) };
   if (extra.settlementId !== undefined) out.settlementId = extra.settlementId;
   return out;
 }

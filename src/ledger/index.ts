@@ -5,23 +5,14 @@
  */
 
 export { type CommitResult, GroupCommitter } from './committer.js';
-export { POOL_REASONS, type PoolReason, type PoolRejection, PoolUnavailableError, reject } from './errors.js';
+export { LEDGER_REASONS, type LedgerReason, type LedgerRejection, PoolUnavailableError, reject } from './errors.js';
 export { MIGRATIONS, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
-export {
-  MAX_AMOUNT_EXCLUSIVE,
-  noteCommitment,
-  parseAmount,
-  precommitment,
-  recipientNote,
-  settlementId,
-} from './notes.js';
+export { noteCommitment, precommitment, recipientNote, settlementId } from './notes.js';
 export { openStore, type StoreConfig, storeConfigFromEnv } from './open.js';
 export {
-  DEVNET,
   type DepositAccepted,
   type DepositInput,
   type DepositResult,
-  MAX_PROOF_BYTES,
   Ledger,
   type LedgerCore,
   type LedgerHealth,

@@ -7,7 +7,7 @@
  * commitment is computed by the pool from the amount and precommitment, so the hidden value is what
  * was paid in.
  *
- * Rule rejections are returned as data ({@link PoolRejection}); a store failure throws
+ * Rule rejections are returned as data ({@link LedgerRejection}); a store failure throws
  * {@link PoolUnavailableError}.
  */
 
@@ -17,11 +17,13 @@ import {
   type PaymentContext,
   type PrivStarkCore,
   type SpendPublicInputs,
+  isDigestFormat,
   type VerifyResult,
 } from '../core/index.js';
+import { DEVNET_NETWORK, MAX_PROOF_BYTES, parseAmount, SCHEME } from '../scheme/index.js';
 import { GroupCommitter } from './committer.js';
-import { type PoolRejection, PoolUnavailableError, reject } from './errors.js';
-import { isDigestFormat, noteCommitment, parseAmount, recipientNote, settlementId } from './notes.js';
+import { type LedgerRejection, PoolUnavailableError, reject } from './errors.js';
+import { noteCommitment, recipientNote, settlementId } from './notes.js';
 import type { Checkpoint, PoolEvent, PoolStore, SpentNullifier, StoreState } from './store.js';
 
 /** What the pool needs from the core: hashing, the tree, the context digest, addresses, the verifier. */
@@ -30,22 +32,11 @@ export type LedgerCore = Pick<
   'hashElements' | 'parseDigest' | 'emptyFrontier' | 'frontierAppend' | 'contextDigest' | 'decodeAddress' | 'verifySpend'
 >;
 
-/** The devnet pool's identity (priv-stark-v1 §3): one network, one asset. */
-export const DEVNET = {
-  scheme: 'priv-stark/v1',
-  network: 'shielded:devnet',
-  asset: 'dUSD',
-  decimals: 6,
-} as const;
-
-/** Proofs larger than this are refused before anything else (priv-stark-v1 §3). */
-export const MAX_PROOF_BYTES = 128 * 1024;
-
 /** Options of {@link Ledger}. */
 export interface LedgerOptions {
   readonly core: LedgerCore;
   readonly store: PoolStore;
-  /** The scheme, network and asset this pool accepts (default {@link DEVNET}). */
+  /** The scheme, network and asset this pool accepts (default: the profile's devnet pool). */
   readonly scheme?: string;
   readonly network?: string;
   readonly asset?: string;
@@ -80,7 +71,7 @@ export interface SettlementAccepted {
 }
 
 /** What {@link Ledger.settle} returns. */
-export type SettleResult = SettlementAccepted | PoolRejection;
+export type SettleResult = SettlementAccepted | LedgerRejection;
 
 /** An applied deposit. */
 export interface DepositAccepted {
@@ -91,7 +82,7 @@ export interface DepositAccepted {
 }
 
 /** What {@link Ledger.deposit} returns. */
-export type DepositResult = DepositAccepted | PoolRejection;
+export type DepositResult = DepositAccepted | LedgerRejection;
 
 /** A deposit request: the amount and the depositor's precommitment `H_PRE(owner ‖ rho)`. */
 export interface DepositInput {
@@ -138,9 +129,9 @@ export class Ledger {
   constructor(options: LedgerOptions) {
     this.core = options.core;
     this.store = options.store;
-    this.scheme = options.scheme ?? DEVNET.scheme;
-    this.network = options.network ?? DEVNET.network;
-    this.asset = options.asset ?? DEVNET.asset;
+    this.scheme = options.scheme ?? SCHEME;
+    this.network = options.network ?? DEVNET_NETWORK.network;
+    this.asset = options.asset ?? DEVNET_NETWORK.asset;
     this.checkpointIntervalMs = options.checkpointIntervalMs ?? 2000;
     this.clock = options.clock ?? Date.now;
     this.committer = new GroupCommitter(this.store, this.clock, options.maxGroup ?? 512);

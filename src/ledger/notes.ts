@@ -9,29 +9,8 @@ import { createHash } from 'node:crypto';
 
 import { type DigestHex, digestElements, type PrivStarkCore } from '../core/index.js';
 
-/** Note values and amounts are below 2^62. */
-export const MAX_AMOUNT_EXCLUSIVE = 1n << 62n;
-
-const AMOUNT_FORMAT = /^[1-9][0-9]{0,18}$/;
-const DIGEST_FORMAT = /^0x[0-9a-f]{64}$/;
-
 /** The hashing the pool needs from the core. */
 export type NoteHasher = Pick<PrivStarkCore, 'hashElements' | 'parseDigest'>;
-
-/**
- * Parses an amount on the wire: a decimal string without sign or leading zeros, `0 < amount < 2^62`.
- * @returns the amount, or `null` when it is not one.
- */
-export function parseAmount(text: unknown): bigint | null {
-  if (typeof text !== 'string' || !AMOUNT_FORMAT.test(text)) return null;
-  const value = BigInt(text);
-  return value > 0n && value < MAX_AMOUNT_EXCLUSIVE ? value : null;
-}
-
-/** Whether `text` has the digest format (`0x` + 64 lowercase hex); canonicity is the core's check. */
-export function isDigestFormat(text: unknown): text is DigestHex {
-  return typeof text === 'string' && DIGEST_FORMAT.test(text);
-}
 
 /** `cm = H_NOTE(value ‖ pre)`. */
 export function noteCommitment(core: NoteHasher, value: bigint, pre: string): DigestHex {

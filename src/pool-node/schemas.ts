@@ -4,6 +4,8 @@
  * nothing undeclared leaves the node.
  */
 
+import { DEVNET_NETWORK } from '../scheme/profile.js';
+
 const digest = { type: 'string', pattern: '^0x[0-9a-f]{64}$', example: `0x${'1f'.repeat(32)}` } as const;
 const amount = { type: 'string', pattern: '^[0-9]{1,40}$', description: 'decimal atomic units', example: '1000000' } as const;
 const count = { type: 'integer', minimum: 0 } as const;
@@ -74,8 +76,8 @@ export const stateSchema = {
     200: {
       type: 'object',
       properties: {
-        network: { type: 'string', example: 'shielded:devnet' },
-        asset: { type: 'string', example: 'dUSD' },
+        network: { type: 'string', example: DEVNET_NETWORK.network },
+        asset: { type: 'string', example: DEVNET_NETWORK.asset },
         size: count,
         root: digest,
         events: count,

@@ -33,6 +33,7 @@ import {
   stateSchema,
 } from './schemas.js';
 import type { Ledger } from '../ledger/ledger.js';
+import { statusOf } from '../scheme/reasons.js';
 import { MIN_TOKEN_LENGTH } from './operator-token.js';
 
 /** Options of {@link buildPoolNode}. */
@@ -232,10 +233,9 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
       }
       switch (result.reason) {
         case 'amount_out_of_range':
-          return reply.code(400).send({ error: result.reason, message: result.message });
         case 'duplicate_commitment':
         case 'tree_full':
-          return reply.code(409).send({ error: result.reason, message: result.message });
+          return reply.code(statusOf(result.reason)).send({ error: result.reason, message: result.message });
         default:
           return reply.code(400).send({ error: 'invalid_request', message: result.message });
       }

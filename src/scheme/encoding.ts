@@ -127,11 +127,19 @@ function decodeBase64Strict(text: string): Uint8Array | null {
 const AMOUNT_FORMAT = /^[1-9][0-9]{0,18}$/;
 
 /**
- * Whether `text` is an amount on the wire: decimal atomic units, no sign, no leading zero,
+ * Parses an amount on the wire: decimal atomic units, no sign, no leading zero,
  * `0 < amount < 2^62`.
+ * @returns the amount, or `null` when it is not one
  */
+export function parseAmount(text: unknown): bigint | null {
+  if (typeof text !== 'string' || !AMOUNT_FORMAT.test(text)) return null;
+  const value = BigInt(text);
+  return value < MAX_AMOUNT_EXCLUSIVE ? value : null;
+}
+
+/** Whether `text` is an amount on the wire (see {@link parseAmount}). */
 export function isAmount(text: string): boolean {
-  return AMOUNT_FORMAT.test(text) && BigInt(text) < MAX_AMOUNT_EXCLUSIVE;
+  return parseAmount(text) !== null;
 }
 
 /** Whether an expiry has the profile's granularity (rounded up to a multiple of 60 s). */

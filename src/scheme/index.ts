@@ -5,7 +5,7 @@
  */
 
 export { paymentContext, publicInputs, resourceIdOf } from './context.js';
-export { decodeProof, encodeProof, expiryFor, expiryStatus, isAmount, isExpiryGranular, type ProofDecoding } from './encoding.js';
+export { decodeProof, encodeProof, expiryFor, expiryStatus, isAmount, isExpiryGranular, parseAmount, type ProofDecoding } from './encoding.js';
 export {
   BODY_LIMIT_BYTES,
   CONTEXT_FIELD_MAX_BYTES,
@@ -20,7 +20,17 @@ export {
   SCHEME,
   X402_VERSION,
 } from './profile.js';
-export { isReason, messageOf, type Reason, REASON_CODES, type ReasonEntry, REASONS, statusOf } from './reasons.js';
+export {
+  DEPOSIT_REASONS,
+  type DepositReason,
+  isReason,
+  messageOf,
+  type Reason,
+  REASON_CODES,
+  type ReasonEntry,
+  REASONS,
+  statusOf,
+} from './reasons.js';
 export {
   DigestSchema,
   type FacilitatorRequest,

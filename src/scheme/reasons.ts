@@ -1,7 +1,8 @@
 /**
  * @module The reason registry of this profile (priv-stark-v1.md §4): every reason a `/verify` or
- * `/settle` reply can carry, its one HTTP status and its generic message. This table is the
- * complete list; the HTTP layer, the metrics and the docs read it from here. Messages are
+ * `/settle` reply can carry, its one HTTP status and its generic message, and beside them the
+ * reasons of the ledger's deposits. These tables are the complete list; the HTTP layers, the
+ * ledger, the metrics and the docs read them from here. Messages are
  * forwarded verbatim to callers, so they name no keys, roots, policies or internals.
  */
 
@@ -35,8 +36,22 @@ export const REASONS = {
   not_found: { status: 404, message: 'no such route' },
 } as const satisfies Record<string, ReasonEntry>;
 
-/** A reason code. */
+/** A reason code of `/verify` and `/settle`. */
 export type Reason = keyof typeof REASONS;
+
+/**
+ * Reasons the ledger refuses a deposit with (the pool node's operator route), beside the
+ * facilitator's table: the facilitator never answers them (`tree_full` on a settlement is its
+ * `pool_unavailable`).
+ */
+export const DEPOSIT_REASONS = {
+  amount_out_of_range: { status: 400, message: 'the amount must be an integer with 0 < amount < 2^62' },
+  duplicate_commitment: { status: 409, message: 'the commitment is already in the tree' },
+  tree_full: { status: 409, message: 'the pool tree is full' },
+} as const satisfies Record<string, ReasonEntry>;
+
+/** A reason code of a deposit. */
+export type DepositReason = keyof typeof DEPOSIT_REASONS;
 
 /** Every reason code, in registry order. */
 export const REASON_CODES = Object.keys(REASONS) as Reason[];
@@ -46,12 +61,16 @@ export function isReason(code: unknown): code is Reason {
   return typeof code === 'string' && Object.hasOwn(REASONS, code);
 }
 
+function entryOf(reason: Reason | DepositReason): ReasonEntry {
+  return Object.hasOwn(REASONS, reason) ? REASONS[reason as Reason] : DEPOSIT_REASONS[reason as DepositReason];
+}
+
 /** The status of a reason. */
-export function statusOf(reason: Reason): number {
-  return REASONS[reason].status;
+export function statusOf(reason: Reason | DepositReason): number {
+  return entryOf(reason).status;
 }
 
 /** The generic message of a reason. */
-export function messageOf(reason: Reason): string {
-  return REASONS[reason].message;
+export function messageOf(reason: Reason | DepositReason): string {
+  return entryOf(reason).message;
 }

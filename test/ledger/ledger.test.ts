@@ -5,12 +5,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import {
   commitmentOf,
+  loadCore,
   type PrivStarkCore,
   precommitmentOf,
   randomDigest,
   recipientRhoOf,
 } from '../../src/core/index.js';
-import { DEVNET, MAX_PROOF_BYTES, Ledger, type LedgerOptions, type PoolStore, PoolUnavailableError, settlementId, type TransitionInput } from '../../src/ledger/index.js';
+import { Ledger, type LedgerOptions, type PoolStore, PoolUnavailableError, settlementId, type TransitionInput } from '../../src/ledger/index.js';
+import { MAX_PROOF_BYTES } from '../../src/scheme/index.js';
 import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
 import { allEvents, ledgerProblems } from './helpers/invariants.js';
 import { allLeaves } from './helpers/ops.js';
@@ -269,7 +271,8 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
 });
 
 describe('pool identity', () => {
-  it('defaults to the devnet network and asset', () => {
-    expect(DEVNET).toEqual({ scheme: 'priv-stark/v1', network: 'shielded:devnet', asset: 'dUSD', decimals: 6 });
+  it('defaults to the devnet network and asset', async () => {
+    const ledger = new Ledger({ core: await loadCore(), store: {} as PoolStore });
+    expect({ scheme: ledger.scheme, network: ledger.network, asset: ledger.asset }).toEqual({ scheme: 'priv-stark/v1', network: 'shielded:devnet', asset: 'dUSD' });
   });
 });

@@ -25,7 +25,8 @@ import {
   type SpendPublicInputs,
   spendWitness,
 } from '../../src/core/index.js';
-import { type Checkpoint, DEVNET, type Ledger, type TransitionInput } from '../../src/ledger/index.js';
+import { type Checkpoint, type Ledger, type TransitionInput } from '../../src/ledger/index.js';
+import { DEVNET_NETWORK, SCHEME } from '../../src/scheme/index.js';
 
 /** What a fixture set is made of. */
 export interface FixtureSpec {
@@ -96,9 +97,9 @@ export function fixtureNotes(core: PrivStarkCore, spec: FixtureSpec): Pick<Fixtu
 export function fixturePayment(core: PrivStarkCore, spec: FixtureSpec, recipientOwner: DigestHex, variant: number): PaymentContext {
   const s = fullSpec(spec);
   return {
-    scheme: DEVNET.scheme,
-    network: DEVNET.network,
-    asset: DEVNET.asset,
+    scheme: SCHEME,
+    network: DEVNET_NETWORK.network,
+    asset: DEVNET_NETWORK.asset,
     payTo: core.encodeAddress(recipientOwner),
     amount: s.amount,
     resourceId: `GET /fixture/${variant}`,

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 
-import { POOL_REASONS } from '../../src/ledger/index.js';
+import { LEDGER_REASONS } from '../../src/ledger/index.js';
 import { isReason, messageOf, REASON_CODES, REASONS, statusOf } from '../../src/scheme/index.js';
 
 /** priv-stark-v1.md §4, transcribed row by row. */
@@ -61,7 +61,7 @@ describe('reason registry', () => {
   });
 
   it('shares the pool\'s transition codes character for character', () => {
-    const transition = POOL_REASONS.filter((r) => !['amount_out_of_range', 'duplicate_commitment', 'tree_full'].includes(r));
+    const transition = LEDGER_REASONS.filter((r) => !['amount_out_of_range', 'duplicate_commitment', 'tree_full'].includes(r));
     for (const reason of transition) expect(Object.hasOwn(REASONS, reason)).toBe(true);
   });
 });
