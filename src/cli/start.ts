@@ -15,8 +15,8 @@ import { parseArgs } from 'node:util';
 
 import pg from 'pg';
 
-import { loadCore } from '../core/index.js';
-import { Facilitator, VerifyPool } from '../facilitator/index.js';
+import { loadCore, VerifierThreads } from '../core/index.js';
+import { Facilitator } from '../facilitator/index.js';
 import {
   ApiKeys,
   type AuthMode,
@@ -208,7 +208,7 @@ export async function startFacilitator(config: StartConfig, say: (line: string) 
     const verifier =
       config.verifyThreads === 0
         ? null
-        : await VerifyPool.start({ backend: core.backend, size: config.verifyThreads, nice: config.verifyNice }).catch((error: unknown) => {
+        : await VerifierThreads.start({ backend: core.backend, size: config.verifyThreads, nice: config.verifyNice }).catch((error: unknown) => {
             say(`priv-stark start: verification workers did not start (${error instanceof Error ? error.message : String(error)}); verifying on the core's own threads`);
             return null;
           });

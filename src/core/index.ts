@@ -30,6 +30,7 @@ export {
   type VerifyResult,
   WITNESS_BYTES,
 } from './spend.js';
+export { VerifierThreads, type VerifierThreadsOptions } from './verifier-threads.js';
 export { instantiateWasm, loadWasm, WASM_URL } from './wasm.js';
 export {
   changeRhoOf,

@@ -145,12 +145,12 @@ export async function instantiateWasm(
   return bindingOf(new WasmCore(module, instance), offThread);
 }
 
-/** Node: the async variants run on a worker pool, created on first use. */
-function workerPoolRunner(url: URL): OffThread {
-  let pool: Promise<{ run(method: keyof RawBinding, ...args: unknown[]): Promise<Uint8Array> }> | undefined;
+/** Node: the async variants run on worker threads, started on first use. */
+function workerThreadsRunner(url: URL): OffThread {
+  let threads: Promise<{ run(method: keyof RawBinding, ...args: unknown[]): Promise<Uint8Array> }> | undefined;
   return async (method, args) => {
-    pool ??= import('./wasm-pool.js').then(({ WasmPool }) => new WasmPool(url));
-    return (await pool).run(method, ...args);
+    threads ??= import('./wasm-threads.js').then(({ WasmThreads }) => new WasmThreads(url));
+    return (await threads).run(method, ...args);
   };
 }
 
@@ -161,7 +161,7 @@ function workerPoolRunner(url: URL): OffThread {
 export async function loadWasm(url: URL = WASM_URL, offThread = true): Promise<RawBinding> {
   if (url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
-    return instantiateWasm(await readFile(url), offThread ? workerPoolRunner(url) : undefined);
+    return instantiateWasm(await readFile(url), offThread ? workerThreadsRunner(url) : undefined);
   }
   const response = await fetch(url);
   if (!response.ok) throw new Error(`could not fetch ${url.href}: HTTP ${response.status}`);

@@ -23,7 +23,7 @@ export interface FacilitatorOptions {
   readonly networks?: readonly NetworkProfile[];
   /** Unix milliseconds (default `Date.now`). */
   readonly clock?: () => number;
-  /** The proof verifier (default: the core's `verifySpend`; `VerifyPool.verify` in a server). */
+  /** The proof verifier (default: the core's `verifySpend`; `VerifierThreads.verify` in a server). */
   readonly verify?: FacilitatorCore['verifySpend'];
 }
 

@@ -7,5 +7,4 @@ export { type CheckedPayment, type CheckEnvironment, type CheckFailure, checkReq
 export { CONTEXT_DIGESTS_MAX, ContextDigests } from './context-digests.js';
 export { Facilitator, type FacilitatorOptions } from './facilitator.js';
 export { InFlightVerifier } from './inflight.js';
-export { VerifyPool, type VerifyPoolOptions } from './verify-pool.js';
 export type { CallerPolicy, FacilitatorCore, FacilitatorLedger, SettleOutcome, VerifyOutcome } from './types.js';

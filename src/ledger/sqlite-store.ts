@@ -10,15 +10,15 @@
 
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
 
 import Database from 'better-sqlite3';
 
 import type { Backend, DigestHex, Frontier } from '../core/index.js';
+import { WorkerDiedError, WorkerThreads, workerScript } from '../core/worker-threads.js';
 import { PoolUnavailableError, unavailable } from './errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 import { checkpointDue, emptyHead, type EventRow, eventFromRow, type Head, planGroup } from './group-plan.js';
-import type { WriterData, WriterRequest } from './sqlite-writer-messages.js';
+import type { WriterData, WriterJob } from './sqlite-writer-messages.js';
 import type { Checkpoint, PoolEvent, PoolStore, SpentNullifier, StoreOp, StoreOpResult, StoreState, TreeHasher } from './store.js';
 
 /** Options of {@link openSqliteStore}. */
@@ -101,7 +101,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Pool
     if (error instanceof SchemaTooNewError) throw error;
     throw unavailable(error, 'migration');
   }
-  const writer = options.writer === 'inline' ? null : new WriterThread(path, options.busyTimeoutMs ?? 5000, backendOf(options.tree));
+  const writer = options.writer === 'inline' ? null : new WriterThread({ path, busyTimeoutMs: options.busyTimeoutMs ?? 5000, backend: backendOf(options.tree) });
   return new SqliteStore(db, options.tree, writer);
 }
 
@@ -110,84 +110,32 @@ function backendOf(tree: TreeHasher): Backend | undefined {
   return backend === 'native' || backend === 'wasm' ? backend : undefined;
 }
 
-interface Pending {
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: unknown) => void;
-}
-
 /**
- * The main thread's side of `sqlite-writer.ts`: started on the first write, referenced only while
- * a call is pending (an idle store never keeps the process alive), replaced if it dies.
+ * The main thread's side of `sqlite-writer.ts`: one thread at normal priority, started on the
+ * first write, referenced only while a write is pending (an idle store never keeps the process
+ * alive). A write whose thread died is answered `PoolUnavailableError` and never sent again (it may
+ * have committed: a retried settlement then reports `duplicate_settlement`); the next write starts
+ * a fresh thread.
  */
 class WriterThread {
-  private worker: Worker | null = null;
-  private readonly pending = new Map<number, Pending>();
-  private next = 0;
-  private closed = false;
+  private readonly thread: WorkerThreads<WriterJob, unknown>;
 
-  constructor(
-    private readonly path: string,
-    private readonly busyTimeoutMs: number,
-    private readonly backend: Backend | undefined,
-  ) {}
-
-  private spawn(): Worker {
-    const ts = import.meta.url.endsWith('.ts');
-    const script = new URL(`./sqlite-writer.${ts ? 'ts' : 'js'}`, import.meta.url);
-    const workerData: WriterData = { path: this.path, busyTimeoutMs: this.busyTimeoutMs, backend: this.backend };
-    // Under the test runner the sources are TypeScript: the worker registers tsx first.
-    const worker = ts
-      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}); })`, {
-          eval: true,
-          workerData,
-        })
-      : new Worker(script, { workerData });
-    worker.on('message', (message: { id?: number; ok?: boolean; result?: unknown; message?: string; cause?: string }) => {
-      if (message.id === undefined) return;
-      const pending = this.pending.get(message.id);
-      if (!pending) return;
-      this.pending.delete(message.id);
-      if (this.pending.size === 0) worker.unref();
-      if (message.ok) pending.resolve(message.result);
-      else pending.reject(new PoolUnavailableError(message.message ?? 'the pool store failed', { cause: new Error(message.cause ?? 'writer thread') }));
-    });
-    const retire = (error: Error) => {
-      if (this.worker !== worker) return;
-      this.worker = null;
-      for (const pending of this.pending.values()) pending.reject(unavailable(error, 'a write (the writer thread stopped)'));
-      this.pending.clear();
-    };
-    worker.on('error', retire);
-    worker.on('exit', (code) => retire(new Error(`the writer thread exited with ${code}`)));
-    return worker;
+  constructor(workerData: WriterData) {
+    this.thread = new WorkerThreads({ script: workerScript(import.meta.url, 'sqlite-writer'), workerData, size: 1 });
   }
 
-  call<T>(method: 'apply' | 'checkpoint', args: readonly unknown[]): Promise<T> {
-    if (this.closed) return Promise.reject(new PoolUnavailableError('the pool store is closed'));
-    this.worker ??= this.spawn();
-    const worker = this.worker;
-    const id = this.next++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      worker.ref();
-      worker.postMessage({ id, method, args } satisfies WriterRequest);
-    });
+  async call<T>(method: 'apply' | 'checkpoint', args: readonly unknown[]): Promise<T> {
+    try {
+      return (await this.thread.run({ method, args })) as T;
+    } catch (error) {
+      if (error instanceof WorkerDiedError) throw unavailable(error, 'a write (the writer thread stopped)');
+      const message = error instanceof Error ? error.message : 'the pool store failed';
+      throw new PoolUnavailableError(message, { cause: error instanceof Error && error.cause instanceof Error ? error.cause : new Error('writer thread') });
+    }
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    const worker = this.worker;
-    if (!worker) return;
-    const id = this.next++;
-    const done = new Promise<void>((resolve) => {
-      this.pending.set(id, { resolve: () => resolve(), reject: () => resolve() });
-      worker.once('exit', () => resolve());
-    });
-    worker.ref();
-    worker.postMessage({ id, method: 'close', args: [] } satisfies WriterRequest);
-    await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
-    await worker.terminate();
+  close(): Promise<void> {
+    return this.thread.close({ farewell: { method: 'close', args: [] } });
   }
 }
 

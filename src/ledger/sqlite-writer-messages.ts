@@ -13,9 +13,8 @@ export interface WriterData {
   readonly backend: Backend | undefined;
 }
 
-/** A call from the main thread. */
-export interface WriterRequest {
-  readonly id: number;
+/** A call from the main thread (`close` is the farewell before the thread is stopped). */
+export interface WriterJob {
   readonly method: 'apply' | 'checkpoint' | 'close';
   readonly args: readonly unknown[];
 }

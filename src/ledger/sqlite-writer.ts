@@ -10,12 +10,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { loadBackend, loadCore } from '../core/index.js';
+import { serveJobs } from '../core/worker-threads.js';
 import { openSqliteStore } from './sqlite-store.js';
-import type { WriterData, WriterRequest } from './sqlite-writer-messages.js';
+import type { WriterData, WriterJob } from './sqlite-writer-messages.js';
 import type { PoolStore } from './store.js';
 
-const port = parentPort;
-if (!port) throw new Error('sqlite-writer must run in a worker thread');
 const data = workerData as WriterData;
 
 let store: PoolStore | null = null;
@@ -27,28 +26,17 @@ try {
   failure = error instanceof Error ? error : new Error(String(error));
 }
 
-port.on('message', async ({ id, method, args }: WriterRequest) => {
+serveJobs<WriterJob>(async ({ method, args }) => {
   if (method === 'close') {
     await store?.close();
-    port.postMessage({ id, ok: true, result: null });
-    port.close();
-    return;
+    return null;
   }
   if (!store) {
-    // Could not open: report it and exit, so the next write starts a fresh thread.
-    port.postMessage({ id, ok: false, message: 'the pool store failed during open', cause: failure?.message });
-    port.close();
-    return;
+    // Could not open: report it and stop, so the next write starts a fresh thread.
+    setImmediate(() => parentPort?.close());
+    throw new Error('the pool store failed during open', { cause: failure });
   }
-  try {
-    const result =
-      method === 'apply'
-        ? await store.apply(args[0] as Parameters<PoolStore['apply']>[0], args[1] as number)
-        : await store.checkpoint(args[0] as number, args[1] as number);
-    port.postMessage({ id, ok: true, result });
-  } catch (error) {
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-    port.postMessage({ id, ok: false, message: error instanceof Error ? error.message : String(error), cause });
-  }
+  return method === 'apply'
+    ? store.apply(args[0] as Parameters<PoolStore['apply']>[0], args[1] as number)
+    : store.checkpoint(args[0] as number, args[1] as number);
 });
-port.postMessage({ ready: true });

@@ -35,10 +35,10 @@ describe('the client bundled for browsers', () => {
       expect(projectModules).toContain(module);
     }
     // The Node-only paths stay out of what a page loads: the native loader entirely, the core's
-    // worker pool (WebAssembly in Node) in a chunk loaded on demand.
+    // worker threads (WebAssembly in Node) in a chunk loaded on demand.
     expect(projectModules).not.toContain('src/core/native.ts');
-    expect(projectModules).not.toContain('src/core/wasm-pool.ts');
-    expect(Object.keys(files).some((path) => path.startsWith('chunks/wasm-pool-'))).toBe(true);
+    expect(projectModules).not.toContain('src/core/wasm-threads.ts');
+    expect(Object.keys(files).some((path) => path.startsWith('chunks/wasm-threads-'))).toBe(true);
     expect(files[entry]).toContain('wrapFetchWithPayment');
   }, 60_000);
 

@@ -1,21 +1,20 @@
-// The verification worker pool: real proofs verify, tampered ones and bad public inputs give a
+// The verification threads: real proofs verify, tampered ones and bad public inputs give a
 // verdict with a code (never an exception), many at once are answered, and the workers stop.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
-import { VerifyPool } from '../../src/facilitator/index.js';
+import { loadCore, type PrivStarkCore, VerifierThreads } from '../../src/core/index.js';
 import { type Fixtures, fixtures } from '../pool/fixtures.js';
 import { liveSpec } from '../http/helpers/requests.js';
 
-describe('VerifyPool', () => {
+describe('VerifierThreads', () => {
   let core: PrivStarkCore;
   let fx: Fixtures;
-  let pool: VerifyPool;
+  let pool: VerifierThreads;
   beforeAll(async () => {
     core = await loadCore();
     fx = await fixtures(core, liveSpec('facilitator', 4, 2));
-    pool = await VerifyPool.start({ backend: core.backend, size: 2 });
+    pool = await VerifierThreads.start({ backend: core.backend, size: 2 });
   }, 300_000);
   afterAll(async () => {
     await pool.close();
@@ -35,7 +34,7 @@ describe('VerifyPool', () => {
   });
 
   it('runs on the WebAssembly backend too', async () => {
-    const wasm = await VerifyPool.start({ backend: 'wasm', size: 1 });
+    const wasm = await VerifierThreads.start({ backend: 'wasm', size: 1 });
     try {
       const p = fx.payments[1]!;
       expect(await wasm.verify(p.proof, p.publicInputs)).toEqual({ ok: true });

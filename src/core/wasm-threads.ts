@@ -1,0 +1,43 @@
+/**
+ * @module Runs WebAssembly binding calls on worker threads (Node), so slow calls (proving, big
+ * trees) never block the main thread. Each worker owns its own instance; calls go to the least
+ * busy worker (`worker-threads.ts`). Idle workers never keep the process alive.
+ */
+
+import { availableParallelism } from 'node:os';
+
+import type { RawBinding } from './binding.js';
+import { WorkerDiedError, WorkerThreads, workerScript } from './worker-threads.js';
+
+/** A call of the binding, as the worker (`wasm-worker.ts`) takes it. */
+export interface WasmCall {
+  readonly method: keyof RawBinding;
+  readonly args: readonly unknown[];
+}
+
+/** Worker threads, each with one WebAssembly instance. */
+export class WasmThreads {
+  readonly #threads: WorkerThreads<WasmCall, Uint8Array>;
+
+  constructor(wasmUrl: URL, size = Math.max(1, availableParallelism() - 1)) {
+    this.#threads = new WorkerThreads({ script: workerScript(import.meta.url, 'wasm-worker'), workerData: { wasmUrl: wasmUrl.href }, size });
+  }
+
+  /**
+   * Runs `method(...args)` of the binding on a worker.
+   * @throws Error with the binding's `"<code>: <message>"`; `internal_panic` when the worker died
+   */
+  async run<M extends keyof RawBinding>(method: M, ...args: unknown[]): Promise<Uint8Array> {
+    try {
+      return await this.#threads.run({ method, args });
+    } catch (error) {
+      if (error instanceof WorkerDiedError) throw new Error(`internal_panic: ${error.message}`);
+      throw new Error((error as Error).message);
+    }
+  }
+
+  /** Stops every worker. */
+  close(): Promise<void> {
+    return this.#threads.close();
+  }
+}
