@@ -13,8 +13,7 @@ import { join } from 'node:path';
 
 import { payingFetch, Wallet } from '../src/client/index.js';
 import { loadCore, randomDigest } from '../src/core/index.js';
-import { buildPoolNode } from '../src/pool-node/index.js';
-import { openSqliteStore, Ledger } from '../src/ledger/index.js';
+import { SERVICE_DEFAULTS, startService } from '../src/service/index.js';
 import { expressMerchant, startStack } from '../test/e2e/helpers/stack.js';
 import { environment, writeResults } from './report.js';
 
@@ -25,22 +24,23 @@ const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math
 
 async function syncBench(core: Awaited<ReturnType<typeof loadCore>>) {
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-client-bench-'));
-  const store = await openSqliteStore({ tree: core, dataDir: dir });
-  const pool = new Ledger({ core, store, checkpointIntervalMs: 3_600_000 });
+  // The pool node as `priv-stark pool serve` runs it; the leaves go straight into its store.
+  const service = await startService(
+    { ...SERVICE_DEFAULTS, facilitator: false, poolPort: 0, dataDir: dir, logLevel: 'silent', checkpointIntervalMs: 3_600_000, operatorToken: 'bench-operator-token-0123' },
+    () => undefined,
+  );
   try {
     log(`appending ${LEAVES} deposits`);
     for (let done = 0; done < LEAVES; ) {
       const n = Math.min(4096, LEAVES - done);
-      await store.apply(
+      await service.ledger.store.apply(
         Array.from({ length: n }, () => ({ kind: 'deposit' as const, amount: '1000', commitment: randomDigest() })),
         Date.now(),
       );
       done += n;
     }
-    await pool.checkpoint();
-    const node = await buildPoolNode({ ledger: pool, operatorToken: 'bench-operator-token-0123', logger: false });
-    await node.listen({ port: 0, host: '127.0.0.1' });
-    const url = `http://127.0.0.1:${(node.server.address() as { port: number }).port}`;
+    await service.ledger.checkpoint();
+    const url = service.poolNodeUrl!;
     const runs: number[] = [];
     for (let run = 0; run < 3; run++) {
       const wallet = await Wallet.create({ core, pool: url });
@@ -50,11 +50,9 @@ async function syncBench(core: Awaited<ReturnType<typeof loadCore>>) {
       if (report.leaves !== LEAVES) throw new Error(`synced ${report.leaves} leaves`);
       log(`sync run ${run + 1}: ${runs.at(-1)!.toFixed(0)} ms`);
     }
-    await node.close();
     return { leaves: LEAVES, events: LEAVES, medianMs: quantile(runs, 0.5), runsMs: runs };
   } finally {
-    await pool.stop();
-    await store.close();
+    await service.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -63,7 +61,7 @@ async function paymentBench(core: Awaited<ReturnType<typeof loadCore>>) {
   const stack = await startStack(core);
   try {
     const merchantWallet = await stack.wallet();
-    const merchant = await expressMerchant(stack.facilitator.url, merchantWallet.address);
+    const merchant = await expressMerchant(stack.facilitatorUrl, merchantWallet.address);
     const payer = await stack.wallet();
     log(`funding ${PAYMENTS * 2 + 5} notes`);
     for (let i = 0; i < PAYMENTS * 2 + 5; i++) {

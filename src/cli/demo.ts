@@ -21,8 +21,8 @@ import { loadCore, type PrivStarkCore } from '../core/index.js';
 import { PoolNodeClient } from '../pool-node/client.js';
 import { DEVNET_NETWORK } from '../scheme/index.js';
 import { FASTIFY_MERCHANT_OPTIONS, PrivStarkFacilitatorClient, privStarkFastify, PrivStarkSchemeServer, privStarkRoutes } from '../server/index.js';
+import { SERVICE_DEFAULTS, startService } from '../service/index.js';
 import { createProgress, isLiveTerminal, type ProgressOutput } from './progress.js';
-import { startConfig, startFacilitator } from './start.js';
 import { formatUnits } from './wallet.js';
 
 async function merchant(facilitatorUrl: string, apiKey: string, payTo: string, name: string) {
@@ -49,17 +49,14 @@ export async function demoCommand(argv: string[], output: ProgressOutput = proce
   const closers: (() => Promise<unknown>)[] = [];
   try {
     const core: PrivStarkCore = await step('core loaded', () => loadCore());
-    const facilitator = await step('facilitator and pool node listening', () =>
-      startFacilitator(
-        startConfig(['--port', '0', '--pool-port', '0', '--data-dir', dir, '--log-level', 'silent', '--checkpoint-interval-ms', '250'], {
-          API_KEYS: apiKey,
-          POOL_OPERATOR_TOKEN: operatorToken,
-        }),
+    const service = await step('facilitator and pool node listening', () =>
+      startService(
+        { ...SERVICE_DEFAULTS, port: 0, poolPort: 0, dataDir: dir, logLevel: 'silent', checkpointIntervalMs: 250, apiKeys: apiKey, operatorToken },
         () => undefined,
       ),
     );
-    closers.push(() => facilitator.close());
-    const poolUrl = facilitator.poolNodeUrl!;
+    closers.push(() => service.close());
+    const poolUrl = service.poolNodeUrl!;
     const operator = new PoolNodeClient(poolUrl, { token: operatorToken });
     const confirm = async (...wallets: Wallet[]) => {
       const size = (await operator.state()).size;
@@ -69,7 +66,7 @@ export async function demoCommand(argv: string[], output: ProgressOutput = proce
     const payer = await Wallet.create({ core, pool: poolUrl });
     const shop = await Wallet.create({ core, pool: poolUrl });
     const second = await Wallet.create({ core, pool: poolUrl });
-    const m1 = await step(`merchant on Fastify, paid to ${shop.address.slice(0, 24)}…`, () => merchant(facilitator.url, apiKey, shop.address, 'merchant'));
+    const m1 = await step(`merchant on Fastify, paid to ${shop.address.slice(0, 24)}…`, () => merchant(service.facilitatorUrl!, apiKey, shop.address, 'merchant'));
     closers.push(m1.close);
     await step(`payer funded with ${payments + 1} notes of 0.1 dUSD`, async () => {
       for (let i = 0; i <= payments; i++) {
@@ -86,7 +83,7 @@ export async function demoCommand(argv: string[], output: ProgressOutput = proce
     }
     await step('pool log read: payments settled', () => confirm(payer, shop));
     note(`payer ${formatUnits(payer.balance().total)} dUSD · merchant ${formatUnits(shop.balance().total)} dUSD`);
-    const m2 = await step('second merchant listening', () => merchant(facilitator.url, apiKey, second.address, 'second merchant'));
+    const m2 = await step('second merchant listening', () => merchant(service.facilitatorUrl!, apiKey, second.address, 'second merchant'));
     closers.push(m2.close);
     const onward = await step('merchant pays the second merchant with what it received', () => payingFetch(shop)(`${m2.url}/weather`));
     note(`HTTP ${onward.status} ${await onward.text()}`);

@@ -5,12 +5,8 @@
 
 import { parseArgs } from 'node:util';
 
-import { loadCore } from '../core/index.js';
-import { buildPoolNode, parseCorsOrigins } from '../pool-node/server.js';
-import { openStore } from '../ledger/open.js';
-import { Ledger } from '../ledger/ledger.js';
-import { PoolNodeClient, PoolNodeError } from '../pool-node/client.js';
-import { findOperatorToken, resolveOperatorToken } from '../pool-node/operator-token.js';
+import { findOperatorToken, parseCorsOrigins, PoolNodeClient, PoolNodeError } from '../pool-node/index.js';
+import { SERVICE_DEFAULTS, startService } from '../service/index.js';
 
 export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--database-url URL] [--checkpoint-interval-ms N] [--cors ORIGINS]
                     run the devnet pool node (POOL_HOST, POOL_PORT, DATA_DIR, DATABASE_URL, CHECKPOINT_INTERVAL_MS,
@@ -46,33 +42,20 @@ async function serve(argv: string[]): Promise<number> {
     strict: true,
   });
   const env = process.env;
-  const corsOrigins = parseCorsOrigins(values.cors ?? env.POOL_CORS_ORIGINS);
-  const host = values.host ?? env.POOL_HOST ?? '127.0.0.1';
-  const port = integer(values.port ?? env.POOL_PORT, 'port', 4021);
-  const dataDir = values['data-dir'] ?? env.DATA_DIR ?? './data';
-  const databaseUrl = values['database-url'] ?? env.DATABASE_URL;
-  const interval = integer(values['checkpoint-interval-ms'] ?? env.CHECKPOINT_INTERVAL_MS, 'checkpoint interval', 2000);
-
-  const core = await loadCore();
-  const store = await openStore(core, {
-    databaseUrl,
-    dataDir,
-    onIdleError: (error) => process.stderr.write(`priv-stark pool: a database connection closed: ${error.message}\n`),
+  const d = SERVICE_DEFAULTS;
+  const service = await startService({
+    ...d,
+    facilitator: false,
+    poolNode: true,
+    host: values.host ?? env.POOL_HOST ?? d.host,
+    poolPort: integer(values.port ?? env.POOL_PORT, 'port', d.poolPort),
+    poolCorsOrigins: parseCorsOrigins(values.cors ?? env.POOL_CORS_ORIGINS),
+    dataDir: values['data-dir'] ?? env.DATA_DIR ?? d.dataDir,
+    databaseUrl: values['database-url'] ?? env.DATABASE_URL,
+    checkpointIntervalMs: integer(values['checkpoint-interval-ms'] ?? env.CHECKPOINT_INTERVAL_MS, 'checkpoint interval', d.checkpointIntervalMs),
+    operatorToken: env.POOL_OPERATOR_TOKEN || undefined,
+    logLevel: values['log-level'] ?? env.LOG_LEVEL ?? d.logLevel,
   });
-  const pool = new Ledger({
-    core,
-    store,
-    checkpointIntervalMs: interval,
-    onTimerError: (error) => process.stderr.write(`priv-stark pool: checkpoint failed: ${error instanceof Error ? error.message : String(error)}\n`),
-  });
-  const token = resolveOperatorToken({ token: env.POOL_OPERATOR_TOKEN, dataDir });
-  if (token.generated) {
-    process.stderr.write(`priv-stark pool: generated the operator token (shown once; kept in ${token.file}):\n${token.token}\n`);
-  }
-  const node = await buildPoolNode({ ledger: pool, operatorToken: token.token, logger: { level: values['log-level'] ?? env.LOG_LEVEL ?? 'info' }, corsOrigins });
-  pool.start();
-  await node.listen({ host, port });
-  node.log.info({ store: store.kind, checkpointIntervalMs: interval }, 'pool node ready');
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
@@ -82,9 +65,7 @@ async function serve(argv: string[]): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  await node.close();
-  await pool.stop();
-  await store.close();
+  await service.close();
   return 0;
 }
 

@@ -49,7 +49,7 @@ describe.each([
   beforeAll(async () => {
     payer = await stack.wallet();
     merchantWallet = await stack.wallet();
-    merchant = await makeMerchant(stack.facilitator.url, merchantWallet.address);
+    merchant = await makeMerchant(stack.facilitatorUrl, merchantWallet.address);
     for (let i = 0; i < 12; i++) {
       const ticket = await payer.depositTicket(String(100_000 + i));
       await stack.operator.deposit(ticket.amount, ticket.pre);

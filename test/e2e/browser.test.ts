@@ -81,7 +81,7 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
     const shopKey = randomDigest();
     const exampleHtml = readFileSync(`${ROOT}examples/browser/index.html`, 'utf8');
     expect(exampleHtml).toContain(`src="${examplePage.entry}"`);
-    stack = await startBrowserStack(core, core.encodeAddress(ownerOf(core, shopKey)), {
+    stack = await startBrowserStack(core.encodeAddress(ownerOf(core, shopKey)), {
       page: { html, files: walletPage.files },
       example: { html: exampleHtml, files: examplePage.files },
       wasm,

@@ -32,7 +32,7 @@ beforeAll(async () => {
   const core = await loadCore();
   stack = await startStack(core);
   const merchantWallet = await Wallet.create({ core, pool: stack.poolUrl });
-  merchant = await expressMerchant(stack.facilitator.url, merchantWallet.address);
+  merchant = await expressMerchant(stack.facilitatorUrl, merchantWallet.address);
 });
 afterAll(async () => {
   await merchant?.close();

@@ -33,7 +33,7 @@ afterAll(async () => {
 function startMerchant(example: string, payTo: string): Promise<string> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'examples', example)], {
     cwd: ROOT,
-    env: { ...process.env, FACILITATOR_URL: stack.facilitator.url, API_KEY, PAY_TO: payTo, PORT: '0' },
+    env: { ...process.env, FACILITATOR_URL: stack.facilitatorUrl, API_KEY, PAY_TO: payTo, PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

@@ -20,7 +20,7 @@ afterAll(async () => {
 
 describe('PrivStarkFacilitatorClient.getSupported', () => {
   it('reads the networks from /health', async () => {
-    const client = new PrivStarkFacilitatorClient({ url: `${stack.facilitator.url}/`, apiKey: API_KEY });
+    const client = new PrivStarkFacilitatorClient({ url: `${stack.facilitatorUrl}/`, apiKey: API_KEY });
     expect(await client.getSupported()).toEqual({
       kinds: [{ x402Version: 2, scheme: 'priv-stark/v1', network: 'shielded:devnet' }],
       extensions: [],

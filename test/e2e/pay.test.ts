@@ -40,7 +40,7 @@ describe.each(frameworks)('%s merchant', (_name, makeMerchant) => {
   beforeAll(async () => {
     payer = await stack.wallet();
     merchantWallet = await stack.wallet();
-    merchant = await makeMerchant(stack.facilitator.url, merchantWallet.address);
+    merchant = await makeMerchant(stack.facilitatorUrl, merchantWallet.address);
     await stack.fund(payer, '100000');
     await stack.fund(payer, '50000');
   });
@@ -95,7 +95,7 @@ describe.each(frameworks)('%s merchant', (_name, makeMerchant) => {
 
   it('the merchant pays a second merchant with the note it received', async () => {
     const secondWallet = await stack.wallet();
-    const second = await makeMerchant(stack.facilitator.url, secondWallet.address);
+    const second = await makeMerchant(stack.facilitatorUrl, secondWallet.address);
     try {
       await stack.settle(merchantWallet);
       const before = merchantWallet.balance().total;
@@ -115,7 +115,7 @@ describe('wallet and header size', () => {
   it('a wallet restored from its spending key alone finds the same balance and notes', async () => {
     const payer = await stack.wallet();
     const merchantWallet = await stack.wallet();
-    const merchant = await expressMerchant(stack.facilitator.url, merchantWallet.address);
+    const merchant = await expressMerchant(stack.facilitatorUrl, merchantWallet.address);
     try {
       await stack.fund(payer, '40000');
       // One note: its change becomes spendable once the pool's log shows the settlement and a checkpoint covers it.
@@ -138,7 +138,7 @@ describe('wallet and header size', () => {
 
   it('fails with a clear error when the merchant answers 431 to the proof-carrying header', async () => {
     const payer = await stack.wallet();
-    const merchant = await expressMerchant(stack.facilitator.url, (await stack.wallet()).address, { maxHeaderSize: 16 * 1024 });
+    const merchant = await expressMerchant(stack.facilitatorUrl, (await stack.wallet()).address, { maxHeaderSize: 16 * 1024 });
     try {
       await stack.fund(payer, '40000');
       const error = await payingFetch(payer)(`${merchant.url}/weather`).then(

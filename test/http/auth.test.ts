@@ -8,9 +8,9 @@ import { Writable } from 'node:stream';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { startConfig, startFacilitator, UsageError } from '../../src/cli/start.js';
 import { ApiKeys, bearerToken, ConfigError, hashKey, isLoopbackHost, keysFromList, loadAccessConfig, parseConfig } from '../../src/http/index.js';
 import { encodeProof } from '../../src/scheme/index.js';
+import { SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
 import { API_KEY, AUTH, facilitatorHarness } from './helpers/harness.js';
 import { startFacilitatorProcess } from './helpers/process.js';
 import { liveSpec, requestOf } from './helpers/requests.js';
@@ -87,27 +87,14 @@ describe('API keys', () => {
   });
 });
 
-describe('start configuration', () => {
-  it('reads flags over environment, with the profile\'s defaults', () => {
-    const config = startConfig([], {});
-    expect(config).toMatchObject({ port: 4020, host: '127.0.0.1', poolPort: 4021, dataDir: './data', poolNode: true, checkpointIntervalMs: 2000, insecureNoAuth: false });
-    expect(config.metricsPort).toBeUndefined();
-    const env = { PORT: '5000', HOST: '0.0.0.0', POOL_PORT: '5001', DATA_DIR: 'd', DATABASE_URL: 'postgres://x', API_KEYS: 'k', CONFIG: 'c.json', METRICS_PORT: '9100', CHECKPOINT_INTERVAL_MS: '500' };
-    expect(startConfig([], env)).toMatchObject({ port: 5000, host: '0.0.0.0', poolPort: 5001, dataDir: 'd', databaseUrl: 'postgres://x', apiKeys: 'k', configPath: 'c.json', metricsPort: 9100, checkpointIntervalMs: 500 });
-    expect(startConfig(['--port', '6000', '--no-pool-node', '--insecure-no-auth'], env)).toMatchObject({ port: 6000, poolNode: false, insecureNoAuth: true });
-    expect(startConfig([], {}).poolCorsOrigins).toBeUndefined();
-    expect(startConfig(['--pool-cors', 'https://a.example,https://b.example'], { POOL_CORS_ORIGINS: '*' }).poolCorsOrigins).toEqual(['https://a.example', 'https://b.example']);
-    expect(startConfig([], { POOL_CORS_ORIGINS: '*' }).poolCorsOrigins).toBe('*');
-    for (const argv of [['--port', 'x'], ['--port', '70000'], ['--nope'], ['positional']]) expect(() => startConfig(argv, {})).toThrow(UsageError);
-  });
-
+describe('the service\'s safety rules', () => {
   it('refuses --insecure-no-auth unless the listener is loopback', async () => {
     expect(isLoopbackHost('127.0.0.1')).toBe(true);
     expect(isLoopbackHost('localhost')).toBe(true);
     expect(isLoopbackHost('::1')).toBe(true);
     expect(isLoopbackHost('[::1]')).toBe(true);
     for (const host of ['0.0.0.0', '::', '192.168.1.2', 'example.com', '128.0.0.1']) expect(isLoopbackHost(host)).toBe(false);
-    await expect(startFacilitator({ ...startConfig(['--insecure-no-auth', '--host', '0.0.0.0'], {}) })).rejects.toThrow(/loopback/);
+    await expect(startService({ ...SERVICE_DEFAULTS, insecureNoAuth: true, host: '0.0.0.0' })).rejects.toThrow(/loopback/);
   });
 });
 

@@ -81,9 +81,9 @@ beforeAll(async () => {
   const merchantWallet = await stack.wallet();
   merchantAddress = merchantWallet.address;
   const rejectingAddress = (await stack.wallet()).address;
-  merchant = await expressMerchant(stack.facilitator.url, merchantAddress);
-  stranger = await expressMerchant(stack.facilitator.url, (await stack.wallet()).address);
-  rejecting = await shortTimeoutMerchant(foreign.facilitator.url, rejectingAddress);
+  merchant = await expressMerchant(stack.facilitatorUrl, merchantAddress);
+  stranger = await expressMerchant(stack.facilitatorUrl, (await stack.wallet()).address);
+  rejecting = await shortTimeoutMerchant(foreign.facilitatorUrl, rejectingAddress);
   // The agent's wallet: three notes of 0.03 dUSD. This process lets go of it before the server opens it.
   const payer = await Wallet.create({ core, pool: stack.poolUrl, path: walletPath });
   for (let i = 0; i < 3; i++) {

@@ -1,7 +1,7 @@
 /**
- * The stack a browser wallet meets, on loopback: a facilitator (the same `build` and `Facilitator`
- * as `priv-stark start`, an API key, a SQLite pool with a fast checkpoint timer), the devnet pool
- * node with CORS for the shop's origin, and the shop: stock `@x402/express` charging `GET /weather`
+ * The stack a browser wallet meets, on loopback: the service as `priv-stark start` runs it (an API
+ * key, a SQLite pool with a fast checkpoint timer, the devnet pool node with CORS for the shop's
+ * origin), and the shop: stock `@x402/express` charging `GET /weather`
  * with this project's scheme server and facilitator client, and serving the page that pays it
  * (so the paid request is same-origin; only the pool node is read cross-origin), and the browser
  * example at `/example/`. `POST /fund` plays the operator: it shields a deposit ticket the page made
@@ -17,13 +17,9 @@ import { x402ResourceServer } from '@x402/core/server';
 import { paymentMiddleware } from '@x402/express';
 import express from 'express';
 
-import type { PrivStarkCore } from '../../../src/core/index.js';
-import { Facilitator } from '../../../src/facilitator/index.js';
-import { ApiKeys, build, hashKey } from '../../../src/http/index.js';
-import { buildPoolNode, PoolNodeClient } from '../../../src/pool-node/index.js';
-import { openSqliteStore, Ledger } from '../../../src/ledger/index.js';
-import { DEVNET_NETWORK } from '../../../src/scheme/index.js';
+import { PoolNodeClient } from '../../../src/pool-node/index.js';
 import { MERCHANT_MAX_HEADER_BYTES, PrivStarkFacilitatorClient, PrivStarkSchemeServer, privStarkRoutes } from '../../../src/server/index.js';
+import { SERVICE_DEFAULTS, startService } from '../../../src/service/index.js';
 
 const API_KEY = 'browser-e2e-api-key-0123456789';
 const OPERATOR_TOKEN = 'browser-e2e-operator-0123456789';
@@ -51,7 +47,7 @@ export interface ShopAssets {
   readonly wasm: Uint8Array;
 }
 
-export async function startBrowserStack(core: PrivStarkCore, payTo: string, assets: ShopAssets): Promise<BrowserStack> {
+export async function startBrowserStack(payTo: string, assets: ShopAssets): Promise<BrowserStack> {
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-browser-'));
   const closers: (() => Promise<unknown>)[] = [async () => rmSync(dir, { recursive: true, force: true })];
   const close = async () => {
@@ -74,24 +70,23 @@ export async function startBrowserStack(core: PrivStarkCore, payTo: string, asse
     );
     const shopUrl = `http://127.0.0.1:${(shop.address() as { port: number }).port}`;
 
-    const store = await openSqliteStore({ tree: core, dataDir: join(dir, 'pool') });
-    closers.push(() => store.close());
-    const pool = new Ledger({ core, store, checkpointIntervalMs: 100 });
-    pool.start();
-    closers.push(() => pool.stop());
-
-    const facilitatorApp = await build({
-      facilitator: new Facilitator({ core, ledger: pool, networks: [DEVNET_NETWORK] }),
-      auth: { mode: 'keys', keys: new ApiKeys([{ id: 'shop', sha256: hashKey(API_KEY), policy: {} }]) },
-      logger: false,
-      health: { version: 'test', backend: core.backend, networks: [DEVNET_NETWORK], pool: { kind: store.kind, state: () => pool.state() } },
-    });
-    closers.push(() => facilitatorApp.close());
-    const facilitatorUrl = await facilitatorApp.listen({ port: 0, host: '127.0.0.1' });
-
-    const node = await buildPoolNode({ ledger: pool, operatorToken: OPERATOR_TOKEN, logger: false, corsOrigins: [shopUrl] });
-    closers.push(() => node.close());
-    const poolUrl = await node.listen({ port: 0, host: '127.0.0.1' });
+    const service = await startService(
+      {
+        ...SERVICE_DEFAULTS,
+        port: 0,
+        poolPort: 0,
+        poolCorsOrigins: [shopUrl],
+        dataDir: join(dir, 'pool'),
+        logLevel: 'silent',
+        checkpointIntervalMs: 100,
+        apiKeys: API_KEY,
+        operatorToken: OPERATOR_TOKEN,
+      },
+      () => undefined,
+    );
+    closers.push(() => service.close());
+    const facilitatorUrl = service.facilitatorUrl!;
+    const poolUrl = service.poolNodeUrl!;
     const operator = new PoolNodeClient(poolUrl, { token: OPERATOR_TOKEN });
 
     let served = 0;

@@ -19,7 +19,6 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 
-import { startFacilitator, startConfig, type RunningFacilitator } from '../../../src/cli/start.js';
 import { Wallet } from '../../../src/client/index.js';
 import type { PrivStarkCore } from '../../../src/core/index.js';
 import { PoolNodeClient } from '../../../src/pool-node/index.js';
@@ -31,6 +30,7 @@ import {
   PrivStarkSchemeServer,
   privStarkRoutes,
 } from '../../../src/server/index.js';
+import { type RunningService, SERVICE_DEFAULTS, startService } from '../../../src/service/index.js';
 
 export const API_KEY = 'e2e-api-key-0123456789abcdef';
 export const OPERATOR_TOKEN = 'e2e-operator-token-0123456789';
@@ -38,7 +38,9 @@ export const PRICE = '$0.01';
 export const PRICE_ATOMIC = 10_000n;
 
 export interface Stack {
-  readonly facilitator: RunningFacilitator;
+  readonly service: RunningService;
+  /** Base URL of the facilitator listener. */
+  readonly facilitatorUrl: string;
   readonly poolUrl: string;
   readonly operator: PoolNodeClient;
   wallet(options?: { path?: string; sk?: `0x${string}` }): Promise<Wallet>;
@@ -51,12 +53,11 @@ export interface Stack {
 
 export async function startStack(core: PrivStarkCore): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-e2e-'));
-  const config = startConfig(['--port', '0', '--pool-port', '0', '--host', '127.0.0.1', '--data-dir', dir, '--log-level', 'silent', '--checkpoint-interval-ms', '100'], {
-    API_KEYS: API_KEY,
-    POOL_OPERATOR_TOKEN: OPERATOR_TOKEN,
-  });
-  const facilitator = await startFacilitator(config, () => undefined);
-  const poolUrl = facilitator.poolNodeUrl!;
+  const service = await startService(
+    { ...SERVICE_DEFAULTS, port: 0, poolPort: 0, dataDir: dir, logLevel: 'silent', checkpointIntervalMs: 100, apiKeys: API_KEY, operatorToken: OPERATOR_TOKEN },
+    () => undefined,
+  );
+  const poolUrl = service.poolNodeUrl!;
   const operator = new PoolNodeClient(poolUrl, { token: OPERATOR_TOKEN });
 
   async function settle(...wallets: Wallet[]): Promise<void> {
@@ -70,7 +71,8 @@ export async function startStack(core: PrivStarkCore): Promise<Stack> {
   }
 
   return {
-    facilitator,
+    service,
+    facilitatorUrl: service.facilitatorUrl!,
     poolUrl,
     operator,
     wallet: (options = {}) => Wallet.create({ core, pool: poolUrl, ...(options.path ? { path: options.path } : {}), ...(options.sk ? { sk: options.sk } : {}) }),
@@ -81,7 +83,7 @@ export async function startStack(core: PrivStarkCore): Promise<Stack> {
     },
     settle,
     async close() {
-      await facilitator.close();
+      await service.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,266 @@
+/**
+ * @module The service, composed once: the core, the ledger's store and its checkpoint timer, the
+ * verification threads, the facilitator with its listener (and metrics), and the devnet pool node
+ * — over the embedded SQLite store in the data directory, or PostgreSQL with `databaseUrl`
+ * (several instances may share it; give the others `poolNode: false`). `priv-stark start` and
+ * `priv-stark pool serve` parse flags into a {@link ServiceConfig} and call {@link startService};
+ * the tests, the end-to-end helpers and the benchmarks do the same.
+ *
+ * The service enforces its safety rules itself: auth is off only when asked for and only on a
+ * loopback address, with a warning in the log; without configured secrets, an API key and the
+ * operator token are generated once, kept in the data directory (mode 0600) and shown once.
+ * `close()` shuts down gracefully: stop accepting, finish in-flight requests (settles reach their
+ * durable commit), stop the checkpoint timer, stop the threads, close the store.
+ */
+
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+
+import pg from 'pg';
+
+import { loadCore, type PrivStarkCore, VerifierThreads } from '../core/index.js';
+import { Facilitator } from '../facilitator/index.js';
+import {
+  ApiKeys,
+  type AuthMode,
+  build,
+  FacilitatorMetrics,
+  hashKey,
+  isLoopbackHost,
+  listenMetrics,
+  loadAccessConfig,
+  postgresRateLimitStore,
+} from '../http/index.js';
+import { Ledger, openStore, type PoolStore } from '../ledger/index.js';
+import { buildPoolNode, resolveOperatorToken } from '../pool-node/index.js';
+import { DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
+import { generatedApiKey } from './api-key.js';
+
+/** What the service runs and how. */
+export interface ServiceConfig {
+  /** Listen address of every listener. */
+  readonly host: string;
+  /** Run the facilitator listener (`/verify`, `/settle`, `/health`). */
+  readonly facilitator: boolean;
+  /** Its port (0: any free port). */
+  readonly port: number;
+  /** Run the devnet pool node (off for extra instances sharing PostgreSQL). */
+  readonly poolNode: boolean;
+  /** Its port (0: any free port). */
+  readonly poolPort: number;
+  /** Origins whose pages may read the pool node's GET routes (browser wallets); default none. */
+  readonly poolCorsOrigins: readonly string[] | '*' | undefined;
+  /** The embedded SQLite store's directory, and where generated secrets are kept. */
+  readonly dataDir: string;
+  /** PostgreSQL instead of SQLite. */
+  readonly databaseUrl: string | undefined;
+  /** Comma-separated API keys (hashed at load, never logged). */
+  readonly apiKeys: string | undefined;
+  /** The `CONFIG` file: keys with policies, limits, the network. */
+  readonly configPath: string | undefined;
+  /** No API keys; refused unless `host` is loopback. */
+  readonly insecureNoAuth: boolean;
+  /** Prometheus listener, off when undefined. */
+  readonly metricsPort: number | undefined;
+  /** Checkpoint cadence, ms. */
+  readonly checkpointIntervalMs: number;
+  /** The operator's deposit token (generated and kept in `dataDir` when undefined). */
+  readonly operatorToken: string | undefined;
+  /** pino level of every listener's log. */
+  readonly logLevel: string;
+  /** Verification threads (undefined: one per core; 0: the core's own off-thread path). */
+  readonly verifyThreads: number | undefined;
+  /** Nice value of the verification threads (undefined: 10). */
+  readonly verifyNice: number | undefined;
+}
+
+/** What `priv-stark start` runs without flags or environment (priv-stark-v1.md §6). */
+export const SERVICE_DEFAULTS: ServiceConfig = {
+  host: '127.0.0.1',
+  facilitator: true,
+  port: 4020,
+  poolNode: true,
+  poolPort: 4021,
+  poolCorsOrigins: undefined,
+  dataDir: './data',
+  databaseUrl: undefined,
+  apiKeys: undefined,
+  configPath: undefined,
+  insecureNoAuth: false,
+  metricsPort: undefined,
+  checkpointIntervalMs: 2000,
+  operatorToken: undefined,
+  logLevel: 'info',
+  verifyThreads: undefined,
+  verifyNice: undefined,
+};
+
+/** A configuration the service refuses (the message says why; it names no secret). */
+export class ServiceConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ServiceConfigError';
+  }
+}
+
+/** A running service. */
+export interface RunningService {
+  /** Base URL of the facilitator listener, `null` when it does not run. */
+  readonly facilitatorUrl: string | null;
+  /** Base URL of the pool node, `null` when it does not run. */
+  readonly poolNodeUrl: string | null;
+  /** The Prometheus endpoint, `null` when off. */
+  readonly metricsUrl: string | null;
+  /** The core the service loaded. */
+  readonly core: PrivStarkCore;
+  /** The ledger (the operator may publish a checkpoint now, read its state). */
+  readonly ledger: Ledger;
+  /** Graceful shutdown (idempotent). */
+  close(): Promise<void>;
+}
+
+function urlOf(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+function addressPort(server: { address(): unknown }): number {
+  const address = server.address();
+  return typeof address === 'object' && address !== null && 'port' in address ? Number(address.port) : 0;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/**
+ * Starts what the configuration names and returns once every listener is listening.
+ * @param say where generated secrets and operational notes go (default stderr)
+ * @throws ServiceConfigError for a configuration the service refuses; ConfigError (http) for an
+ *   unusable `CONFIG` or `API_KEYS`; the store's or the core's error when they cannot be opened
+ * @example
+ * const service = await startService({ ...SERVICE_DEFAULTS, port: 0, poolPort: 0, dataDir: './data' });
+ * console.log(service.facilitatorUrl, service.poolNodeUrl);
+ * await service.close();
+ */
+export async function startService(config: ServiceConfig, say: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<RunningService> {
+  if (!config.facilitator && !config.poolNode) throw new ServiceConfigError('nothing to run: neither the facilitator nor the pool node');
+  if (config.insecureNoAuth && !isLoopbackHost(config.host)) throw new ServiceConfigError('--insecure-no-auth is refused unless the host is loopback');
+  const access = config.facilitator ? loadAccessConfig({ apiKeys: config.apiKeys, configPath: config.configPath }) : null;
+  const network = access?.networks?.[0] ?? DEVNET_NETWORK;
+
+  const core = await loadCore();
+  const store: PoolStore = await openStore(core, {
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onIdleError: (error) => say(`priv-stark: a database connection closed: ${error.message}`),
+  });
+  const closers: (() => Promise<unknown>)[] = [() => store.close()];
+  const cleanup = async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+  };
+  try {
+    // Proofs are verified on niced worker threads, by the facilitator and by the ledger alike
+    // (verifyThreads 0: on the core's own off-thread path instead).
+    let verify = core.verifySpend;
+    if (config.facilitator && config.verifyThreads !== 0) {
+      const verifier = await VerifierThreads.start({ backend: core.backend, size: config.verifyThreads, nice: config.verifyNice }).catch((error: unknown) => {
+        say(`priv-stark: verification threads did not start (${messageOf(error)}); verifying on the core's own threads`);
+        return null;
+      });
+      if (verifier) {
+        closers.push(() => verifier.close());
+        verify = verifier.verify;
+      }
+    }
+    const ledger = new Ledger({
+      core: { ...core, verifySpend: verify },
+      store,
+      scheme: SCHEME,
+      network: network.network,
+      asset: network.asset,
+      checkpointIntervalMs: config.checkpointIntervalMs,
+      onTimerError: (error) => say(`priv-stark: checkpoint failed: ${messageOf(error)}`),
+    });
+    closers.push(() => ledger.stop());
+    ledger.start();
+
+    let facilitatorUrl: string | null = null;
+    let metricsUrl: string | null = null;
+    // Said once everything listens, so whoever waits for the line may use every listener.
+    let announce: (poolNodeUrl: string | null) => void = () => undefined;
+    if (config.facilitator && access) {
+      let auth: AuthMode;
+      if (config.insecureNoAuth) {
+        auth = { mode: 'off' };
+      } else if (access.keys.length > 0) {
+        auth = { mode: 'keys', keys: new ApiKeys(access.keys) };
+      } else {
+        const { key, generated, file } = generatedApiKey(config.dataDir);
+        if (generated) say(`priv-stark start: no API key configured; generated one (shown once; kept in ${file}; set API_KEYS or CONFIG to choose your own):\n${key}`);
+        auth = { mode: 'keys', keys: new ApiKeys([{ id: 'generated', sha256: hashKey(key), policy: access.defaultRateLimit ? { rateLimit: access.defaultRateLimit } : {} }]) };
+      }
+
+      let rateLimitStore;
+      if (config.databaseUrl) {
+        const connections = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });
+        connections.on('error', () => undefined);
+        closers.push(() => connections.end());
+        rateLimitStore = await postgresRateLimitStore(connections);
+      }
+
+      const facilitator = new Facilitator({ core, ledger, networks: [network], verify });
+      const metrics = config.metricsPort === undefined ? undefined : new FacilitatorMetrics({ backend: core.backend, pool: ledger });
+      const app = await build({
+        facilitator,
+        auth,
+        rateLimitStore,
+        metrics,
+        logger: { level: config.logLevel },
+        health: { version: VERSION, backend: core.backend, networks: [network], pool: { kind: store.kind, state: () => ledger.state() } },
+      });
+      closers.push(() => app.close());
+      if (auth.mode === 'off') app.log.warn('auth is OFF (--insecure-no-auth): anyone who can reach this loopback listener may verify and settle');
+      await app.listen({ port: config.port, host: config.host });
+      facilitatorUrl = urlOf(config.host, addressPort(app.server));
+
+      if (metrics && config.metricsPort !== undefined) {
+        const server: Server = await listenMetrics(metrics.registry, config.metricsPort, config.host);
+        closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+        metricsUrl = `${urlOf(config.host, addressPort(server))}/metrics`;
+      }
+      const url = facilitatorUrl;
+      announce = (poolNode) =>
+        app.log.info({ url, poolNode, metrics: metricsUrl, store: store.kind, backend: core.backend, network: network.network }, 'Facilitator listening');
+    }
+
+    let poolNodeUrl: string | null = null;
+    if (config.poolNode) {
+      const token = resolveOperatorToken({ token: config.operatorToken, dataDir: config.dataDir });
+      if (token.generated) say(`priv-stark: generated the pool operator token (shown once; kept in ${token.file}):\n${token.token}`);
+      const node = await buildPoolNode({ ledger, operatorToken: token.token, logger: { level: config.logLevel }, corsOrigins: config.poolCorsOrigins });
+      closers.push(() => node.close());
+      await node.listen({ port: config.poolPort, host: config.host });
+      poolNodeUrl = urlOf(config.host, addressPort(node.server));
+      node.log.info({ url: poolNodeUrl, store: store.kind, checkpointIntervalMs: config.checkpointIntervalMs }, 'pool node ready');
+    }
+    announce(poolNodeUrl);
+
+    let closing: Promise<void> | null = null;
+    return {
+      facilitatorUrl,
+      poolNodeUrl,
+      metricsUrl,
+      core,
+      ledger,
+      close: () => {
+        closing ??= cleanup();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
