@@ -1,11 +1,12 @@
 /**
  * @module The facilitator: `verify` and `settle` of `priv-stark/v1` payments, without any HTTP
- * framework. Both run the ordered checks (`checks.ts`), then ask the pool whether the anchor is a
- * checkpoint and whether the nullifier is spent. `verify` then verifies the proof off the event
- * loop (identical payloads in flight verified once) and changes nothing. `settle` hands the
- * transition to the pool, which verifies the proof itself and applies it atomically and durably;
- * a nullifier settles once, and every later settle naming it gets `duplicate_settlement` with the
- * original transaction, even one that fails another check.
+ * framework. Both run the ordered checks that need no I/O (`checks.ts`). `verify` then asks the
+ * ledger whether the anchor is a checkpoint and whether the nullifier is spent, verifies the proof
+ * off the event loop (identical payloads in flight verified once) and changes nothing. `settle`
+ * hands the transition — or, when a check failed, the refusal — to the ledger, which owns the
+ * order of `/settle`: a nullifier settles once, and every later settle naming it gets
+ * `duplicate_settlement` with the original transaction, even one that fails another check; the
+ * ledger verifies the proof itself and applies the transition atomically and durably.
  */
 
 import { PoolUnavailableError, type SettleResult, type SpentNullifier } from '../ledger/index.js';
@@ -75,55 +76,29 @@ export class Facilitator {
   }
 
   /**
-   * Settles a schema-valid request: every verify check, then the pool's transition. Resolves
-   * with success only once the settlement is durable.
+   * Settles a schema-valid request: every verify check, then the ledger's transition, which owns
+   * the order of `/settle` (a settled nullifier is answered `duplicate_settlement` with the
+   * original transaction before any other refusal, the facilitator's own included). Resolves with
+   * success only once the settlement is durable.
    * @throws only for faults of the facilitator itself
    */
   async settle(request: FacilitatorRequest, policy?: CallerPolicy): Promise<SettleOutcome> {
     const network = request.paymentRequirements.network;
-    const refuse = (reason: Reason, transaction = ''): SettleOutcome => ({ ok: false, reason, transaction, network });
     const checked = this.check(request, policy);
-    if (!checked.ok) {
-      try {
-        const spent = await this.settledBefore(request.paymentPayload.payload.nullifier);
-        return spent ? refuse('duplicate_settlement', spent.settlementId) : refuse(checked.reason);
-      } catch (error) {
-        // Which answer is right cannot be told while the store is down: retry later.
-        return refuse(poolFault(error));
-      }
-    }
-    let result: SettleResult;
+    let result: SettleResult | { readonly ok: false; readonly reason: Reason };
     try {
-      // The nullifier first: a settled one answers duplicate_settlement whatever else holds.
-      const spent = await this.ledger.spent(checked.publicInputs.nullifier);
-      if (spent) return refuse('duplicate_settlement', spent.settlementId);
-      if (!(await this.ledger.isCheckpoint(checked.publicInputs.root))) return refuse('unknown_root');
-      result = await this.ledger.settle({ proof: checked.proof, publicInputs: checked.publicInputs, payment: checked.payment });
+      result = checked.ok
+        ? await this.ledger.settle({ proof: checked.proof, publicInputs: checked.publicInputs, payment: checked.payment })
+        : await this.ledger.refuse(request.paymentPayload.payload.nullifier, checked.reason);
     } catch (error) {
-      return refuse(poolFault(error));
+      return { ok: false, reason: poolFault(error), transaction: '', network };
     }
-    if (result.ok) return { ok: true, transaction: result.settlementId, network: checked.network };
-    if (result.reason === 'duplicate_settlement') return refuse('duplicate_settlement', result.settlementId ?? '');
-    if (POOL_DOWN_REASONS.has(result.reason)) return refuse('pool_unavailable');
-    return refuse(isReason(result.reason) ? result.reason : 'facilitator_error');
-  }
-
-  /**
-   * The settlement of the nullifier a settle that failed a check names, if it has settled: such a
-   * settle is refused as `duplicate_settlement` with the original transaction (priv-stark-v1.md
-   * §4: every later settle naming it gets that). A resource server retrying a settle whose reply
-   * it lost must learn that the payment settled even if it has expired since, or its key's policy
-   * changed; the answer tells nothing new: the settlement id is a hash of the nullifier.
-   * @returns `null` for a nullifier that is not a canonical digest or has not settled
-   */
-  private async settledBefore(nullifier: string): Promise<SpentNullifier | null> {
-    let digest: string;
-    try {
-      digest = this.core.parseDigest(nullifier);
-    } catch {
-      return null;
+    if (result.ok) return { ok: true, transaction: result.settlementId, network: checked.ok ? checked.network : network };
+    if (result.reason === 'duplicate_settlement') {
+      return { ok: false, reason: 'duplicate_settlement', transaction: 'settlementId' in result ? (result.settlementId ?? '') : '', network };
     }
-    return this.ledger.spent(digest);
+    const reason: Reason = POOL_DOWN_REASONS.has(result.reason) ? 'pool_unavailable' : isReason(result.reason) ? result.reason : 'facilitator_error';
+    return { ok: false, reason, transaction: '', network };
   }
 
   private check(request: FacilitatorRequest, policy: CallerPolicy | undefined) {

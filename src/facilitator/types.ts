@@ -5,7 +5,7 @@
  */
 
 import type { PrivStarkCore } from '../core/index.js';
-import type { SettleResult, SpentNullifier, TransitionInput } from '../ledger/index.js';
+import type { LedgerRejection, SettleResult, SpentNullifier, TransitionInput } from '../ledger/index.js';
 import type { Reason } from '../scheme/index.js';
 
 /** The core calls the facilitator makes. */
@@ -17,8 +17,13 @@ export interface FacilitatorLedger {
   isCheckpoint(root: string): Promise<boolean>;
   /** The settlement that spent `nullifier`, `null` while unspent. */
   spent(nullifier: string): Promise<SpentNullifier | null>;
-  /** The pool's transition: verifies the proof itself, then applies it atomically and durably. */
+  /**
+   * The pool's transition: a settled nullifier answered first, then its own checks, the proof
+   * verified, the transition applied atomically and durably.
+   */
   settle(input: TransitionInput): Promise<SettleResult>;
+  /** A settle the facilitator's checks refused: `duplicate_settlement` if its nullifier settled, else `reason`. */
+  refuse<R extends string>(nullifier: unknown, reason: R): Promise<LedgerRejection | { readonly ok: false; readonly reason: R }>;
 }
 
 /** What one API key may do (priv-stark-v1.md §5). Absent fields do not restrict. */

@@ -240,30 +240,39 @@ export class Ledger {
   }
 
   /**
-   * Applies a settlement transition (the pool's own rule; see the module comment).
-   * @returns the settlement, or a rejection: `invalid_payload`, `unsupported_scheme`,
-   *   `unsupported_network`, `unsupported_asset`, `payment_requirements_mismatch`,
-   *   `payment_expired`, `unknown_root`, `duplicate_settlement` (with the original id),
+   * Applies a settlement transition (the pool's own rule; see the module comment), in the order
+   * docs/facilitator.md gives for `/settle`: a nullifier that has settled is answered first,
+   * whatever else the transition fails; then shapes, this pool's scheme, network and asset, the
+   * proof's amount and context digest against the payment, expiry by the pool's clock, the anchor,
+   * the proof; the commit re-checks the nullifier under the store's lock and expiry at its time.
+   * Each question goes to the store once.
+   * @returns the settlement, or a rejection: `duplicate_settlement` (with the original id),
+   *   `invalid_payload`, `unsupported_scheme`, `unsupported_network`, `unsupported_asset`,
+   *   `payment_requirements_mismatch`, `payment_expired`, `unknown_root`,
    *   `invalid_priv_stark_proof`, `tree_full`
    * @throws PoolUnavailableError when the store fails (nothing applied, or — if the commit itself
    *   failed — possibly applied: a retry then reports `duplicate_settlement`)
    */
   async settle(input: TransitionInput): Promise<SettleResult> {
-    // 1. Shapes and encodings.
     if (typeof input !== 'object' || input === null) return reject('invalid_payload');
     const { proof, publicInputs: pi, payment } = input;
+    if (typeof pi !== 'object' || pi === null || !this.canonical(pi.nullifier)) return reject('invalid_payload');
+    // 1. A settled nullifier wins over every other refusal.
+    const spent = await this.store.nullifier(pi.nullifier);
+    if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
+    // 2. Shapes and encodings.
     if (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES) return reject('invalid_payload');
-    if (typeof pi !== 'object' || pi === null || typeof payment !== 'object' || payment === null) return reject('invalid_payload');
-    for (const digest of [pi.root, pi.nullifier, pi.change, pi.ctx]) {
+    if (typeof payment !== 'object' || payment === null) return reject('invalid_payload');
+    for (const digest of [pi.root, pi.change, pi.ctx]) {
       if (!this.canonical(digest)) return reject('invalid_payload');
     }
     const amount = parseAmount(payment.amount);
     if (amount === null || typeof pi.amount !== 'string') return reject('invalid_payload');
-    // 2. This pool's scheme, network and asset.
+    // 3. This pool's scheme, network and asset.
     if (payment.scheme !== this.scheme) return reject('unsupported_scheme');
     if (payment.network !== this.network) return reject('unsupported_network');
     if (payment.asset !== this.asset) return reject('unsupported_asset');
-    // 3. The proof pays this payment: same amount, same context digest.
+    // 4. The proof pays this payment: same amount, same context digest.
     if (pi.amount !== payment.amount) return reject('payment_requirements_mismatch');
     let owner: DigestHex;
     let ctx: DigestHex;
@@ -275,7 +284,7 @@ export class Ledger {
       throw error;
     }
     if (ctx !== pi.ctx) return reject('payment_requirements_mismatch');
-    // 4. Expiry by the pool's own clock.
+    // 5. Expiry by the pool's own clock.
     if (Math.floor(this.clock() / 1000) >= payment.expiry) return reject('payment_expired');
     // Identical transitions arriving together are verified once: later ones wait for the first.
     const running = this.inFlight.get(pi.nullifier);
@@ -283,7 +292,7 @@ export class Ledger {
       const first = await running.catch(() => null);
       if (first?.ok) return reject('duplicate_settlement', { settlementId: first.settlementId });
     }
-    const attempt = this.checkAndCommit(proof, pi, payment, amount, owner);
+    const attempt = this.anchorVerifyCommit(proof, pi, payment, amount, owner);
     this.inFlight.set(pi.nullifier, attempt);
     try {
       return await attempt;
@@ -292,28 +301,31 @@ export class Ledger {
     }
   }
 
-  private async checkAndCommit(
-    proof: Uint8Array,
-    pi: SpendPublicInputs,
-    payment: PaymentContext,
-    amount: bigint,
-    owner: DigestHex,
-  ): Promise<SettleResult> {
-    // 5. The anchor is a checkpoint.
-    if (!(await this.isCheckpoint(pi.root))) return reject('unknown_root');
-    // 6. The nullifier is unspent.
-    const spent = await this.store.nullifier(pi.nullifier);
-    if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
-    return this.verifyAndCommit(proof, pi, payment, amount, owner);
+  /**
+   * Refuses a settlement the caller's own checks refused (the facilitator's policy, expiry window,
+   * `accepted` against the requirements, …) — unless its nullifier has settled: that answer wins,
+   * as in {@link settle}, so a resource server that lost a settle's reply and retries later learns
+   * it was paid. The answer tells nothing new: the settlement id is a hash of the nullifier.
+   * @returns `duplicate_settlement` with the original id, or the caller's `reason`
+   * @throws PoolUnavailableError when the store fails (which answer is right cannot be told)
+   */
+  async refuse<R extends string>(nullifier: unknown, reason: R): Promise<LedgerRejection | { readonly ok: false; readonly reason: R }> {
+    if (this.canonical(nullifier)) {
+      const spent = await this.store.nullifier(nullifier);
+      if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
+    }
+    return { ok: false, reason };
   }
 
-  private async verifyAndCommit(
+  private async anchorVerifyCommit(
     proof: Uint8Array,
     pi: SpendPublicInputs,
     payment: PaymentContext,
     amount: bigint,
     owner: DigestHex,
   ): Promise<SettleResult> {
+    // 6. The anchor is a checkpoint.
+    if (!(await this.isCheckpoint(pi.root))) return reject('unknown_root');
     // 7. The pool verifies the proof itself.
     let verdict: VerifyResult;
     try {

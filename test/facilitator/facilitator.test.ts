@@ -46,6 +46,44 @@ describe('facilitator over a pool', () => {
 
   const pay = (note: number, variant = 0) => fx.payments[note * 2 + variant]!;
 
+  it('asks the store each question once on one settle: a valid one, another on the same anchor, a replay, a refused one', async () => {
+    const { store } = await stores.fresh();
+    const counts: Record<string, number> = {};
+    const counted = new Proxy(store, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          counts[String(property)] = (counts[String(property)] ?? 0) + 1;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const ledger = new Ledger({ core, store: counted });
+    await fundPool(ledger, fx);
+    const facilitator = new Facilitator({ core, ledger });
+    const settleCounting = async (request: ReturnType<typeof requestOf>) => {
+      for (const key of Object.keys(counts)) delete counts[key];
+      const outcome = await facilitator.settle(request);
+      return { outcome, calls: { ...counts } };
+    };
+    const first = await settleCounting(requestOf(pay(2)));
+    expect(first.outcome.ok).toBe(true);
+    expect(first.calls).toEqual({ nullifier: 1, checkpointByRoot: 1, apply: 1 });
+    const second = await settleCounting(requestOf(pay(3)));
+    expect(second.outcome.ok).toBe(true);
+    expect(second.calls).toEqual({ nullifier: 1, apply: 1 });
+    const replay = await settleCounting(requestOf(pay(2)));
+    expect(replay.outcome).toMatchObject({ ok: false, reason: 'duplicate_settlement', transaction: settlementId(pay(2).publicInputs.nullifier) });
+    expect(replay.calls).toEqual({ nullifier: 1 });
+    const refused = await settleCounting(requestOf(pay(1), { requirements: { amount: '1' } }));
+    expect(refused.outcome).toMatchObject({ ok: false, reason: 'payment_requirements_mismatch' });
+    expect(refused.calls).toEqual({ nullifier: 1 });
+    const refusedReplay = await settleCounting(requestOf(pay(2), { requirements: { amount: '1' } }));
+    expect(refusedReplay.outcome).toMatchObject({ ok: false, reason: 'duplicate_settlement' });
+    expect(refusedReplay.calls).toEqual({ nullifier: 1 });
+  });
+
   it('verify accepts a valid payment and changes nothing in the pool', async () => {
     const { store, facilitator } = await funded();
     const before = await store.state();
@@ -152,12 +190,25 @@ describe('facilitator over a failing pool', () => {
     fx = await fixtures(core, liveSpec('facilitator', 4, 2));
   }, 300_000);
 
-  const pool = (overrides: Partial<FacilitatorLedger>): FacilitatorLedger => ({
-    isCheckpoint: async () => true,
-    spent: async () => null,
-    settle: async () => reject('invalid_payload'),
-    ...overrides,
-  });
+  // A ledger whose transition and refusal ask its own store questions, as the real one does: a
+  // failing question fails whichever call asks it.
+  const pool = (overrides: Partial<FacilitatorLedger>): FacilitatorLedger => {
+    const ledger: FacilitatorLedger = {
+      isCheckpoint: async () => true,
+      spent: async () => null,
+      settle: async (input) => {
+        await ledger.spent(input.publicInputs.nullifier);
+        await ledger.isCheckpoint(input.publicInputs.root);
+        return reject('invalid_payload');
+      },
+      refuse: async (nullifier, reason) => {
+        const spent = await ledger.spent(String(nullifier));
+        return spent ? reject('duplicate_settlement', { settlementId: spent.settlementId }) : { ok: false as const, reason };
+      },
+      ...overrides,
+    };
+    return ledger;
+  };
   const down = async () => {
     throw new PoolUnavailableError('down');
   };
