@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { payingFetch, Wallet } from '../src/client/index.js';
 import { loadCore, randomDigest } from '../src/core/index.js';
 import { SERVICE_DEFAULTS, startService } from '../src/service/index.js';
-import { expressMerchant, startStack } from '../test/e2e/helpers/stack.js';
+import { expressMerchant, startStack } from '../testkit/stack.js';
 import { environment, writeResults } from './report.js';
 
 const LEAVES = Number(process.env.CLIENT_BENCH_LEAVES ?? 100_000);

@@ -6,7 +6,7 @@
 // Prebuild: npx tsx bench/http-fixtures.ts [notes]
 
 import { loadCore, type PrivStarkCore } from '../src/core/index.js';
-import { type Fixtures, type FixtureSpec, fixtures } from '../test/pool/fixtures.js';
+import { type Fixtures, type FixtureSpec, fixtures } from '../testkit/fixtures.js';
 
 /** Payments in the bench set (verify cycles through all; settle spends them once each). */
 export const BENCH_NOTES = Number(process.env['BENCH_NOTES'] ?? 8000);

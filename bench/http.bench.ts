@@ -21,7 +21,7 @@ import autocannon from 'autocannon';
 import { loadCore, type PrivStarkCore } from '../src/core/index.js';
 import { openStore, Ledger } from '../src/ledger/index.js';
 import { encodeProof } from '../src/scheme/index.js';
-import { type Fixtures, fundPool, type PaymentFixture } from '../test/pool/fixtures.js';
+import { type Fixtures, fundPool, type PaymentFixture } from '../testkit/fixtures.js';
 import { benchFixtures } from './http-fixtures.js';
 import { environment, writeResults } from './report.js';
 

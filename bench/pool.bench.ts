@@ -15,9 +15,9 @@ import { Bench } from 'tinybench';
 
 import { loadCore, type PrivStarkCore, randomDigest } from '../src/core/index.js';
 import { openStore, Ledger, type PoolStore, type StoreConfig, type StoreKind } from '../src/ledger/index.js';
-import { type Fixtures, fixtures, fundPool } from '../test/pool/fixtures.js';
-import { startWorker } from '../test/pool/helpers/children.js';
-import { startTestPostgres, type TestPostgres } from '../test/pool/helpers/postgres.js';
+import { type Fixtures, fixtures, fundPool } from '../testkit/fixtures.js';
+import { startWorker } from '../testkit/ledger-children.js';
+import { startTestPostgres, type TestPostgres } from '../testkit/postgres.js';
 import { environment, writeResults } from './report.js';
 
 const N = Number(process.env.POOL_BENCH_N ?? 1000);

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore, VerifierThreads } from '../../src/core/index.js';
-import { type Fixtures, fixtures } from '../pool/fixtures.js';
+import { type Fixtures, fixtures } from '../../testkit/fixtures.js';
 import { liveSpec } from '../http/helpers/requests.js';
 
 describe('VerifierThreads', () => {

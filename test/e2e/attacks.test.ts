@@ -11,7 +11,7 @@ import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 
 import { registerPrivStark, Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
-import { expressMerchant, fastifyMerchant, honoMerchant, type Merchant, type Stack, startStack } from './helpers/stack.js';
+import { expressMerchant, fastifyMerchant, honoMerchant, type Merchant, type Stack, startStack } from '../../testkit/stack.js';
 
 let core: PrivStarkCore;
 let stack: Stack;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Wallet } from '../../src/client/index.js';
 import { loadCore } from '../../src/core/index.js';
-import { expressMerchant, type Merchant, OPERATOR_TOKEN, type Stack, startStack } from './helpers/stack.js';
+import { expressMerchant, type Merchant, OPERATOR_TOKEN, type Stack, startStack } from '../../testkit/stack.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'priv-stark-cli-wallet-'));

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Wallet } from '../../src/client/index.js';
 import { loadCore } from '../../src/core/index.js';
-import { API_KEY, type Stack, startStack } from './helpers/stack.js';
+import { API_KEY, type Stack, startStack } from '../../testkit/stack.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'priv-stark-examples-'));

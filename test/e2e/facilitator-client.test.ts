@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore } from '../../src/core/index.js';
 import { PrivStarkFacilitatorClient } from '../../src/server/index.js';
-import { API_KEY, type Stack, startStack } from './helpers/stack.js';
+import { API_KEY, type Stack, startStack } from '../../testkit/stack.js';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentHeaderTooLargeError, payingFetch, settlementOf, Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { settlementId } from '../../src/ledger/index.js';
-import { expressMerchant, fastifyMerchant, honoMerchant, type Merchant, PRICE_ATOMIC, type Stack, startStack } from './helpers/stack.js';
+import { expressMerchant, fastifyMerchant, honoMerchant, type Merchant, PRICE_ATOMIC, type Stack, startStack } from '../../testkit/stack.js';
 
 let core: PrivStarkCore;
 let stack: Stack;

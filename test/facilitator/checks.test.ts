@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { type CallerPolicy, checkRequest } from '../../src/facilitator/index.js';
 import { encodeProof, type FacilitatorRequest, MAX_PROOF_BYTES, NETWORKS } from '../../src/scheme/index.js';
-import { type Fixtures, fixtures } from '../pool/fixtures.js';
+import { type Fixtures, fixtures } from '../../testkit/fixtures.js';
 import { liveSpec, type RequestOverrides, requestOf } from '../http/helpers/requests.js';
 
 describe('ordered checks', () => {

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCore, type PrivStarkCore, type SpendPublicInputs } from '../../src/core/index.js';
 import { Facilitator, type FacilitatorCore, type FacilitatorLedger } from '../../src/facilitator/index.js';
 import { Ledger, PoolUnavailableError, reject, settlementId } from '../../src/ledger/index.js';
-import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
+import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
 import { allEvents } from '../ledger/helpers/invariants.js';
 import { storeHarness } from '../ledger/helpers/stores.js';
 import { liveSpec, requestOf } from '../http/helpers/requests.js';

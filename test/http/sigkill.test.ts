@@ -12,10 +12,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { openStore, Ledger, settlementId, type StoreConfig } from '../../src/ledger/index.js';
-import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
+import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
 import { allEvents, ledgerProblems } from '../ledger/helpers/invariants.js';
 import { API_KEY } from './helpers/harness.js';
-import { postgresAvailable } from '../pool/helpers/postgres.js';
+import { postgresAvailable } from '../../testkit/postgres.js';
 import { storeHarness } from '../ledger/helpers/stores.js';
 import { postJson, startFacilitatorProcess } from './helpers/process.js';
 import { liveSpec, requestOf } from './helpers/requests.js';

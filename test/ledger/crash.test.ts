@@ -5,10 +5,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { Ledger } from '../../src/ledger/index.js';
-import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
-import { startWorker } from '../pool/helpers/children.js';
+import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
+import { startWorker } from '../../testkit/ledger-children.js';
 import { allEvents, ledgerProblems } from './helpers/invariants.js';
-import { postgresAvailable } from '../pool/helpers/postgres.js';
+import { postgresAvailable } from '../../testkit/postgres.js';
 import { STORE_KINDS, storeHarness } from './helpers/stores.js';
 
 const SPEC = { seed: 'pool-crash', notes: 40 };

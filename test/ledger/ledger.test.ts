@@ -13,10 +13,10 @@ import {
 } from '../../src/core/index.js';
 import { Ledger, type LedgerOptions, type PoolStore, PoolUnavailableError, settlementId, type TransitionInput } from '../../src/ledger/index.js';
 import { MAX_PROOF_BYTES } from '../../src/scheme/index.js';
-import { type Fixtures, fixtures, fundPool } from '../pool/fixtures.js';
+import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
 import { allEvents, ledgerProblems } from './helpers/invariants.js';
 import { allLeaves } from './helpers/ops.js';
-import { postgresAvailable } from '../pool/helpers/postgres.js';
+import { postgresAvailable } from '../../testkit/postgres.js';
 import { STORE_KINDS, storeHarness } from './helpers/stores.js';
 
 const SPEC = { seed: 'pool-rules', notes: 6, variants: 2 };

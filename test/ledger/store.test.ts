@@ -10,7 +10,7 @@ import { randomDigest } from '../../src/core/index.js';
 import { MIGRATIONS, openSqliteStore, openStore, PoolUnavailableError, SCHEMA_VERSION, SchemaTooNewError, settlementId, sqlitePath, type StoreConfig, type StoreKind } from '../../src/ledger/index.js';
 import { ledgerProblems } from './helpers/invariants.js';
 import { allLeaves, depositOp, settlementOp } from './helpers/ops.js';
-import { postgresAvailable } from '../pool/helpers/postgres.js';
+import { postgresAvailable } from '../../testkit/postgres.js';
 import { STORE_KINDS, storeHarness } from './helpers/stores.js';
 
 const NOW = 1_800_000_000_000;

@@ -19,7 +19,7 @@ import { Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { settlementId } from '../../src/ledger/index.js';
 import { MERCHANT_MAX_HEADER_BYTES, PrivStarkFacilitatorClient, PrivStarkSchemeServer, privStarkRoutes } from '../../src/server/index.js';
-import { API_KEY, expressMerchant, type Merchant, PRICE_ATOMIC, type Stack, startStack } from '../e2e/helpers/stack.js';
+import { API_KEY, expressMerchant, type Merchant, PRICE_ATOMIC, type Stack, startStack } from '../../testkit/stack.js';
 import { buildDist, errorCode, MAIN, type McpSession, ROOT, startHttp, startStdio, textOf } from './helpers/child.js';
 
 const NOTE = 30_000n;

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { commitmentOf, randomDigest } from '../../src/core/index.js';
 import { buildPoolNode, PAGE_LIMITS, PoolNodeClient, PoolNodeError } from '../../src/pool-node/index.js';
 import { Ledger, type PoolStore } from '../../src/ledger/index.js';
-import { postgresAvailable } from '../pool/helpers/postgres.js';
+import { postgresAvailable } from '../../testkit/postgres.js';
 import { STORE_KINDS, storeHarness } from '../ledger/helpers/stores.js';
 
 const TOKEN = 'operator-token-for-tests-0123456789';

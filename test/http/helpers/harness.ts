@@ -12,7 +12,7 @@ import { Facilitator } from '../../../src/facilitator/index.js';
 import { ApiKeys, type AuthMode, build, type BuildOptions, hashKey, type KeyPolicy } from '../../../src/http/index.js';
 import { openStore, Ledger, type PoolStore, type StoreKind } from '../../../src/ledger/index.js';
 import { NETWORKS } from '../../../src/scheme/index.js';
-import { type FixtureSpec, type Fixtures, fixtures, fundPool } from '../../pool/fixtures.js';
+import { type FixtureSpec, type Fixtures, fixtures, fundPool } from '../../../testkit/fixtures.js';
 import { storeHarness } from '../../ledger/helpers/stores.js';
 
 /** The key every harness app accepts. */

@@ -4,7 +4,7 @@
  */
 
 import { encodeProof, type FacilitatorRequest, type PaymentRequirements, type PrivStarkPayload } from '../../../src/scheme/index.js';
-import type { FixtureSpec, PaymentFixture } from '../../pool/fixtures.js';
+import type { FixtureSpec, PaymentFixture } from '../../../testkit/fixtures.js';
 
 /**
  * A fixture spec whose payments expire on 1 January five years ahead, so a facilitator on the

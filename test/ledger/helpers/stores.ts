@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 
 import { loadCore, type PrivStarkCore } from '../../../src/core/index.js';
 import { openStore, type PoolStore, type StoreConfig, type StoreKind } from '../../../src/ledger/index.js';
-import { startTestPostgres, type TestPostgres } from '../../pool/helpers/postgres.js';
+import { startTestPostgres, type TestPostgres } from '../../../testkit/postgres.js';
 
 /** Both store kinds, for `describe.each`. */
 export const STORE_KINDS: readonly StoreKind[] = ['sqlite', 'postgres'];

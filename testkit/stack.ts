@@ -19,9 +19,9 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 
-import { Wallet } from '../../../src/client/index.js';
-import type { PrivStarkCore } from '../../../src/core/index.js';
-import { PoolNodeClient } from '../../../src/pool-node/index.js';
+import { Wallet } from '../src/client/index.js';
+import type { PrivStarkCore } from '../src/core/index.js';
+import { PoolNodeClient } from '../src/pool-node/index.js';
 import {
   FASTIFY_MERCHANT_OPTIONS,
   MERCHANT_MAX_HEADER_BYTES,
@@ -29,8 +29,8 @@ import {
   privStarkFastify,
   PrivStarkSchemeServer,
   privStarkRoutes,
-} from '../../../src/server/index.js';
-import { type RunningService, SERVICE_DEFAULTS, startService } from '../../../src/service/index.js';
+} from '../src/server/index.js';
+import { type RunningService, SERVICE_DEFAULTS, startService } from '../src/service/index.js';
 
 export const API_KEY = 'e2e-api-key-0123456789abcdef';
 export const OPERATOR_TOKEN = 'e2e-operator-token-0123456789';

@@ -1,9 +1,9 @@
-/** Spawning the test worker (`worker.ts`) as a real child process and talking to it by lines. */
+/** Spawning the ledger worker (`ledger-worker.ts`) as a real child process and talking to it by lines. */
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
+const WORKER = fileURLToPath(new URL('./ledger-worker.ts', import.meta.url));
 
 /** A running worker. */
 export interface Child {

@@ -1,5 +1,5 @@
 /**
- * The fixture factory of the pool suites and benches: funds a pool with N notes and returns N
+ * The fixture factory of the test suites and benches: funds a pool with N notes and returns N
  * valid, distinct payments (each with its own proof), built with the core's witness builder.
  *
  * Everything but the proofs' randomness is deterministic in the seed — keys, notes, the order of
@@ -24,9 +24,9 @@ import {
   type PrivStarkCore,
   type SpendPublicInputs,
   spendWitness,
-} from '../../src/core/index.js';
-import { type Checkpoint, type Ledger, type TransitionInput } from '../../src/ledger/index.js';
-import { DEVNET_NETWORK, SCHEME } from '../../src/scheme/index.js';
+} from '../src/core/index.js';
+import { type Checkpoint, type Ledger, type TransitionInput } from '../src/ledger/index.js';
+import { DEVNET_NETWORK, SCHEME } from '../src/scheme/index.js';
 
 /** What a fixture set is made of. */
 export interface FixtureSpec {

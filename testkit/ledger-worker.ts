@@ -4,14 +4,14 @@
  * applying deposits and settlements until it is killed (`crash`). Every acknowledged write is
  * printed on stdout (a pipe: synchronous on Linux) only after its commit resolved.
  *
- *   node --import tsx test/pool/helpers/worker.ts '{"mode":"race","config":{…},"spec":{…},"payments":[0,3,…]}'
+ *   node --import tsx testkit/ledger-worker.ts '{"mode":"race","config":{…},"spec":{…},"payments":[0,3,…]}'
  */
 
 import { createInterface } from 'node:readline';
 
-import { loadCore, randomDigest } from '../../../src/core/index.js';
-import { openStore, Ledger, type StoreConfig } from '../../../src/ledger/index.js';
-import { type FixtureSpec, readFixtures } from '../fixtures.js';
+import { loadCore, randomDigest } from '../src/core/index.js';
+import { openStore, Ledger, type StoreConfig } from '../src/ledger/index.js';
+import { type FixtureSpec, readFixtures } from './fixtures.js';
 
 interface Args {
   mode: 'race' | 'crash';
