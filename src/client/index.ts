@@ -16,8 +16,7 @@ export {
   WalletError,
 } from './errors.js';
 export { guardHeaderSize, PAYMENT_RESPONSE_HEADER, PrivStarkHttpClient, PAYMENT_SIGNATURE_HEADER, payingFetch, type PayingFetchOptions, settlementOf } from './fetch.js';
-export type { Checkpoint, PoolEvent } from '../ledger/store.js';
-export { PoolNodeClient, type PoolNodeClientOptions, PoolNodeError, type PoolNodeState } from '../pool-node/client.js';
+export { type Checkpoint, PoolNodeClient, type PoolNodeClientOptions, PoolNodeError, type PoolEvent, type PoolNodeState } from '../pool-node/client.js';
 export { type PrivStarkAsset, PrivStarkSchemeClient, registerPrivStark } from './scheme.js';
 export { FileWalletStore } from './file-store.js';
 export { IndexedDbWalletStore } from './indexeddb-store.js';

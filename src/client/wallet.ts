@@ -34,8 +34,7 @@ import {
   resourceIdOf,
   SCHEME,
 } from '../scheme/index.js';
-import type { PoolEvent } from '../ledger/store.js';
-import { PoolNodeClient } from '../pool-node/client.js';
+import { PoolNodeClient, type PoolEvent } from '../pool-node/client.js';
 import { FileWalletStore } from './file-store.js';
 import { InsufficientFundsError, PoolMismatchError, UnpayableRequirementsError, WalletBehindError } from './errors.js';
 import { checkStoredState, type StoredNote, type StoredPending, type WalletState, type WalletStore } from './store.js';

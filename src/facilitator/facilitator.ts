@@ -9,7 +9,8 @@
  * ledger verifies the proof itself and applies the transition atomically and durably.
  */
 
-import { PoolUnavailableError, type SettleResult, type SpentNullifier } from '../ledger/index.js';
+import { PoolUnavailableError } from '../ledger/errors.js';
+import type { SettleResult, SpentNullifier } from '../ledger/index.js';
 import { type FacilitatorRequest, isReason, NETWORKS, type NetworkProfile, type Reason } from '../scheme/index.js';
 import { type CheckedPayment, checkRequest } from './checks.js';
 import { ContextDigests } from './context-digests.js';

@@ -6,7 +6,7 @@
  * caller: replies carry the registry's generic message only.
  */
 
-import { PoolUnavailableError } from '../ledger/index.js';
+import { PoolUnavailableError } from '../ledger/errors.js';
 import { type Reason, statusOf } from '../scheme/index.js';
 
 /** A request refused with a reason of the registry. */

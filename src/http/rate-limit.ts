@@ -9,7 +9,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 
-import { PoolUnavailableError } from '../ledger/index.js';
+import { PoolUnavailableError } from '../ledger/errors.js';
 import { ReasonError } from './errors.js';
 
 /** The store interface `@fastify/rate-limit` calls. */

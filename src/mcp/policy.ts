@@ -6,6 +6,7 @@
  * raising a limit or adding to a list is refused, naming the rule.
  */
 
+import { parseAmount } from '../scheme/index.js';
 import { PolicyFileError, PolicyRefusal, ToolError } from './errors.js';
 
 /** An allow-list: explicit entries, or `"*"` (anything), which only the operator can write. */
@@ -50,8 +51,6 @@ export interface PolicyTightening {
   readonly removeAssets?: readonly string[] | undefined;
 }
 
-/** Amounts stay below 2^62, as in the profile. */
-const MAX_AMOUNT = 2n ** 62n;
 const MAX_LIST = 1000;
 const KEYS = new Set(['maxPerPayment', 'maxPer24h', 'hosts', 'recipients', 'networks', 'assets', 'comment']);
 
@@ -158,12 +157,12 @@ export function checkPayment(policy: Policy, intent: PaymentIntent): PolicyRefus
   return null;
 }
 
-function parseAmount(value: unknown, key: string): bigint {
+function parseLimit(value: unknown, key: string): bigint {
   const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
-  if (typeof text !== 'string' || !/^(0|[1-9][0-9]{0,18})$/.test(text) || BigInt(text) >= MAX_AMOUNT) {
-    throw new PolicyFileError(`policy: "${key}" must be atomic units, a decimal integer string below 2^62`);
-  }
-  return BigInt(text);
+  // A limit may be 0 (nothing allowed); otherwise it is an amount of the profile (below 2^62).
+  const limit = text === '0' ? 0n : parseAmount(text);
+  if (limit === null) throw new PolicyFileError(`policy: "${key}" must be atomic units, a decimal integer string below 2^62`);
+  return limit;
 }
 
 function parseList(value: unknown, key: string, wildcard: boolean, normalize: (entry: string) => string | null): AllowList {
@@ -201,8 +200,8 @@ export function parsePolicy(value: unknown): Policy {
     throw new PolicyFileError('policy: "comment" must be a string of at most 2000 characters');
   }
   return {
-    maxPerPayment: parseAmount(record.maxPerPayment, 'maxPerPayment'),
-    maxPer24h: parseAmount(record.maxPer24h, 'maxPer24h'),
+    maxPerPayment: parseLimit(record.maxPerPayment, 'maxPerPayment'),
+    maxPer24h: parseLimit(record.maxPer24h, 'maxPer24h'),
     hosts: parseList(record.hosts, 'hosts', true, normalizeHostEntry),
     recipients: parseList(record.recipients, 'recipients', true, normalizeRecipient),
     networks: parseList(record.networks, 'networks', false, normalizeName) as readonly string[],

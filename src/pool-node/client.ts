@@ -25,6 +25,8 @@ export class PoolNodeError extends Error {
   }
 }
 
+export type { Checkpoint, PoolEvent } from '../ledger/store.js';
+
 /** What `GET /state` returns: the ledger's head and the pool's network and asset. */
 export interface PoolNodeState extends StoreState {
   readonly network: string;

@@ -2,7 +2,8 @@
  * @module This implementation's **draft profile** of `priv-stark/v1` (priv-stark-v1.md §3–6): the
  * scheme name, the networks with their one asset, and the fixed limits. The interface document
  * leaves these "not shown"; they are decided here, in one place, so that an official schema can
- * replace them. Nothing outside `src/scheme/` spells these values.
+ * replace them. Nothing outside `src/scheme/` spells these values (`test/architecture.test.ts`
+ * holds that).
  */
 
 /** The one payment scheme. */

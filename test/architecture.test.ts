@@ -1,0 +1,159 @@
+// The structure docs/architecture.md describes, held against the code: every import between the
+// rooms of src/ is one the page's table allows (a must-fail twin shows the checker catches one it
+// does not); the framework-free entry priv-stark/facilitator bundles without Fastify or a database
+// driver; profile facts are spelled in src/scheme/ only.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const SRC = join(ROOT, 'src');
+
+/** What one room may import: whole rooms, single files of a room, and rooms for types only. */
+interface Allowed {
+  readonly rooms: Set<string>;
+  readonly files: Set<string>;
+  readonly typeRooms: Set<string>;
+}
+
+/** The "may import" column of docs/architecture.md, by room. */
+function rulesOf(markdown: string): Map<string, Allowed> {
+  const rules = new Map<string, Allowed>();
+  for (const line of markdown.split('\n')) {
+    const cells = /^\| `([^`]+)` \|[^|]*\| ([^|]*) \|$/.exec(line.trim());
+    if (!cells) continue;
+    const allowed: Allowed = { rooms: new Set(), files: new Set(), typeRooms: new Set() };
+    for (const token of cells[2]!.split(',').map((t) => t.trim())) {
+      if (token === '—' || token === '') continue;
+      if (token.startsWith('types from ')) allowed.typeRooms.add(token.slice('types from '.length));
+      else if (token.endsWith('.ts')) allowed.files.add(token);
+      else allowed.rooms.add(token);
+    }
+    rules.set(cells[1]!, allowed);
+  }
+  return rules;
+}
+
+/** One import of a source file: the file it names (relative to src/) and whether it is types only. */
+interface Edge {
+  readonly from: string;
+  readonly to: string;
+  readonly typeOnly: boolean;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
+}
+
+/** Static and dynamic relative imports and re-exports of a module's text. */
+function importsOf(from: string, text: string): Edge[] {
+  const edges: Edge[] = [];
+  const statement = /(?:^|\n)\s*(import|export)\s+(type\s+)?([^;]*?)\s+from\s+'(\.[^']+)'/g;
+  for (const match of text.matchAll(statement)) {
+    const names = /\{([^}]*)\}/.exec(match[3]!)?.[1];
+    const everyNameATypeImport =
+      names !== undefined && !/^\s*\w/.test(match[3]!.replace(/\{[^}]*\}/, '')) && names.split(',').filter((n) => n.trim()).every((n) => /^\s*type\s/.test(n));
+    edges.push({ from, to: resolveFrom(from, match[4]!), typeOnly: match[2] !== undefined || everyNameATypeImport });
+  }
+  for (const match of text.matchAll(/import\(\s*'(\.[^']+)'\s*\)/g)) edges.push({ from, to: resolveFrom(from, match[1]!), typeOnly: false });
+  return edges;
+}
+
+function resolveFrom(from: string, specifier: string): string {
+  return normalize(join(dirname(from), specifier)).replace(/\.js$/, '.ts');
+}
+
+const roomOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : file);
+
+/** The imports the rules do not allow, as `from → to` lines. */
+function violations(edges: readonly Edge[], rules: Map<string, Allowed>): string[] {
+  const out: string[] = [];
+  for (const edge of edges) {
+    const [from, to] = [roomOf(edge.from), roomOf(edge.to)];
+    if (from === to) continue;
+    const allowed = rules.get(from);
+    const ok =
+      allowed !== undefined && (allowed.rooms.has(to) || allowed.files.has(edge.to) || (edge.typeOnly && allowed.typeRooms.has(to)));
+    if (!ok) out.push(`${edge.from} → ${edge.to}${edge.typeOnly ? ' (types)' : ''}`);
+  }
+  return out;
+}
+
+const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+const rules = rulesOf(doc);
+const files = sourceFiles(SRC).map((path) => relative(SRC, path));
+const edges = files.flatMap((file) => importsOf(file, readFileSync(join(SRC, file), 'utf8')));
+
+describe('the rooms of src/', () => {
+  it('are exactly the rooms the page describes', () => {
+    expect([...new Set(files.map(roomOf))].sort()).toEqual([...rules.keys()].sort());
+  });
+
+  it('import only what docs/architecture.md allows', () => {
+    expect(edges.length).toBeGreaterThan(100);
+    expect(violations(edges, rules)).toEqual([]);
+  });
+
+  it('must-fail twin: an import the table does not allow is caught, and a type import is told apart', () => {
+    const upward: Edge = { from: 'core/facade.ts', to: 'http/app.ts', typeOnly: false };
+    expect(violations([upward], rules)).toEqual(['core/facade.ts → http/app.ts']);
+    expect(violations([{ from: 'facilitator/x.ts', to: 'ledger/sqlite-store.ts', typeOnly: false }], rules)).toHaveLength(1);
+    expect(violations([{ from: 'facilitator/x.ts', to: 'ledger/store.ts', typeOnly: true }], rules)).toEqual([]);
+    expect(violations([{ from: 'client/x.ts', to: 'pool-node/server.ts', typeOnly: false }], rules)).toHaveLength(1);
+    expect(importsOf('a/b.ts', "import type { X } from './c.js';\nimport { type Y, Z } from '../d/e.js';\nconst m = await import('../f/g.js');")).toEqual([
+      { from: 'a/b.ts', to: 'a/c.ts', typeOnly: true },
+      { from: 'a/b.ts', to: 'd/e.ts', typeOnly: false },
+      { from: 'a/b.ts', to: 'f/g.ts', typeOnly: false },
+    ]);
+  });
+});
+
+describe('priv-stark/facilitator', () => {
+  it('bundles without Fastify, the pool node, the HTTP layer or a database driver', async () => {
+    const result = await build({
+      entryPoints: [join(SRC, 'facilitator/index.ts')],
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    const external = new Set(Object.values(result.metafile.inputs).flatMap((input) => input.imports.filter((i) => i.external).map((i) => i.path)));
+    expect(inputs.some((path) => path.startsWith('src/facilitator/'))).toBe(true);
+    for (const path of inputs) expect(path, path).not.toMatch(/^src\/(http|pool-node|service|cli)\/|^src\/ledger\/(sqlite|postgres)/);
+    for (const name of external) expect(name, name).not.toMatch(/^(fastify|@fastify\/|fastify-plugin|pg|pg-|better-sqlite3)/);
+    // Must-fail twin: the service entry does load them.
+    const service = await build({ entryPoints: [join(SRC, 'service/index.ts')], bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent' });
+    const serviceExternal = Object.values(service.metafile.inputs).flatMap((input) => input.imports.filter((i) => i.external).map((i) => i.path));
+    expect(serviceExternal).toEqual(expect.arrayContaining(['fastify', 'pg', 'better-sqlite3']));
+  }, 60_000);
+});
+
+describe('profile facts', () => {
+  // The values of src/scheme/profile.ts, as code would spell them (comments are left out: examples
+  // in documentation may name them).
+  const FACTS = [/'priv-stark\/v1'/, /'shielded:devnet'/, /'dUSD'/, /128 \* 1024/, /1n << 62n/, /2n \*\* 62n/, /TREE_DEPTH = |DEPTH = 32/];
+  const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+
+  it('are spelled in src/scheme/ (and the tree depth in the core) only', () => {
+    const found: string[] = [];
+    for (const file of files) {
+      if (file.startsWith('scheme/') || file === 'core/facade.ts') continue;
+      const text = code(readFileSync(join(SRC, file), 'utf8'));
+      for (const fact of FACTS) if (fact.test(text)) found.push(`${file}: ${fact.source}`);
+    }
+    expect(found).toEqual([]);
+    // Must-fail twin: the scanner finds a restated fact.
+    expect(FACTS.some((fact) => fact.test(code("const network = 'shielded:devnet'; // the pool")))).toBe(true);
+    expect(FACTS.some((fact) => fact.test(code("/** e.g. 'shielded:devnet' */ const x = 1;")))).toBe(false);
+  });
+});
