@@ -13,7 +13,7 @@ import { loadNative } from '../src/core/native.js';
 import { loadWasm } from '../src/core/wasm.js';
 import { environment, formatTable, type Row, writeResults } from './report.js';
 
-const TIME_MS = Number(process.env['BENCH_TIME_MS'] ?? 1500);
+const TIME_MS = Number(process.env.BENCH_TIME_MS ?? 1500);
 
 function digestBytes(seed: number): Uint8Array {
   const out = new Uint8Array(32);

@@ -9,7 +9,7 @@ import { loadCore, type PrivStarkCore } from '../src/core/index.js';
 import { type Fixtures, type FixtureSpec, fixtures } from '../testkit/fixtures.js';
 
 /** Payments in the bench set (verify cycles through all; settle spends them once each). */
-export const BENCH_NOTES = Number(process.env['BENCH_NOTES'] ?? 8000);
+export const BENCH_NOTES = Number(process.env.BENCH_NOTES ?? 8000);
 
 /** 1 January, five years ahead: a multiple of 60 reachable with a `maxTimeoutSeconds` below 2^31. */
 export function benchExpiry(now = Date.now()): number {

@@ -25,8 +25,8 @@ import { type Fixtures, fundPool, type PaymentFixture } from '../testkit/fixture
 import { benchFixtures } from './http-fixtures.js';
 import { environment, writeResults } from './report.js';
 
-const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 10);
-const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const FIXED_RATE = 500;
 /** Connections the paced run may open (it needs a few; more only when replies are slow). */
 const PACED_CONNECTIONS = 64;
@@ -89,7 +89,7 @@ async function fundedDataDir(core: PrivStarkCore, fx: Fixtures): Promise<string>
 async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [MAIN, 'start', '--port', '0', '--no-pool-node', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, API_KEYS: KEY, LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'info' },
+    env: { ...process.env, API_KEYS: KEY, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' },
   });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';

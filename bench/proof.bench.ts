@@ -16,9 +16,9 @@ import { loadWasm } from '../src/core/wasm.js';
 import { randomDigest, randomNote, spendWitness } from '../src/core/witness.js';
 import { environment, writeResults } from './report.js';
 
-const TIME_MS = Number(process.env['BENCH_TIME_MS'] ?? 3000);
+const TIME_MS = Number(process.env.BENCH_TIME_MS ?? 3000);
 const baselineDir = new URL(
-  process.env['PRIV_STARK_BASELINES'] ?? '../../shared/baselines/groth16-privacy-pools-commitment/',
+  process.env.PRIV_STARK_BASELINES ?? '../../shared/baselines/groth16-privacy-pools-commitment/',
   import.meta.url,
 );
 

@@ -95,7 +95,7 @@ step(
     const probe = spawnSync('bash', [join(root, 'scripts/wasm-toolchain.sh')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     if (probe.status !== 0) throw new Error('no WebAssembly toolchain (see the message above)');
     const env = { ...process.env, CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS: '-C target-feature=+simd128' };
-    let cargo = 'cargo';
+    const cargo = 'cargo';
     for (const line of probe.stdout.split('\n')) {
       const match = /^([A-Z_0-9]+)='?(.*?)'?$/.exec(line.trim());
       if (!match) continue;

@@ -41,6 +41,7 @@ step('rustfmt', 'cargo', ['fmt', '--all', '--', '--check']);
 step('clippy', 'cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings']);
 step('cargo test', 'cargo', ['test', '--workspace'], { count: 'cargo' });
 step('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
+step('biome lint', bin('biome'), ['lint', '--error-on-warnings', '.']);
 rmSync(vitestReport, { force: true });
 step('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
 if (existsSync(vitestReport)) {

@@ -25,7 +25,7 @@ import {
   type SpendPublicInputs,
   spendWitness,
 } from '../src/core/index.js';
-import { type Checkpoint, type Ledger, type TransitionInput } from '../src/ledger/index.js';
+import type { Checkpoint, Ledger, TransitionInput } from '../src/ledger/index.js';
 import { DEVNET_NETWORK, SCHEME } from '../src/scheme/index.js';
 
 /** What a fixture set is made of. */

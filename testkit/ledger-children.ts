@@ -29,8 +29,7 @@ export function startWorker(args: unknown): Child {
   child.stdout!.setEncoding('utf8');
   child.stdout!.on('data', (chunk: string) => {
     buffer += chunk;
-    let newline: number;
-    while ((newline = buffer.indexOf('\n')) >= 0) {
+    for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
       const text = buffer.slice(0, newline);
       buffer = buffer.slice(newline + 1);
       if (!text.trim()) continue;
@@ -63,7 +62,7 @@ export function startWorker(args: unknown): Child {
       if (found) return Promise.resolve(found as Record<string, unknown>);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`worker: no matching line within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`)), timeoutMs);
-        exited.then(({ code, signal }) => {
+        void exited.then(({ code, signal }) => {
           clearTimeout(timer);
           reject(new Error(`worker exited (${code ?? signal}) before a matching line; stderr: ${stderr.slice(-2000)}`));
         });

@@ -46,7 +46,7 @@ export function createProgress(output: ProgressOutput, live: boolean, now: () =>
   const t0 = now();
   const line = (label: string, ms: number) => `${`[${seconds(now() - t0)}]`.padEnd(11)} ${label} (${ms.toFixed(0)} ms)`;
   // A running line wider than the terminal would wrap, and `\r` would then redraw only its last row.
-  const fit = (text: string) => (output.columns && text.length >= output.columns ? `${text.slice(0, Math.max(0, output.columns - 2))}…` : text);
+  const fitToWidth = (text: string) => (output.columns && text.length >= output.columns ? `${text.slice(0, Math.max(0, output.columns - 2))}…` : text);
 
   return {
     async step(label, run) {
@@ -54,7 +54,7 @@ export function createProgress(output: ProgressOutput, live: boolean, now: () =>
       let timer: ReturnType<typeof setInterval> | undefined;
       if (live) {
         let frame = 0;
-        const draw = () => output.write(`${CLEAR_LINE}${fit(`${FRAMES[frame++ % FRAMES.length]} ${label} ${seconds(now() - started)}`)}`);
+        const draw = () => output.write(`${CLEAR_LINE}${fitToWidth(`${FRAMES[frame++ % FRAMES.length]} ${label} ${seconds(now() - started)}`)}`);
         draw();
         timer = setInterval(draw, FRAME_MS);
       }

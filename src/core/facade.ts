@@ -148,7 +148,7 @@ function digestHex(bytes: Uint8Array, offset = 0): DigestHex {
 function digestListBytes(list: unknown, name: string): Uint8Array {
   aarray(list, name);
   const out = new Uint8Array(list.length * DIGEST_BYTES);
-  list.forEach((item, i) => out.set(digestBytes(item, `${name}[${i}]`), i * DIGEST_BYTES));
+  for (const [i, item] of list.entries()) out.set(digestBytes(item, `${name}[${i}]`), i * DIGEST_BYTES);
   return out;
 }
 

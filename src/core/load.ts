@@ -28,7 +28,7 @@ const loaders: Record<Backend, (options: LoadCoreOptions) => Promise<RawBinding>
 const cache = new Map<Backend, Promise<PrivStarkCore>>();
 
 function forcedBackend(options: LoadCoreOptions): Backend | undefined {
-  const forced = options.backend ?? process.env['PRIV_STARK_BACKEND'];
+  const forced = options.backend ?? process.env.PRIV_STARK_BACKEND;
   if (forced === undefined || forced === '') return undefined;
   if (forced !== 'native' && forced !== 'wasm') {
     throw new RangeError(`"PRIV_STARK_BACKEND" expected native or wasm, got ${String(forced).slice(0, 16)}`);

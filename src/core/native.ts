@@ -22,7 +22,7 @@ export function nativeFileName(): string {
 export function nativeCandidates(explicit?: string): string[] {
   if (explicit !== undefined) return [explicit];
   const local = fileURLToPath(new URL(`../../build/native/${nativeFileName()}`, import.meta.url));
-  const override = process.env['PRIV_STARK_NATIVE_PATH'];
+  const override = process.env.PRIV_STARK_NATIVE_PATH;
   return override ? [override, local] : [local];
 }
 

@@ -112,7 +112,7 @@ export function encodeWitness(witness: SpendWitness): Uint8Array {
   w.u64(BigInt(witness.index));
   aarray(witness.path, 'path');
   if (witness.path.length !== 32) throw new SpendEncodingError('invalid_length', `"path" expected 32 siblings, got ${witness.path.length}`);
-  witness.path.forEach((sibling, i) => w.digest(sibling, `path[${i}]`));
+  for (const [i, sibling] of witness.path.entries()) w.digest(sibling, `path[${i}]`);
   w.decimal(witness.amount, 'amount', 'amount_out_of_range');
   w.digest(witness.ctx, 'ctx');
   return w.bytes;

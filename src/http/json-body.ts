@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 
 import { ReasonError } from './errors.js';
 
-const hasOwn = (value: object, key: string) => Object.prototype.hasOwnProperty.call(value, key);
+const hasOwn = (value: object, key: string) => Object.hasOwn(value, key);
 
 /** Whether a node carries a key that could poison a prototype when merged somewhere. */
 function poisoned(node: object): boolean {

@@ -34,13 +34,13 @@ RETURNING count, window_start + $2 - (extract(epoch from clock_timestamp()) * 10
  * A rate-limit store over PostgreSQL (one row per key, windows by the database's clock), shared
  * by every instance on that database. Creates its table if missing.
  */
-export async function postgresRateLimitStore(pool: pg.Pool): Promise<new (options: unknown) => RateLimitStore> {
-  await pool.query(
+export async function postgresRateLimitStore(connections: pg.Pool): Promise<new (options: unknown) => RateLimitStore> {
+  await connections.query(
     `CREATE TABLE IF NOT EXISTS ${RATE_LIMIT_TABLE} (key text PRIMARY KEY, count integer NOT NULL, window_start bigint NOT NULL)`,
   );
   return class PostgresRateLimitStore implements RateLimitStore {
     incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
-      pool.query<{ count: number; ttl: string }>(INCREMENT, [key, timeWindow]).then(
+      connections.query<{ count: number; ttl: string }>(INCREMENT, [key, timeWindow]).then(
         (result) => {
           const row = result.rows[0];
           callback(null, { current: row?.count ?? 1, ttl: Math.max(0, Number(row?.ttl ?? timeWindow)) });

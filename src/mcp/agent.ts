@@ -18,7 +18,7 @@ import { guardHeaderSize, PAYMENT_SIGNATURE_HEADER, PrivStarkSchemeClient, settl
 import { expiryFor, SCHEME } from '../scheme/index.js';
 import { PolicyRefusal, ToolError } from './errors.js';
 import type { LedgerFile } from './ledger-file.js';
-import { type SpendEntry, SpendLedger } from './ledger.js';
+import type { SpendEntry, SpendLedger } from './ledger.js';
 import { checkPayment, hostAllowed, hostOf, type Policy, type PolicyTightening } from './policy.js';
 import type { PolicySource } from './policy-file.js';
 import { payableIndex, type PaymentOption, readPaymentRequired } from './quote.js';
@@ -512,7 +512,7 @@ export class PaymentAgent {
     for (;;) {
       await this.sync().catch(() => undefined);
       const entry = this.ledger.entries().find((e) => e.id === id);
-      if (!entry || entry.status !== 'left' || this.clock() >= deadline) return;
+      if (entry?.status !== 'left' || this.clock() >= deadline) return;
       await new Promise((resolve) => setTimeout(resolve, this.pollMs));
     }
   }

@@ -32,7 +32,7 @@ export class PolicyFile implements PolicySource {
   constructor(readonly location: string) {}
 
   async current(): Promise<Policy> {
-    let info;
+    let info: Awaited<ReturnType<typeof stat>>;
     try {
       info = await stat(this.location);
     } catch (error) {

@@ -120,7 +120,7 @@ const plugin: FastifyPluginAsync<PrivStarkFastifyOptions> = async (app, options)
       ...(adapter.getHeader('payment-signature') ? { paymentHeader: adapter.getHeader('payment-signature')! } : {}),
     };
     if (!http.requiresPayment(context)) return;
-    let result;
+    let result: Awaited<ReturnType<typeof http.processHTTPRequest>>;
     try {
       await initialize();
       result = await http.processHTTPRequest(context, options.paywallConfig);

@@ -202,7 +202,7 @@ export async function startService(config: ServiceConfig, say: (line: string) =>
         auth = { mode: 'keys', keys: new ApiKeys([{ id: 'generated', sha256: hashKey(key), policy: access.defaultRateLimit ? { rateLimit: access.defaultRateLimit } : {} }]) };
       }
 
-      let rateLimitStore;
+      let rateLimitStore: Awaited<ReturnType<typeof postgresRateLimitStore>> | undefined;
       if (config.databaseUrl) {
         const connections = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });
         connections.on('error', () => undefined);

@@ -7,24 +7,24 @@ import { BackendLoadError, loadCore } from '../../src/index.js';
 
 describe('loadCore', () => {
   it('prefers the native addon', async () => {
-    const saved = process.env['PRIV_STARK_BACKEND'];
-    delete process.env['PRIV_STARK_BACKEND'];
+    const saved = process.env.PRIV_STARK_BACKEND;
+    delete process.env.PRIV_STARK_BACKEND;
     try {
       expect((await loadCore()).backend).toBe('native');
     } finally {
-      if (saved !== undefined) process.env['PRIV_STARK_BACKEND'] = saved;
+      if (saved !== undefined) process.env.PRIV_STARK_BACKEND = saved;
     }
   });
 
   it('honours a forced backend, by option and by PRIV_STARK_BACKEND', async () => {
     expect((await loadCore({ backend: 'wasm' })).backend).toBe('wasm');
-    process.env['PRIV_STARK_BACKEND'] = 'wasm';
+    process.env.PRIV_STARK_BACKEND = 'wasm';
     try {
       expect((await loadCore()).backend).toBe('wasm');
-      process.env['PRIV_STARK_BACKEND'] = 'gpu';
+      process.env.PRIV_STARK_BACKEND = 'gpu';
       await expect(loadCore()).rejects.toThrow(RangeError);
     } finally {
-      delete process.env['PRIV_STARK_BACKEND'];
+      delete process.env.PRIV_STARK_BACKEND;
     }
   });
 

@@ -155,11 +155,11 @@ describe.each(BACKENDS)('%s backend: the checked-in fixture', (backend) => {
     // public.json names the change commitment and ctx as the payload does: commitment, context.
     const fixture = JSON.parse(readFileSync(new URL('../fixtures/spend/public.json', import.meta.url), 'utf8')) as Record<string, string>;
     const inputs = {
-      root: fixture['root'],
-      nullifier: fixture['nullifier'],
-      change: fixture['commitment'],
-      amount: fixture['amount'],
-      ctx: fixture['context'],
+      root: fixture.root,
+      nullifier: fixture.nullifier,
+      change: fixture.commitment,
+      amount: fixture.amount,
+      ctx: fixture.context,
     } as SpendPublicInputs;
     expect(await core.verifySpend(proof, inputs)).toEqual({ ok: true });
     expect((await core.verifySpend(proof, { ...inputs, amount: `${BigInt(inputs.amount) + 1n}` })).ok).toBe(false);

@@ -98,8 +98,22 @@ describe.each([
       ['expiry', (p) => (p.payload.expiry = (p.payload.expiry as number) - 60), /invalid_priv_stark_proof/],
       ['expiry beyond the route\'s timeout', (p) => (p.payload.expiry = (p.payload.expiry as number) + 3600), /expiry_too_far/],
       // The accepted requirements edited too: the middleware finds no matching requirement.
-      ['accepted amount', (p) => ((p.accepted.amount = '1'), (p.payload.amount = '1')), /No matching payment requirements/],
-      ['accepted payTo', (p) => ((p.accepted.payTo = other.address), (p.payload.recipient = other.address)), /No matching payment requirements/],
+      [
+        'accepted amount',
+        (p) => {
+          p.accepted.amount = '1';
+          p.payload.amount = '1';
+        },
+        /No matching payment requirements/,
+      ],
+      [
+        'accepted payTo',
+        (p) => {
+          p.accepted.payTo = other.address;
+          p.payload.recipient = other.address;
+        },
+        /No matching payment requirements/,
+      ],
       ['accepted asset', (p) => (p.accepted.asset = 'USDC'), /No matching payment requirements/],
       ['accepted network', (p) => (p.accepted.network = 'shielded:other'), /No matching payment requirements/],
     ];

@@ -70,9 +70,9 @@ describe('API keys', () => {
     const bad = [
       'not json',
       '{"keys":[{"id":"a","sha256":"zz"}]}',
-      '{"keys":[{"id":"a","sha256":"' + 'a'.repeat(64) + '","key":"secret-value"}]}',
-      '{"keys":[{"id":"a","sha256":"' + 'a'.repeat(64) + '","policy":{"maxAmount":"-1"}}]}',
-      '{"keys":[{"id":"a","sha256":"' + 'a'.repeat(64) + '"},{"id":"a","sha256":"' + 'b'.repeat(64) + '"}]}',
+      `{"keys":[{"id":"a","sha256":"${'a'.repeat(64)}","key":"secret-value"}]}`,
+      `{"keys":[{"id":"a","sha256":"${'a'.repeat(64)}","policy":{"maxAmount":"-1"}}]}`,
+      `{"keys":[{"id":"a","sha256":"${'a'.repeat(64)}"},{"id":"a","sha256":"${'b'.repeat(64)}"}]}`,
       '{"unknown":1}',
     ];
     for (const text of bad) {
@@ -175,7 +175,7 @@ describe('auth on the listener', () => {
     const p = h.fixtures().payments[0]!;
     const ok = await app.inject({ method: 'POST', url: '/verify', headers: AUTH, payload: requestOf(p) });
     await app.inject({ method: 'POST', url: '/settle', headers: { authorization: 'Bearer wrong-key-0123456789' }, payload: requestOf(p) });
-    await app.inject({ method: 'POST', url: '/settle?key=' + API_KEY, headers: AUTH, payload: '{bad' });
+    await app.inject({ method: 'POST', url: `/settle?key=${API_KEY}`, headers: AUTH, payload: '{bad' });
     const log = lines.join('');
     const replies = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'reply');
     expect(replies).toHaveLength(3);

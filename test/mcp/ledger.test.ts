@@ -83,7 +83,7 @@ describe('SpendLedger', () => {
           // mark it left, and later the pool's log resolves it.
           const pay = async (p: (typeof payments)[number], i: number) => {
             await s.schedule(Promise.resolve('policy loaded'));
-            let entry;
+            let entry: ReturnType<typeof ledger.reserve>;
             try {
               entry = ledger.reserve(what(p.amount), limit);
             } catch {

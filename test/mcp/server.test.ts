@@ -63,6 +63,7 @@ async function shortTimeoutMerchant(facilitatorUrl: string, payTo: string) {
 const env = () => ({ POOL_URL: stack.poolUrl, PRIV_STARK_POLICY: policyPath });
 const args = ['--wallet', walletPath];
 
+// biome-ignore lint/suspicious/noExplicitAny: tool results are JSON the assertions read freely
 type Structured = Record<string, any>;
 async function ok(name: string, input: Record<string, unknown> = {}): Promise<Structured> {
   const result = await mcp.call(name, input);

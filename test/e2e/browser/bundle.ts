@@ -3,11 +3,10 @@
  * `node:*` external) and enforces that what a page loads up front needs nothing from Node: starting
  * from the entry chunk and following static imports, no module may import a Node built-in, and no
  * project module may use a Node global (`Buffer`, `process`, `require`, …). Chunks reached only by
- * dynamic import (a wallet file, the core's worker pool for WebAssembly in Node) may: a page never
+ * dynamic import (a wallet file, the core's worker threads for WebAssembly in Node) may: a page never
  * loads them, and a test page that did would see the request fail.
  */
 
-import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { basename, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
