@@ -20,13 +20,22 @@ import { environment, writeResults } from './report.js';
 const LEAVES = Number(process.env.CLIENT_BENCH_LEAVES ?? 100_000);
 const PAYMENTS = Number(process.env.CLIENT_BENCH_PAYMENTS ?? 50);
 const log = (text: string) => process.stderr.write(`[bench:client] ${text}\n`);
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))] ?? 0;
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))] ?? 0;
 
 async function syncBench(core: Awaited<ReturnType<typeof loadCore>>) {
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-client-bench-'));
   // The pool node as `priv-stark pool serve` runs it; the leaves go straight into its store.
   const service = await startService(
-    { ...SERVICE_DEFAULTS, facilitator: false, poolPort: 0, dataDir: dir, logLevel: 'silent', checkpointIntervalMs: 3_600_000, operatorToken: 'bench-operator-token-0123' },
+    {
+      ...SERVICE_DEFAULTS,
+      facilitator: false,
+      poolPort: 0,
+      dataDir: dir,
+      logLevel: 'silent',
+      checkpointIntervalMs: 3_600_000,
+      operatorToken: 'bench-operator-token-0123',
+    },
     () => undefined,
   );
   try {
@@ -34,7 +43,11 @@ async function syncBench(core: Awaited<ReturnType<typeof loadCore>>) {
     for (let done = 0; done < LEAVES; ) {
       const n = Math.min(4096, LEAVES - done);
       await service.ledger.store.apply(
-        Array.from({ length: n }, () => ({ kind: 'deposit' as const, amount: '1000', commitment: randomDigest() })),
+        Array.from({ length: n }, () => ({
+          kind: 'deposit' as const,
+          amount: '1000',
+          commitment: randomDigest(),
+        })),
         Date.now(),
       );
       done += n;
@@ -97,8 +110,16 @@ async function paymentBench(core: Awaited<ReturnType<typeof loadCore>>) {
     await merchant.close();
     return {
       backend: core.backend,
-      proofBuilding: { samples: proving.length, p50Ms: quantile(proving, 0.5), p99Ms: quantile(proving, 0.99) },
-      paidRequest: { samples: roundTrips.length, p50Ms: quantile(roundTrips, 0.5), p99Ms: quantile(roundTrips, 0.99) },
+      proofBuilding: {
+        samples: proving.length,
+        p50Ms: quantile(proving, 0.5),
+        p99Ms: quantile(proving, 0.99),
+      },
+      paidRequest: {
+        samples: roundTrips.length,
+        p50Ms: quantile(roundTrips, 0.5),
+        p99Ms: quantile(roundTrips, 0.99),
+      },
     };
   } finally {
     await stack.close();

@@ -4,7 +4,6 @@
 //
 // Run: npm run bench   → bench/results/core.json and core.md, and a table on stdout.
 
-
 import { Bench } from 'tinybench';
 
 import type { Backend, RawBinding } from '../src/core/binding.js';
@@ -21,12 +20,17 @@ function digestBytes(seed: number): Uint8Array {
   return out;
 }
 
-async function measure(backend: Backend): Promise<Map<string, { medianUs: number; p99Us: number; samples: number }>> {
+async function measure(
+  backend: Backend,
+): Promise<Map<string, { medianUs: number; p99Us: number; samples: number }>> {
   const raw: RawBinding = backend === 'native' ? loadNative() : await loadWasm();
   const core = await loadBackend(backend);
   const state = new Uint8Array(96);
   const [left, right] = [digestBytes(1), digestBytes(2)];
-  const [leftHex, rightHex] = [core.merge(core.emptyFrontier().root, core.emptyFrontier().root), core.emptyFrontier().root];
+  const [leftHex, rightHex] = [
+    core.merge(core.emptyFrontier().root, core.emptyFrontier().root),
+    core.emptyFrontier().root,
+  ];
   let frontier = raw.frontierEmpty();
   let typedFrontier = core.emptyFrontier();
   let seed = 0;
@@ -76,9 +80,23 @@ const rows: Row[] = [...native.keys()].map((name) => {
 });
 
 const budgets = {
-  'merge native median ≤ 8 µs': (native.get('2-to-1 merge H_NODE (bytes)')?.medianUs ?? Infinity) <= 8,
-  'merge wasm ≤ 2.5 × native': (rows.find((r) => r.name === '2-to-1 merge H_NODE (bytes)')?.wasmOverNative ?? Infinity) <= 2.5,
+  'merge native median ≤ 8 µs':
+    (native.get('2-to-1 merge H_NODE (bytes)')?.medianUs ?? Infinity) <= 8,
+  'merge wasm ≤ 2.5 × native':
+    (rows.find((r) => r.name === '2-to-1 merge H_NODE (bytes)')?.wasmOverNative ?? Infinity) <= 2.5,
 };
-const results = { bench: 'core', environment: environment(), timePerTaskMs: TIME_MS, rows, budgets };
-writeResults('core', results, formatTable('Core primitives: native vs WebAssembly (medians, µs)', rows, budgets));
-process.stdout.write(`${formatTable('Core primitives: native vs WebAssembly (medians, µs)', rows, budgets)}\n`);
+const results = {
+  bench: 'core',
+  environment: environment(),
+  timePerTaskMs: TIME_MS,
+  rows,
+  budgets,
+};
+writeResults(
+  'core',
+  results,
+  formatTable('Core primitives: native vs WebAssembly (medians, µs)', rows, budgets),
+);
+process.stdout.write(
+  `${formatTable('Core primitives: native vs WebAssembly (medians, µs)', rows, budgets)}\n`,
+);

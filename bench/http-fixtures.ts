@@ -36,5 +36,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const core = await loadCore();
   const started = Date.now();
   const fx = await benchFixtures(core, process.argv[2] ? Number(process.argv[2]) : BENCH_NOTES);
-  process.stderr.write(`[bench] ${fx.payments.length} payments ready in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  process.stderr.write(
+    `[bench] ${fx.payments.length} payments ready in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+  );
 }

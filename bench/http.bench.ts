@@ -56,11 +56,22 @@ function body(p: PaymentFixture, maxTimeoutSeconds: number): Buffer {
     recipient: p.payment.payTo,
     expiry: p.payment.expiry,
   };
-  return Buffer.from(JSON.stringify({ x402Version: 2, paymentPayload: { x402Version: 2, accepted: requirements, payload }, paymentRequirements: requirements }));
+  return Buffer.from(
+    JSON.stringify({
+      x402Version: 2,
+      paymentPayload: { x402Version: 2, accepted: requirements, payload },
+      paymentRequirements: requirements,
+    }),
+  );
 }
 
 /** Raw verify throughput of the core: every payment verified off the JS thread, `inFlight` at a time. */
-async function rawVerify(core: PrivStarkCore, fx: Fixtures, seconds: number, inFlight: number): Promise<number> {
+async function rawVerify(
+  core: PrivStarkCore,
+  fx: Fixtures,
+  seconds: number,
+  inFlight: number,
+): Promise<number> {
   const deadline = performance.now() + seconds * 1000;
   let done = 0;
   let next = 0;
@@ -87,10 +98,14 @@ async function fundedDataDir(core: PrivStarkCore, fx: Fixtures): Promise<string>
 }
 
 async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [MAIN, 'start', '--port', '0', '--no-pool-node', '--data-dir', dataDir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, API_KEYS: KEY, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' },
-  });
+  const child = spawn(
+    process.execPath,
+    [MAIN, 'start', '--port', '0', '--no-pool-node', '--data-dir', dataDir],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, API_KEYS: KEY, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' },
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
     const onData = (chunk: Buffer) => {
@@ -147,7 +162,8 @@ function ownCpuMs(): number {
   return (usage.user + usage.system) / 1000;
 }
 
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 
 /**
  * One autocannon run posting `bodies`, `connections` at a time: every request takes the next body
@@ -156,7 +172,12 @@ const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sor
  * autocannon builds prebuilt request lists when the run starts, inside the timed window, and for
  * 8000 bodies that held back the first replies by about 3 s.
  */
-async function load(url: string, path: string, bodies: readonly Buffer[], options: { connections?: number; pid?: number }): Promise<RunResult> {
+async function load(
+  url: string,
+  path: string,
+  bodies: readonly Buffer[],
+  options: { connections?: number; pid?: number },
+): Promise<RunResult> {
   const cpuBefore = options.pid ? processCpuMs(options.pid) : Number.NaN;
   const ownBefore = ownCpuMs();
   const connections = options.connections ?? CONNECTIONS;
@@ -170,7 +191,13 @@ async function load(url: string, path: string, bodies: readonly Buffer[], option
         url: `${url}${path}`,
         duration: DURATION_S,
         connections,
-        requests: [{ method: 'POST', headers, setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length]! }) }],
+        requests: [
+          {
+            method: 'POST',
+            headers,
+            setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length]! }),
+          },
+        ],
       },
       (error, done) => (error ? reject(error) : resolve(done)),
     );
@@ -179,17 +206,29 @@ async function load(url: string, path: string, bodies: readonly Buffer[], option
     });
   });
   const statusCodes: Record<string, number> = {};
-  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = Number((stat as { count: number }).count);
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {}))
+    statusCodes[code] = Number((stat as { count: number }).count);
   return {
     load: Number(loadavg()[0]!.toFixed(2)),
     durationS: result.duration,
     requests: result.requests.total,
     reqPerSec: result.requests.total / result.duration,
-    latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+    latencyMs: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
     statusCodes,
     errors: result.errors + result.timeouts,
-    serverCpuMsPerRequest: Number(((processCpuMs(options.pid ?? 0) - cpuBefore) / Math.max(1, result.requests.total)).toFixed(2)),
-    generatorCpuMsPerRequest: Number(((ownCpuMs() - ownBefore) / Math.max(1, result.requests.total)).toFixed(2)),
+    serverCpuMsPerRequest: Number(
+      ((processCpuMs(options.pid ?? 0) - cpuBefore) / Math.max(1, result.requests.total)).toFixed(
+        2,
+      ),
+    ),
+    generatorCpuMsPerRequest: Number(
+      ((ownCpuMs() - ownBefore) / Math.max(1, result.requests.total)).toFixed(2),
+    ),
     lastOkS: (lastOk - started) / 1000,
   };
 }
@@ -229,15 +268,19 @@ async function paced(
     };
     const fire = (i: number) => {
       const body = bodies[((options.from ?? 0) + i) % bodies.length]!;
-      const req = httpRequest(`${url}${path}`, { method: 'POST', agent, headers: { ...headers, 'content-length': body.length } }, (res) => {
-        res.resume();
-        res.once('end', () => {
-          const code = String(res.statusCode);
-          statusCodes[code] = (statusCodes[code] ?? 0) + 1;
-          if (res.statusCode === 200) latencies.push(performance.now() - dueAt(i));
-          finish();
-        });
-      });
+      const req = httpRequest(
+        `${url}${path}`,
+        { method: 'POST', agent, headers: { ...headers, 'content-length': body.length } },
+        (res) => {
+          res.resume();
+          res.once('end', () => {
+            const code = String(res.statusCode);
+            statusCodes[code] = (statusCodes[code] ?? 0) + 1;
+            if (res.statusCode === 200) latencies.push(performance.now() - dueAt(i));
+            finish();
+          });
+        },
+      );
       req.setTimeout(30_000, () => req.destroy(new Error('timeout')));
       req.once('error', () => {
         errors++;
@@ -263,10 +306,17 @@ async function paced(
     durationS,
     requests,
     reqPerSec: requests / durationS,
-    latencyMs: { p50: round(percentile(latencies, 50)), p90: round(percentile(latencies, 90)), p99: round(percentile(latencies, 99)), max: round(latencies.at(-1) ?? Number.NaN) },
+    latencyMs: {
+      p50: round(percentile(latencies, 50)),
+      p90: round(percentile(latencies, 90)),
+      p99: round(percentile(latencies, 99)),
+      max: round(latencies.at(-1) ?? Number.NaN),
+    },
     statusCodes,
     errors,
-    serverCpuMsPerRequest: Number(((processCpuMs(options.pid ?? 0) - cpuBefore) / Math.max(1, requests)).toFixed(2)),
+    serverCpuMsPerRequest: Number(
+      ((processCpuMs(options.pid ?? 0) - cpuBefore) / Math.max(1, requests)).toFixed(2),
+    ),
     generatorCpuMsPerRequest: Number(((ownCpuMs() - ownBefore) / Math.max(1, requests)).toFixed(2)),
   };
 }
@@ -290,8 +340,14 @@ let server = await startServer(verifyDir);
 process.stderr.write(`[bench] /verify saturated, ${CONNECTIONS} connections, ${DURATION_S} s\n`);
 await load(server.url, '/verify', bodies.slice(0, 500), { connections: 8 }).catch(() => undefined);
 const verifyMax = await load(server.url, '/verify', bodies, { pid: server.child.pid! });
-process.stderr.write(`[bench] /verify at ${FIXED_RATE} req/s (paced, open loop), ${WARMUP_S} s warm-up + ${DURATION_S} s\n`);
-await paced(server.url, '/verify', bodies, { rate: FIXED_RATE, seconds: WARMUP_S, connections: PACED_CONNECTIONS });
+process.stderr.write(
+  `[bench] /verify at ${FIXED_RATE} req/s (paced, open loop), ${WARMUP_S} s warm-up + ${DURATION_S} s\n`,
+);
+await paced(server.url, '/verify', bodies, {
+  rate: FIXED_RATE,
+  seconds: WARMUP_S,
+  connections: PACED_CONNECTIONS,
+});
 const verifyFixed = await paced(server.url, '/verify', bodies, {
   rate: FIXED_RATE,
   seconds: DURATION_S,
@@ -321,11 +377,15 @@ const settled = settle.statusCodes['200'] ?? 0;
 const verifyBudget = Math.min(1000, 0.7 * rawVerifyPerSec);
 const budgets = {
   [`/verify ≥ ${verifyBudget.toFixed(0)} req/s (1000, or 70 % of the raw two-core verify throughput ${rawVerifyPerSec.toFixed(0)}/s if lower)`]:
-    verifyMax.reqPerSec >= verifyBudget && (verifyMax.statusCodes['200'] ?? 0) === verifyMax.requests,
-  [`/verify p99 ≤ 25 ms at ${FIXED_RATE} req/s`]: verifyFixed.latencyMs.p99 <= 25 && (verifyFixed.statusCodes['200'] ?? 0) === verifyFixed.requests,
+    verifyMax.reqPerSec >= verifyBudget &&
+    (verifyMax.statusCodes['200'] ?? 0) === verifyMax.requests,
+  [`/verify p99 ≤ 25 ms at ${FIXED_RATE} req/s`]:
+    verifyFixed.latencyMs.p99 <= 25 &&
+    (verifyFixed.statusCodes['200'] ?? 0) === verifyFixed.requests,
   // Every 200 was durable when sent: the ledger holds at least those (settles still in flight when
   // the run ended commit too, unacknowledged).
-  '/settle ≥ 400 durable settles/s (SQLite)': settled / settle.durationS >= 400 && durable >= settled,
+  '/settle ≥ 400 durable settles/s (SQLite)':
+    settled / settle.durationS >= 400 && durable >= settled,
 };
 const notes = [
   'No verification-result cache: every /verify runs the proof verifier (identical payloads in flight would share one verification; the runs cycle through distinct payments, so none do).',
@@ -333,8 +393,8 @@ const notes = [
   `The facilitator runs as a separate process (\`priv-stark start\`, embedded SQLite, one log line per reply, written to stdout in batches); the load generators run in the bench process on the same 2-core machine (gen. CPU ms/req: their CPU time per request).`,
   `Saturated runs: autocannon, ${CONNECTIONS} keep-alive connections taking the payments in turn from one shared cursor (each request built when sent, so no run starts with seconds of building requests). Fixed rate: an open-loop client sends request i at start + i / ${FIXED_RATE} s over at most ${PACED_CONNECTIONS} keep-alive connections and times each reply from the moment the request was due (queueing included, no coordinated omission), after a ${WARMUP_S} s warm-up at the same rate that is not counted. autocannon's own fixed-rate mode is not used: it gives each connection a quota per second that all connections spend at the start of each second (bursts, then silence), and its coordinated-omission correction assumes a 1 ms interval, adding one synthetic sample per millisecond of every slow reply — the 1133 ms p99 of earlier results came from that mode.`,
   `/settle counts only 200 replies (durable when sent); the ledger held ${durable} settlements afterwards (the difference: settles in flight when the run ended). Replies other than 200 in the settle run are replays after the payments ran out.`,
-  'server CPU ms/req: CPU time (user + system) of the facilitator process per request during the run, verification included — the figure least disturbed by other load: 2 cores ÷ (that + the load generator\'s share) bounds the throughput.',
-  'load avg: the machine\'s 1-minute load average at the end of each run. The bench\'s own processes keep both cores busy during a run (about 2 when saturated); figures well above that, or a start-of-bench figure well above 1 that is not the decay of a previous run, mean other work shared the machine.',
+  "server CPU ms/req: CPU time (user + system) of the facilitator process per request during the run, verification included — the figure least disturbed by other load: 2 cores ÷ (that + the load generator's share) bounds the throughput.",
+  "load avg: the machine's 1-minute load average at the end of each run. The bench's own processes keep both cores busy during a run (about 2 when saturated); figures well above that, or a start-of-bench figure well above 1 that is not the decay of a previous run, mean other work shared the machine.",
   'Verification runs on niced worker threads (one per core, nice 10), so the event loop keeps priority over it; other processes on the machine compete with the verifier threads at normal priority.',
 ];
 const row = (name: string, r: RunResult) =>
@@ -360,5 +420,24 @@ const markdown = [
   '',
   ...notes.map((n) => `- ${n}`),
 ].join('\n');
-writeResults('http', { environment: environment(), loadAtStart, payments: fx.payments.length, bodyBytes, rawVerifyPerSec, rawVerifyBefore, rawVerifyAfter, verifyMax, verifyFixed, settle, settledPerSec: settled / settle.durationS, durable, budgets, notes }, markdown);
+writeResults(
+  'http',
+  {
+    environment: environment(),
+    loadAtStart,
+    payments: fx.payments.length,
+    bodyBytes,
+    rawVerifyPerSec,
+    rawVerifyBefore,
+    rawVerifyAfter,
+    verifyMax,
+    verifyFixed,
+    settle,
+    settledPerSec: settled / settle.durationS,
+    durable,
+    budgets,
+    notes,
+  },
+  markdown,
+);
 process.stdout.write(`${markdown}\n`);

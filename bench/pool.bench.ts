@@ -14,7 +14,13 @@ import { join } from 'node:path';
 import { Bench } from 'tinybench';
 
 import { loadCore, type PrivStarkCore, randomDigest } from '../src/core/index.js';
-import { openStore, Ledger, type PoolStore, type StoreConfig, type StoreKind } from '../src/ledger/index.js';
+import {
+  openStore,
+  Ledger,
+  type PoolStore,
+  type StoreConfig,
+  type StoreKind,
+} from '../src/ledger/index.js';
 import { type Fixtures, fixtures, fundPool } from '../testkit/fixtures.js';
 import { startWorker } from '../testkit/ledger-children.js';
 import { startTestPostgres, type TestPostgres } from '../testkit/postgres.js';
@@ -30,7 +36,11 @@ const log = (text: string) => process.stderr.write(`[bench:pool] ${text}\n`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /** Runs `tasks` with at most `limit` in flight. */
-async function pooled<T>(count: number, limit: number, task: (i: number) => Promise<T>): Promise<T[]> {
+async function pooled<T>(
+  count: number,
+  limit: number,
+  task: (i: number) => Promise<T>,
+): Promise<T[]> {
   const out: T[] = new Array(count);
   let next = 0;
   await Promise.all(
@@ -46,7 +56,12 @@ interface FreshStore {
   store: PoolStore;
 }
 
-async function freshLedger(core: PrivStarkCore, kind: StoreKind, pg: TestPostgres | null, dirs: string[]): Promise<FreshStore> {
+async function freshLedger(
+  core: PrivStarkCore,
+  kind: StoreKind,
+  pg: TestPostgres | null,
+  dirs: string[],
+): Promise<FreshStore> {
   let config: StoreConfig;
   if (kind === 'postgres') config = { databaseUrl: await pg!.newDatabase(), maxConnections: 16 };
   else {
@@ -58,28 +73,41 @@ async function freshLedger(core: PrivStarkCore, kind: StoreKind, pg: TestPostgre
 }
 
 /** Settles every fixture payment through one pool in this process; returns transitions/s. */
-async function transitionsInProcess(core: PrivStarkCore, ledger: FreshStore, fx: Fixtures): Promise<number> {
+async function transitionsInProcess(
+  core: PrivStarkCore,
+  ledger: FreshStore,
+  fx: Fixtures,
+): Promise<number> {
   const pool = new Ledger({ core, store: ledger.store });
   await fundPool(pool, fx);
   const started = performance.now();
-  const results = await pooled(fx.payments.length, CONCURRENCY, (i) => pool.settle(fx.payments[i]!));
+  const results = await pooled(fx.payments.length, CONCURRENCY, (i) =>
+    pool.settle(fx.payments[i]!),
+  );
   const seconds = (performance.now() - started) / 1000;
   const failed = results.filter((r) => !r.ok);
-  if (failed.length > 0) throw new Error(`${failed.length} transitions refused: ${JSON.stringify(failed[0])}`);
+  if (failed.length > 0)
+    throw new Error(`${failed.length} transitions refused: ${JSON.stringify(failed[0])}`);
   return fx.payments.length / seconds;
 }
 
 /** Settles every fixture payment from two child processes sharing the ledger; returns transitions/s. */
-async function transitionsTwoProcesses(core: PrivStarkCore, ledger: FreshStore, fx: Fixtures): Promise<number> {
+async function transitionsTwoProcesses(
+  core: PrivStarkCore,
+  ledger: FreshStore,
+  fx: Fixtures,
+): Promise<number> {
   await fundPool(new Ledger({ core, store: ledger.store }), fx);
   const all = fx.payments.map((_, i) => i);
-  const children = [all.filter((i) => i % 2 === 0), all.filter((i) => i % 2 === 1)].map((payments) =>
-    startWorker({ mode: 'race', config: ledger.config, spec: SPEC, payments }),
+  const children = [all.filter((i) => i % 2 === 0), all.filter((i) => i % 2 === 1)].map(
+    (payments) => startWorker({ mode: 'race', config: ledger.config, spec: SPEC, payments }),
   );
   await Promise.all(children.map((child) => child.waitFor((line) => line.ready === true)));
   const started = performance.now();
   for (const child of children) child.process.stdin!.end('go\n');
-  const reports = await Promise.all(children.map((child) => child.waitFor((line) => Array.isArray(line.results), 600_000)));
+  const reports = await Promise.all(
+    children.map((child) => child.waitFor((line) => Array.isArray(line.results), 600_000)),
+  );
   const seconds = (performance.now() - started) / 1000;
   const ok = reports.flatMap((r) => r.results as { ok: boolean }[]).filter((r) => r.ok).length;
   if (ok !== fx.payments.length) throw new Error(`only ${ok} of ${fx.payments.length} settled`);
@@ -87,7 +115,12 @@ async function transitionsTwoProcesses(core: PrivStarkCore, ledger: FreshStore, 
 }
 
 /** Durable deposits per second with `concurrency` in flight (1 = one commit per deposit). */
-async function depositsPerSecond(core: PrivStarkCore, ledger: FreshStore, count: number, concurrency: number): Promise<number> {
+async function depositsPerSecond(
+  core: PrivStarkCore,
+  ledger: FreshStore,
+  count: number,
+  concurrency: number,
+): Promise<number> {
   const pool = new Ledger({ core, store: ledger.store });
   const pres = Array.from({ length: count }, () => randomDigest());
   const started = performance.now();
@@ -98,11 +131,15 @@ async function depositsPerSecond(core: PrivStarkCore, ledger: FreshStore, count:
 async function verifyPerSecond(core: PrivStarkCore, fx: Fixtures): Promise<number> {
   const count = Math.min(fx.payments.length, 500);
   const started = performance.now();
-  await pooled(count, CONCURRENCY, (i) => core.verifySpend(fx.payments[i]!.proof, fx.payments[i]!.publicInputs));
+  await pooled(count, CONCURRENCY, (i) =>
+    core.verifySpend(fx.payments[i]!.proof, fx.payments[i]!.publicInputs),
+  );
   return count / ((performance.now() - started) / 1000);
 }
 
-async function appendCost(core: PrivStarkCore): Promise<Record<string, { medianUs: number; p99Us: number }>> {
+async function appendCost(
+  core: PrivStarkCore,
+): Promise<Record<string, { medianUs: number; p99Us: number }>> {
   let frontier = core.emptyFrontier();
   const leaves = Array.from({ length: 64 }, () => randomDigest());
   let k = 0;
@@ -115,7 +152,10 @@ async function appendCost(core: PrivStarkCore): Promise<Record<string, { medianU
       frontier = core.frontierAppend(frontier, [leaves[k++ % 64]!, leaves[k++ % 64]!]);
     })
     .add('frontier append, 512 leaves (a group of 256 settlements)', () => {
-      frontier = core.frontierAppend(frontier, leaves.concat(leaves, leaves, leaves, leaves, leaves, leaves, leaves));
+      frontier = core.frontierAppend(
+        frontier,
+        leaves.concat(leaves, leaves, leaves, leaves, leaves, leaves, leaves),
+      );
     });
   await bench.run();
   const out: Record<string, { medianUs: number; p99Us: number }> = {};
@@ -139,7 +179,13 @@ async function main(): Promise<void> {
   });
   const pg = await startTestPostgres(); // DATABASE_URL when set, else a throwaway cluster
   const dirs: string[] = [];
-  const results: Record<string, unknown> = { environment: environment(), n: N, runs: RUNS, concurrency: CONCURRENCY, backend: core.backend };
+  const results: Record<string, unknown> = {
+    environment: environment(),
+    n: N,
+    runs: RUNS,
+    concurrency: CONCURRENCY,
+    backend: core.backend,
+  };
   try {
     // Runs interleave the two stores and a verification-only pass, so each figure has a ceiling
     // measured at the same time (this machine is shared: its load moves between runs).
@@ -152,7 +198,9 @@ async function main(): Promise<void> {
         runs[kind].push(await transitionsInProcess(core, ledger, fx));
         await ledger.store.close();
       }
-      log(`run ${run + 1}: verification alone ${ceilings.at(-1)!.toFixed(0)}/s, sqlite ${runs.sqlite.at(-1)!.toFixed(0)}/s, postgres ${runs.postgres.at(-1)!.toFixed(0)}/s`);
+      log(
+        `run ${run + 1}: verification alone ${ceilings.at(-1)!.toFixed(0)}/s, sqlite ${runs.sqlite.at(-1)!.toFixed(0)}/s, postgres ${runs.postgres.at(-1)!.toFixed(0)}/s`,
+      );
     }
     const stores: Record<string, unknown> = {};
     for (const kind of ['sqlite', 'postgres'] as const) {
@@ -164,10 +212,18 @@ async function main(): Promise<void> {
       const serial = await depositsPerSecond(core, ledger3, 200, 1);
       const grouped = await depositsPerSecond(core, ledger3, 5000, CONCURRENCY);
       await ledger3.store.close();
-      log(`${kind} deposits: ${serial.toFixed(0)}/s one at a time, ${grouped.toFixed(0)}/s grouped`);
+      log(
+        `${kind} deposits: ${serial.toFixed(0)}/s one at a time, ${grouped.toFixed(0)}/s grouped`,
+      );
       const ratios = runs[kind].map((rate, i) => rate / (ceilings[i] ?? rate));
       stores[kind] = {
-        transitionsPerSecond: { runs: runs[kind], median: median(runs[kind]), best: Math.max(...runs[kind]), ofCeiling: median(ratios), twoProcesses },
+        transitionsPerSecond: {
+          runs: runs[kind],
+          median: median(runs[kind]),
+          best: Math.max(...runs[kind]),
+          ofCeiling: median(ratios),
+          twoProcesses,
+        },
         depositsPerSecond: { oneAtATime: serial, grouped },
         budget: BUDGETS[kind],
         met: median(runs[kind]) >= BUDGETS[kind],
@@ -185,7 +241,13 @@ async function main(): Promise<void> {
   const s = results.stores as Record<
     StoreKind,
     {
-      transitionsPerSecond: { runs: number[]; median: number; best: number; ofCeiling: number; twoProcesses: number };
+      transitionsPerSecond: {
+        runs: number[];
+        median: number;
+        best: number;
+        ofCeiling: number;
+        twoProcesses: number;
+      };
       depositsPerSecond: { oneAtATime: number; grouped: number };
       budget: number;
       met: boolean;
@@ -212,7 +274,9 @@ async function main(): Promise<void> {
     '',
     '| append | median µs | p99 µs |',
     '|---|---:|---:|',
-    ...Object.entries(a).map(([name, r]) => `| ${name} | ${r.medianUs.toFixed(1)} | ${r.p99Us.toFixed(1)} |`),
+    ...Object.entries(a).map(
+      ([name, r]) => `| ${name} | ${r.medianUs.toFixed(1)} | ${r.p99Us.toFixed(1)} |`,
+    ),
   ].join('\n');
   writeResults('pool', results, markdown);
   process.stdout.write(`${markdown}\n`);

@@ -31,7 +31,11 @@ interface Stat {
 function stat(task: Bench['tasks'][number]): Stat {
   const result = task.result;
   if (result.state !== 'completed') throw new Error(`${task.name}: ${result.state}`);
-  return { medianMs: result.latency.p50, p99Ms: result.latency.p99, samples: result.latency.samplesCount };
+  return {
+    medianMs: result.latency.p50,
+    p99Ms: result.latency.p99,
+    samples: result.latency.samplesCount,
+  };
 }
 
 const native = await loadBackend('native');
@@ -66,7 +70,12 @@ async function measure(backend: Backend) {
       if (!verdict.ok) throw new Error(verdict.code);
     });
   await verifyBench.run();
-  const proveBench = new Bench({ time: TIME_MS, iterations: backend === 'native' ? 10 : 4, warmupIterations: 1, warmupTime: 0 });
+  const proveBench = new Bench({
+    time: TIME_MS,
+    iterations: backend === 'native' ? 10 : 4,
+    warmupIterations: 1,
+    warmupTime: 0,
+  });
   proveBench
     .add('prove (in thread)', () => {
       sizes.push(raw.proveSpend(encodedWitness, seed()).length);
@@ -77,7 +86,13 @@ async function measure(backend: Backend) {
   await proveBench.run();
   const [verifyIn, verifyOff] = verifyBench.tasks.map(stat);
   const [proveIn, proveOff] = proveBench.tasks.map(stat);
-  return { verifyIn: verifyIn!, verifyOff: verifyOff!, proveIn: proveIn!, proveOff: proveOff!, proofBytes: Math.max(...sizes) };
+  return {
+    verifyIn: verifyIn!,
+    verifyOff: verifyOff!,
+    proveIn: proveIn!,
+    proveOff: proveOff!,
+    proofBytes: Math.max(...sizes),
+  };
 }
 
 async function groth16() {
@@ -85,13 +100,20 @@ async function groth16() {
   const snarkjs = (await import('snarkjs' as string)) as {
     groth16: { verify(vk: unknown, signals: unknown, proof: unknown): Promise<boolean> };
   };
-  const read = (name: string): unknown => JSON.parse(readFileSync(new URL(name, baselineDir), 'utf8'));
-  const [vk, signals, groth] = [read('verification_key.json'), read('public.json'), read('proof.json')];
+  const read = (name: string): unknown =>
+    JSON.parse(readFileSync(new URL(name, baselineDir), 'utf8'));
+  const [vk, signals, groth] = [
+    read('verification_key.json'),
+    read('public.json'),
+    read('proof.json'),
+  ];
   const started = performance.now();
-  if (!(await snarkjs.groth16.verify(vk, signals, groth))) throw new Error('baseline proof did not verify');
+  if (!(await snarkjs.groth16.verify(vk, signals, groth)))
+    throw new Error('baseline proof did not verify');
   const coldMs = performance.now() - started;
   const tampered = (signals as string[]).map((s, i) => (i === 2 ? `${BigInt(s) + 1n}` : s));
-  if (await snarkjs.groth16.verify(vk, tampered, groth)) throw new Error('tampered baseline verified');
+  if (await snarkjs.groth16.verify(vk, tampered, groth))
+    throw new Error('tampered baseline verified');
   const bench = new Bench({ time: TIME_MS, warmupIterations: 2 });
   bench.add('groth16 verify (snarkjs, warm)', async () => {
     await snarkjs.groth16.verify(vk, signals, groth);
@@ -100,7 +122,11 @@ async function groth16() {
   return { coldMs, warm: stat(bench.tasks[0]!), proofBytes: 256 };
 }
 
-const results = { native: await measure('native'), wasm: await measure('wasm'), groth16: await groth16() };
+const results = {
+  native: await measure('native'),
+  wasm: await measure('wasm'),
+  groth16: await groth16(),
+};
 const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(3));
 const speedup = results.groth16.warm.medianMs / results.native.verifyIn.medianMs;
 const budgets = {
@@ -126,7 +152,11 @@ const table = [
   '',
   ...Object.entries(budgets).map(([name, met]) => `- ${met ? 'met' : 'MISSED'}: ${name}`),
 ].join('\n');
-writeResults('proof', { bench: 'proof', environment: environment(), timePerTaskMs: TIME_MS, results, budgets }, table);
+writeResults(
+  'proof',
+  { bench: 'proof', environment: environment(), timePerTaskMs: TIME_MS, results, budgets },
+  table,
+);
 process.stdout.write(`${table}\n`);
 // snarkjs keeps its curve's worker threads alive after verifying; the results are written, so end here.
 process.exit(0);

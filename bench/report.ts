@@ -27,7 +27,11 @@ export function environment(): Record<string, string | number> {
 const fmt = (us: number) => (us >= 100 ? us.toFixed(0) : us.toFixed(2));
 
 /** A markdown table of native vs WASM medians (and p99), with budget verdicts. */
-export function formatTable(title: string, rows: readonly Row[], budgets: Record<string, boolean>): string {
+export function formatTable(
+  title: string,
+  rows: readonly Row[],
+  budgets: Record<string, boolean>,
+): string {
   const lines = [
     `## ${title}`,
     '',

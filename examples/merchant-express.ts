@@ -11,17 +11,34 @@ import { createServer } from 'node:http';
 import { x402ResourceServer } from '@x402/core/server';
 import { paymentMiddleware } from '@x402/express';
 import express from 'express';
-import { MERCHANT_MAX_HEADER_BYTES, PrivStarkFacilitatorClient, PrivStarkSchemeServer, privStarkRoutes } from 'priv-stark/server';
+import {
+  MERCHANT_MAX_HEADER_BYTES,
+  PrivStarkFacilitatorClient,
+  PrivStarkSchemeServer,
+  privStarkRoutes,
+} from 'priv-stark/server';
 
 const env = process.env;
 const payTo = env.PAY_TO;
-if (!payTo) throw new Error('set PAY_TO to the merchant wallet address (priv-stark wallet address)');
+if (!payTo)
+  throw new Error('set PAY_TO to the merchant wallet address (priv-stark wallet address)');
 
-const facilitator = new PrivStarkFacilitatorClient({ url: env.FACILITATOR_URL ?? 'http://127.0.0.1:4020', apiKey: env.API_KEY });
-const server = new x402ResourceServer(facilitator).register('shielded:devnet', new PrivStarkSchemeServer());
+const facilitator = new PrivStarkFacilitatorClient({
+  url: env.FACILITATOR_URL ?? 'http://127.0.0.1:4020',
+  apiKey: env.API_KEY,
+});
+const server = new x402ResourceServer(facilitator).register(
+  'shielded:devnet',
+  new PrivStarkSchemeServer(),
+);
 
 const app = express();
-app.use(paymentMiddleware(privStarkRoutes({ 'GET /weather': { payTo, price: '$0.01', description: 'today\'s weather' } }), server));
+app.use(
+  paymentMiddleware(
+    privStarkRoutes({ 'GET /weather': { payTo, price: '$0.01', description: "today's weather" } }),
+    server,
+  ),
+);
 app.get('/weather', (_req, res) => {
   res.json({ weather: 'sunny', temperature: 21 });
 });

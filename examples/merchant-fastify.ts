@@ -14,13 +14,23 @@ import {
 
 const env = process.env;
 const payTo = env.PAY_TO;
-if (!payTo) throw new Error('set PAY_TO to the merchant wallet address (priv-stark wallet address)');
+if (!payTo)
+  throw new Error('set PAY_TO to the merchant wallet address (priv-stark wallet address)');
 
-const facilitator = new PrivStarkFacilitatorClient({ url: env.FACILITATOR_URL ?? 'http://127.0.0.1:4020', apiKey: env.API_KEY });
-const server = new x402ResourceServer(facilitator).register('shielded:devnet', new PrivStarkSchemeServer());
+const facilitator = new PrivStarkFacilitatorClient({
+  url: env.FACILITATOR_URL ?? 'http://127.0.0.1:4020',
+  apiKey: env.API_KEY,
+});
+const server = new x402ResourceServer(facilitator).register(
+  'shielded:devnet',
+  new PrivStarkSchemeServer(),
+);
 
 const app = Fastify(FASTIFY_MERCHANT_OPTIONS); // request headers up to 256 KiB
-await app.register(privStarkFastify, { routes: privStarkRoutes({ 'GET /weather': { payTo, price: '$0.01' } }), server });
+await app.register(privStarkFastify, {
+  routes: privStarkRoutes({ 'GET /weather': { payTo, price: '$0.01' } }),
+  server,
+});
 app.get('/weather', async () => ({ weather: 'sunny', temperature: 21 }));
 
 const url = await app.listen({ port: Number(env.PORT ?? 3000), host: env.HOST ?? '127.0.0.1' });

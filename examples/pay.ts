@@ -13,17 +13,25 @@ const path = process.env.WALLET ?? './payer.wallet';
 const pool = process.env.POOL_URL ?? 'http://127.0.0.1:4021';
 
 const core = await loadCore();
-const wallet = existsSync(path) ? await Wallet.open({ core, pool, path }) : await Wallet.create({ core, pool, path });
+const wallet = existsSync(path)
+  ? await Wallet.open({ core, pool, path })
+  : await Wallet.create({ core, pool, path });
 await wallet.sync();
-process.stdout.write(`wallet ${wallet.address}: ${wallet.balance().spendable} atomic units spendable\n`);
+process.stdout.write(
+  `wallet ${wallet.address}: ${wallet.balance().spendable} atomic units spendable\n`,
+);
 
 const response = await payingFetch(wallet)(url);
 process.stdout.write(`HTTP ${response.status}: ${await response.text()}\n`);
-process.stdout.write(`settlement (the merchant's claim): ${JSON.stringify(settlementOf(response))}\n`);
+process.stdout.write(
+  `settlement (the merchant's claim): ${JSON.stringify(settlementOf(response))}\n`,
+);
 
 // The wallet believes the pool, not the merchant: sync until the payment is settled or released.
 for (let i = 0; i < 40 && wallet.payments().at(-1)?.status === 'pending'; i++) {
   await new Promise((r) => setTimeout(r, 250));
   await wallet.sync();
 }
-process.stdout.write(`pool: ${wallet.payments().at(-1)?.status ?? 'no payment'}; balance ${wallet.balance().total}\n`);
+process.stdout.write(
+  `pool: ${wallet.payments().at(-1)?.status ?? 'no payment'}; balance ${wallet.balance().total}\n`,
+);

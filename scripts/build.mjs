@@ -6,7 +6,15 @@
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  copyFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,9 +27,14 @@ function log(message) {
 }
 
 function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], ...options });
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    ...options,
+  });
   if (result.error) throw new Error(`${command} could not start: ${result.error.message}`);
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed with status ${result.status}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed with status ${result.status}`);
   return result;
 }
 
@@ -47,7 +60,10 @@ function step(name, { inputs, outputs, stampPath, extra }, build) {
   if (only.length > 0 && !only.includes(name)) return;
   const print = fingerprint(inputs, extra);
   const stamp = join(root, stampPath);
-  const fresh = existsSync(stamp) && readFileSync(stamp, 'utf8') === print && outputs.every((o) => existsSync(join(root, o)));
+  const fresh =
+    existsSync(stamp) &&
+    readFileSync(stamp, 'utf8') === print &&
+    outputs.every((o) => existsSync(join(root, o)));
   if (fresh) return;
   log(`${name}: building`);
   const started = Date.now();
@@ -67,7 +83,14 @@ const rustInputs = () => [
 // 1. npm dependencies
 step(
   'deps',
-  { inputs: ['package.json', ...(existsSync(join(root, 'package-lock.json')) ? ['package-lock.json'] : [])], outputs: ['node_modules'], stampPath: 'node_modules/.priv-stark-deps' },
+  {
+    inputs: [
+      'package.json',
+      ...(existsSync(join(root, 'package-lock.json')) ? ['package-lock.json'] : []),
+    ],
+    outputs: ['node_modules'],
+    stampPath: 'node_modules/.priv-stark-deps',
+  },
   // `npm install` rather than `npm ci`: npm 11 rejects this lockfile's platform-specific optional
   // packages under `ci` although it installs from it faithfully.
   () => run('npm', ['install', '--no-audit', '--no-fund']),
@@ -77,12 +100,27 @@ step(
 const nativeName = `priv-stark.${process.platform}-${process.arch}${process.platform === 'linux' ? '-gnu' : ''}.node`;
 step(
   'native',
-  { inputs: rustInputs(), outputs: [`build/native/${nativeName}`], stampPath: 'build/native/.stamp', extra: 'release' },
+  {
+    inputs: rustInputs(),
+    outputs: [`build/native/${nativeName}`],
+    stampPath: 'build/native/.stamp',
+    extra: 'release',
+  },
   () => {
     run(join(root, 'node_modules/.bin/napi'), [
-      'build', '--platform', '--release', '--manifest-path', 'crates/napi/Cargo.toml',
-      '--package-json-path', 'package.json', '--output-dir', 'build/native', '--no-js',
-      '--dts', '../../src/core/native-binding.d.ts', '--no-dts-header',
+      'build',
+      '--platform',
+      '--release',
+      '--manifest-path',
+      'crates/napi/Cargo.toml',
+      '--package-json-path',
+      'package.json',
+      '--output-dir',
+      'build/native',
+      '--no-js',
+      '--dts',
+      '../../src/core/native-binding.d.ts',
+      '--no-dts-header',
     ]);
   },
 );
@@ -90,11 +128,22 @@ step(
 // 3. WebAssembly module: rustup's wasm32 target or Debian's rustc-web with -Zbuild-std
 step(
   'wasm',
-  { inputs: [...rustInputs(), 'scripts/wasm-toolchain.sh'], outputs: ['build/wasm/priv_stark.wasm'], stampPath: 'build/wasm/.stamp' },
+  {
+    inputs: [...rustInputs(), 'scripts/wasm-toolchain.sh'],
+    outputs: ['build/wasm/priv_stark.wasm'],
+    stampPath: 'build/wasm/.stamp',
+  },
   () => {
-    const probe = spawnSync('bash', [join(root, 'scripts/wasm-toolchain.sh')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const probe = spawnSync('bash', [join(root, 'scripts/wasm-toolchain.sh')], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     if (probe.status !== 0) throw new Error('no WebAssembly toolchain (see the message above)');
-    const env = { ...process.env, CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS: '-C target-feature=+simd128' };
+    const env = {
+      ...process.env,
+      CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS: '-C target-feature=+simd128',
+    };
     const cargo = 'cargo';
     for (const line of probe.stdout.split('\n')) {
       const match = /^([A-Z_0-9]+)='?(.*?)'?$/.exec(line.trim());
@@ -102,15 +151,44 @@ step(
       if (match[1] === 'WASM_CARGO' || match[1] === 'WASM_ROUTE') continue;
       env[match[1]] = match[2];
     }
-    const buildStd = probe.stdout.includes('WASM_ROUTE=rustc-web') ? ['-Zbuild-std=std,panic_abort'] : [];
-    run(cargo, ['build', '-p', 'priv-stark-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm', '--target-dir', 'target/wasm', ...buildStd], { env });
+    const buildStd = probe.stdout.includes('WASM_ROUTE=rustc-web')
+      ? ['-Zbuild-std=std,panic_abort']
+      : [];
+    run(
+      cargo,
+      [
+        'build',
+        '-p',
+        'priv-stark-wasm',
+        '--target',
+        'wasm32-unknown-unknown',
+        '--profile',
+        'wasm',
+        '--target-dir',
+        'target/wasm',
+        ...buildStd,
+      ],
+      { env },
+    );
     mkdirSync(join(root, 'build/wasm'), { recursive: true });
     const raw = 'target/wasm/wasm32-unknown-unknown/wasm/priv_stark_wasm.wasm';
     const out = 'build/wasm/priv_stark.wasm';
     const wasmOpt = join(root, 'node_modules/binaryen/bin/wasm-opt');
     if (existsSync(wasmOpt)) {
-      run(process.execPath, [wasmOpt, raw, '-O3', '--enable-bulk-memory', '--enable-bulk-memory-opt', '--enable-sign-ext',
-        '--enable-mutable-globals', '--enable-nontrapping-float-to-int', '--enable-simd', '--enable-call-indirect-overlong', '-o', out]);
+      run(process.execPath, [
+        wasmOpt,
+        raw,
+        '-O3',
+        '--enable-bulk-memory',
+        '--enable-bulk-memory-opt',
+        '--enable-sign-ext',
+        '--enable-mutable-globals',
+        '--enable-nontrapping-float-to-int',
+        '--enable-simd',
+        '--enable-call-indirect-overlong',
+        '-o',
+        out,
+      ]);
     } else {
       copyFileSync(join(root, raw), join(root, out));
     }
@@ -120,8 +198,17 @@ step(
 // 4. TypeScript → dist/
 step(
   'ts',
-  { inputs: ['tsconfig.json', 'tsconfig.build.json', ...filesUnder('src', (p) => /\.ts$/.test(p))], outputs: ['dist/index.js'], stampPath: 'dist/.stamp' },
-  () => run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json']),
+  {
+    inputs: ['tsconfig.json', 'tsconfig.build.json', ...filesUnder('src', (p) => /\.ts$/.test(p))],
+    outputs: ['dist/index.js'],
+    stampPath: 'dist/.stamp',
+  },
+  () =>
+    run(process.execPath, [
+      join(root, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      'tsconfig.build.json',
+    ]),
 );
 
 log(`up to date (${relative(process.cwd(), root) || '.'})`);

@@ -31,7 +31,9 @@ function step(name, command, args, { count } = {}) {
   }
   const ok = result.status === 0;
   if (!ok) failedSteps.push(name);
-  process.stderr.write(`[test] ${name}: ${ok ? 'ok' : `FAILED (status ${result.status ?? result.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stderr.write(
+    `[test] ${name}: ${ok ? 'ok' : `FAILED (status ${result.status ?? result.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
 }
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -41,9 +43,14 @@ step('rustfmt', 'cargo', ['fmt', '--all', '--', '--check']);
 step('clippy', 'cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings']);
 step('cargo test', 'cargo', ['test', '--workspace'], { count: 'cargo' });
 step('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
-step('biome lint', bin('biome'), ['lint', '--error-on-warnings', '.']);
+step('biome', bin('biome'), ['ci', '--error-on-warnings', '.']);
 rmSync(vitestReport, { force: true });
-step('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
+step('vitest', bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestReport}`,
+]);
 if (existsSync(vitestReport)) {
   const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
   passed += report.numPassedTests ?? 0;

@@ -47,7 +47,11 @@ interface Edge {
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 
@@ -58,10 +62,20 @@ function importsOf(from: string, text: string): Edge[] {
   for (const match of text.matchAll(statement)) {
     const names = /\{([^}]*)\}/.exec(match[3]!)?.[1];
     const everyNameATypeImport =
-      names !== undefined && !/^\s*\w/.test(match[3]!.replace(/\{[^}]*\}/, '')) && names.split(',').filter((n) => n.trim()).every((n) => /^\s*type\s/.test(n));
-    edges.push({ from, to: resolveFrom(from, match[4]!), typeOnly: match[2] !== undefined || everyNameATypeImport });
+      names !== undefined &&
+      !/^\s*\w/.test(match[3]!.replace(/\{[^}]*\}/, '')) &&
+      names
+        .split(',')
+        .filter((n) => n.trim())
+        .every((n) => /^\s*type\s/.test(n));
+    edges.push({
+      from,
+      to: resolveFrom(from, match[4]!),
+      typeOnly: match[2] !== undefined || everyNameATypeImport,
+    });
   }
-  for (const match of text.matchAll(/import\(\s*'(\.[^']+)'\s*\)/g)) edges.push({ from, to: resolveFrom(from, match[1]!), typeOnly: false });
+  for (const match of text.matchAll(/import\(\s*'(\.[^']+)'\s*\)/g))
+    edges.push({ from, to: resolveFrom(from, match[1]!), typeOnly: false });
   return edges;
 }
 
@@ -79,7 +93,10 @@ function violations(edges: readonly Edge[], rules: Map<string, Allowed>): string
     if (from === to) continue;
     const allowed = rules.get(from);
     const ok =
-      allowed !== undefined && (allowed.rooms.has(to) || allowed.files.has(edge.to) || (edge.typeOnly && allowed.typeRooms.has(to)));
+      allowed !== undefined &&
+      (allowed.rooms.has(to) ||
+        allowed.files.has(edge.to) ||
+        (edge.typeOnly && allowed.typeRooms.has(to)));
     if (!ok) out.push(`${edge.from} → ${edge.to}${edge.typeOnly ? ' (types)' : ''}`);
   }
   return out;
@@ -103,10 +120,24 @@ describe('the rooms of src/', () => {
   it('must-fail twin: an import the table does not allow is caught, and a type import is told apart', () => {
     const upward: Edge = { from: 'core/facade.ts', to: 'http/app.ts', typeOnly: false };
     expect(violations([upward], rules)).toEqual(['core/facade.ts → http/app.ts']);
-    expect(violations([{ from: 'facilitator/x.ts', to: 'ledger/sqlite-store.ts', typeOnly: false }], rules)).toHaveLength(1);
-    expect(violations([{ from: 'facilitator/x.ts', to: 'ledger/store.ts', typeOnly: true }], rules)).toEqual([]);
-    expect(violations([{ from: 'client/x.ts', to: 'pool-node/server.ts', typeOnly: false }], rules)).toHaveLength(1);
-    expect(importsOf('a/b.ts', "import type { X } from './c.js';\nimport { type Y, Z } from '../d/e.js';\nconst m = await import('../f/g.js');")).toEqual([
+    expect(
+      violations(
+        [{ from: 'facilitator/x.ts', to: 'ledger/sqlite-store.ts', typeOnly: false }],
+        rules,
+      ),
+    ).toHaveLength(1);
+    expect(
+      violations([{ from: 'facilitator/x.ts', to: 'ledger/store.ts', typeOnly: true }], rules),
+    ).toEqual([]);
+    expect(
+      violations([{ from: 'client/x.ts', to: 'pool-node/server.ts', typeOnly: false }], rules),
+    ).toHaveLength(1);
+    expect(
+      importsOf(
+        'a/b.ts',
+        "import type { X } from './c.js';\nimport { type Y, Z } from '../d/e.js';\nconst m = await import('../f/g.js');",
+      ),
+    ).toEqual([
       { from: 'a/b.ts', to: 'a/c.ts', typeOnly: true },
       { from: 'a/b.ts', to: 'd/e.ts', typeOnly: false },
       { from: 'a/b.ts', to: 'f/g.ts', typeOnly: false },
@@ -127,13 +158,32 @@ describe('priv-stark/facilitator', () => {
       logLevel: 'silent',
     });
     const inputs = Object.keys(result.metafile.inputs);
-    const external = new Set(Object.values(result.metafile.inputs).flatMap((input) => input.imports.filter((i) => i.external).map((i) => i.path)));
+    const external = new Set(
+      Object.values(result.metafile.inputs).flatMap((input) =>
+        input.imports.filter((i) => i.external).map((i) => i.path),
+      ),
+    );
     expect(inputs.some((path) => path.startsWith('src/facilitator/'))).toBe(true);
-    for (const path of inputs) expect(path, path).not.toMatch(/^src\/(http|pool-node|service|cli)\/|^src\/ledger\/(sqlite|postgres)/);
-    for (const name of external) expect(name, name).not.toMatch(/^(fastify|@fastify\/|fastify-plugin|pg|pg-|better-sqlite3)/);
+    for (const path of inputs)
+      expect(path, path).not.toMatch(
+        /^src\/(http|pool-node|service|cli)\/|^src\/ledger\/(sqlite|postgres)/,
+      );
+    for (const name of external)
+      expect(name, name).not.toMatch(/^(fastify|@fastify\/|fastify-plugin|pg|pg-|better-sqlite3)/);
     // Must-fail twin: the service entry does load them.
-    const service = await build({ entryPoints: [join(SRC, 'service/index.ts')], bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent' });
-    const serviceExternal = Object.values(service.metafile.inputs).flatMap((input) => input.imports.filter((i) => i.external).map((i) => i.path));
+    const service = await build({
+      entryPoints: [join(SRC, 'service/index.ts')],
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'silent',
+    });
+    const serviceExternal = Object.values(service.metafile.inputs).flatMap((input) =>
+      input.imports.filter((i) => i.external).map((i) => i.path),
+    );
     expect(serviceExternal).toEqual(expect.arrayContaining(['fastify', 'pg', 'better-sqlite3']));
   }, 60_000);
 });
@@ -141,8 +191,17 @@ describe('priv-stark/facilitator', () => {
 describe('profile facts', () => {
   // The values of src/scheme/profile.ts, as code would spell them (comments are left out: examples
   // in documentation may name them).
-  const FACTS = [/'priv-stark\/v1'/, /'shielded:devnet'/, /'dUSD'/, /128 \* 1024/, /1n << 62n/, /2n \*\* 62n/, /TREE_DEPTH = |DEPTH = 32/];
-  const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  const FACTS = [
+    /'priv-stark\/v1'/,
+    /'shielded:devnet'/,
+    /'dUSD'/,
+    /128 \* 1024/,
+    /1n << 62n/,
+    /2n \*\* 62n/,
+    /TREE_DEPTH = |DEPTH = 32/,
+  ];
+  const code = (text: string) =>
+    text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 
   it('are spelled in src/scheme/ (and the tree depth in the core) only', () => {
     const found: string[] = [];
@@ -153,7 +212,11 @@ describe('profile facts', () => {
     }
     expect(found).toEqual([]);
     // Must-fail twin: the scanner finds a restated fact.
-    expect(FACTS.some((fact) => fact.test(code("const network = 'shielded:devnet'; // the pool")))).toBe(true);
-    expect(FACTS.some((fact) => fact.test(code("/** e.g. 'shielded:devnet' */ const x = 1;")))).toBe(false);
+    expect(
+      FACTS.some((fact) => fact.test(code("const network = 'shielded:devnet'; // the pool"))),
+    ).toBe(true);
+    expect(
+      FACTS.some((fact) => fact.test(code("/** e.g. 'shielded:devnet' */ const x = 1;"))),
+    ).toBe(false);
   });
 });

@@ -83,18 +83,31 @@ function seededDigest(label: string): DigestHex {
 }
 
 /** The notes and recipient of a spec, without proofs. */
-export function fixtureNotes(core: PrivStarkCore, spec: FixtureSpec): Pick<Fixtures, 'notes' | 'recipientSk' | 'recipientOwner' | 'root'> {
+export function fixtureNotes(
+  core: PrivStarkCore,
+  spec: FixtureSpec,
+): Pick<Fixtures, 'notes' | 'recipientSk' | 'recipientOwner' | 'root'> {
   const s = fullSpec(spec);
   const notes = Array.from({ length: s.notes }, (_, i) => {
     const sk = seededDigest(`${s.seed}/note/${i}`);
     return deriveNote(core, { sk, value: s.value, rho: depositRhoOf(core, sk, 0) });
   });
   const recipientSk = seededDigest(`${s.seed}/recipient`);
-  return { notes, recipientSk, recipientOwner: ownerOf(core, recipientSk), root: core.treeRoot(notes.map((n) => n.commitment)) };
+  return {
+    notes,
+    recipientSk,
+    recipientOwner: ownerOf(core, recipientSk),
+    root: core.treeRoot(notes.map((n) => n.commitment)),
+  };
 }
 
 /** The payment context of variant `v`. */
-export function fixturePayment(core: PrivStarkCore, spec: FixtureSpec, recipientOwner: DigestHex, variant: number): PaymentContext {
+export function fixturePayment(
+  core: PrivStarkCore,
+  spec: FixtureSpec,
+  recipientOwner: DigestHex,
+  variant: number,
+): PaymentContext {
   const s = fullSpec(spec);
   return {
     scheme: SCHEME,
@@ -111,19 +124,29 @@ export function fixturePayment(core: PrivStarkCore, spec: FixtureSpec, recipient
  * Deposits every note of the set into `pool` in order, in one group, and publishes the checkpoint.
  * The pool must be empty: then the checkpoint root is {@link Fixtures.root}.
  */
-export async function fundPool(pool: Ledger, fixtures: Pick<Fixtures, 'notes' | 'root'>): Promise<Checkpoint> {
-  const results = await Promise.all(fixtures.notes.map((note) => pool.deposit({ amount: note.value, pre: note.precommitment })));
+export async function fundPool(
+  pool: Ledger,
+  fixtures: Pick<Fixtures, 'notes' | 'root'>,
+): Promise<Checkpoint> {
+  const results = await Promise.all(
+    fixtures.notes.map((note) => pool.deposit({ amount: note.value, pre: note.precommitment })),
+  );
   results.forEach((result, i) => {
-    if (!result.ok || result.index !== i) throw new Error(`fixture deposit ${i} was not appended at ${i}: ${JSON.stringify(result)}`);
+    if (!result.ok || result.index !== i)
+      throw new Error(`fixture deposit ${i} was not appended at ${i}: ${JSON.stringify(result)}`);
   });
   const checkpoint = await pool.checkpoint();
-  if (!checkpoint || checkpoint.root !== fixtures.root) throw new Error('the funded pool was not empty: its checkpoint is not the fixtures root');
+  if (!checkpoint || checkpoint.root !== fixtures.root)
+    throw new Error('the funded pool was not empty: its checkpoint is not the fixtures root');
   return checkpoint;
 }
 
 /** The cache directory of proofs. */
 export function fixtureCacheDir(): string {
-  return process.env.PRIV_STARK_FIXTURE_CACHE ?? join(process.cwd(), 'node_modules', '.cache', 'priv-stark', 'fixtures');
+  return (
+    process.env.PRIV_STARK_FIXTURE_CACHE ??
+    join(process.cwd(), 'node_modules', '.cache', 'priv-stark', 'fixtures')
+  );
 }
 
 interface CachedPayment {
@@ -135,11 +158,17 @@ interface CachedPayment {
 }
 
 function cacheKey(core: PrivStarkCore, spec: Required<FixtureSpec>): string {
-  return createHash('sha256').update(JSON.stringify({ spec, core: core.version, v: 1 })).digest('hex').slice(0, 24);
+  return createHash('sha256')
+    .update(JSON.stringify({ spec, core: core.version, v: 1 }))
+    .digest('hex')
+    .slice(0, 24);
 }
 
 /** The cache files of a spec (for child processes: pass the path, call {@link readFixtures}). */
-export function fixturePaths(core: PrivStarkCore, spec: FixtureSpec): { json: string; bin: string } {
+export function fixturePaths(
+  core: PrivStarkCore,
+  spec: FixtureSpec,
+): { json: string; bin: string } {
   const key = cacheKey(core, fullSpec(spec));
   const dir = fixtureCacheDir();
   return { json: join(dir, `${key}.json`), bin: join(dir, `${key}.bin`) };
@@ -170,7 +199,13 @@ function writeFixtures(core: PrivStarkCore, fixtures: Fixtures): void {
   mkdirSync(fixtureCacheDir(), { recursive: true });
   let offset = 0;
   const payments: CachedPayment[] = fixtures.payments.map((p) => {
-    const entry = { index: p.index, variant: p.variant, offset, length: p.proof.length, publicInputs: p.publicInputs };
+    const entry = {
+      index: p.index,
+      variant: p.variant,
+      offset,
+      length: p.proof.length,
+      publicInputs: p.publicInputs,
+    };
     offset += p.proof.length;
     return entry;
   });
@@ -200,7 +235,8 @@ export async function fixtures(
   const base = fixtureNotes(core, s);
   const leaves = base.notes.map((n) => n.commitment);
   const jobs: { index: number; variant: number }[] = [];
-  for (let index = 0; index < s.notes; index++) for (let variant = 0; variant < s.variants; variant++) jobs.push({ index, variant });
+  for (let index = 0; index < s.notes; index++)
+    for (let variant = 0; variant < s.variants; variant++) jobs.push({ index, variant });
   const payments: PaymentFixture[] = new Array(jobs.length);
   let next = 0;
   let done = 0;
@@ -209,7 +245,13 @@ export async function fixtures(
       const { index, variant } = jobs[j]!;
       const note = base.notes[index]!;
       const payment = fixturePayment(core, s, base.recipientOwner, variant);
-      const witness = await spendWitness(core, { note, leaves, index, amount: s.amount, ctx: core.contextDigest(payment) });
+      const witness = await spendWitness(core, {
+        note,
+        leaves,
+        index,
+        amount: s.amount,
+        ctx: core.contextDigest(payment),
+      });
       const { proof, publicInputs } = await core.proveSpend(witness);
       payments[j] = { note, index, variant, payment, proof, publicInputs };
       onProgress?.(++done, jobs.length);

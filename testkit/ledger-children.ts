@@ -11,7 +11,10 @@ export interface Child {
   /** Parsed JSON lines printed so far. */
   readonly lines: unknown[];
   /** Resolves with the first line matching `predicate`. */
-  waitFor(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  waitFor(
+    predicate: (line: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
   /** Resolves when the process has exited. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
@@ -23,7 +26,10 @@ export function startWorker(args: unknown): Child {
     env: { ...process.env },
   });
   const lines: unknown[] = [];
-  const waiters: { predicate: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }[] = [];
+  const waiters: {
+    predicate: (line: Record<string, unknown>) => boolean;
+    resolve: (line: Record<string, unknown>) => void;
+  }[] = [];
   let buffer = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8');
@@ -47,7 +53,11 @@ export function startWorker(args: unknown): Child {
   child.stderr!.on('data', (chunk: string) => {
     stderr += chunk;
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
+  const exited = new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stderr: string;
+  }>((resolve) => {
     child.on('exit', (code, signal) => {
       // let the last stdout chunk arrive before reporting
       setImmediate(() => resolve({ code, signal, stderr }));
@@ -61,10 +71,22 @@ export function startWorker(args: unknown): Child {
       const found = lines.find((line) => predicate(line as Record<string, unknown>));
       if (found) return Promise.resolve(found as Record<string, unknown>);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`worker: no matching line within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `worker: no matching line within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}`,
+              ),
+            ),
+          timeoutMs,
+        );
         void exited.then(({ code, signal }) => {
           clearTimeout(timer);
-          reject(new Error(`worker exited (${code ?? signal}) before a matching line; stderr: ${stderr.slice(-2000)}`));
+          reject(
+            new Error(
+              `worker exited (${code ?? signal}) before a matching line; stderr: ${stderr.slice(-2000)}`,
+            ),
+          );
         });
         waiters.push({
           predicate,

@@ -59,11 +59,18 @@ if (args.mode === 'race') {
       if (Math.random() < 0.5 && next < args.payments.length) {
         const i = args.payments[next++]!;
         const result = await pool.settle(fixtures.payments[i]!);
-        if (result.ok) print({ ack: 'settlement', nullifier: result.nullifier, settlementId: result.settlementId, eventId: result.eventId });
+        if (result.ok)
+          print({
+            ack: 'settlement',
+            nullifier: result.nullifier,
+            settlementId: result.settlementId,
+            eventId: result.eventId,
+          });
       } else {
         const pre = randomDigest();
         const result = await pool.deposit({ amount: '7', pre });
-        if (result.ok) print({ ack: 'deposit', index: result.index, commitment: result.commitment });
+        if (result.ok)
+          print({ ack: 'deposit', index: result.index, commitment: result.commitment });
       }
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
     }

@@ -35,9 +35,11 @@ export function postgresBinDir(): string | null {
   if (process.env.PG_BIN) candidates.push(process.env.PG_BIN);
   const debian = '/usr/lib/postgresql';
   if (existsSync(debian)) {
-    for (const version of readdirSync(debian).sort((a, b) => Number(b) - Number(a))) candidates.push(join(debian, version, 'bin'));
+    for (const version of readdirSync(debian).sort((a, b) => Number(b) - Number(a)))
+      candidates.push(join(debian, version, 'bin'));
   }
-  for (const dir of candidates) if (existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) return dir;
+  for (const dir of candidates)
+    if (existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) return dir;
   const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
   const found = which.stdout.trim();
   return which.status === 0 && found ? join(found, '..') : null;
@@ -54,7 +56,11 @@ async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -111,7 +117,10 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   }
 
   const bin = postgresBinDir();
-  if (!bin) throw new Error('PostgreSQL server binaries not found: install postgresql-15 (apt-get install postgresql-15) or set DATABASE_URL');
+  if (!bin)
+    throw new Error(
+      'PostgreSQL server binaries not found: install postgresql-15 (apt-get install postgresql-15) or set DATABASE_URL',
+    );
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-pg-'));
   const data = join(dir, 'data');
@@ -126,15 +135,35 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     const argv = asRoot ? ['-u', 'postgres', '--', join(bin, tool), ...args] : args;
     const result = spawnSync(command, argv, { encoding: 'utf8', cwd: dir });
     if (result.status !== 0) {
-      throw new Error(`${tool} failed (${result.status ?? result.signal}): ${result.stderr || result.stdout}`);
+      throw new Error(
+        `${tool} failed (${result.status ?? result.signal}): ${result.stderr || result.stdout}`,
+      );
     }
   };
-  run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  run('initdb', [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '-A',
+    'trust',
+    '--no-sync',
+    '-E',
+    'UTF8',
+    '--locale=C',
+  ]);
   const port = await freePort();
   const start = () =>
     run('pg_ctl', [
-      '-D', data, '-l', log, '-w', '-t', '30',
-      '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=64MB`,
+      '-D',
+      data,
+      '-l',
+      log,
+      '-w',
+      '-t',
+      '30',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=64MB`,
       'start',
     ]);
   start();

@@ -54,7 +54,16 @@ export interface Stack {
 export async function startStack(core: PrivStarkCore): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-e2e-'));
   const service = await startService(
-    { ...SERVICE_DEFAULTS, port: 0, poolPort: 0, dataDir: dir, logLevel: 'silent', checkpointIntervalMs: 100, apiKeys: API_KEY, operatorToken: OPERATOR_TOKEN },
+    {
+      ...SERVICE_DEFAULTS,
+      port: 0,
+      poolPort: 0,
+      dataDir: dir,
+      logLevel: 'silent',
+      checkpointIntervalMs: 100,
+      apiKeys: API_KEY,
+      operatorToken: OPERATOR_TOKEN,
+    },
     () => undefined,
   );
   const poolUrl = service.poolNodeUrl!;
@@ -75,7 +84,13 @@ export async function startStack(core: PrivStarkCore): Promise<Stack> {
     facilitatorUrl: service.facilitatorUrl!,
     poolUrl,
     operator,
-    wallet: (options = {}) => Wallet.create({ core, pool: poolUrl, ...(options.path ? { path: options.path } : {}), ...(options.sk ? { sk: options.sk } : {}) }),
+    wallet: (options = {}) =>
+      Wallet.create({
+        core,
+        pool: poolUrl,
+        ...(options.path ? { path: options.path } : {}),
+        ...(options.sk ? { sk: options.sk } : {}),
+      }),
     async fund(wallet, amount) {
       const ticket = await wallet.depositTicket(amount);
       await operator.deposit(ticket.amount, ticket.pre);
@@ -109,7 +124,11 @@ function routesFor(payTo: string) {
 }
 
 function resourceServer(facilitatorUrl: string, calls: Merchant['calls']): x402ResourceServer {
-  const client = new PrivStarkFacilitatorClient({ url: facilitatorUrl, apiKey: API_KEY, timeoutMs: 20_000 });
+  const client = new PrivStarkFacilitatorClient({
+    url: facilitatorUrl,
+    apiKey: API_KEY,
+    timeoutMs: 20_000,
+  });
   const verify = client.verify.bind(client);
   const settle = client.settle.bind(client);
   client.verify = (...args) => {
@@ -124,7 +143,11 @@ function resourceServer(facilitatorUrl: string, calls: Merchant['calls']): x402R
 }
 
 function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`),
+    ),
+  );
 }
 
 function closer(server: Server): () => Promise<void> {
@@ -136,7 +159,11 @@ function closer(server: Server): () => Promise<void> {
 }
 
 /** A merchant on Express with the stock `@x402/express` middleware. */
-export async function expressMerchant(facilitatorUrl: string, payTo: string, options: { maxHeaderSize?: number } = {}): Promise<Merchant> {
+export async function expressMerchant(
+  facilitatorUrl: string,
+  payTo: string,
+  options: { maxHeaderSize?: number } = {},
+): Promise<Merchant> {
   const served = new Map<string, number>();
   const calls = { verify: 0, settle: 0 };
   const app = express();
@@ -152,7 +179,10 @@ export async function expressMerchant(facilitatorUrl: string, payTo: string, opt
     served.set('GET /report', (served.get('GET /report') ?? 0) + 1);
     res.json({ report: 'quarterly', by: 'express' });
   });
-  const server = createServer({ maxHeaderSize: options.maxHeaderSize ?? MERCHANT_MAX_HEADER_BYTES }, app);
+  const server = createServer(
+    { maxHeaderSize: options.maxHeaderSize ?? MERCHANT_MAX_HEADER_BYTES },
+    app,
+  );
   return { url: await listen(server), served, calls, close: closer(server) };
 }
 
@@ -172,8 +202,14 @@ export async function honoMerchant(facilitatorUrl: string, payTo: string): Promi
     return c.json({ report: 'quarterly', by: 'hono' });
   });
   const url = await new Promise<{ server: Server; url: string }>((resolve) => {
-    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', serverOptions: { maxHeaderSize: MERCHANT_MAX_HEADER_BYTES } }, (info) =>
-      resolve({ server, url: `http://127.0.0.1:${info.port}` }),
+    const server = serve(
+      {
+        fetch: app.fetch,
+        port: 0,
+        hostname: '127.0.0.1',
+        serverOptions: { maxHeaderSize: MERCHANT_MAX_HEADER_BYTES },
+      },
+      (info) => resolve({ server, url: `http://127.0.0.1:${info.port}` }),
     ) as Server;
   });
   return { url: url.url, served, calls, close: closer(url.server) };
@@ -184,7 +220,10 @@ export async function fastifyMerchant(facilitatorUrl: string, payTo: string): Pr
   const served = new Map<string, number>();
   const calls = { verify: 0, settle: 0 };
   const app = Fastify({ ...FASTIFY_MERCHANT_OPTIONS, logger: false });
-  await app.register(privStarkFastify, { routes: routesFor(payTo), server: resourceServer(facilitatorUrl, calls) });
+  await app.register(privStarkFastify, {
+    routes: routesFor(payTo),
+    server: resourceServer(facilitatorUrl, calls),
+  });
   app.get('/weather', async () => {
     served.set('GET /weather', (served.get('GET /weather') ?? 0) + 1);
     return { weather: 'sunny', by: 'fastify' };

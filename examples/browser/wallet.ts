@@ -11,21 +11,28 @@
 // moment in WebAssembly and runs on the page's thread; run the wallet in a Web Worker to keep a
 // busy page responsive.
 
-import { IndexedDbWalletStore, loadWasmCore, payingFetch, settlementOf, Wallet } from 'priv-stark/client';
+import {
+  IndexedDbWalletStore,
+  loadWasmCore,
+  payingFetch,
+  settlementOf,
+  Wallet,
+} from 'priv-stark/client';
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const pool = new URLSearchParams(location.search).get('pool') ?? 'http://127.0.0.1:4021';
 const status = (text: string) => (element('status').textContent = text);
 
 const core = await loadWasmCore(new URL('priv_stark.wasm', location.href));
-const wallet = await Wallet.open({ core, pool, store: new IndexedDbWalletStore('example') }).catch(() =>
-  Wallet.create({ core, pool, store: new IndexedDbWalletStore('example') }),
+const wallet = await Wallet.open({ core, pool, store: new IndexedDbWalletStore('example') }).catch(
+  () => Wallet.create({ core, pool, store: new IndexedDbWalletStore('example') }),
 );
 
 function show(): void {
   const { spendable, pending, unconfirmed } = wallet.balance();
   element('address').textContent = wallet.address;
-  element('balance').textContent = `${spendable} spendable, ${pending} pending, ${unconfirmed} unconfirmed`;
+  element('balance').textContent =
+    `${spendable} spendable, ${pending} pending, ${unconfirmed} unconfirmed`;
 }
 
 /** Runs an action with the buttons disabled; errors are shown with their stable code. */
@@ -38,7 +45,9 @@ async function act(label: string, run: () => Promise<void>): Promise<void> {
     status(`${label}: done`);
   } catch (error) {
     const code = (error as { code?: string }).code;
-    status(`${label}: ${code ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}`);
+    status(
+      `${label}: ${code ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}`,
+    );
   } finally {
     for (const b of buttons) b.disabled = false;
     show();
@@ -58,7 +67,8 @@ element('pay').onclick = () =>
   act('pay', async () => {
     const response = await payingFetch(wallet)(element<HTMLInputElement>('url').value);
     const claimed = settlementOf(response);
-    element('result').textContent = `HTTP ${response.status} ${await response.text()}${claimed ? ` · transaction ${claimed.transaction}` : ''}`;
+    element('result').textContent =
+      `HTTP ${response.status} ${await response.text()}${claimed ? ` · transaction ${claimed.transaction}` : ''}`;
   });
 
 show();

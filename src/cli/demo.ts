@@ -20,15 +20,26 @@ import { payingFetch, settlementOf, Wallet } from '../client/index.js';
 import { loadCore, type PrivStarkCore } from '../core/index.js';
 import { PoolNodeClient } from '../pool-node/client.js';
 import { DEVNET_NETWORK } from '../scheme/index.js';
-import { FASTIFY_MERCHANT_OPTIONS, PrivStarkFacilitatorClient, privStarkFastify, PrivStarkSchemeServer, privStarkRoutes } from '../server/index.js';
+import {
+  FASTIFY_MERCHANT_OPTIONS,
+  PrivStarkFacilitatorClient,
+  privStarkFastify,
+  PrivStarkSchemeServer,
+  privStarkRoutes,
+} from '../server/index.js';
 import { SERVICE_DEFAULTS, startService } from '../service/index.js';
 import { createProgress, isLiveTerminal, type ProgressOutput } from './progress.js';
 import { formatUnits } from './wallet.js';
 
 async function merchant(facilitatorUrl: string, apiKey: string, payTo: string, name: string) {
   const app = Fastify({ ...FASTIFY_MERCHANT_OPTIONS, logger: false });
-  const server = new x402ResourceServer(new PrivStarkFacilitatorClient({ url: facilitatorUrl, apiKey })).register(DEVNET_NETWORK.network as `${string}:${string}`, new PrivStarkSchemeServer());
-  await app.register(privStarkFastify, { routes: privStarkRoutes({ 'GET /weather': { payTo, price: '$0.01' } }), server });
+  const server = new x402ResourceServer(
+    new PrivStarkFacilitatorClient({ url: facilitatorUrl, apiKey }),
+  ).register(DEVNET_NETWORK.network as `${string}:${string}`, new PrivStarkSchemeServer());
+  await app.register(privStarkFastify, {
+    routes: privStarkRoutes({ 'GET /weather': { payTo, price: '$0.01' } }),
+    server,
+  });
   app.get('/weather', async () => ({ weather: 'sunny', from: name }));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url, close: () => app.close() };
@@ -39,8 +50,16 @@ async function merchant(facilitatorUrl: string, apiKey: string, payTo: string, n
  * @param output where the steps go (default stdout; drawn live when it is a terminal)
  * @returns the exit code
  */
-export async function demoCommand(argv: string[], output: ProgressOutput = process.stdout, env: Record<string, string | undefined> = process.env): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { payments: { type: 'string' } }, strict: true });
+export async function demoCommand(
+  argv: string[],
+  output: ProgressOutput = process.stdout,
+  env: Record<string, string | undefined> = process.env,
+): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { payments: { type: 'string' } },
+    strict: true,
+  });
   const payments = Math.max(1, Math.min(50, Number(values.payments ?? 3)));
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-demo-'));
   const apiKey = randomBytes(24).toString('base64url');
@@ -51,7 +70,16 @@ export async function demoCommand(argv: string[], output: ProgressOutput = proce
     const core: PrivStarkCore = await step('core loaded', () => loadCore());
     const service = await step('facilitator and pool node listening', () =>
       startService(
-        { ...SERVICE_DEFAULTS, port: 0, poolPort: 0, dataDir: dir, logLevel: 'silent', checkpointIntervalMs: 250, apiKeys: apiKey, operatorToken },
+        {
+          ...SERVICE_DEFAULTS,
+          port: 0,
+          poolPort: 0,
+          dataDir: dir,
+          logLevel: 'silent',
+          checkpointIntervalMs: 250,
+          apiKeys: apiKey,
+          operatorToken,
+        },
         () => undefined,
       ),
     );
@@ -60,13 +88,16 @@ export async function demoCommand(argv: string[], output: ProgressOutput = proce
     const operator = new PoolNodeClient(poolUrl, { token: operatorToken });
     const confirm = async (...wallets: Wallet[]) => {
       const size = (await operator.state()).size;
-      while (((await operator.state()).checkpoint?.size ?? 0) < size) await new Promise((r) => setTimeout(r, 50));
+      while (((await operator.state()).checkpoint?.size ?? 0) < size)
+        await new Promise((r) => setTimeout(r, 50));
       for (const w of wallets) await w.sync();
     };
     const payer = await Wallet.create({ core, pool: poolUrl });
     const shop = await Wallet.create({ core, pool: poolUrl });
     const second = await Wallet.create({ core, pool: poolUrl });
-    const m1 = await step(`merchant on Fastify, paid to ${shop.address.slice(0, 24)}…`, () => merchant(service.facilitatorUrl!, apiKey, shop.address, 'merchant'));
+    const m1 = await step(`merchant on Fastify, paid to ${shop.address.slice(0, 24)}…`, () =>
+      merchant(service.facilitatorUrl!, apiKey, shop.address, 'merchant'),
+    );
     closers.push(m1.close);
     await step(`payer funded with ${payments + 1} notes of 0.1 dUSD`, async () => {
       for (let i = 0; i <= payments; i++) {
@@ -77,18 +108,30 @@ export async function demoCommand(argv: string[], output: ProgressOutput = proce
     });
     const pay = payingFetch(payer);
     for (let i = 1; i <= payments; i++) {
-      const response = await step(`payment ${i}: GET ${m1.url}/weather`, () => pay(`${m1.url}/weather`));
+      const response = await step(`payment ${i}: GET ${m1.url}/weather`, () =>
+        pay(`${m1.url}/weather`),
+      );
       const settlement = settlementOf(response);
-      note(`HTTP ${response.status} ${await response.text()} · transaction ${settlement?.transaction.slice(0, 18) ?? '-'}…`);
+      note(
+        `HTTP ${response.status} ${await response.text()} · transaction ${settlement?.transaction.slice(0, 18) ?? '-'}…`,
+      );
     }
     await step('pool log read: payments settled', () => confirm(payer, shop));
-    note(`payer ${formatUnits(payer.balance().total)} dUSD · merchant ${formatUnits(shop.balance().total)} dUSD`);
-    const m2 = await step('second merchant listening', () => merchant(service.facilitatorUrl!, apiKey, second.address, 'second merchant'));
+    note(
+      `payer ${formatUnits(payer.balance().total)} dUSD · merchant ${formatUnits(shop.balance().total)} dUSD`,
+    );
+    const m2 = await step('second merchant listening', () =>
+      merchant(service.facilitatorUrl!, apiKey, second.address, 'second merchant'),
+    );
     closers.push(m2.close);
-    const onward = await step('merchant pays the second merchant with what it received', () => payingFetch(shop)(`${m2.url}/weather`));
+    const onward = await step('merchant pays the second merchant with what it received', () =>
+      payingFetch(shop)(`${m2.url}/weather`),
+    );
     note(`HTTP ${onward.status} ${await onward.text()}`);
     await step('pool log read', () => confirm(shop, second));
-    note(`merchant ${formatUnits(shop.balance().total)} dUSD · second merchant ${formatUnits(second.balance().total)} dUSD`);
+    note(
+      `merchant ${formatUnits(shop.balance().total)} dUSD · second merchant ${formatUnits(second.balance().total)} dUSD`,
+    );
     return payer.payments().every((p) => p.status === 'settled') && onward.ok ? 0 : 1;
   } finally {
     for (const close of closers.reverse()) await close().catch(() => undefined);

@@ -10,9 +10,18 @@ import { loadBackend, loadCore } from '../core/load.js';
 
 /** miden-crypto's RPO vector: the permutation of [0, 1, …, 11]. */
 const RPO_KAT_OUTPUT = [
-  15056646954853821376n, 594518210294093573n, 10395398226526937664n, 3903707756219396109n,
-  7670128982698747483n, 4249514323476682720n, 16506822133651532340n, 10593868791806571942n,
-  9413309068803954142n, 15946782832277734471n, 7904287043744270535n, 16548919317472389167n,
+  15056646954853821376n,
+  594518210294093573n,
+  10395398226526937664n,
+  3903707756219396109n,
+  7670128982698747483n,
+  4249514323476682720n,
+  16506822133651532340n,
+  10593868791806571942n,
+  9413309068803954142n,
+  15946782832277734471n,
+  7904287043744270535n,
+  16548919317472389167n,
 ];
 
 /** What doctor found out about one backend. */
@@ -42,7 +51,13 @@ async function probe(backend: Backend): Promise<BackendReport> {
     const loadMs = Math.round((performance.now() - started) * 100) / 100;
     const out = core.rpoPermute(Array.from({ length: 12 }, (_, i) => BigInt(i)));
     const selfTest = out.every((x, i) => x === RPO_KAT_OUTPUT[i]) ? 'ok' : 'failed';
-    return { loaded: true, version: core.version, buildProfile: core.buildProfile, loadMs, selfTest };
+    return {
+      loaded: true,
+      version: core.version,
+      buildProfile: core.buildProfile,
+      loadMs,
+      selfTest,
+    };
   } catch (error) {
     return { loaded: false, error: error instanceof Error ? error.message : String(error) };
   }
@@ -50,9 +65,15 @@ async function probe(backend: Backend): Promise<BackendReport> {
 
 /** Probes both backends and the default selection. */
 export async function doctor(): Promise<DoctorReport> {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    name: string;
+    version: string;
+  };
   const backends = { native: await probe('native'), wasm: await probe('wasm') };
-  const selected = await loadCore().then((core) => core.backend, () => null);
+  const selected = await loadCore().then(
+    (core) => core.backend,
+    () => null,
+  );
   const healthy = Object.values(backends).every((b) => !b.loaded || b.selfTest === 'ok');
   return {
     ok: selected !== null && healthy,
@@ -66,7 +87,9 @@ export async function doctor(): Promise<DoctorReport> {
 
 /** The report as lines for a terminal. */
 export function formatDoctor(report: DoctorReport): string {
-  const lines = [`${report.package.name} ${report.package.version} on node ${report.node} (${report.platform})`];
+  const lines = [
+    `${report.package.name} ${report.package.version} on node ${report.node} (${report.platform})`,
+  ];
   for (const [name, b] of Object.entries(report.backends)) {
     lines.push(
       b.loaded
@@ -74,6 +97,10 @@ export function formatDoctor(report: DoctorReport): string {
         : `  ${name.padEnd(6)} missing ${b.error}`,
     );
   }
-  lines.push(report.selected ? `selected backend: ${report.selected}` : 'no backend loads: run `npm run build`');
+  lines.push(
+    report.selected
+      ? `selected backend: ${report.selected}`
+      : 'no backend loads: run `npm run build`',
+  );
   return lines.join('\n');
 }

@@ -31,7 +31,9 @@ async function main(argv: string[]): Promise<number> {
       return runStart(rest);
     case 'doctor': {
       const report = await doctor();
-      process.stdout.write(`${rest.includes('--json') ? JSON.stringify(report, null, 2) : formatDoctor(report)}\n`);
+      process.stdout.write(
+        `${rest.includes('--json') ? JSON.stringify(report, null, 2) : formatDoctor(report)}\n`,
+      );
       return report.ok ? 0 : 1;
     }
     case 'pool':

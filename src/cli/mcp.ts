@@ -25,7 +25,10 @@ const log = (line: string): void => {
  * The `mcp` command; resolves when the server stops.
  * @returns the exit code
  */
-export async function mcpCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function mcpCommand(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -50,10 +53,13 @@ export async function mcpCommand(argv: string[], env: NodeJS.ProcessEnv = proces
   const ledgerPath = values.ledger ?? env.PRIV_STARK_LEDGER ?? `${where.path}.spend.json`;
   const syncEvery = Number(values['sync-interval-ms'] ?? env.PRIV_STARK_SYNC_INTERVAL_MS ?? 30_000);
   const port = values.http === undefined ? null : Number(values.http);
-  if (port !== null && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new RangeError('--http expects a port number');
+  if (port !== null && !(Number.isInteger(port) && port >= 0 && port <= 65535))
+    throw new RangeError('--http expects a port number');
 
   // Loaded here, so that other commands do not load the MCP SDK.
-  const { LedgerFile, PaymentAgent, PolicyFile, serveHttp, serveStdio } = await import('../mcp/index.js');
+  const { LedgerFile, PaymentAgent, PolicyFile, serveHttp, serveStdio } = await import(
+    '../mcp/index.js'
+  );
   const policy = new PolicyFile(policyPath);
   await policy.current(); // fail fast on a missing or unsafe policy file
   const ledger = await LedgerFile.open(ledgerPath); // and on a ledger another server holds
@@ -74,7 +80,13 @@ export async function mcpCommand(argv: string[], env: NodeJS.ProcessEnv = proces
     await agent.start();
     if (syncEvery > 0) {
       // The wallet syncs on its own schedule, not at payment time.
-      timer = setInterval(() => void agent.sync().catch((error: unknown) => log(`sync failed: ${(error as Error).message}`)), Math.max(1000, syncEvery));
+      timer = setInterval(
+        () =>
+          void agent
+            .sync()
+            .catch((error: unknown) => log(`sync failed: ${(error as Error).message}`)),
+        Math.max(1000, syncEvery),
+      );
       timer.unref();
     }
     if (port === null) {
@@ -82,7 +94,11 @@ export async function mcpCommand(argv: string[], env: NodeJS.ProcessEnv = proces
       await serveStdio(agent, log);
       return 0;
     }
-    const endpoint = await serveHttp(agent, { port, token: env.PRIV_STARK_MCP_TOKEN || undefined, log });
+    const endpoint = await serveHttp(agent, {
+      port,
+      token: env.PRIV_STARK_MCP_TOKEN || undefined,
+      log,
+    });
     log(`serving streamable HTTP at ${endpoint.url} (pool ${where.pool})`);
     process.stdout.write(`${endpoint.url}\n`);
     await new Promise<never>(() => undefined);

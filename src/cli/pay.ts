@@ -10,13 +10,20 @@ import { payingFetch, settlementOf, Wallet } from '../client/index.js';
 import { loadCore } from '../core/index.js';
 import { type CliIo, walletLocation } from './wallet.js';
 
-const stdio: CliIo = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) };
+const stdio: CliIo = {
+  out: (l) => process.stdout.write(`${l}\n`),
+  err: (l) => process.stderr.write(`${l}\n`),
+};
 
 /**
  * The `pay` command.
  * @returns the exit code: 0 when the response is 2xx, 1 otherwise
  */
-export async function payCommand(argv: string[], io: CliIo = stdio, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function payCommand(
+  argv: string[],
+  io: CliIo = stdio,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: {
@@ -46,7 +53,11 @@ export async function payCommand(argv: string[], io: CliIo = stdio, env: NodeJS.
     if (at > 0) headers.set(h.slice(0, at).trim(), h.slice(at + 1).trim());
   }
   const started = performance.now();
-  const response = await payingFetch(wallet)(url, { method: values.method ?? 'GET', headers, ...(values.data !== undefined ? { body: values.data } : {}) });
+  const response = await payingFetch(wallet)(url, {
+    method: values.method ?? 'GET',
+    headers,
+    ...(values.data !== undefined ? { body: values.data } : {}),
+  });
   const elapsed = performance.now() - started;
   io.out(`HTTP ${response.status} in ${elapsed.toFixed(0)} ms`);
   io.out(await response.text());
@@ -59,7 +70,9 @@ export async function payCommand(argv: string[], io: CliIo = stdio, env: NodeJS.
       await wallet.sync();
       const now = wallet.payments().find((p) => p.nullifier === record.nullifier);
       if (now?.status !== 'pending' || Date.now() > deadline) {
-        io.out(`pool: payment ${now?.status ?? 'unknown'}${now?.settlementId ? ` (transaction ${now.settlementId})` : ''}`);
+        io.out(
+          `pool: payment ${now?.status ?? 'unknown'}${now?.settlementId ? ` (transaction ${now.settlementId})` : ''}`,
+        );
         break;
       }
       await new Promise((r) => setTimeout(r, 250));

@@ -5,7 +5,12 @@
 
 import { parseArgs } from 'node:util';
 
-import { findOperatorToken, parseCorsOrigins, PoolNodeClient, PoolNodeError } from '../pool-node/index.js';
+import {
+  findOperatorToken,
+  parseCorsOrigins,
+  PoolNodeClient,
+  PoolNodeError,
+} from '../pool-node/index.js';
 import { SERVICE_DEFAULTS, startService } from '../service/index.js';
 
 export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--database-url URL] [--checkpoint-interval-ms N] [--cors ORIGINS]
@@ -19,7 +24,8 @@ export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--
 
 function integer(text: string | undefined, name: string, fallback: number): number {
   if (text === undefined || text === '') return fallback;
-  if (!/^[0-9]{1,9}$/.test(text)) throw new RangeError(`${name} expected a positive integer, got ${text.slice(0, 20)}`);
+  if (!/^[0-9]{1,9}$/.test(text))
+    throw new RangeError(`${name} expected a positive integer, got ${text.slice(0, 20)}`);
   return Number(text);
 }
 
@@ -52,7 +58,11 @@ async function serve(argv: string[]): Promise<number> {
     poolCorsOrigins: parseCorsOrigins(values.cors ?? env.POOL_CORS_ORIGINS),
     dataDir: values['data-dir'] ?? env.DATA_DIR ?? d.dataDir,
     databaseUrl: values['database-url'] ?? env.DATABASE_URL,
-    checkpointIntervalMs: integer(values['checkpoint-interval-ms'] ?? env.CHECKPOINT_INTERVAL_MS, 'checkpoint interval', d.checkpointIntervalMs),
+    checkpointIntervalMs: integer(
+      values['checkpoint-interval-ms'] ?? env.CHECKPOINT_INTERVAL_MS,
+      'checkpoint interval',
+      d.checkpointIntervalMs,
+    ),
     operatorToken: env.POOL_OPERATOR_TOKEN || undefined,
     logLevel: values['log-level'] ?? env.LOG_LEVEL ?? d.logLevel,
   });
@@ -85,7 +95,9 @@ export async function poolCommand(argv: string[]): Promise<number> {
     case 'state':
       return state(rest);
     default:
-      process.stderr.write(`unknown pool command: ${(sub ?? '').slice(0, 40)}\nusage:\n${POOL_USAGE}\n`);
+      process.stderr.write(
+        `unknown pool command: ${(sub ?? '').slice(0, 40)}\nusage:\n${POOL_USAGE}\n`,
+      );
       return 2;
   }
 }
@@ -107,13 +119,21 @@ export async function depositCommand(argv: string[]): Promise<number> {
     process.stderr.write(`deposit needs --amount and --pre\nusage:\n${POOL_USAGE}\n`);
     return 2;
   }
-  const token = findOperatorToken({ token: values.token ?? process.env.POOL_OPERATOR_TOKEN, dataDir: values['data-dir'] ?? process.env.DATA_DIR ?? './data' });
+  const token = findOperatorToken({
+    token: values.token ?? process.env.POOL_OPERATOR_TOKEN,
+    dataDir: values['data-dir'] ?? process.env.DATA_DIR ?? './data',
+  });
   if (!token) {
-    process.stderr.write('deposit: no operator token (--token, POOL_OPERATOR_TOKEN, or the data directory of the pool node)\n');
+    process.stderr.write(
+      'deposit: no operator token (--token, POOL_OPERATOR_TOKEN, or the data directory of the pool node)\n',
+    );
     return 2;
   }
   try {
-    const result = await new PoolNodeClient(values.url ?? defaultUrl(), { token }).deposit(values.amount, values.pre);
+    const result = await new PoolNodeClient(values.url ?? defaultUrl(), { token }).deposit(
+      values.amount,
+      values.pre,
+    );
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {

@@ -29,7 +29,10 @@ const CLEAR_LINE = '\r\x1b[2K';
 export const NOTE_INDENT = ' '.repeat(12);
 
 /** Whether to draw live on `output`: a terminal that understands ANSI, outside CI. */
-export function isLiveTerminal(output: ProgressOutput, env: Record<string, string | undefined>): boolean {
+export function isLiveTerminal(
+  output: ProgressOutput,
+  env: Record<string, string | undefined>,
+): boolean {
   return output.isTTY === true && env.TERM !== 'dumb' && !env.CI;
 }
 
@@ -42,11 +45,19 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
  * const progress = createProgress(process.stdout, isLiveTerminal(process.stdout, process.env));
  * const core = await progress.step('core loaded', () => loadCore());
  */
-export function createProgress(output: ProgressOutput, live: boolean, now: () => number = () => performance.now()): Progress {
+export function createProgress(
+  output: ProgressOutput,
+  live: boolean,
+  now: () => number = () => performance.now(),
+): Progress {
   const t0 = now();
-  const line = (label: string, ms: number) => `${`[${seconds(now() - t0)}]`.padEnd(11)} ${label} (${ms.toFixed(0)} ms)`;
+  const line = (label: string, ms: number) =>
+    `${`[${seconds(now() - t0)}]`.padEnd(11)} ${label} (${ms.toFixed(0)} ms)`;
   // A running line wider than the terminal would wrap, and `\r` would then redraw only its last row.
-  const fitToWidth = (text: string) => (output.columns && text.length >= output.columns ? `${text.slice(0, Math.max(0, output.columns - 2))}…` : text);
+  const fitToWidth = (text: string) =>
+    output.columns && text.length >= output.columns
+      ? `${text.slice(0, Math.max(0, output.columns - 2))}…`
+      : text;
 
   return {
     async step(label, run) {
@@ -54,7 +65,10 @@ export function createProgress(output: ProgressOutput, live: boolean, now: () =>
       let timer: ReturnType<typeof setInterval> | undefined;
       if (live) {
         let frame = 0;
-        const draw = () => output.write(`${CLEAR_LINE}${fitToWidth(`${FRAMES[frame++ % FRAMES.length]} ${label} ${seconds(now() - started)}`)}`);
+        const draw = () =>
+          output.write(
+            `${CLEAR_LINE}${fitToWidth(`${FRAMES[frame++ % FRAMES.length]} ${label} ${seconds(now() - started)}`)}`,
+          );
         draw();
         timer = setInterval(draw, FRAME_MS);
       }

@@ -8,7 +8,13 @@ import { parseArgs } from 'node:util';
 
 import { ConfigError } from '../http/index.js';
 import { parseCorsOrigins } from '../pool-node/index.js';
-import { type RunningService, SERVICE_DEFAULTS, type ServiceConfig, ServiceConfigError, startService } from '../service/index.js';
+import {
+  type RunningService,
+  SERVICE_DEFAULTS,
+  type ServiceConfig,
+  ServiceConfigError,
+  startService,
+} from '../service/index.js';
 
 /** A command line or environment that cannot be used. */
 export class UsageError extends Error {
@@ -41,14 +47,24 @@ export const START_USAGE = `usage: priv-stark start [options]
   token from POOL_OPERATOR_TOKEN. Without them, both are generated on first start, printed once and
   kept in the data directory (api-key, operator-token; mode 0600).`;
 
-function integer(text: string | undefined, name: string, fallback: number, min = 0, max = 65_535): number {
+function integer(
+  text: string | undefined,
+  name: string,
+  fallback: number,
+  min = 0,
+  max = 65_535,
+): number {
   if (text === undefined || text === '') return fallback;
-  if (!/^[0-9]{1,10}$/.test(text) || Number(text) < min || Number(text) > max) throw new UsageError(`${name} expected an integer in ${min}..${max}`);
+  if (!/^[0-9]{1,10}$/.test(text) || Number(text) < min || Number(text) > max)
+    throw new UsageError(`${name} expected an integer in ${min}..${max}`);
   return Number(text);
 }
 
 /** Reads flags (which win) and the environment. */
-export function startConfig(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+export function startConfig(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): ServiceConfig {
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
@@ -73,7 +89,8 @@ export function startConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const str = (flag: string, name: string): string | undefined => (values[flag] as string | undefined) ?? (env[name] || undefined);
+  const str = (flag: string, name: string): string | undefined =>
+    (values[flag] as string | undefined) ?? (env[name] || undefined);
   const metrics = str('metrics-port', 'METRICS_PORT');
   const d = SERVICE_DEFAULTS;
   return {
@@ -88,10 +105,18 @@ export function startConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pr
     configPath: str('config', 'CONFIG'),
     insecureNoAuth: values['insecure-no-auth'] === true,
     metricsPort: metrics === undefined ? undefined : integer(metrics, 'METRICS_PORT', 0),
-    checkpointIntervalMs: integer(str('checkpoint-interval-ms', 'CHECKPOINT_INTERVAL_MS'), 'CHECKPOINT_INTERVAL_MS', d.checkpointIntervalMs, 10, 3_600_000),
+    checkpointIntervalMs: integer(
+      str('checkpoint-interval-ms', 'CHECKPOINT_INTERVAL_MS'),
+      'CHECKPOINT_INTERVAL_MS',
+      d.checkpointIntervalMs,
+      10,
+      3_600_000,
+    ),
     operatorToken: env.POOL_OPERATOR_TOKEN || undefined,
     logLevel: str('log-level', 'LOG_LEVEL') ?? d.logLevel,
-    verifyThreads: env.VERIFY_THREADS ? integer(env.VERIFY_THREADS, 'VERIFY_THREADS', 0, 0, 64) : undefined,
+    verifyThreads: env.VERIFY_THREADS
+      ? integer(env.VERIFY_THREADS, 'VERIFY_THREADS', 0, 0, 64)
+      : undefined,
     verifyNice: env.VERIFY_NICE ? integer(env.VERIFY_NICE, 'VERIFY_NICE', 10, 0, 19) : undefined,
     poolCorsOrigins: parseCorsOrigins(str('pool-cors', 'POOL_CORS_ORIGINS')),
   };
@@ -110,7 +135,11 @@ export async function runStart(argv: readonly string[]): Promise<number> {
   try {
     running = await startService(startConfig(argv));
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof ServiceConfigError) {
+    if (
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      error instanceof ServiceConfigError
+    ) {
       process.stderr.write(`priv-stark start: ${error.message}\n`);
       return 2;
     }

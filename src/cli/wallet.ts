@@ -31,10 +31,16 @@ export interface CliIo {
   err(line: string): void;
 }
 
-const stdio: CliIo = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) };
+const stdio: CliIo = {
+  out: (l) => process.stdout.write(`${l}\n`),
+  err: (l) => process.stderr.write(`${l}\n`),
+};
 
 /** `--wallet` and `--pool` with their environment defaults. */
-export function walletLocation(values: { wallet?: string | undefined; pool?: string | undefined }, env: NodeJS.ProcessEnv = process.env) {
+export function walletLocation(
+  values: { wallet?: string | undefined; pool?: string | undefined },
+  env: NodeJS.ProcessEnv = process.env,
+) {
   return {
     path: values.wallet ?? env.PRIV_STARK_WALLET ?? './priv-stark.wallet',
     pool: values.pool ?? env.POOL_URL ?? `http://127.0.0.1:${env.POOL_PORT ?? '4021'}`,
@@ -54,7 +60,11 @@ export function formatUnits(atomic: bigint, decimals = DEVNET_NETWORK.decimals):
  * The `wallet` command.
  * @returns the exit code
  */
-export async function walletCommand(argv: string[], io: CliIo = stdio, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function walletCommand(
+  argv: string[],
+  io: CliIo = stdio,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const [sub, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
@@ -73,10 +83,16 @@ export async function walletCommand(argv: string[], io: CliIo = stdio, env: Node
   const asset = DEVNET_NETWORK.asset;
   switch (sub) {
     case 'new': {
-      const wallet = await Wallet.create({ core, pool: where.pool, path: where.path, ...(values.sk ? { sk: values.sk as DigestHex } : {}) });
+      const wallet = await Wallet.create({
+        core,
+        pool: where.pool,
+        path: where.path,
+        ...(values.sk ? { sk: values.sk as DigestHex } : {}),
+      });
       io.out(`wallet ${where.path} (mode 0600)`);
       io.out(`address ${wallet.address}`);
-      if (values.sk) io.out('restored from the spending key: run `priv-stark wallet sync` to find its notes');
+      if (values.sk)
+        io.out('restored from the spending key: run `priv-stark wallet sync` to find its notes');
       return 0;
     }
     case 'address': {
@@ -98,10 +114,13 @@ export async function walletCommand(argv: string[], io: CliIo = stdio, env: Node
       if (!values['no-sync']) await wallet.sync();
       const b = wallet.balance();
       if (values.json) {
-        io.out(JSON.stringify(Object.fromEntries(Object.entries(b).map(([k, v]) => [k, v.toString()]))));
+        io.out(
+          JSON.stringify(Object.fromEntries(Object.entries(b).map(([k, v]) => [k, v.toString()]))),
+        );
         return 0;
       }
-      for (const [name, value] of Object.entries(b) as [string, bigint][]) io.out(`${name.padEnd(12)}${formatUnits(value).padStart(16)} ${asset}  (${value} atomic)`);
+      for (const [name, value] of Object.entries(b) as [string, bigint][])
+        io.out(`${name.padEnd(12)}${formatUnits(value).padStart(16)} ${asset}  (${value} atomic)`);
       return 0;
     }
     case 'deposit': {
@@ -116,7 +135,9 @@ export async function walletCommand(argv: string[], io: CliIo = stdio, env: Node
     case 'payments': {
       const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
       for (const p of wallet.payments()) {
-        io.out(`${p.status.padEnd(8)} ${p.amount} to ${p.payTo.slice(0, 20)}… ${p.resourceId || '-'} expiry ${new Date(p.expiry * 1000).toISOString()}${p.settlementId ? ` tx ${p.settlementId}` : ''}`);
+        io.out(
+          `${p.status.padEnd(8)} ${p.amount} to ${p.payTo.slice(0, 20)}… ${p.resourceId || '-'} expiry ${new Date(p.expiry * 1000).toISOString()}${p.settlementId ? ` tx ${p.settlementId}` : ''}`,
+        );
       }
       return 0;
     }

@@ -30,7 +30,10 @@ export function guardHeaderSize(inner: typeof fetch = globalThis.fetch): typeof 
       const header = request.headers.get(PAYMENT_SIGNATURE_HEADER);
       if (header !== null) {
         await response.body?.cancel().catch(() => undefined);
-        throw new PaymentHeaderTooLargeError(header.length + PAYMENT_SIGNATURE_HEADER.length + 2, request.url);
+        throw new PaymentHeaderTooLargeError(
+          header.length + PAYMENT_SIGNATURE_HEADER.length + 2,
+          request.url,
+        );
       }
     }
     return response;
@@ -47,7 +50,9 @@ const utf8 = new TextEncoder();
 export class PrivStarkHttpClient extends x402HTTPClient {
   override encodePaymentSignatureHeader(paymentPayload: PaymentPayload): Record<string, string> {
     if (paymentPayload.x402Version !== 2) return super.encodePaymentSignatureHeader(paymentPayload);
-    return { [PAYMENT_SIGNATURE_HEADER]: encodeBase64(utf8.encode(JSON.stringify(paymentPayload))) };
+    return {
+      [PAYMENT_SIGNATURE_HEADER]: encodeBase64(utf8.encode(JSON.stringify(paymentPayload))),
+    };
   }
 }
 
@@ -68,18 +73,28 @@ export interface PayingFetchOptions {
  */
 export function payingFetch(wallet: Wallet, options: PayingFetchOptions = {}): typeof fetch {
   const client = registerPrivStark(options.client ?? new x402Client(), wallet);
-  return wrapFetchWithPayment(guardHeaderSize(options.fetch), new PrivStarkHttpClient(client)) as typeof fetch;
+  return wrapFetchWithPayment(
+    guardHeaderSize(options.fetch),
+    new PrivStarkHttpClient(client),
+  ) as typeof fetch;
 }
 
 /**
  * The merchant's claim about the settlement (`PAYMENT-RESPONSE`), or `null`. Informational only:
  * the wallet resolves payments from the pool's log, never from this header.
  */
-export function settlementOf(response: Response): { success: boolean; transaction: string; network: string; errorReason?: string } | null {
+export function settlementOf(
+  response: Response,
+): { success: boolean; transaction: string; network: string; errorReason?: string } | null {
   const header = response.headers.get(PAYMENT_RESPONSE_HEADER);
   if (!header) return null;
   try {
-    return decodePaymentResponseHeader(header) as { success: boolean; transaction: string; network: string; errorReason?: string };
+    return decodePaymentResponseHeader(header) as {
+      success: boolean;
+      transaction: string;
+      network: string;
+      errorReason?: string;
+    };
   } catch {
     return null;
   }

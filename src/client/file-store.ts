@@ -7,7 +7,13 @@
  */
 
 import type { DigestHex } from '../core/digest.js';
-import { packLeaves, type StoredWallet, unpackLeaves, type WalletState, type WalletStore } from './store.js';
+import {
+  packLeaves,
+  type StoredWallet,
+  unpackLeaves,
+  type WalletState,
+  type WalletStore,
+} from './store.js';
 
 const node = async () => {
   const [fs, process] = await Promise.all([import('node:fs/promises'), import('node:process')]);
@@ -38,7 +44,9 @@ export class FileWalletStore implements WalletStore {
     const { fs, process } = await node();
     const info = await fs.stat(this.path);
     if (process.platform !== 'win32' && (info.mode & 0o077) !== 0) {
-      throw new Error(`wallet file ${this.path} is readable by others (mode ${(info.mode & 0o777).toString(8)}); chmod 600 it`);
+      throw new Error(
+        `wallet file ${this.path} is readable by others (mode ${(info.mode & 0o777).toString(8)}); chmod 600 it`,
+      );
     }
     const state = JSON.parse(await fs.readFile(this.path, 'utf8')) as WalletState;
     const bytes = await fs.readFile(`${this.path}.leaves`).catch(() => new Uint8Array(0));

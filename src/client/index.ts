@@ -15,12 +15,34 @@ export {
   WalletBehindError,
   WalletError,
 } from './errors.js';
-export { guardHeaderSize, PAYMENT_RESPONSE_HEADER, PrivStarkHttpClient, PAYMENT_SIGNATURE_HEADER, payingFetch, type PayingFetchOptions, settlementOf } from './fetch.js';
-export { type Checkpoint, PoolNodeClient, type PoolNodeClientOptions, PoolNodeError, type PoolEvent, type PoolNodeState } from '../pool-node/client.js';
+export {
+  guardHeaderSize,
+  PAYMENT_RESPONSE_HEADER,
+  PrivStarkHttpClient,
+  PAYMENT_SIGNATURE_HEADER,
+  payingFetch,
+  type PayingFetchOptions,
+  settlementOf,
+} from './fetch.js';
+export {
+  type Checkpoint,
+  PoolNodeClient,
+  type PoolNodeClientOptions,
+  PoolNodeError,
+  type PoolEvent,
+  type PoolNodeState,
+} from '../pool-node/client.js';
 export { type PrivStarkAsset, PrivStarkSchemeClient, registerPrivStark } from './scheme.js';
 export { FileWalletStore } from './file-store.js';
 export { IndexedDbWalletStore } from './indexeddb-store.js';
-export { MemoryWalletStore, type StoredNote, type StoredPending, type StoredWallet, type WalletState, type WalletStore } from './store.js';
+export {
+  MemoryWalletStore,
+  type StoredNote,
+  type StoredPending,
+  type StoredWallet,
+  type WalletState,
+  type WalletStore,
+} from './store.js';
 export { LocalTree } from './tree.js';
 export { loadWasmCore } from './wasm-core.js';
 export {

@@ -7,7 +7,13 @@
  */
 
 import type { DigestHex } from '../core/digest.js';
-import { packLeaves, type StoredWallet, unpackLeaves, type WalletState, type WalletStore } from './store.js';
+import {
+  packLeaves,
+  type StoredWallet,
+  unpackLeaves,
+  type WalletState,
+  type WalletStore,
+} from './store.js';
 
 const STATE = 'state';
 const LEAVES = 'leaves';
@@ -23,8 +29,10 @@ function done(request: IDBRequest): Promise<unknown> {
 function committed(transaction: IDBTransaction): Promise<void> {
   return new Promise((resolve, reject) => {
     transaction.oncomplete = () => resolve();
-    transaction.onerror = () => reject(transaction.error ?? new Error('IndexedDB transaction failed'));
-    transaction.onabort = () => reject(transaction.error ?? new Error('IndexedDB transaction aborted'));
+    transaction.onerror = () =>
+      reject(transaction.error ?? new Error('IndexedDB transaction failed'));
+    transaction.onabort = () =>
+      reject(transaction.error ?? new Error('IndexedDB transaction aborted'));
   });
 }
 
@@ -41,7 +49,10 @@ export class IndexedDbWalletStore implements WalletStore {
     name: string,
     private readonly factory: IDBFactory = globalThis.indexedDB,
   ) {
-    if (!factory) throw new Error('IndexedDB is not available here: use a MemoryWalletStore or, in Node, a wallet file');
+    if (!factory)
+      throw new Error(
+        'IndexedDB is not available here: use a MemoryWalletStore or, in Node, a wallet file',
+      );
     this.name = `priv-stark-wallet:${name}`;
   }
 
@@ -53,7 +64,8 @@ export class IndexedDbWalletStore implements WalletStore {
         request.result.createObjectStore(LEAVES);
       };
       request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error ?? new Error(`could not open IndexedDB ${this.name}`));
+      request.onerror = () =>
+        reject(request.error ?? new Error(`could not open IndexedDB ${this.name}`));
     });
     return this.db;
   }
@@ -95,7 +107,8 @@ export class IndexedDbWalletStore implements WalletStore {
     if (state === undefined) throw new Error(`wallet ${this.name} does not exist`);
     const leaves: DigestHex[] = [];
     // Keys are the chunks' first indices, in order; anything after a gap is ignored (re-read by sync).
-    for (let i = 0; i < keys.length && keys[i] === leaves.length; i++) leaves.push(...unpackLeaves(chunks[i]!));
+    for (let i = 0; i < keys.length && keys[i] === leaves.length; i++)
+      leaves.push(...unpackLeaves(chunks[i]!));
     return { state, leaves };
   }
 

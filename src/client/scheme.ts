@@ -5,9 +5,19 @@
  */
 
 import type { x402Client } from '@x402/core/client';
-import type { PaymentPayloadContext, PaymentPayloadResult, PaymentRequirements, SchemeNetworkClient } from '@x402/core/types';
+import type {
+  PaymentPayloadContext,
+  PaymentPayloadResult,
+  PaymentRequirements,
+  SchemeNetworkClient,
+} from '@x402/core/types';
 
-import { NETWORKS, type NetworkProfile, type PaymentRequirements as ProfileRequirements, SCHEME } from '../scheme/index.js';
+import {
+  NETWORKS,
+  type NetworkProfile,
+  type PaymentRequirements as ProfileRequirements,
+  SCHEME,
+} from '../scheme/index.js';
 import type { Wallet } from './wallet.js';
 
 /** What `findDefaultAsset` answers: x402's `DefaultAsset`. */
@@ -32,21 +42,34 @@ export class PrivStarkSchemeClient implements SchemeNetworkClient {
     readonly wallet: Wallet,
     options: { networks?: readonly NetworkProfile[] } = {},
   ) {
-    this.networks = options.networks ?? [wallet.network, ...NETWORKS.filter((n) => n.network !== wallet.network.network)];
+    this.networks = options.networks ?? [
+      wallet.network,
+      ...NETWORKS.filter((n) => n.network !== wallet.network.network),
+    ];
   }
 
   /** The network's one asset (its symbol is its id), so x402's USD cap and allow-list apply. */
   readonly findDefaultAsset = (asset: string, network: string): PrivStarkAsset | undefined => {
     const profile = this.networks.find((n) => n.network === network && n.asset === asset);
-    return profile ? { asset: profile.asset, decimals: profile.decimals, symbol: profile.asset } : undefined;
+    return profile
+      ? { asset: profile.asset, decimals: profile.decimals, symbol: profile.asset }
+      : undefined;
   };
 
-  async createPaymentPayload(x402Version: number, requirements: PaymentRequirements, context?: PaymentPayloadContext): Promise<PaymentPayloadResult> {
-    if (x402Version !== 2) throw new Error(`${SCHEME} is an x402 v2 scheme, got x402Version ${x402Version}`);
+  async createPaymentPayload(
+    x402Version: number,
+    requirements: PaymentRequirements,
+    context?: PaymentPayloadContext,
+  ): Promise<PaymentPayloadResult> {
+    if (x402Version !== 2)
+      throw new Error(`${SCHEME} is an x402 v2 scheme, got x402Version ${x402Version}`);
     const cap = context?.maxAmountPerPayment;
-    const payload = await this.wallet.createPayment(requirements as unknown as ProfileRequirements, {
-      maxAmount: cap === undefined ? undefined : BigInt(cap),
-    });
+    const payload = await this.wallet.createPayment(
+      requirements as unknown as ProfileRequirements,
+      {
+        maxAmount: cap === undefined ? undefined : BigInt(cap),
+      },
+    );
     return { x402Version, payload: { ...payload } };
   }
 }
@@ -56,5 +79,8 @@ export class PrivStarkSchemeClient implements SchemeNetworkClient {
  * @returns the client, for chaining
  */
 export function registerPrivStark(client: x402Client, wallet: Wallet): x402Client {
-  return client.register(wallet.network.network as `${string}:${string}`, new PrivStarkSchemeClient(wallet));
+  return client.register(
+    wallet.network.network as `${string}:${string}`,
+    new PrivStarkSchemeClient(wallet),
+  );
 }

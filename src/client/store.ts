@@ -115,15 +115,18 @@ export class MemoryWalletStore implements WalletStore {
   async appendLeaves(from: number, leaves: readonly DigestHex[]): Promise<void> {
     if (!this.stored) throw new Error(`wallet store ${this.name} holds no wallet`);
     this.stored.leaves.length = Math.min(this.stored.leaves.length, from);
-    if (this.stored.leaves.length !== from) throw new Error(`wallet store ${this.name}: leaves missing before ${from}`);
+    if (this.stored.leaves.length !== from)
+      throw new Error(`wallet store ${this.name}: leaves missing before ${from}`);
     this.stored.leaves.push(...leaves);
   }
 }
 
 /** Checks a loaded state's version and network. */
 export function checkStoredState(state: WalletState, network: string, name: string): WalletState {
-  if (state.version !== 1) throw new Error(`wallet ${name}: unknown version ${String(state.version)}`);
-  if (state.network !== network) throw new Error(`wallet ${name} is for network ${state.network}, not ${network}`);
+  if (state.version !== 1)
+    throw new Error(`wallet ${name}: unknown version ${String(state.version)}`);
+  if (state.network !== network)
+    throw new Error(`wallet ${name} is for network ${state.network}, not ${network}`);
   return state;
 }
 
@@ -131,7 +134,8 @@ export function checkStoredState(state: WalletState, network: string, name: stri
 export function packLeaves(leaves: readonly DigestHex[]): Uint8Array {
   const out = new Uint8Array(leaves.length * 32);
   leaves.forEach((leaf, i) => {
-    for (let b = 0; b < 32; b++) out[i * 32 + b] = Number.parseInt(leaf.slice(2 + 2 * b, 4 + 2 * b), 16);
+    for (let b = 0; b < 32; b++)
+      out[i * 32 + b] = Number.parseInt(leaf.slice(2 + 2 * b, 4 + 2 * b), 16);
   });
   return out;
 }

@@ -28,7 +28,8 @@ export class LocalTree {
 
   constructor(private readonly core: TreeCore) {
     this.zeros = [ZERO_LEAF];
-    for (let h = 0; h < TREE_DEPTH; h++) this.zeros.push(core.merge(this.zeros[h]!, this.zeros[h]!));
+    for (let h = 0; h < TREE_DEPTH; h++)
+      this.zeros.push(core.merge(this.zeros[h]!, this.zeros[h]!));
   }
 
   /** Leaves held. */

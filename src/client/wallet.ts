@@ -21,7 +21,16 @@
 // The core's modules one by one, not its index: the index also loads the native addon (Node only).
 import type { DigestHex } from '../core/digest.js';
 import type { PrivStarkCore } from '../core/facade.js';
-import { changeRhoOf, commitmentOf, depositRhoOf, deriveNote, ownerOf, precommitmentOf, randomDigest, recipientRhoOf } from '../core/witness.js';
+import {
+  changeRhoOf,
+  commitmentOf,
+  depositRhoOf,
+  deriveNote,
+  ownerOf,
+  precommitmentOf,
+  randomDigest,
+  recipientRhoOf,
+} from '../core/witness.js';
 import {
   DEVNET_NETWORK,
   encodeProof,
@@ -36,8 +45,19 @@ import {
 } from '../scheme/index.js';
 import { PoolNodeClient, type PoolEvent } from '../pool-node/client.js';
 import { FileWalletStore } from './file-store.js';
-import { InsufficientFundsError, PoolMismatchError, UnpayableRequirementsError, WalletBehindError } from './errors.js';
-import { checkStoredState, type StoredNote, type StoredPending, type WalletState, type WalletStore } from './store.js';
+import {
+  InsufficientFundsError,
+  PoolMismatchError,
+  UnpayableRequirementsError,
+  WalletBehindError,
+} from './errors.js';
+import {
+  checkStoredState,
+  type StoredNote,
+  type StoredPending,
+  type WalletState,
+  type WalletStore,
+} from './store.js';
 import { LocalTree } from './tree.js';
 
 /**
@@ -127,9 +147,15 @@ export class Wallet {
   /** Deposit precommitments by counter (recovery). */
   private readonly depositPre = new Map<number, DigestHex>();
 
-  private constructor(options: WalletOptions, store: WalletStore | null, state: WalletState, leaves: readonly DigestHex[]) {
+  private constructor(
+    options: WalletOptions,
+    store: WalletStore | null,
+    state: WalletState,
+    leaves: readonly DigestHex[],
+  ) {
     this.core = options.core;
-    this.poolNode = typeof options.pool === 'string' ? new PoolNodeClient(options.pool) : options.pool;
+    this.poolNode =
+      typeof options.pool === 'string' ? new PoolNodeClient(options.pool) : options.pool;
     this.network = options.network ?? DEVNET_NETWORK;
     this.store = store;
     this.clock = options.clock ?? Date.now;
@@ -173,7 +199,9 @@ export class Wallet {
    * Opens a stored wallet: `store`, or in Node the file at `path` (mode 0600 required).
    * @throws when there is none, or it is for another network
    */
-  static async open(options: WalletOptions & ({ readonly path: string } | { readonly store: WalletStore })): Promise<Wallet> {
+  static async open(
+    options: WalletOptions & ({ readonly path: string } | { readonly store: WalletStore }),
+  ): Promise<Wallet> {
     const store = storeOf(options)!;
     const { state, leaves } = await store.load();
     checkStoredState(state, (options.network ?? DEVNET_NETWORK).network, store.name);
@@ -182,7 +210,9 @@ export class Wallet {
 
   /** Node: the wallet file's path, when the wallet is kept in one. */
   get path(): string | undefined {
-    return this.store && 'path' in this.store && typeof this.store.path === 'string' ? this.store.path : undefined;
+    return this.store && 'path' in this.store && typeof this.store.path === 'string'
+      ? this.store.path
+      : undefined;
   }
 
   /** The spending key (whoever holds it can spend every note). */
@@ -238,7 +268,8 @@ export class Wallet {
    * The counter is saved before the ticket is returned, so no two deposits share a `rho`.
    */
   async depositTicket(amount: string): Promise<DepositTicket> {
-    if (!isAmount(amount)) throw new RangeError(`"amount" expected decimal atomic units, 0 < amount < 2^62`);
+    if (!isAmount(amount))
+      throw new RangeError(`"amount" expected decimal atomic units, 0 < amount < 2^62`);
     const counter = this.state.depositCounter++;
     await this.save();
     const pre = this.depositPrecommitment(counter);
@@ -269,9 +300,14 @@ export class Wallet {
 
   private async runSync(): Promise<SyncReport> {
     const head = await this.poolNode.state();
-    if (head.network !== this.network.network) throw new PoolMismatchError(`the pool node serves ${head.network}, the wallet is for ${this.network.network}`);
+    if (head.network !== this.network.network)
+      throw new PoolMismatchError(
+        `the pool node serves ${head.network}, the wallet is for ${this.network.network}`,
+      );
     if (head.size < this.tree.size || head.events < this.state.eventCursor) {
-      throw new PoolMismatchError(`the pool node has ${head.size} leaves and ${head.events} events, the wallet already read ${this.tree.size} and ${this.state.eventCursor}: another or a reset pool`);
+      throw new PoolMismatchError(
+        `the pool node has ${head.size} leaves and ${head.events} events, the wallet already read ${this.tree.size} and ${this.state.eventCursor}: another or a reset pool`,
+      );
     }
     // 1. Leaves up to the head's size.
     const leavesBefore = this.tree.size;
@@ -288,7 +324,10 @@ export class Wallet {
     let notesFound = 0;
     let settled = 0;
     while (this.state.eventCursor < head.events) {
-      const page = await this.poolNode.events(this.state.eventCursor, Math.min(1000, head.events - this.state.eventCursor));
+      const page = await this.poolNode.events(
+        this.state.eventCursor,
+        Math.min(1000, head.events - this.state.eventCursor),
+      );
       if (page.events.length === 0) break;
       for (const event of page.events) {
         if (event.id > head.events) break;
@@ -312,7 +351,9 @@ export class Wallet {
         this.state.checkpointCursor = cp.seq;
         this.state.poolTime = Math.max(this.state.poolTime, cp.time);
         if (this.tree.root(cp.size) !== cp.root) {
-          throw new PoolMismatchError(`checkpoint ${cp.seq} has a root the wallet's copy of the tree does not give: another or a reset pool`);
+          throw new PoolMismatchError(
+            `checkpoint ${cp.seq} has a root the wallet's copy of the tree does not give: another or a reset pool`,
+          );
         }
         this.state.checkpoint = { seq: cp.seq, root: cp.root, size: cp.size, time: cp.time };
       }
@@ -321,12 +362,26 @@ export class Wallet {
     const released = this.releaseExpired();
     this.state.syncedAt = this.clock();
     // A sync that read nothing new writes nothing (the time of the sync alone can wait for the next write).
-    if (this.tree.size !== leavesBefore || events > 0 || this.state.checkpointCursor !== checkpointBefore || released > 0) await this.save();
-    return { leaves: this.tree.size - leavesBefore, events, notesFound, settled, released, checkpoint: this.state.checkpoint?.seq ?? null };
+    if (
+      this.tree.size !== leavesBefore ||
+      events > 0 ||
+      this.state.checkpointCursor !== checkpointBefore ||
+      released > 0
+    )
+      await this.save();
+    return {
+      leaves: this.tree.size - leavesBefore,
+      events,
+      notesFound,
+      settled,
+      released,
+      checkpoint: this.state.checkpoint?.seq ?? null,
+    };
   }
 
   private addNote(note: StoredNote): boolean {
-    if (this.state.notes.some((n) => n.commitment === note.commitment && n.index === note.index)) return false;
+    if (this.state.notes.some((n) => n.commitment === note.commitment && n.index === note.index))
+      return false;
     this.state.notes.push(note);
     return true;
   }
@@ -336,14 +391,28 @@ export class Wallet {
     let settled = 0;
     if (event.kind === 'deposit') {
       const found = this.foundCounters();
-      const limit = Math.max(this.state.depositCounter, found.highest + 1 + (this.state.depositGap ?? DEPOSIT_GAP));
+      const limit = Math.max(
+        this.state.depositCounter,
+        found.highest + 1 + (this.state.depositGap ?? DEPOSIT_GAP),
+      );
       for (let counter = 0; counter < limit; counter++) {
         if (found.taken.has(counter)) continue;
         const pre = this.depositPrecommitment(counter);
         if (commitmentOf(this.core, event.amount, pre) !== event.commitment) continue;
         const rho = depositRhoOf(this.core, this.state.sk, counter);
         const derived = deriveNote(this.core, { sk: this.state.sk, value: event.amount, rho });
-        if (this.addNote({ commitment: event.commitment, value: event.amount, rho, index: event.index, nullifier: derived.nullifier, origin: 'deposit', counter })) notes++;
+        if (
+          this.addNote({
+            commitment: event.commitment,
+            value: event.amount,
+            rho,
+            index: event.index,
+            nullifier: derived.nullifier,
+            origin: 'deposit',
+            counter,
+          })
+        )
+          notes++;
         this.state.depositCounter = Math.max(this.state.depositCounter, counter + 1);
         this.counters = null;
         break;
@@ -358,10 +427,24 @@ export class Wallet {
       const rho = changeRhoOf(this.core, this.state.sk, event.nullifier);
       if (changeValue > 0n) {
         const value = changeValue.toString();
-        const commitment = commitmentOf(this.core, value, precommitmentOf(this.core, this.owner, rho));
+        const commitment = commitmentOf(
+          this.core,
+          value,
+          precommitmentOf(this.core, this.owner, rho),
+        );
         if (commitment === event.change) {
           const derived = deriveNote(this.core, { sk: this.state.sk, value, rho });
-          if (this.addNote({ commitment, value, rho, index: event.changeIndex, nullifier: derived.nullifier, origin: 'change' })) notes++;
+          if (
+            this.addNote({
+              commitment,
+              value,
+              rho,
+              index: event.changeIndex,
+              nullifier: derived.nullifier,
+              origin: 'change',
+            })
+          )
+            notes++;
         }
       }
       for (const p of this.state.pending) {
@@ -374,14 +457,29 @@ export class Wallet {
         }
       }
       // Another payment built from the same note (the wallet never does that) lost: nothing to resolve.
-      for (const p of this.state.pending) if (p.nullifier === event.nullifier && p.status === 'pending') p.status = 'expired';
+      for (const p of this.state.pending)
+        if (p.nullifier === event.nullifier && p.status === 'pending') p.status = 'expired';
     }
     if (this.isOurAddress(event.recipient)) {
       const rho = recipientRhoOf(this.core, event.nullifier);
-      const commitment = commitmentOf(this.core, event.amount, precommitmentOf(this.core, this.owner, rho));
+      const commitment = commitmentOf(
+        this.core,
+        event.amount,
+        precommitmentOf(this.core, this.owner, rho),
+      );
       if (commitment === event.recipientNote) {
         const derived = deriveNote(this.core, { sk: this.state.sk, value: event.amount, rho });
-        if (this.addNote({ commitment, value: event.amount, rho, index: event.recipientIndex, nullifier: derived.nullifier, origin: 'received' })) notes++;
+        if (
+          this.addNote({
+            commitment,
+            value: event.amount,
+            rho,
+            index: event.recipientIndex,
+            nullifier: derived.nullifier,
+            origin: 'received',
+          })
+        )
+          notes++;
       }
     }
     return { notes, settled };
@@ -393,7 +491,8 @@ export class Wallet {
   private foundCounters(): { taken: Set<number>; highest: number } {
     if (!this.counters) {
       const taken = new Set<number>();
-      for (const n of this.state.notes) if (n.origin === 'deposit' && n.counter !== undefined) taken.add(n.counter);
+      for (const n of this.state.notes)
+        if (n.origin === 'deposit' && n.counter !== undefined) taken.add(n.counter);
       this.counters = { taken, highest: Math.max(-1, ...taken) };
     }
     return this.counters;
@@ -429,39 +528,65 @@ export class Wallet {
    * checkpoint synced. The payment is written down as pending before this resolves.
    * @throws UnpayableRequirementsError, InsufficientFundsError, WalletBehindError
    */
-  async createPayment(requirements: PaymentRequirements, options: { maxAmount?: bigint | undefined } = {}): Promise<PrivStarkPayload> {
+  async createPayment(
+    requirements: PaymentRequirements,
+    options: { maxAmount?: bigint | undefined } = {},
+  ): Promise<PrivStarkPayload> {
     // 1. Requirements this wallet can pay.
-    if (requirements.scheme !== SCHEME) throw new UnpayableRequirementsError(`scheme ${requirements.scheme} is not ${SCHEME}`);
-    if (requirements.network !== this.network.network) throw new UnpayableRequirementsError(`network ${requirements.network} is not the wallet's ${this.network.network}`);
-    if (requirements.asset !== this.network.asset) throw new UnpayableRequirementsError(`asset ${requirements.asset} is not the network's ${this.network.asset}`);
-    if (!isAmount(requirements.amount)) throw new UnpayableRequirementsError(`amount ${requirements.amount.slice(0, 32)} is not decimal atomic units below 2^62`);
+    if (requirements.scheme !== SCHEME)
+      throw new UnpayableRequirementsError(`scheme ${requirements.scheme} is not ${SCHEME}`);
+    if (requirements.network !== this.network.network)
+      throw new UnpayableRequirementsError(
+        `network ${requirements.network} is not the wallet's ${this.network.network}`,
+      );
+    if (requirements.asset !== this.network.asset)
+      throw new UnpayableRequirementsError(
+        `asset ${requirements.asset} is not the network's ${this.network.asset}`,
+      );
+    if (!isAmount(requirements.amount))
+      throw new UnpayableRequirementsError(
+        `amount ${requirements.amount.slice(0, 32)} is not decimal atomic units below 2^62`,
+      );
     if (options.maxAmount !== undefined && BigInt(requirements.amount) > options.maxAmount) {
-      throw new UnpayableRequirementsError(`amount ${requirements.amount} is above the spend cap of ${options.maxAmount}`);
+      throw new UnpayableRequirementsError(
+        `amount ${requirements.amount} is above the spend cap of ${options.maxAmount}`,
+      );
     }
     try {
       this.core.decodeAddress(requirements.payTo);
     } catch {
       throw new UnpayableRequirementsError(`payTo is not a shielded address`);
     }
-    if (!Number.isSafeInteger(requirements.maxTimeoutSeconds) || requirements.maxTimeoutSeconds < 1) {
+    if (
+      !Number.isSafeInteger(requirements.maxTimeoutSeconds) ||
+      requirements.maxTimeoutSeconds < 1
+    ) {
       throw new UnpayableRequirementsError('maxTimeoutSeconds must be a positive integer');
     }
     const checkpoint = this.state.checkpoint;
-    if (!checkpoint) throw new WalletBehindError('the wallet has no checkpoint: sync it with the pool first');
+    if (!checkpoint)
+      throw new WalletBehindError('the wallet has no checkpoint: sync it with the pool first');
 
     // 2. One note: the smallest that covers the amount (synchronously reserved).
     const amount = BigInt(requirements.amount);
     const locked = this.lockedNotes();
     const usable = this.state.notes.filter((n) => !n.spent && !locked.has(n.commitment));
     const anchored = usable.filter((n) => n.index < checkpoint.size);
-    const covering = anchored.filter((n) => BigInt(n.value) >= amount).sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1));
+    const covering = anchored
+      .filter((n) => BigInt(n.value) >= amount)
+      .sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1));
     const note = covering[0];
     if (!note) {
       if (usable.some((n) => n.index >= checkpoint.size && BigInt(n.value) >= amount)) {
-        throw new WalletBehindError('the note that would pay this is not in a checkpoint the wallet has synced yet: sync again after the next checkpoint');
+        throw new WalletBehindError(
+          'the note that would pay this is not in a checkpoint the wallet has synced yet: sync again after the next checkpoint',
+        );
       }
       const spendable = anchored.reduce((sum, n) => sum + BigInt(n.value), 0n);
-      const largest = anchored.reduce((max, n) => (BigInt(n.value) > max ? BigInt(n.value) : max), 0n);
+      const largest = anchored.reduce(
+        (max, n) => (BigInt(n.value) > max ? BigInt(n.value) : max),
+        0n,
+      );
       throw new InsufficientFundsError(amount, spendable, largest);
     }
     this.reserved.add(note.commitment);
@@ -474,7 +599,11 @@ export class Wallet {
       const path = this.tree.path(note.index, checkpoint.size);
       const changeValue = (BigInt(note.value) - amount).toString();
       const changeRho = changeRhoOf(this.core, this.state.sk, note.nullifier);
-      const change = commitmentOf(this.core, changeValue, precommitmentOf(this.core, this.owner, changeRho));
+      const change = commitmentOf(
+        this.core,
+        changeValue,
+        precommitmentOf(this.core, this.owner, changeRho),
+      );
 
       // 4. Pending before anything leaves.
       const pending: StoredPending = {
@@ -493,15 +622,29 @@ export class Wallet {
       const recorded = this.save();
 
       // 5. The proof, built while the record is written: the payload leaves only once both are done.
-      const proving = Promise.resolve().then(() => this.core.proveSpend({ sk: this.state.sk, value: note.value, rho: note.rho, index: note.index, path, amount: requirements.amount, ctx }));
+      const proving = Promise.resolve().then(() =>
+        this.core.proveSpend({
+          sk: this.state.sk,
+          value: note.value,
+          rho: note.rho,
+          index: note.index,
+          path,
+          amount: requirements.amount,
+          ctx,
+        }),
+      );
       const [saved, built] = await Promise.allSettled([recorded, proving]);
       const failure =
         saved.status === 'rejected'
           ? saved.reason
           : built.status === 'rejected'
             ? built.reason
-            : built.value.publicInputs.nullifier !== note.nullifier || built.value.publicInputs.change !== change || built.value.publicInputs.root !== checkpoint.root
-              ? new PoolMismatchError(`the proof does not prove the payment the wallet recorded against checkpoint ${checkpoint.seq}: the wallet's copy of the tree is damaged`)
+            : built.value.publicInputs.nullifier !== note.nullifier ||
+                built.value.publicInputs.change !== change ||
+                built.value.publicInputs.root !== checkpoint.root
+              ? new PoolMismatchError(
+                  `the proof does not prove the payment the wallet recorded against checkpoint ${checkpoint.seq}: the wallet's copy of the tree is damaged`,
+                )
               : null;
       if (failure !== null || built.status === 'rejected') {
         // Nothing left the wallet: forget the record (a copy already written only locks the note

@@ -15,7 +15,9 @@ import { instantiateWasm, loadWasm } from '../core/wasm.js';
  * const core = await loadWasmCore(new URL('/priv_stark.wasm', location.href));
  * const wallet = await Wallet.create({ core, pool: 'https://pool.example', store: new IndexedDbWalletStore('main') });
  */
-export async function loadWasmCore(source: URL | string | BufferSource | WebAssembly.Module): Promise<PrivStarkCore> {
+export async function loadWasmCore(
+  source: URL | string | BufferSource | WebAssembly.Module,
+): Promise<PrivStarkCore> {
   const raw =
     source instanceof URL || typeof source === 'string'
       ? await loadWasm(new URL(source, globalThis.location?.href), false)

@@ -132,29 +132,35 @@ const encoder = new TextEncoder();
 function digestBytes(text: unknown, name: string): Uint8Array {
   astring(text, name);
   if (!DIGEST_FORMAT.test(text)) {
-    throw new RangeError(`"${name}" expected 0x followed by 64 lowercase hex digits, got length=${text.length}`);
+    throw new RangeError(
+      `"${name}" expected 0x followed by 64 lowercase hex digits, got length=${text.length}`,
+    );
   }
   const out = new Uint8Array(DIGEST_BYTES);
-  for (let i = 0; i < DIGEST_BYTES; i++) out[i] = Number.parseInt(text.slice(2 + 2 * i, 4 + 2 * i), 16);
+  for (let i = 0; i < DIGEST_BYTES; i++)
+    out[i] = Number.parseInt(text.slice(2 + 2 * i, 4 + 2 * i), 16);
   return out;
 }
 
 function digestHex(bytes: Uint8Array, offset = 0): DigestHex {
   let out = '0x';
-  for (let i = offset; i < offset + DIGEST_BYTES; i++) out += (bytes[i] ?? 0).toString(16).padStart(2, '0');
+  for (let i = offset; i < offset + DIGEST_BYTES; i++)
+    out += (bytes[i] ?? 0).toString(16).padStart(2, '0');
   return out as DigestHex;
 }
 
 function digestListBytes(list: unknown, name: string): Uint8Array {
   aarray(list, name);
   const out = new Uint8Array(list.length * DIGEST_BYTES);
-  for (const [i, item] of list.entries()) out.set(digestBytes(item, `${name}[${i}]`), i * DIGEST_BYTES);
+  for (const [i, item] of list.entries())
+    out.set(digestBytes(item, `${name}[${i}]`), i * DIGEST_BYTES);
   return out;
 }
 
 function splitDigests(bytes: Uint8Array): DigestHex[] {
   const out: DigestHex[] = [];
-  for (let offset = 0; offset < bytes.length; offset += DIGEST_BYTES) out.push(digestHex(bytes, offset));
+  for (let offset = 0; offset < bytes.length; offset += DIGEST_BYTES)
+    out.push(digestHex(bytes, offset));
   return out;
 }
 
@@ -170,12 +176,23 @@ function elementsBytes(elements: unknown, name: string): Uint8Array {
 
 function frontierOf(state: Uint8Array): Frontier {
   const view = new DataView(state.buffer, state.byteOffset, state.byteLength);
-  return { size: Number(view.getBigUint64(0, true)), root: digestHex(state, state.length - DIGEST_BYTES), state };
+  return {
+    size: Number(view.getBigUint64(0, true)),
+    root: digestHex(state, state.length - DIGEST_BYTES),
+    state,
+  };
 }
 
 function packContext(context: PaymentContext): Uint8Array {
-  if (typeof context !== 'object' || context === null) throw new TypeError(`"context" expected object, got type=${typeof context}`);
-  const strings = [context.scheme, context.network, context.asset, context.payTo, context.resourceId];
+  if (typeof context !== 'object' || context === null)
+    throw new TypeError(`"context" expected object, got type=${typeof context}`);
+  const strings = [
+    context.scheme,
+    context.network,
+    context.asset,
+    context.payTo,
+    context.resourceId,
+  ];
   const names = ['scheme', 'network', 'asset', 'payTo', 'resourceId'];
   const encoded = strings.map((value, i) => {
     astring(value, names[i] ?? 'field');
@@ -183,7 +200,9 @@ function packContext(context: PaymentContext): Uint8Array {
   });
   astring(context.amount, 'amount');
   if (!DECIMAL.test(context.amount) || BigInt(context.amount) >= 1n << 64n) {
-    throw new RangeError(`"amount" expected a decimal string of atomic units, got length=${context.amount.length}`);
+    throw new RangeError(
+      `"amount" expected a decimal string of atomic units, got length=${context.amount.length}`,
+    );
   }
   aint(context.expiry, 'expiry', 0, Number.MAX_SAFE_INTEGER);
   const size = encoded.reduce((sum, e) => sum + 4 + e.length, 0) + 16;
@@ -219,7 +238,10 @@ function guard<A extends unknown[], T>(call: (...args: A) => T, ...args: A): T {
   }
 }
 
-async function guardAsync<A extends unknown[], T>(call: (...args: A) => Promise<T>, ...args: A): Promise<T> {
+async function guardAsync<A extends unknown[], T>(
+  call: (...args: A) => Promise<T>,
+  ...args: A
+): Promise<T> {
   try {
     return await call(...args);
   } catch (error) {
@@ -239,13 +261,15 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
     return value;
   };
   const frontierState = (frontier: Frontier) => {
-    if (typeof frontier !== 'object' || frontier === null) throw new TypeError(`"frontier" expected object, got type=${typeof frontier}`);
+    if (typeof frontier !== 'object' || frontier === null)
+      throw new TypeError(`"frontier" expected object, got type=${typeof frontier}`);
     abytes(frontier.state, 'frontier.state');
     return frontier.state;
   };
   const pathBytes = (path: unknown) => {
     aarray(path, 'path');
-    if (path.length !== 32) throw new RangeError(`"path" expected array of length 32, got length=${path.length}`);
+    if (path.length !== 32)
+      throw new RangeError(`"path" expected array of length 32, got length=${path.length}`);
     return digestListBytes(path, 'path');
   };
   return {
@@ -255,7 +279,8 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
     errorCodes: () => raw.errorCodes(),
     rpoPermute(state) {
       aarray(state, 'state');
-      if (state.length !== 12) throw new RangeError(`"state" expected array of length 12, got length=${state.length}`);
+      if (state.length !== 12)
+        throw new RangeError(`"state" expected array of length 12, got length=${state.length}`);
       const out = guard(raw.rpoPermute, elementsBytes(state, 'state'));
       const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
       return Array.from({ length: 12 }, (_, i) => view.getBigUint64(i * 8, true));
@@ -263,17 +288,23 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
     hashElements(domain, elements) {
       astring(domain, 'domain');
       const tag = (DOMAINS as Record<string, number>)[domain];
-      if (tag === undefined) throw new RangeError(`"domain" expected one of ${Object.keys(DOMAINS).join(', ')}, got ${domain.slice(0, 32)}`);
+      if (tag === undefined)
+        throw new RangeError(
+          `"domain" expected one of ${Object.keys(DOMAINS).join(', ')}, got ${domain.slice(0, 32)}`,
+        );
       return digestHex(guard(raw.hashElements, tag, elementsBytes(elements, 'elements')));
     },
-    merge: (left, right) => digestHex(guard(raw.merge, digestBytes(left, 'left'), digestBytes(right, 'right'))),
+    merge: (left, right) =>
+      digestHex(guard(raw.merge, digestBytes(left, 'left'), digestBytes(right, 'right'))),
     parseDigest(text) {
       astring(text, 'digest');
       return digestHex(guard(raw.digestFromHex, text));
     },
     emptyFrontier: () => frontierOf(raw.frontierEmpty()),
     frontierAppend: (frontier, leaves) =>
-      frontierOf(guard(raw.frontierAppend, frontierState(frontier), digestListBytes(leaves, 'leaves'))),
+      frontierOf(
+        guard(raw.frontierAppend, frontierState(frontier), digestListBytes(leaves, 'leaves')),
+      ),
     frontierAppendAsync: async (frontier, leaves) => {
       const [state, bytes] = [frontierState(frontier), digestListBytes(leaves, 'leaves')];
       return frontierOf(await guardAsync(raw.frontierAppendAsync, state, bytes));
@@ -283,7 +314,8 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
       const bytes = digestListBytes(leaves, 'leaves');
       return digestHex(await guardAsync(raw.treeRootAsync, bytes));
     },
-    treePath: (leaves, at) => splitDigests(guard(raw.treePath, digestListBytes(leaves, 'leaves'), index(at))),
+    treePath: (leaves, at) =>
+      splitDigests(guard(raw.treePath, digestListBytes(leaves, 'leaves'), index(at))),
     treePathAsync: async (leaves, at) => {
       const [bytes, i] = [digestListBytes(leaves, 'leaves'), index(at)];
       return splitDigests(await guardAsync(raw.treePathAsync, bytes, i));
@@ -292,7 +324,8 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
       digestHex(guard(raw.rootFromPath, digestBytes(leaf, 'leaf'), index(at), pathBytes(path))),
     contextDigest: (context) => digestHex(guard(raw.contextDigest, packContext(context))),
     proofErrorCodes: () => raw.proofErrorCodes(),
-    spendPublicInputs: (witness) => decodePublicInputs(guard(raw.spendPublicInputs, encodeCaller(witness))),
+    spendPublicInputs: (witness) =>
+      decodePublicInputs(guard(raw.spendPublicInputs, encodeCaller(witness))),
     async proveSpend(witness) {
       const encoded = encodeCaller(witness);
       const seed = globalThis.crypto.getRandomValues(new Uint8Array(32));

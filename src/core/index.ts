@@ -3,7 +3,13 @@
  */
 
 export type { Backend, RawBinding } from './binding.js';
-export { CORE_ERROR_CODES, type CoreErrorCode, isCoreErrorCode, PROOF_ERROR_CODES, type ProofErrorCode } from './codes.js';
+export {
+  CORE_ERROR_CODES,
+  type CoreErrorCode,
+  isCoreErrorCode,
+  PROOF_ERROR_CODES,
+  type ProofErrorCode,
+} from './codes.js';
 export { BackendLoadError, CoreError } from './errors.js';
 export {
   createCore,

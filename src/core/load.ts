@@ -31,13 +31,18 @@ function forcedBackend(options: LoadCoreOptions): Backend | undefined {
   const forced = options.backend ?? process.env.PRIV_STARK_BACKEND;
   if (forced === undefined || forced === '') return undefined;
   if (forced !== 'native' && forced !== 'wasm') {
-    throw new RangeError(`"PRIV_STARK_BACKEND" expected native or wasm, got ${String(forced).slice(0, 16)}`);
+    throw new RangeError(
+      `"PRIV_STARK_BACKEND" expected native or wasm, got ${String(forced).slice(0, 16)}`,
+    );
   }
   return forced;
 }
 
 /** Loads one backend (memoised when loaded from the default location). */
-export function loadBackend(backend: Backend, options: LoadCoreOptions = {}): Promise<PrivStarkCore> {
+export function loadBackend(
+  backend: Backend,
+  options: LoadCoreOptions = {},
+): Promise<PrivStarkCore> {
   if (options.nativePath !== undefined || options.wasmUrl !== undefined) {
     return loaders[backend](options).then((raw) => createCore(raw, backend));
   }
@@ -65,7 +70,11 @@ export async function loadCore(options: LoadCoreOptions = {}): Promise<PrivStark
     try {
       return await loadBackend(backend, options);
     } catch (error) {
-      failures.push(new Error(`${backend}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+      failures.push(
+        new Error(`${backend}: ${error instanceof Error ? error.message : String(error)}`, {
+          cause: error,
+        }),
+      );
     }
   }
   throw new BackendLoadError(`no proof backend could be loaded (tried ${order.join(', ')})`, {

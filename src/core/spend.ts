@@ -71,8 +71,10 @@ class Writer {
 
   digest(value: unknown, name: string): void {
     astring(value, name);
-    if (!DIGEST_FORMAT.test(value)) throw new SpendEncodingError('invalid_hex', `"${name}" is not 0x + 64 lowercase hex digits`);
-    for (let i = 0; i < 32; i++) this.bytes[this.#offset + i] = Number.parseInt(value.slice(2 + 2 * i, 4 + 2 * i), 16);
+    if (!DIGEST_FORMAT.test(value))
+      throw new SpendEncodingError('invalid_hex', `"${name}" is not 0x + 64 lowercase hex digits`);
+    for (let i = 0; i < 32; i++)
+      this.bytes[this.#offset + i] = Number.parseInt(value.slice(2 + 2 * i, 4 + 2 * i), 16);
     this.#offset += 32;
   }
 
@@ -103,7 +105,8 @@ export const WITNESS_BYTES = 1144;
 
 /** The 1144-byte witness encoding. */
 export function encodeWitness(witness: SpendWitness): Uint8Array {
-  if (typeof witness !== 'object' || witness === null) throw new TypeError(`"witness" expected object, got type=${typeof witness}`);
+  if (typeof witness !== 'object' || witness === null)
+    throw new TypeError(`"witness" expected object, got type=${typeof witness}`);
   const w = new Writer(WITNESS_BYTES);
   w.digest(witness.sk, 'sk');
   w.decimal(witness.value, 'value', 'value_out_of_range');
@@ -111,7 +114,11 @@ export function encodeWitness(witness: SpendWitness): Uint8Array {
   aint(witness.index, 'index', 0, 2 ** 32 - 1);
   w.u64(BigInt(witness.index));
   aarray(witness.path, 'path');
-  if (witness.path.length !== 32) throw new SpendEncodingError('invalid_length', `"path" expected 32 siblings, got ${witness.path.length}`);
+  if (witness.path.length !== 32)
+    throw new SpendEncodingError(
+      'invalid_length',
+      `"path" expected 32 siblings, got ${witness.path.length}`,
+    );
   for (const [i, sibling] of witness.path.entries()) w.digest(sibling, `path[${i}]`);
   w.decimal(witness.amount, 'amount', 'amount_out_of_range');
   w.digest(witness.ctx, 'ctx');
@@ -120,7 +127,8 @@ export function encodeWitness(witness: SpendWitness): Uint8Array {
 
 /** The 136-byte public-input encoding. */
 export function encodePublicInputs(inputs: SpendPublicInputs): Uint8Array {
-  if (typeof inputs !== 'object' || inputs === null) throw new TypeError(`"publicInputs" expected object, got type=${typeof inputs}`);
+  if (typeof inputs !== 'object' || inputs === null)
+    throw new TypeError(`"publicInputs" expected object, got type=${typeof inputs}`);
   const w = new Writer(PUBLIC_INPUTS_BYTES);
   w.digest(inputs.root, 'root');
   w.digest(inputs.nullifier, 'nullifier');
@@ -132,8 +140,15 @@ export function encodePublicInputs(inputs: SpendPublicInputs): Uint8Array {
 
 /** Decodes {@link encodePublicInputs} (bytes from the core, already checked there). */
 export function decodePublicInputs(bytes: Uint8Array): SpendPublicInputs {
-  if (bytes.length !== PUBLIC_INPUTS_BYTES) throw new SpendEncodingError('invalid_length', `public inputs: expected ${PUBLIC_INPUTS_BYTES} bytes, got ${bytes.length}`);
-  const amount = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(96, true);
+  if (bytes.length !== PUBLIC_INPUTS_BYTES)
+    throw new SpendEncodingError(
+      'invalid_length',
+      `public inputs: expected ${PUBLIC_INPUTS_BYTES} bytes, got ${bytes.length}`,
+    );
+  const amount = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(
+    96,
+    true,
+  );
   return {
     root: hexAt(bytes, 0),
     nullifier: hexAt(bytes, 32),

@@ -20,7 +20,11 @@ export class WasmThreads {
   readonly #threads: WorkerThreads<WasmCall, Uint8Array>;
 
   constructor(wasmUrl: URL, size = Math.max(1, availableParallelism() - 1)) {
-    this.#threads = new WorkerThreads({ script: workerScript(import.meta.url, 'wasm-worker'), workerData: { wasmUrl: wasmUrl.href }, size });
+    this.#threads = new WorkerThreads({
+      script: workerScript(import.meta.url, 'wasm-worker'),
+      workerData: { wasmUrl: wasmUrl.href },
+      size,
+    });
   }
 
   /**

@@ -13,5 +13,7 @@ const binding = await loadWasm(new URL((workerData as { wasmUrl: string }).wasmU
 
 serveJobs<WasmCall>(({ method, args }) => {
   const result = (binding[method] as (...a: unknown[]) => unknown)(...args);
-  return result instanceof Uint8Array ? transferred(result, [result.buffer as ArrayBuffer]) : result;
+  return result instanceof Uint8Array
+    ? transferred(result, [result.buffer as ArrayBuffer])
+    : result;
 });

@@ -55,7 +55,11 @@ class WasmCore {
         flat.push(ptr, arg.length);
       }
       const status = (fn as (...a: number[]) => number)(...flat);
-      const out = new Uint8Array(exports.memory.buffer, exports.ps_result_ptr(), exports.ps_result_len()).slice();
+      const out = new Uint8Array(
+        exports.memory.buffer,
+        exports.ps_result_ptr(),
+        exports.ps_result_len(),
+      ).slice();
       // The same report shape as the N-API addon; the facade turns it into a CoreError.
       if (status !== 0) throw new Error(decoder.decode(out));
       return out;
@@ -125,8 +129,10 @@ function bindingOf(core: WasmCore, offThread?: OffThread): RawBinding {
     proveSpend: (witness, seed) => bytes('prove_spend', witness, seed),
     verifySpend: (proof, publicInputs) => bytes('verify_spend', proof, publicInputs),
     proveSpendAsync: (witness, seed) => later('proveSpend', 'prove_spend', witness, seed),
-    verifySpendAsync: (proof, publicInputs) => later('verifySpend', 'verify_spend', proof, publicInputs),
-    frontierAppendAsync: (frontier, leaves) => later('frontierAppend', 'frontier_append', frontier, leaves),
+    verifySpendAsync: (proof, publicInputs) =>
+      later('verifySpend', 'verify_spend', proof, publicInputs),
+    frontierAppendAsync: (frontier, leaves) =>
+      later('frontierAppend', 'frontier_append', frontier, leaves),
     treeRootAsync: (leaves) => later('treeRoot', 'tree_root', leaves),
     treePathAsync: (leaves, index) => later('treePath', 'tree_path', leaves, index),
   };
@@ -147,7 +153,9 @@ export async function instantiateWasm(
 
 /** Node: the async variants run on worker threads, started on first use. */
 function workerThreadsRunner(url: URL): OffThread {
-  let threads: Promise<{ run(method: keyof RawBinding, ...args: unknown[]): Promise<Uint8Array> }> | undefined;
+  let threads:
+    | Promise<{ run(method: keyof RawBinding, ...args: unknown[]): Promise<Uint8Array> }>
+    | undefined;
   return async (method, args) => {
     threads ??= import('./wasm-threads.js').then(({ WasmThreads }) => new WasmThreads(url));
     return (await threads).run(method, ...args);

@@ -23,20 +23,28 @@ export function randomElements(count: number): bigint[] {
 
 /** The four elements of a digest. */
 export function digestElements(digest: string): bigint[] {
-  if (!/^0x[0-9a-f]{64}$/.test(digest)) throw new RangeError(`"digest" expected 0x followed by 64 lowercase hex digits`);
+  if (!/^0x[0-9a-f]{64}$/.test(digest))
+    throw new RangeError(`"digest" expected 0x followed by 64 lowercase hex digits`);
   return [0, 1, 2, 3].map((i) => {
     let word = 0n;
-    for (let b = 7; b >= 0; b--) word = (word << 8n) | BigInt(Number.parseInt(digest.slice(2 + 16 * i + 2 * b, 4 + 16 * i + 2 * b), 16));
+    for (let b = 7; b >= 0; b--)
+      word =
+        (word << 8n) |
+        BigInt(Number.parseInt(digest.slice(2 + 16 * i + 2 * b, 4 + 16 * i + 2 * b), 16));
     return word;
   });
 }
 
 /** The digest of four canonical elements. */
 export function elementsDigest(elements: readonly bigint[]): DigestHex {
-  if (elements.length !== 4) throw new RangeError(`"elements" expected 4 elements, got ${elements.length}`);
+  if (elements.length !== 4)
+    throw new RangeError(`"elements" expected 4 elements, got ${elements.length}`);
   let out = '0x';
   for (const element of elements) {
-    for (let b = 0; b < 8; b++) out += Number((element >> BigInt(8 * b)) & 0xffn).toString(16).padStart(2, '0');
+    for (let b = 0; b < 8; b++)
+      out += Number((element >> BigInt(8 * b)) & 0xffn)
+        .toString(16)
+        .padStart(2, '0');
   }
   return out as DigestHex;
 }
@@ -73,7 +81,11 @@ export function precommitmentOf(core: PrivStarkCore, owner: DigestHex, rho: Dige
 }
 
 /** `cm = H_NOTE(value, pre)`. */
-export function commitmentOf(core: PrivStarkCore, value: string, precommitment: DigestHex): DigestHex {
+export function commitmentOf(
+  core: PrivStarkCore,
+  value: string,
+  precommitment: DigestHex,
+): DigestHex {
   return core.hashElements('NOTE', [BigInt(value), ...digestElements(precommitment)]);
 }
 
@@ -97,7 +109,10 @@ export function deriveNote(core: PrivStarkCore, note: NoteSecrets): DerivedNote 
   const owner = ownerOf(core, note.sk);
   const precommitment = precommitmentOf(core, owner, note.rho);
   const commitment = commitmentOf(core, note.value, precommitment);
-  const nullifier = core.hashElements('NULLIFIER', [...digestElements(note.sk), ...digestElements(commitment)]);
+  const nullifier = core.hashElements('NULLIFIER', [
+    ...digestElements(note.sk),
+    ...digestElements(commitment),
+  ]);
   return { ...note, owner, precommitment, commitment, nullifier };
 }
 
@@ -112,8 +127,22 @@ export function randomNote(core: PrivStarkCore, value: string): DerivedNote {
  */
 export async function spendWitness(
   core: PrivStarkCore,
-  args: { note: NoteSecrets; leaves: readonly string[]; index: number; amount: string; ctx: DigestHex },
+  args: {
+    note: NoteSecrets;
+    leaves: readonly string[];
+    index: number;
+    amount: string;
+    ctx: DigestHex;
+  },
 ): Promise<SpendWitness> {
   const path = await core.treePathAsync(args.leaves, args.index);
-  return { sk: args.note.sk, value: args.note.value, rho: args.note.rho, index: args.index, path, amount: args.amount, ctx: args.ctx };
+  return {
+    sk: args.note.sk,
+    value: args.note.value,
+    rho: args.note.rho,
+    index: args.index,
+    path,
+    amount: args.amount,
+    ctx: args.ctx,
+  };
 }

@@ -48,7 +48,9 @@ export interface WorkerThreadsOptions {
   readonly size?: number;
 }
 
-type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; message?: string; cause?: string };
+type Reply =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; message?: string; cause?: string };
 
 interface Pending {
   readonly resolve: (value: unknown) => void;
@@ -66,10 +68,13 @@ function spawnWorker(script: URL, workerData: unknown): Worker {
   if (!script.pathname.endsWith('.ts')) return new Worker(script, { workerData });
   // Under the test runner the sources are TypeScript: register tsx (a development dependency)
   // in the worker before importing its script.
-  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}); })`, {
-    eval: true,
-    workerData,
-  });
+  return new Worker(
+    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}); })`,
+    {
+      eval: true,
+      workerData,
+    },
+  );
 }
 
 /**
@@ -87,7 +92,11 @@ export class WorkerThreads<Job, Result> {
 
   constructor(options: WorkerThreadsOptions) {
     this.#options = options;
-    this.#slots = Array.from({ length: Math.max(1, options.size ?? 1) }, () => ({ worker: null, pending: new Map(), ready: null }));
+    this.#slots = Array.from({ length: Math.max(1, options.size ?? 1) }, () => ({
+      worker: null,
+      pending: new Map(),
+      ready: null,
+    }));
   }
 
   /** Workers. */
@@ -133,13 +142,21 @@ export class WorkerThreads<Job, Result> {
       slot.pending.delete(reply.id);
       if (slot.pending.size === 0) worker.unref();
       if (reply.ok) pending.resolve(reply.result);
-      else pending.reject(new WorkerJobError(reply.message ?? 'the job failed', reply.cause ? { cause: new Error(reply.cause) } : undefined));
+      else
+        pending.reject(
+          new WorkerJobError(
+            reply.message ?? 'the job failed',
+            reply.cause ? { cause: new Error(reply.cause) } : undefined,
+          ),
+        );
     });
     const died = (error: Error) => {
       if (slot.worker !== worker) return;
       slot.worker = null;
       slot.ready = null;
-      const death = new WorkerDiedError(`the worker thread stopped: ${error.message}`, { cause: error });
+      const death = new WorkerDiedError(`the worker thread stopped: ${error.message}`, {
+        cause: error,
+      });
       failed(death);
       for (const pending of slot.pending.values()) pending.reject(death);
       slot.pending.clear();
@@ -182,7 +199,9 @@ export class WorkerThreads<Job, Result> {
         if (options.farewell !== undefined) {
           const id = this.#nextId++;
           // Answered, or failed by the worker's death: either way it holds nothing any more.
-          const answered = new Promise<void>((resolve) => slot.pending.set(id, { resolve: () => resolve(), reject: () => resolve() }));
+          const answered = new Promise<void>((resolve) =>
+            slot.pending.set(id, { resolve: () => resolve(), reject: () => resolve() }),
+          );
           worker.ref();
           worker.postMessage({ id, job: options.farewell });
           let timer: NodeJS.Timeout | undefined;
@@ -211,11 +230,18 @@ export function serveJobs<Job>(handler: (job: Job) => unknown): void {
   const answer = async (id: number, job: Job) => {
     try {
       const result = await handler(job);
-      if (result instanceof Transferred) port.postMessage({ id, ok: true, result: result.result }, result.transfer);
+      if (result instanceof Transferred)
+        port.postMessage({ id, ok: true, result: result.result }, result.transfer);
       else port.postMessage({ id, ok: true, result });
     } catch (error) {
-      const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-      port.postMessage({ id, ok: false, message: error instanceof Error ? error.message : String(error), cause });
+      const cause =
+        error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+      port.postMessage({
+        id,
+        ok: false,
+        message: error instanceof Error ? error.message : String(error),
+        cause,
+      });
     }
   };
   let queue: Promise<void> = Promise.resolve();

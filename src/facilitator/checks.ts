@@ -74,7 +74,10 @@ function validAddress(core: FacilitatorCore, text: string): boolean {
  * Runs the checks of a schema-valid request in their fixed order.
  * @returns the checked payment, or the reason of the first failure
  */
-export function checkRequest(request: FacilitatorRequest, env: CheckEnvironment): CheckedPayment | CheckFailure {
+export function checkRequest(
+  request: FacilitatorRequest,
+  env: CheckEnvironment,
+): CheckedPayment | CheckFailure {
   const { core } = env;
   const requirements = request.paymentRequirements;
   const accepted = request.paymentPayload.accepted;
@@ -86,17 +89,24 @@ export function checkRequest(request: FacilitatorRequest, env: CheckEnvironment)
   if (!proof.ok) return fail(proof.reason);
   if (!isAmount(payload.amount) || !isAmount(requirements.amount)) return fail('invalid_payload');
   if (!isExpiryGranular(payload.expiry)) return fail('invalid_payload');
-  if (!canonicalDigest(core, payload.root) || !canonicalDigest(core, payload.nullifier) || !canonicalDigest(core, payload.commitment)) {
+  if (
+    !canonicalDigest(core, payload.root) ||
+    !canonicalDigest(core, payload.nullifier) ||
+    !canonicalDigest(core, payload.commitment)
+  ) {
     return fail('invalid_payload');
   }
   if (!validAddress(core, payload.recipient)) return fail('invalid_payload');
-  if (Buffer.byteLength(resourceIdOf(requirements), 'utf8') > CONTEXT_FIELD_MAX_BYTES.resourceId) return fail('invalid_payload');
+  if (Buffer.byteLength(resourceIdOf(requirements), 'utf8') > CONTEXT_FIELD_MAX_BYTES.resourceId)
+    return fail('invalid_payload');
 
   // 2. Scheme, network and its one asset are supported.
-  if (requirements.scheme !== SCHEME || accepted.scheme !== SCHEME || payload.scheme !== SCHEME) return fail('unsupported_scheme');
+  if (requirements.scheme !== SCHEME || accepted.scheme !== SCHEME || payload.scheme !== SCHEME)
+    return fail('unsupported_scheme');
   const network = env.networks.find((n) => n.network === requirements.network);
   const known = (name: string) => env.networks.some((n) => n.network === name);
-  if (!network || !known(accepted.network) || !known(payload.network)) return fail('unsupported_network');
+  if (!network || !known(accepted.network) || !known(payload.network))
+    return fail('unsupported_network');
   if (requirements.asset !== network.asset) return fail('unsupported_asset');
 
   // 3. `accepted` and the payload say what the requirements say (exact-amount semantics).
@@ -118,8 +128,10 @@ export function checkRequest(request: FacilitatorRequest, env: CheckEnvironment)
 
   // 5. The caller's policy.
   const policy = env.policy;
-  if (policy?.allowedRecipients && !policy.allowedRecipients.includes(requirements.payTo)) return fail('policy_violation');
-  if (policy?.maxAmount !== undefined && BigInt(requirements.amount) > policy.maxAmount) return fail('policy_violation');
+  if (policy?.allowedRecipients && !policy.allowedRecipients.includes(requirements.payTo))
+    return fail('policy_violation');
+  if (policy?.maxAmount !== undefined && BigInt(requirements.amount) > policy.maxAmount)
+    return fail('policy_violation');
 
   // The statement: ctx from the requirements and the payload's expiry.
   const payment = paymentContext(requirements, payload.expiry);
@@ -129,5 +141,11 @@ export function checkRequest(request: FacilitatorRequest, env: CheckEnvironment)
   } catch {
     return fail('invalid_payload');
   }
-  return { ok: true, proof: proof.bytes, publicInputs: publicInputs(payload, ctx), payment, network: network.network };
+  return {
+    ok: true,
+    proof: proof.bytes,
+    publicInputs: publicInputs(payload, ctx),
+    payment,
+    network: network.network,
+  };
 }

@@ -16,7 +16,15 @@ export const CONTEXT_DIGESTS_MAX = 1024;
 
 /** The key of a context: every field, JSON-encoded so that no two contexts share one. */
 function keyOf(context: PaymentContext): string {
-  return JSON.stringify([context.scheme, context.network, context.asset, context.payTo, context.amount, context.resourceId, context.expiry]);
+  return JSON.stringify([
+    context.scheme,
+    context.network,
+    context.asset,
+    context.payTo,
+    context.amount,
+    context.resourceId,
+    context.expiry,
+  ]);
 }
 
 /**

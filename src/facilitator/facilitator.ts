@@ -11,11 +11,23 @@
 
 import { PoolUnavailableError } from '../ledger/errors.js';
 import type { SettleResult, SpentNullifier } from '../ledger/index.js';
-import { type FacilitatorRequest, isReason, NETWORKS, type NetworkProfile, type Reason } from '../scheme/index.js';
+import {
+  type FacilitatorRequest,
+  isReason,
+  NETWORKS,
+  type NetworkProfile,
+  type Reason,
+} from '../scheme/index.js';
 import { type CheckedPayment, checkRequest } from './checks.js';
 import { ContextDigests } from './context-digests.js';
 import { InFlightVerifier } from './inflight.js';
-import type { CallerPolicy, FacilitatorCore, FacilitatorLedger, SettleOutcome, VerifyOutcome } from './types.js';
+import type {
+  CallerPolicy,
+  FacilitatorCore,
+  FacilitatorLedger,
+  SettleOutcome,
+  VerifyOutcome,
+} from './types.js';
 
 /** Options of {@link Facilitator}. */
 export interface FacilitatorOptions {
@@ -55,7 +67,9 @@ export class Facilitator {
     this.networks = options.networks ?? NETWORKS;
     this.clock = options.clock ?? Date.now;
     this.contexts = new ContextDigests((payment) => this.core.contextDigest(payment));
-    this.verifier = new InFlightVerifier(options.verify ?? ((proof, inputs) => this.core.verifySpend(proof, inputs)));
+    this.verifier = new InFlightVerifier(
+      options.verify ?? ((proof, inputs) => this.core.verifySpend(proof, inputs)),
+    );
   }
 
   /**
@@ -89,16 +103,34 @@ export class Facilitator {
     let result: SettleResult | { readonly ok: false; readonly reason: Reason };
     try {
       result = checked.ok
-        ? await this.ledger.settle({ proof: checked.proof, publicInputs: checked.publicInputs, payment: checked.payment })
+        ? await this.ledger.settle({
+            proof: checked.proof,
+            publicInputs: checked.publicInputs,
+            payment: checked.payment,
+          })
         : await this.ledger.refuse(request.paymentPayload.payload.nullifier, checked.reason);
     } catch (error) {
       return { ok: false, reason: poolFault(error), transaction: '', network };
     }
-    if (result.ok) return { ok: true, transaction: result.settlementId, network: checked.ok ? checked.network : network };
+    if (result.ok)
+      return {
+        ok: true,
+        transaction: result.settlementId,
+        network: checked.ok ? checked.network : network,
+      };
     if (result.reason === 'duplicate_settlement') {
-      return { ok: false, reason: 'duplicate_settlement', transaction: 'settlementId' in result ? (result.settlementId ?? '') : '', network };
+      return {
+        ok: false,
+        reason: 'duplicate_settlement',
+        transaction: 'settlementId' in result ? (result.settlementId ?? '') : '',
+        network,
+      };
     }
-    const reason: Reason = POOL_DOWN_REASONS.has(result.reason) ? 'pool_unavailable' : isReason(result.reason) ? result.reason : 'facilitator_error';
+    const reason: Reason = POOL_DOWN_REASONS.has(result.reason)
+      ? 'pool_unavailable'
+      : isReason(result.reason)
+        ? result.reason
+        : 'facilitator_error';
     return { ok: false, reason, transaction: '', network };
   }
 
@@ -113,7 +145,9 @@ export class Facilitator {
   }
 
   /** The anchor is a checkpoint, then the nullifier is unspent (or who spent it). */
-  private async poolChecks(checked: CheckedPayment): Promise<'unknown_root' | 'unspent' | SpentNullifier> {
+  private async poolChecks(
+    checked: CheckedPayment,
+  ): Promise<'unknown_root' | 'unspent' | SpentNullifier> {
     if (!(await this.ledger.isCheckpoint(checked.publicInputs.root))) return 'unknown_root';
     return (await this.ledger.spent(checked.publicInputs.nullifier)) ?? 'unspent';
   }

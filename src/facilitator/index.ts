@@ -3,8 +3,19 @@
  * framework inside; `src/http` serves it.
  */
 
-export { type CheckedPayment, type CheckEnvironment, type CheckFailure, checkRequest } from './checks.js';
+export {
+  type CheckedPayment,
+  type CheckEnvironment,
+  type CheckFailure,
+  checkRequest,
+} from './checks.js';
 export { CONTEXT_DIGESTS_MAX, ContextDigests } from './context-digests.js';
 export { Facilitator, type FacilitatorOptions } from './facilitator.js';
 export { InFlightVerifier } from './inflight.js';
-export type { CallerPolicy, FacilitatorCore, FacilitatorLedger, SettleOutcome, VerifyOutcome } from './types.js';
+export type {
+  CallerPolicy,
+  FacilitatorCore,
+  FacilitatorLedger,
+  SettleOutcome,
+  VerifyOutcome,
+} from './types.js';

@@ -13,11 +13,22 @@ interface Running {
 }
 
 function samePublicInputs(a: SpendPublicInputs, b: SpendPublicInputs): boolean {
-  return a.root === b.root && a.nullifier === b.nullifier && a.change === b.change && a.amount === b.amount && a.ctx === b.ctx;
+  return (
+    a.root === b.root &&
+    a.nullifier === b.nullifier &&
+    a.change === b.change &&
+    a.amount === b.amount &&
+    a.ctx === b.ctx
+  );
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length));
+  return (
+    a.length === b.length &&
+    Buffer.from(a.buffer, a.byteOffset, a.length).equals(
+      Buffer.from(b.buffer, b.byteOffset, b.length),
+    )
+  );
 }
 
 /** Runs a verifier with in-flight deduplication, keyed by nullifier and compared in full. */
@@ -28,7 +39,12 @@ export class InFlightVerifier {
   /** Requests that joined a verification already running. */
   joined = 0;
 
-  constructor(private readonly verify: (proof: Uint8Array, inputs: SpendPublicInputs) => Promise<VerifyResult>) {}
+  constructor(
+    private readonly verify: (
+      proof: Uint8Array,
+      inputs: SpendPublicInputs,
+    ) => Promise<VerifyResult>,
+  ) {}
 
   /** The verdict for `proof` against `inputs`, shared with an identical verification in flight. */
   run(proof: Uint8Array, inputs: SpendPublicInputs): Promise<VerifyResult> {

@@ -5,11 +5,19 @@
  */
 
 import type { PrivStarkCore } from '../core/index.js';
-import type { LedgerRejection, SettleResult, SpentNullifier, TransitionInput } from '../ledger/index.js';
+import type {
+  LedgerRejection,
+  SettleResult,
+  SpentNullifier,
+  TransitionInput,
+} from '../ledger/index.js';
 import type { Reason } from '../scheme/index.js';
 
 /** The core calls the facilitator makes. */
-export type FacilitatorCore = Pick<PrivStarkCore, 'parseDigest' | 'decodeAddress' | 'contextDigest' | 'verifySpend'>;
+export type FacilitatorCore = Pick<
+  PrivStarkCore,
+  'parseDigest' | 'decodeAddress' | 'contextDigest' | 'verifySpend'
+>;
 
 /** The ledger calls the facilitator makes (`Ledger` of `src/ledger` has them). */
 export interface FacilitatorLedger {
@@ -23,7 +31,10 @@ export interface FacilitatorLedger {
    */
   settle(input: TransitionInput): Promise<SettleResult>;
   /** A settle the facilitator's checks refused: `duplicate_settlement` if its nullifier settled, else `reason`. */
-  refuse<R extends string>(nullifier: unknown, reason: R): Promise<LedgerRejection | { readonly ok: false; readonly reason: R }>;
+  refuse<R extends string>(
+    nullifier: unknown,
+    reason: R,
+  ): Promise<LedgerRejection | { readonly ok: false; readonly reason: R }>;
 }
 
 /** What one API key may do (priv-stark-v1.md §5). Absent fields do not restrict. */
@@ -40,4 +51,9 @@ export type VerifyOutcome = { readonly ok: true } | { readonly ok: false; readon
 /** A settle verdict; `transaction` is `''` unless something was (or had been) settled. */
 export type SettleOutcome =
   | { readonly ok: true; readonly transaction: string; readonly network: string }
-  | { readonly ok: false; readonly reason: Reason; readonly transaction: string; readonly network: string };
+  | {
+      readonly ok: false;
+      readonly reason: Reason;
+      readonly transaction: string;
+      readonly network: string;
+    };

@@ -9,7 +9,12 @@
 import { randomUUID } from 'node:crypto';
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 
 import type { Facilitator } from '../facilitator/index.js';
 import {
@@ -52,8 +57,22 @@ export interface BuildOptions {
 }
 
 const SCHEMAS = {
-  verify: { body: FacilitatorRequestSchema, response: { 200: VerifyResponseSchema, '4xx': VerifyResponseSchema, '5xx': VerifyResponseSchema } },
-  settle: { body: FacilitatorRequestSchema, response: { 200: SettleResponseSchema, '4xx': SettleResponseSchema, '5xx': SettleResponseSchema } },
+  verify: {
+    body: FacilitatorRequestSchema,
+    response: {
+      200: VerifyResponseSchema,
+      '4xx': VerifyResponseSchema,
+      '5xx': VerifyResponseSchema,
+    },
+  },
+  settle: {
+    body: FacilitatorRequestSchema,
+    response: {
+      200: SettleResponseSchema,
+      '4xx': SettleResponseSchema,
+      '5xx': SettleResponseSchema,
+    },
+  },
 } as const;
 
 function send(request: FastifyRequest, reply: FastifyReply, out: Reply): FastifyReply {
@@ -63,8 +82,11 @@ function send(request: FastifyRequest, reply: FastifyReply, out: Reply): Fastify
 
 /** The network a settle failure names: the request's, once its body was parsed. */
 function networkOf(body: unknown): string {
-  const requirements = (body as { paymentRequirements?: { network?: unknown } } | null | undefined)?.paymentRequirements;
-  return typeof requirements?.network === 'string' && requirements.network.length <= 128 ? requirements.network : '';
+  const requirements = (body as { paymentRequirements?: { network?: unknown } } | null | undefined)
+    ?.paymentRequirements;
+  return typeof requirements?.network === 'string' && requirements.network.length <= 128
+    ? requirements.network
+    : '';
 }
 
 /**
@@ -94,11 +116,19 @@ export async function build(options: BuildOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', request.id);
       // A path that does not decode names no route.
-      const reason: Reason = error.code === 'FST_ERR_BAD_URL' ? 'not_found' : reasonOf(error).reason;
+      const reason: Reason =
+        error.code === 'FST_ERR_BAD_URL' ? 'not_found' : reasonOf(error).reason;
       send(request, reply, failureReply(replyKindOf(request.url), reason));
     },
     // Nothing is coerced, dropped or defaulted: a number where a string belongs is refused.
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
+    ajv: {
+      customOptions: {
+        coerceTypes: false,
+        removeAdditional: false,
+        useDefaults: false,
+        allErrors: false,
+      },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerJsonBodyParser(app);
@@ -119,17 +149,35 @@ export async function build(options: BuildOptions): Promise<FastifyInstance> {
   });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics?.requests.inc({ route, status: String(reply.statusCode), reason: request.x402Reason ?? '' });
-    request.log.info({ route, status: reply.statusCode, reason: request.x402Reason ?? undefined, ms: Math.round(reply.elapsedTime) }, 'reply');
+    metrics?.requests.inc({
+      route,
+      status: String(reply.statusCode),
+      reason: request.x402Reason ?? '',
+    });
+    request.log.info(
+      {
+        route,
+        status: reply.statusCode,
+        reason: request.x402Reason ?? undefined,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'reply',
+    );
   });
 
   app.setErrorHandler((error, request, reply) => {
     const { reason, fault } = reasonOf(error);
     if (fault) request.log.error({ err: error }, 'request failed');
     if (reason === 'unauthorized') reply.header('www-authenticate', 'Bearer');
-    return send(request, reply, failureReply(replyKindOf(request.url), reason, { network: networkOf(request.body) }));
+    return send(
+      request,
+      reply,
+      failureReply(replyKindOf(request.url), reason, { network: networkOf(request.body) }),
+    );
   });
-  app.setNotFoundHandler((request, reply) => send(request, reply, failureReply(replyKindOf(request.url), 'not_found')));
+  app.setNotFoundHandler((request, reply) =>
+    send(request, reply, failureReply(replyKindOf(request.url), 'not_found')),
+  );
 
   const authenticate = async (request: FastifyRequest) => {
     if (options.auth.mode === 'off') {
@@ -142,27 +190,46 @@ export async function build(options: BuildOptions): Promise<FastifyInstance> {
     request.caller = caller;
   };
 
-  await registerRateLimit(app, { callerOf: (request) => request.caller, store: options.rateLimitStore });
-
-  app.post('/verify', { schema: SCHEMAS.verify, onRequest: authenticate }, async (request, reply) => {
-    const stop = metrics?.verifySeconds.startTimer();
-    try {
-      return send(request, reply, verifyReply(await facilitator.verify(request.body, request.caller?.policy)));
-    } finally {
-      // Faults are timed too (the error handler answers them).
-      stop?.();
-    }
+  await registerRateLimit(app, {
+    callerOf: (request) => request.caller,
+    store: options.rateLimitStore,
   });
 
-  app.post('/settle', { schema: SCHEMAS.settle, onRequest: authenticate }, async (request, reply) => {
-    const stop = metrics?.settleSeconds.startTimer();
-    try {
-      return send(request, reply, settleReply(await facilitator.settle(request.body, request.caller?.policy)));
-    } finally {
-      // Faults are timed too (the error handler answers them).
-      stop?.();
-    }
-  });
+  app.post(
+    '/verify',
+    { schema: SCHEMAS.verify, onRequest: authenticate },
+    async (request, reply) => {
+      const stop = metrics?.verifySeconds.startTimer();
+      try {
+        return send(
+          request,
+          reply,
+          verifyReply(await facilitator.verify(request.body, request.caller?.policy)),
+        );
+      } finally {
+        // Faults are timed too (the error handler answers them).
+        stop?.();
+      }
+    },
+  );
+
+  app.post(
+    '/settle',
+    { schema: SCHEMAS.settle, onRequest: authenticate },
+    async (request, reply) => {
+      const stop = metrics?.settleSeconds.startTimer();
+      try {
+        return send(
+          request,
+          reply,
+          settleReply(await facilitator.settle(request.body, request.caller?.policy)),
+        );
+      } finally {
+        // Faults are timed too (the error handler answers them).
+        stop?.();
+      }
+    },
+  );
 
   registerHealth(app, options.health);
   return app;

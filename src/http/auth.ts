@@ -60,7 +60,10 @@ export class ApiKeys {
 
   constructor(entries: readonly ApiKeyEntry[]) {
     for (const entry of entries) {
-      if (entry.sha256.length !== 32) throw new RangeError(`"sha256" of key ${entry.id} expected 32 bytes, got length=${entry.sha256.length}`);
+      if (entry.sha256.length !== 32)
+        throw new RangeError(
+          `"sha256" of key ${entry.id} expected 32 bytes, got length=${entry.sha256.length}`,
+        );
     }
     this.entries = entries;
   }

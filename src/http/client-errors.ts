@@ -43,11 +43,16 @@ export function clientErrorReply(error: { code?: unknown; rawPacket?: unknown })
 }
 
 /** Fastify's `clientErrorHandler`: answers in the x402 shape, then closes the connection. */
-export function onClientError(error: Error & { code?: unknown; rawPacket?: unknown }, socket: Socket): void {
+export function onClientError(
+  error: Error & { code?: unknown; rawPacket?: unknown },
+  socket: Socket,
+): void {
   // A reset connection has nobody to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   // A reply already under way on this connection cannot be followed by another: just close.
-  const inProgress = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  const inProgress =
+    (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent ===
+    true;
   if (socket.writable && !inProgress) socket.end(clientErrorReply(error));
   else socket.destroy();
 }

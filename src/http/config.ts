@@ -38,7 +38,9 @@ const ConfigSchema = Type.Object(
             policy: Type.Optional(
               Type.Object(
                 {
-                  allowedRecipients: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 256 }))),
+                  allowedRecipients: Type.Optional(
+                    Type.Array(Type.String({ minLength: 1, maxLength: 256 })),
+                  ),
                   maxAmount: Type.Optional(Type.String()),
                   rateLimit: Type.Optional(RateLimitSchema),
                 },
@@ -50,12 +52,18 @@ const ConfigSchema = Type.Object(
         ),
       ),
     ),
-    limits: Type.Optional(Type.Object({ rateLimit: Type.Optional(RateLimitSchema) }, { additionalProperties: false })),
+    limits: Type.Optional(
+      Type.Object({ rateLimit: Type.Optional(RateLimitSchema) }, { additionalProperties: false }),
+    ),
     networks: Type.Optional(
       Type.Array(
         Type.Object(
           {
-            network: Type.String({ minLength: 3, maxLength: 64, pattern: '^[a-z0-9-]+:[A-Za-z0-9_-]+$' }),
+            network: Type.String({
+              minLength: 3,
+              maxLength: 64,
+              pattern: '^[a-z0-9-]+:[A-Za-z0-9_-]+$',
+            }),
             asset: Type.String({ minLength: 1, maxLength: 64 }),
             decimals: Type.Integer({ minimum: 0, maximum: 30 }),
           },
@@ -105,7 +113,8 @@ export function parseConfig(text: string): AccessConfig {
   const file = value as ConfigFile;
   const keys = (file.keys ?? []).map((key, i): ApiKeyEntry => {
     const p = key.policy;
-    if (p?.maxAmount !== undefined && !isAmount(p.maxAmount)) throw new ConfigError(`CONFIG/keys/${i}/policy/maxAmount: expected a decimal amount`);
+    if (p?.maxAmount !== undefined && !isAmount(p.maxAmount))
+      throw new ConfigError(`CONFIG/keys/${i}/policy/maxAmount: expected a decimal amount`);
     return {
       id: key.id,
       sha256: Buffer.from(key.sha256, 'hex'),
@@ -135,7 +144,8 @@ export function keysFromList(list: string): ApiKeyEntry[] {
     .map((key) => key.trim())
     .filter((key) => key.length > 0)
     .map((key, i) => {
-      if (key.length < 16) throw new ConfigError(`API_KEYS: key ${i + 1} is shorter than 16 characters`);
+      if (key.length < 16)
+        throw new ConfigError(`API_KEYS: key ${i + 1} is shorter than 16 characters`);
       const sha256 = hashKey(key);
       return { id: `env-${sha256.toString('hex').slice(0, 16)}`, sha256, policy: {} };
     });
@@ -146,7 +156,10 @@ export function keysFromList(list: string): ApiKeyEntry[] {
  * without a rate limit get the file's default.
  * @throws ConfigError for an unreadable file or an invalid entry
  */
-export function loadAccessConfig(sources: { apiKeys?: string | undefined; configPath?: string | undefined }): AccessConfig {
+export function loadAccessConfig(sources: {
+  apiKeys?: string | undefined;
+  configPath?: string | undefined;
+}): AccessConfig {
   let file: AccessConfig = { keys: [] };
   if (sources.configPath) {
     let text: string;
@@ -159,7 +172,9 @@ export function loadAccessConfig(sources: { apiKeys?: string | undefined; config
   }
   const keys = [...file.keys, ...keysFromList(sources.apiKeys ?? '')];
   const withDefaults = keys.map((key) =>
-    key.policy.rateLimit || !file.defaultRateLimit ? key : { ...key, policy: { ...key.policy, rateLimit: file.defaultRateLimit } },
+    key.policy.rateLimit || !file.defaultRateLimit
+      ? key
+      : { ...key, policy: { ...key.policy, rateLimit: file.defaultRateLimit } },
   );
   return { keys: withDefaults, defaultRateLimit: file.defaultRateLimit, networks: file.networks };
 }

@@ -51,7 +51,8 @@ export function reasonOf(error: unknown): { readonly reason: Reason; readonly fa
   if (error instanceof PoolUnavailableError) return { reason: 'pool_unavailable', fault: true };
   const e = (typeof error === 'object' && error !== null ? error : {}) as ErrorLike;
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { reason: 'payload_too_large', fault: false };
-  if (e.validation !== undefined || (typeof e.code === 'string' && UNREADABLE_BODY.has(e.code))) return { reason: 'invalid_payload', fault: false };
+  if (e.validation !== undefined || (typeof e.code === 'string' && UNREADABLE_BODY.has(e.code)))
+    return { reason: 'invalid_payload', fault: false };
   // JSON syntax errors, prototype poisoning and other client errors of the body parser.
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return { reason: e.statusCode === 413 ? 'payload_too_large' : 'invalid_payload', fault: false };

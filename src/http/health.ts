@@ -34,7 +34,9 @@ const common = {
   version: Type.String(),
   scheme: Type.Literal(SCHEME),
   x402Version: Type.Literal(X402_VERSION),
-  networks: Type.Array(Type.Object({ network: Type.String(), asset: Type.String(), decimals: Type.Integer() })),
+  networks: Type.Array(
+    Type.Object({ network: Type.String(), asset: Type.String(), decimals: Type.Integer() }),
+  ),
 };
 
 const HealthOkSchema = Type.Object(
@@ -59,7 +61,12 @@ const HealthOkSchema = Type.Object(
         x402Version: X402_VERSION,
         backend: 'native',
         networks: [DEVNET_NETWORK],
-        pool: { kind: 'sqlite', ok: true, leaves: 12, checkpoint: { seq: 3, root: '0x…', size: 12, time: 1795000000000 } },
+        pool: {
+          kind: 'sqlite',
+          ok: true,
+          leaves: 12,
+          checkpoint: { seq: 3, root: '0x…', size: 12, time: 1795000000000 },
+        },
       },
     ],
   },
@@ -73,7 +80,10 @@ const HealthDownSchema = Type.Object(
     pool: Type.Object({ kind: Type.String(), ok: Type.Boolean() }),
     down: Type.Array(Type.Union([Type.Literal('pool'), Type.Literal('backend')])),
   },
-  { description: 'not ready: `down` names the failing parts', examples: [{ status: 'unavailable', down: ['pool'] }] },
+  {
+    description: 'not ready: `down` names the failing parts',
+    examples: [{ status: 'unavailable', down: ['pool'] }],
+  },
 );
 
 type HealthOk = Static<typeof HealthOkSchema>;
@@ -95,27 +105,47 @@ export function registerHealth(app: FastifyInstance, source: HealthSource): void
     x402Version: X402_VERSION,
     networks: source.networks.map(({ network, asset, decimals }) => ({ network, asset, decimals })),
   } as const;
-  app.get('/health', { schema: { response: { 200: HealthOkSchema, 503: HealthDownSchema } } }, async (_request, reply) => {
-    let state: StoreState | null = null;
-    try {
-      state = await withTimeout(source.pool.state(), source.timeoutMs ?? 2000);
-    } catch {
-      state = null;
-    }
-    if (state && source.backend) {
-      const { checkpoint } = state;
-      const body: HealthOk = {
-        status: 'ok',
+  app.get(
+    '/health',
+    { schema: { response: { 200: HealthOkSchema, 503: HealthDownSchema } } },
+    async (_request, reply) => {
+      let state: StoreState | null = null;
+      try {
+        state = await withTimeout(source.pool.state(), source.timeoutMs ?? 2000);
+      } catch {
+        state = null;
+      }
+      if (state && source.backend) {
+        const { checkpoint } = state;
+        const body: HealthOk = {
+          status: 'ok',
+          ...base,
+          backend: source.backend,
+          pool: {
+            kind: source.pool.kind,
+            ok: true,
+            leaves: state.size,
+            checkpoint: checkpoint && {
+              seq: checkpoint.seq,
+              root: checkpoint.root,
+              size: checkpoint.size,
+              time: checkpoint.time,
+            },
+          },
+        };
+        return reply.code(200).send(body);
+      }
+      const down: HealthDown['down'] = [];
+      if (!state) down.push('pool');
+      if (!source.backend) down.push('backend');
+      const body: HealthDown = {
+        status: 'unavailable',
         ...base,
         backend: source.backend,
-        pool: { kind: source.pool.kind, ok: true, leaves: state.size, checkpoint: checkpoint && { seq: checkpoint.seq, root: checkpoint.root, size: checkpoint.size, time: checkpoint.time } },
+        pool: { kind: source.pool.kind, ok: state !== null },
+        down,
       };
-      return reply.code(200).send(body);
-    }
-    const down: HealthDown['down'] = [];
-    if (!state) down.push('pool');
-    if (!source.backend) down.push('backend');
-    const body: HealthDown = { status: 'unavailable', ...base, backend: source.backend, pool: { kind: source.pool.kind, ok: state !== null }, down };
-    return reply.code(503).send(body);
-  });
+      return reply.code(503).send(body);
+    },
+  );
 }

@@ -4,11 +4,35 @@
  */
 
 export { build, type BuildOptions } from './app.js';
-export { ANONYMOUS, type ApiKeyEntry, ApiKeys, type AuthMode, bearerToken, type Caller, hashKey, isLoopbackHost, type KeyPolicy, type RateLimitPolicy } from './auth.js';
-export { type AccessConfig, ConfigError, keysFromList, loadAccessConfig, parseConfig } from './config.js';
+export {
+  ANONYMOUS,
+  type ApiKeyEntry,
+  ApiKeys,
+  type AuthMode,
+  bearerToken,
+  type Caller,
+  hashKey,
+  isLoopbackHost,
+  type KeyPolicy,
+  type RateLimitPolicy,
+} from './auth.js';
+export {
+  type AccessConfig,
+  ConfigError,
+  keysFromList,
+  loadAccessConfig,
+  parseConfig,
+} from './config.js';
 export { ReasonError, reasonOf } from './errors.js';
 export { type HealthSource, registerHealth } from './health.js';
 export { type LogSettings, loggerOptions, REDACTED_PATHS } from './logging.js';
 export { FacilitatorMetrics, listenMetrics, type PoolGaugeSource } from './metrics.js';
 export { postgresRateLimitStore, RATE_LIMIT_TABLE, registerRateLimit } from './rate-limit.js';
-export { failureReply, type Reply, type ReplyKind, replyKindOf, settleReply, verifyReply } from './replies.js';
+export {
+  failureReply,
+  type Reply,
+  type ReplyKind,
+  replyKindOf,
+  settleReply,
+  verifyReply,
+} from './replies.js';

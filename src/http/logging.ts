@@ -52,11 +52,18 @@ export const LOG_FLUSH_MS = 200;
  * held.
  */
 export function batchedStdout(): DestinationStream {
-  return destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS });
+  return destination({
+    dest: 1,
+    sync: false,
+    minLength: LOG_BUFFER_BYTES,
+    periodicFlush: LOG_FLUSH_MS,
+  });
 }
 
 /** pino options with redaction and minimal request serializers (batched stdout by default). */
-export function loggerOptions(settings: LogSettings = {}): LoggerOptions & { stream?: DestinationStream } {
+export function loggerOptions(
+  settings: LogSettings = {},
+): LoggerOptions & { stream?: DestinationStream } {
   return {
     level: settings.level ?? 'info',
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },

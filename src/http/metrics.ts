@@ -29,10 +29,16 @@ export class FacilitatorMetrics {
    * @param options.pool read on each scrape for the pool gauges
    * @param options.clock unix ms (checkpoint age)
    */
-  constructor(options: { backend: string; pool: PoolGaugeSource; clock?: () => number; processMetrics?: boolean }) {
+  constructor(options: {
+    backend: string;
+    pool: PoolGaugeSource;
+    clock?: () => number;
+    processMetrics?: boolean;
+  }) {
     const registers = [this.registry];
     const clock = options.clock ?? Date.now;
-    if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'priv_stark_' });
+    if (options.processMetrics !== false)
+      collectDefaultMetrics({ register: this.registry, prefix: 'priv_stark_' });
     this.requests = new Counter({
       name: 'priv_stark_http_requests_total',
       help: 'Replies of the facilitator listener by route, status and reason ("" for success)',
@@ -40,9 +46,24 @@ export class FacilitatorMetrics {
       registers,
     });
     const buckets = [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
-    this.verifySeconds = new Histogram({ name: 'priv_stark_verify_duration_seconds', help: 'Time to answer /verify after parsing', buckets, registers });
-    this.settleSeconds = new Histogram({ name: 'priv_stark_settle_duration_seconds', help: 'Time to answer /settle after parsing, durable commit included', buckets, registers });
-    this.backend = new Gauge({ name: 'priv_stark_proof_backend', help: 'The loaded proof backend (1 for the one in use)', labelNames: ['backend'], registers });
+    this.verifySeconds = new Histogram({
+      name: 'priv_stark_verify_duration_seconds',
+      help: 'Time to answer /verify after parsing',
+      buckets,
+      registers,
+    });
+    this.settleSeconds = new Histogram({
+      name: 'priv_stark_settle_duration_seconds',
+      help: 'Time to answer /settle after parsing, durable commit included',
+      buckets,
+      registers,
+    });
+    this.backend = new Gauge({
+      name: 'priv_stark_proof_backend',
+      help: 'The loaded proof backend (1 for the one in use)',
+      labelNames: ['backend'],
+      registers,
+    });
     this.backend.set({ backend: options.backend }, 1);
     let lastState: Promise<StoreState | null> | null = null;
     // One pool read per scrape, shared by both gauges.
@@ -79,7 +100,11 @@ export class FacilitatorMetrics {
  * Serves `GET /metrics` of a registry on its own listener.
  * @returns the listening server (close it on shutdown)
  */
-export async function listenMetrics(registry: Registry, port: number, host: string): Promise<Server> {
+export async function listenMetrics(
+  registry: Registry,
+  port: number,
+  host: string,
+): Promise<Server> {
   const server = createServer((request, response) => {
     if (request.method !== 'GET' || (request.url ?? '').split('?', 1)[0] !== '/metrics') {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');

@@ -14,7 +14,12 @@ import { ReasonError } from './errors.js';
 
 /** The store interface `@fastify/rate-limit` calls. */
 interface RateLimitStore {
-  incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number, max: number): void;
+  incr(
+    key: string,
+    callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+    timeWindow: number,
+    max: number,
+  ): void;
   child(routeOptions: unknown): RateLimitStore;
 }
 
@@ -34,18 +39,28 @@ RETURNING count, window_start + $2 - (extract(epoch from clock_timestamp()) * 10
  * A rate-limit store over PostgreSQL (one row per key, windows by the database's clock), shared
  * by every instance on that database. Creates its table if missing.
  */
-export async function postgresRateLimitStore(connections: pg.Pool): Promise<new (options: unknown) => RateLimitStore> {
+export async function postgresRateLimitStore(
+  connections: pg.Pool,
+): Promise<new (options: unknown) => RateLimitStore> {
   await connections.query(
     `CREATE TABLE IF NOT EXISTS ${RATE_LIMIT_TABLE} (key text PRIMARY KEY, count integer NOT NULL, window_start bigint NOT NULL)`,
   );
   return class PostgresRateLimitStore implements RateLimitStore {
-    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ): void {
       connections.query<{ count: number; ttl: string }>(INCREMENT, [key, timeWindow]).then(
         (result) => {
           const row = result.rows[0];
-          callback(null, { current: row?.count ?? 1, ttl: Math.max(0, Number(row?.ttl ?? timeWindow)) });
+          callback(null, {
+            current: row?.count ?? 1,
+            ttl: Math.max(0, Number(row?.ttl ?? timeWindow)),
+          });
         },
-        (error: unknown) => callback(new PoolUnavailableError('the rate-limit store failed', { cause: error })),
+        (error: unknown) =>
+          callback(new PoolUnavailableError('the rate-limit store failed', { cause: error })),
       );
     }
 
@@ -58,7 +73,9 @@ export async function postgresRateLimitStore(connections: pg.Pool): Promise<new 
 /** What the limiter needs to know about a request's caller. */
 export interface RateLimitedCaller {
   readonly id: string;
-  readonly policy: { readonly rateLimit?: { readonly max: number; readonly timeWindowMs: number } | undefined };
+  readonly policy: {
+    readonly rateLimit?: { readonly max: number; readonly timeWindowMs: number } | undefined;
+  };
 }
 
 /**
@@ -68,7 +85,10 @@ export interface RateLimitedCaller {
  */
 export async function registerRateLimit(
   app: FastifyInstance,
-  options: { callerOf: (request: FastifyRequest) => RateLimitedCaller | null; store?: (new (options: unknown) => RateLimitStore) | undefined },
+  options: {
+    callerOf: (request: FastifyRequest) => RateLimitedCaller | null;
+    store?: (new (options: unknown) => RateLimitStore) | undefined;
+  },
 ): Promise<void> {
   const limitOf = (request: FastifyRequest) => options.callerOf(request)?.policy.rateLimit;
   await app.register(rateLimit, {
@@ -78,8 +98,17 @@ export async function registerRateLimit(
     allowList: (request) => limitOf(request) === undefined,
     max: async (request) => limitOf(request)?.max ?? Number.MAX_SAFE_INTEGER,
     timeWindow: async (request) => limitOf(request)?.timeWindowMs ?? 60_000,
-    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
-    addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
+    addHeadersOnExceeding: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+    },
+    addHeaders: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+      'retry-after': true,
+    },
     errorResponseBuilder: () => new ReasonError('rate_limited'),
     ...(options.store ? { store: options.store } : {}),
   });

@@ -8,7 +8,9 @@
 import type { PoolStore, StoreOp, StoreOpResult } from './store.js';
 
 /** What a submitted op resolves to: the store's verdict, or expiry by the pool's clock at commit time. */
-export type CommitResult = StoreOpResult | { readonly ok: false; readonly reason: 'payment_expired' };
+export type CommitResult =
+  | StoreOpResult
+  | { readonly ok: false; readonly reason: 'payment_expired' };
 
 interface Pending {
   readonly op: StoreOp;

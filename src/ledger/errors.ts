@@ -42,8 +42,15 @@ export interface LedgerRejection {
 }
 
 /** Builds a {@link LedgerRejection} with the reason's generic message. */
-export function reject(reason: LedgerReason, extra: { settlementId?: string } = {}): LedgerRejection {
-  const out: { ok: false; reason: LedgerReason; message: string; settlementId?: string } = { ok: false, reason, message: messageOf(reason) };
+export function reject(
+  reason: LedgerReason,
+  extra: { settlementId?: string } = {},
+): LedgerRejection {
+  const out: { ok: false; reason: LedgerReason; message: string; settlementId?: string } = {
+    ok: false,
+    reason,
+    message: messageOf(reason),
+  };
   if (extra.settlementId !== undefined) out.settlementId = extra.settlementId;
   return out;
 }

@@ -45,7 +45,14 @@ export interface Plan {
 /** The head of an empty ledger. */
 export function emptyHead(tree: TreeHasher): Head {
   const frontier = tree.emptyFrontier();
-  return { size: 0, root: frontier.root, frontier: frontier.state, eventCount: 0, checkpointCount: 0, depositTotal: '0' };
+  return {
+    size: 0,
+    root: frontier.root,
+    frontier: frontier.state,
+    eventCount: 0,
+    checkpointCount: 0,
+    depositTotal: '0',
+  };
 }
 
 /**
@@ -83,7 +90,10 @@ export function planGroup(
       }
       seenNullifiers.add(op.nullifier);
       const id = ++eventCount;
-      leaves.push({ idx: size, commitment: op.change }, { idx: size + 1, commitment: op.recipientNote });
+      leaves.push(
+        { idx: size, commitment: op.change },
+        { idx: size + 1, commitment: op.recipientNote },
+      );
       nullifiers.push({ nullifier: op.nullifier, settlement_id: op.settlementId, event_id: id });
       events.push({
         id,
@@ -132,7 +142,13 @@ export function planGroup(
         recipient_note: null,
       });
       depositTotal += BigInt(op.amount);
-      results.push({ ok: true, kind: 'deposit', eventId: id, index: size, commitment: op.commitment });
+      results.push({
+        ok: true,
+        kind: 'deposit',
+        eventId: id,
+        index: size,
+        commitment: op.commitment,
+      });
       size += 1;
     }
   }
@@ -142,7 +158,8 @@ export function planGroup(
     { size: head.size, root: head.root, state: head.frontier },
     leaves.map((leaf) => leaf.commitment),
   );
-  if (frontier.size !== size) throw new Error(`frontier size ${frontier.size} after the append, expected ${size}`);
+  if (frontier.size !== size)
+    throw new Error(`frontier size ${frontier.size} after the append, expected ${size}`);
   return {
     results,
     leaves,
@@ -160,7 +177,12 @@ export function planGroup(
 }
 
 /** Whether a checkpoint is due: the tree changed since the latest, which is at least `minGapMs` old. */
-export function checkpointDue(head: Head, latest: Checkpoint | null, now: number, minGapMs: number): boolean {
+export function checkpointDue(
+  head: Head,
+  latest: Checkpoint | null,
+  now: number,
+  minGapMs: number,
+): boolean {
   if (head.size === 0) return false;
   if (latest === null) return true;
   return latest.size !== head.size && now - latest.time >= minGapMs;
@@ -172,7 +194,14 @@ export function eventFromRow(row: EventRow): PoolEvent {
   const time = Number(row.created_at);
   const index = Number(row.leaf_index);
   if (row.kind === 'deposit') {
-    return { id, kind: 'deposit', time, amount: row.amount, commitment: row.commitment as DigestHex, index };
+    return {
+      id,
+      kind: 'deposit',
+      time,
+      amount: row.amount,
+      commitment: row.commitment as DigestHex,
+      index,
+    };
   }
   return {
     id,

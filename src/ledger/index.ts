@@ -5,7 +5,13 @@
  */
 
 export { type CommitResult, GroupCommitter } from './committer.js';
-export { LEDGER_REASONS, type LedgerReason, type LedgerRejection, PoolUnavailableError, reject } from './errors.js';
+export {
+  LEDGER_REASONS,
+  type LedgerReason,
+  type LedgerRejection,
+  PoolUnavailableError,
+  reject,
+} from './errors.js';
 export { MIGRATIONS, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 export { noteCommitment, precommitment, recipientNote, settlementId } from './notes.js';
 export { openStore, type StoreConfig, storeConfigFromEnv } from './open.js';

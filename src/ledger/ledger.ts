@@ -29,7 +29,13 @@ import type { Checkpoint, PoolEvent, PoolStore, SpentNullifier, StoreState } fro
 /** What the pool needs from the core: hashing, the tree, the context digest, addresses, the verifier. */
 export type LedgerCore = Pick<
   PrivStarkCore,
-  'hashElements' | 'parseDigest' | 'emptyFrontier' | 'frontierAppend' | 'contextDigest' | 'decodeAddress' | 'verifySpend'
+  | 'hashElements'
+  | 'parseDigest'
+  | 'emptyFrontier'
+  | 'frontierAppend'
+  | 'contextDigest'
+  | 'decodeAddress'
+  | 'verifySpend'
 >;
 
 /** Options of {@link Ledger}. */
@@ -192,7 +198,12 @@ export class Ledger {
   async health(): Promise<LedgerHealth> {
     try {
       const state = await this.store.state();
-      return { kind: this.store.kind, ok: true, leaves: state.size, checkpoint: state.checkpoint?.seq ?? null };
+      return {
+        kind: this.store.kind,
+        ok: true,
+        leaves: state.size,
+        checkpoint: state.checkpoint?.seq ?? null,
+      };
     } catch {
       return { kind: this.store.kind, ok: false, leaves: null, checkpoint: null };
     }
@@ -227,14 +238,24 @@ export class Ledger {
   async deposit(input: DepositInput): Promise<DepositResult> {
     if (typeof input !== 'object' || input === null) return reject('invalid_payload');
     const { amount: amountText, pre } = input;
-    if (typeof amountText !== 'string' || !/^(0|[1-9][0-9]{0,39})$/.test(amountText)) return reject('invalid_payload');
+    if (typeof amountText !== 'string' || !/^(0|[1-9][0-9]{0,39})$/.test(amountText))
+      return reject('invalid_payload');
     const amount = parseAmount(amountText);
     if (amount === null) return reject('amount_out_of_range');
     if (!this.canonical(pre)) return reject('invalid_payload');
     const commitment = noteCommitment(this.core, amount, pre);
-    const result = await this.committer.submit({ kind: 'deposit', amount: amount.toString(), commitment });
+    const result = await this.committer.submit({
+      kind: 'deposit',
+      amount: amount.toString(),
+      commitment,
+    });
     if (result.ok && result.kind === 'deposit') {
-      return { ok: true, commitment: result.commitment, index: result.index, eventId: result.eventId };
+      return {
+        ok: true,
+        commitment: result.commitment,
+        index: result.index,
+        eventId: result.eventId,
+      };
     }
     return reject(result.ok ? 'invalid_payload' : result.reason);
   }
@@ -256,12 +277,14 @@ export class Ledger {
   async settle(input: TransitionInput): Promise<SettleResult> {
     if (typeof input !== 'object' || input === null) return reject('invalid_payload');
     const { proof, publicInputs: pi, payment } = input;
-    if (typeof pi !== 'object' || pi === null || !this.canonical(pi.nullifier)) return reject('invalid_payload');
+    if (typeof pi !== 'object' || pi === null || !this.canonical(pi.nullifier))
+      return reject('invalid_payload');
     // 1. A settled nullifier wins over every other refusal.
     const spent = await this.store.nullifier(pi.nullifier);
     if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
     // 2. Shapes and encodings.
-    if (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES) return reject('invalid_payload');
+    if (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
+      return reject('invalid_payload');
     if (typeof payment !== 'object' || payment === null) return reject('invalid_payload');
     for (const digest of [pi.root, pi.change, pi.ctx]) {
       if (!this.canonical(digest)) return reject('invalid_payload');
@@ -280,7 +303,8 @@ export class Ledger {
       owner = this.core.decodeAddress(payment.payTo);
       ctx = this.core.contextDigest(payment);
     } catch (error) {
-      if (error instanceof CoreError || error instanceof TypeError || error instanceof RangeError) return reject('invalid_payload');
+      if (error instanceof CoreError || error instanceof TypeError || error instanceof RangeError)
+        return reject('invalid_payload');
       throw error;
     }
     if (ctx !== pi.ctx) return reject('payment_requirements_mismatch');
@@ -309,7 +333,10 @@ export class Ledger {
    * @returns `duplicate_settlement` with the original id, or the caller's `reason`
    * @throws PoolUnavailableError when the store fails (which answer is right cannot be told)
    */
-  async refuse<R extends string>(nullifier: unknown, reason: R): Promise<LedgerRejection | { readonly ok: false; readonly reason: R }> {
+  async refuse<R extends string>(
+    nullifier: unknown,
+    reason: R,
+  ): Promise<LedgerRejection | { readonly ok: false; readonly reason: R }> {
     if (this.canonical(nullifier)) {
       const spent = await this.store.nullifier(nullifier);
       if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
@@ -331,8 +358,10 @@ export class Ledger {
     try {
       verdict = await this.core.verifySpend(proof, pi);
     } catch (error) {
-      if (error instanceof CoreError && error.code !== 'internal_panic') return reject('invalid_priv_stark_proof');
-      if (error instanceof TypeError || error instanceof RangeError) return reject('invalid_priv_stark_proof');
+      if (error instanceof CoreError && error.code !== 'internal_panic')
+        return reject('invalid_priv_stark_proof');
+      if (error instanceof TypeError || error instanceof RangeError)
+        return reject('invalid_priv_stark_proof');
       throw error;
     }
     if (!verdict.ok) return reject('invalid_priv_stark_proof');
@@ -363,7 +392,8 @@ export class Ledger {
         recipientNote: result.recipientNote,
       };
     }
-    if (!result.ok && result.reason === 'duplicate_settlement') return reject('duplicate_settlement', { settlementId: result.settlementId });
+    if (!result.ok && result.reason === 'duplicate_settlement')
+      return reject('duplicate_settlement', { settlementId: result.settlementId });
     return reject(result.ok ? 'invalid_payload' : result.reason);
   }
 

@@ -125,7 +125,9 @@ export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 /** Thrown when a database was written by a newer version of this code. */
 export class SchemaTooNewError extends Error {
   constructor(found: number) {
-    super(`the pool database has schema version ${found}, newer than this code knows (${SCHEMA_VERSION})`);
+    super(
+      `the pool database has schema version ${found}, newer than this code knows (${SCHEMA_VERSION})`,
+    );
     this.name = 'SchemaTooNewError';
   }
 }

@@ -23,7 +23,12 @@ export function precommitment(core: NoteHasher, owner: string, rho: string): Dig
 }
 
 /** The recipient note of a settlement: `H_NOTE(amount ‖ H_PRE(owner ‖ H_RECIPIENT_RHO(nf)))`. */
-export function recipientNote(core: NoteHasher, amount: bigint, recipientOwner: string, nullifier: string): DigestHex {
+export function recipientNote(
+  core: NoteHasher,
+  amount: bigint,
+  recipientOwner: string,
+  nullifier: string,
+): DigestHex {
   const rho = core.hashElements('RECIPIENT_RHO', digestElements(nullifier));
   return noteCommitment(core, amount, precommitment(core, recipientOwner, rho));
 }

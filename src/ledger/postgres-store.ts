@@ -13,8 +13,24 @@ import pg from 'pg';
 import type { DigestHex, Frontier } from '../core/index.js';
 import { unavailable } from './errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
-import { checkpointDue, emptyHead, type EventRow, eventFromRow, type Head, planGroup } from './group-plan.js';
-import type { Checkpoint, PoolEvent, PoolStore, SpentNullifier, StoreOp, StoreOpResult, StoreState, TreeHasher } from './store.js';
+import {
+  checkpointDue,
+  emptyHead,
+  type EventRow,
+  eventFromRow,
+  type Head,
+  planGroup,
+} from './group-plan.js';
+import type {
+  Checkpoint,
+  PoolEvent,
+  PoolStore,
+  SpentNullifier,
+  StoreOp,
+  StoreOpResult,
+  StoreState,
+  TreeHasher,
+} from './store.js';
 
 /** Options of {@link openPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -64,13 +80,19 @@ function headOf(row: HeadRow): Head {
 
 function checkpointOf(row: CheckpointRow | undefined): Checkpoint | null {
   return row
-    ? { seq: Number(row.seq), root: row.root as DigestHex, size: Number(row.size), time: Number(row.created_at) }
+    ? {
+        seq: Number(row.seq),
+        root: row.root as DigestHex,
+        size: Number(row.size),
+        time: Number(row.created_at),
+      }
     : null;
 }
 
 const HEAD_COLUMNS = 'size, root, frontier, event_count, checkpoint_count, deposit_total';
 const CHECKPOINT_COLUMNS = 'seq, root, size, created_at';
-const EVENT_COLUMNS = 'id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note';
+const EVENT_COLUMNS =
+  'id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note';
 
 /**
  * Opens (migrating as needed) the PostgreSQL pool store.
@@ -124,7 +146,9 @@ async function transaction<T>(
     let head: Head | null = null;
     if (options.lockHead) {
       // Simple-protocol multi-statement (no parameters): one round trip, two results.
-      const results = (await client.query(`BEGIN; SELECT ${HEAD_COLUMNS} FROM pool_head WHERE id = 1 FOR UPDATE`)) as unknown as pg.QueryResult<HeadRow>[];
+      const results = (await client.query(
+        `BEGIN; SELECT ${HEAD_COLUMNS} FROM pool_head WHERE id = 1 FOR UPDATE`,
+      )) as unknown as pg.QueryResult<HeadRow>[];
       const row = results[1]?.rows[0];
       if (!row) throw new Error('pool_head row missing');
       head = headOf(row);
@@ -149,22 +173,30 @@ async function migrate(pool: pg.Pool, tree: TreeHasher): Promise<void> {
   await transaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
     await client.query(MIGRATIONS_TABLE.postgres);
-    const { rows } = await client.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
+    const { rows } = await client.query<{ v: number | null }>(
+      'SELECT MAX(version) AS v FROM schema_migrations',
+    );
     const current = rows[0]?.v ?? 0;
     if (current > SCHEMA_VERSION) throw new SchemaTooNewError(current);
     for (const migration of MIGRATIONS) {
       if (migration.version <= current) continue;
       await client.query(migration.postgres);
-      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
-        migration.version,
-        migration.name,
-        Date.now(),
-      ]);
+      await client.query(
+        'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
+        [migration.version, migration.name, Date.now()],
+      );
     }
     const head = emptyHead(tree);
     await client.query(
       `INSERT INTO pool_head (id, ${HEAD_COLUMNS}) VALUES (1, $1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
-      [head.size, head.root, Buffer.from(head.frontier), head.eventCount, head.checkpointCount, head.depositTotal],
+      [
+        head.size,
+        head.root,
+        Buffer.from(head.frontier),
+        head.eventCount,
+        head.checkpointCount,
+        head.depositTotal,
+      ],
     );
   });
 }
@@ -175,7 +207,10 @@ class PostgresStore implements PoolStore {
   private closed = false;
 
   /** Nullifier lookups waiting for the next event-loop turn, answered by one query. */
-  private lookups = new Map<string, { resolve: (spent: SpentNullifier | null) => void; reject: (error: unknown) => void }[]>();
+  private lookups = new Map<
+    string,
+    { resolve: (spent: SpentNullifier | null) => void; reject: (error: unknown) => void }[]
+  >();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -186,7 +221,14 @@ class PostgresStore implements PoolStore {
   private async writeHead(client: pg.PoolClient, head: Head): Promise<void> {
     await client.query(
       'UPDATE pool_head SET size = $1, root = $2, frontier = $3, event_count = $4, checkpoint_count = $5, deposit_total = $6 WHERE id = 1',
-      [head.size, head.root, Buffer.from(head.frontier), head.eventCount, head.checkpointCount, head.depositTotal],
+      [
+        head.size,
+        head.root,
+        Buffer.from(head.frontier),
+        head.eventCount,
+        head.checkpointCount,
+        head.depositTotal,
+      ],
     );
   }
 
@@ -266,26 +308,37 @@ class PostgresStore implements PoolStore {
 
   checkpoint(now: number, minGapMs: number): Promise<Checkpoint | null> {
     return this.run('checkpoint', () =>
-      transaction(this.writes, async (client, locked) => {
-        const head = locked as Head;
-        const { rows } = await client.query<CheckpointRow>(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY seq DESC LIMIT 1`);
-        if (!checkpointDue(head, checkpointOf(rows[0]), now, minGapMs)) return null;
-        const checkpoint: Checkpoint = { seq: head.checkpointCount + 1, root: head.root, size: head.size, time: now };
-        await client.query('INSERT INTO checkpoints (seq, root, size, created_at) VALUES ($1, $2, $3, $4)', [
-          checkpoint.seq,
-          checkpoint.root,
-          checkpoint.size,
-          checkpoint.time,
-        ]);
-        await this.writeHead(client, { ...head, checkpointCount: checkpoint.seq });
-        return checkpoint;
-      }, { lockHead: true }),
+      transaction(
+        this.writes,
+        async (client, locked) => {
+          const head = locked as Head;
+          const { rows } = await client.query<CheckpointRow>(
+            `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY seq DESC LIMIT 1`,
+          );
+          if (!checkpointDue(head, checkpointOf(rows[0]), now, minGapMs)) return null;
+          const checkpoint: Checkpoint = {
+            seq: head.checkpointCount + 1,
+            root: head.root,
+            size: head.size,
+            time: now,
+          };
+          await client.query(
+            'INSERT INTO checkpoints (seq, root, size, created_at) VALUES ($1, $2, $3, $4)',
+            [checkpoint.seq, checkpoint.root, checkpoint.size, checkpoint.time],
+          );
+          await this.writeHead(client, { ...head, checkpointCount: checkpoint.seq });
+          return checkpoint;
+        },
+        { lockHead: true },
+      ),
     );
   }
 
   state(): Promise<StoreState> {
     return this.run('state', async () => {
-      const { rows } = await this.pool.query<HeadRow & { c_seq: string | null; c_root: string; c_size: string; c_time: string }>(
+      const { rows } = await this.pool.query<
+        HeadRow & { c_seq: string | null; c_root: string; c_size: string; c_time: string }
+      >(
         `SELECT h.size, h.root, h.event_count, h.deposit_total, c.seq AS c_seq, c.root AS c_root, c.size AS c_size, c.created_at AS c_time
          FROM pool_head h LEFT JOIN LATERAL (SELECT seq, root, size, created_at FROM checkpoints ORDER BY seq DESC LIMIT 1) c ON true
          WHERE h.id = 1`,
@@ -300,14 +353,21 @@ class PostgresStore implements PoolStore {
         checkpoint:
           row.c_seq === null
             ? null
-            : { seq: Number(row.c_seq), root: row.c_root as DigestHex, size: Number(row.c_size), time: Number(row.c_time) },
+            : {
+                seq: Number(row.c_seq),
+                root: row.c_root as DigestHex,
+                size: Number(row.c_size),
+                time: Number(row.c_time),
+              },
       };
     });
   }
 
   frontier(): Promise<Frontier> {
     return this.run('frontier', async () => {
-      const { rows } = await this.pool.query<HeadRow>(`SELECT ${HEAD_COLUMNS} FROM pool_head WHERE id = 1`);
+      const { rows } = await this.pool.query<HeadRow>(
+        `SELECT ${HEAD_COLUMNS} FROM pool_head WHERE id = 1`,
+      );
       if (!rows[0]) throw new Error('pool_head row missing');
       const head = headOf(rows[0]);
       return { size: head.size, root: head.root, state: head.frontier };
@@ -316,7 +376,10 @@ class PostgresStore implements PoolStore {
 
   checkpointByRoot(root: string): Promise<Checkpoint | null> {
     return this.run('checkpoint lookup', async () => {
-      const { rows } = await this.pool.query<CheckpointRow>(`SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE root = $1`, [root]);
+      const { rows } = await this.pool.query<CheckpointRow>(
+        `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints WHERE root = $1`,
+        [root],
+      );
       return checkpointOf(rows[0]);
     });
   }
@@ -343,10 +406,10 @@ class PostgresStore implements PoolStore {
 
   events(after: number, limit: number): Promise<PoolEvent[]> {
     return this.run('events', async () => {
-      const { rows } = await this.pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id > $1 ORDER BY id LIMIT $2`, [
-        after,
-        limit,
-      ]);
+      const { rows } = await this.pool.query<EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE id > $1 ORDER BY id LIMIT $2`,
+        [after, limit],
+      );
       return rows.map(eventFromRow);
     });
   }
@@ -374,8 +437,14 @@ class PostgresStore implements PoolStore {
           [[...batch.keys()]],
         ),
       );
-      const found = new Map(rows.map((row) => [row.nullifier, { settlementId: row.settlement_id, eventId: Number(row.event_id) }]));
-      for (const [nullifier, waiters] of batch) for (const w of waiters) w.resolve(found.get(nullifier) ?? null);
+      const found = new Map(
+        rows.map((row) => [
+          row.nullifier,
+          { settlementId: row.settlement_id, eventId: Number(row.event_id) },
+        ]),
+      );
+      for (const [nullifier, waiters] of batch)
+        for (const w of waiters) w.resolve(found.get(nullifier) ?? null);
     } catch (error) {
       for (const waiters of batch.values()) for (const w of waiters) w.reject(error);
     }

@@ -17,9 +17,25 @@ import type { Backend, DigestHex, Frontier } from '../core/index.js';
 import { WorkerDiedError, WorkerThreads, workerScript } from '../core/worker-threads.js';
 import { PoolUnavailableError, unavailable } from './errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
-import { checkpointDue, emptyHead, type EventRow, eventFromRow, type Head, planGroup } from './group-plan.js';
+import {
+  checkpointDue,
+  emptyHead,
+  type EventRow,
+  eventFromRow,
+  type Head,
+  planGroup,
+} from './group-plan.js';
 import type { WriterData, WriterJob } from './sqlite-writer-messages.js';
-import type { Checkpoint, PoolEvent, PoolStore, SpentNullifier, StoreOp, StoreOpResult, StoreState, TreeHasher } from './store.js';
+import type {
+  Checkpoint,
+  PoolEvent,
+  PoolStore,
+  SpentNullifier,
+  StoreOp,
+  StoreOpResult,
+  StoreState,
+  TreeHasher,
+} from './store.js';
 
 /** Options of {@link openSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -73,7 +89,9 @@ function headOf(row: HeadRow): Head {
 }
 
 function checkpointOf(row: CheckpointRow | undefined): Checkpoint | null {
-  return row ? { seq: row.seq, root: row.root as DigestHex, size: row.size, time: row.created_at } : null;
+  return row
+    ? { seq: row.seq, root: row.root as DigestHex, size: row.size, time: row.created_at }
+    : null;
 }
 
 /**
@@ -93,7 +111,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Pool
   }
   try {
     const mode = db.pragma('journal_mode = WAL', { simple: true });
-    if (String(mode).toLowerCase() !== 'wal') throw new Error(`journal_mode is ${String(mode)}, expected wal`);
+    if (String(mode).toLowerCase() !== 'wal')
+      throw new Error(`journal_mode is ${String(mode)}, expected wal`);
     db.pragma('synchronous = FULL');
     if (options.migrate !== false) migrate(db, options.tree);
   } catch (error) {
@@ -101,7 +120,14 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Pool
     if (error instanceof SchemaTooNewError) throw error;
     throw unavailable(error, 'migration');
   }
-  const writer = options.writer === 'inline' ? null : new WriterThread({ path, busyTimeoutMs: options.busyTimeoutMs ?? 5000, backend: backendOf(options.tree) });
+  const writer =
+    options.writer === 'inline'
+      ? null
+      : new WriterThread({
+          path,
+          busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+          backend: backendOf(options.tree),
+        });
   return new SqliteStore(db, options.tree, writer);
 }
 
@@ -121,16 +147,26 @@ class WriterThread {
   private readonly thread: WorkerThreads<WriterJob, unknown>;
 
   constructor(workerData: WriterData) {
-    this.thread = new WorkerThreads({ script: workerScript(import.meta.url, 'sqlite-writer'), workerData, size: 1 });
+    this.thread = new WorkerThreads({
+      script: workerScript(import.meta.url, 'sqlite-writer'),
+      workerData,
+      size: 1,
+    });
   }
 
   async call<T>(method: 'apply' | 'checkpoint', args: readonly unknown[]): Promise<T> {
     try {
       return (await this.thread.run({ method, args })) as T;
     } catch (error) {
-      if (error instanceof WorkerDiedError) throw unavailable(error, 'a write (the writer thread stopped)');
+      if (error instanceof WorkerDiedError)
+        throw unavailable(error, 'a write (the writer thread stopped)');
       const message = error instanceof Error ? error.message : 'the pool store failed';
-      throw new PoolUnavailableError(message, { cause: error instanceof Error && error.cause instanceof Error ? error.cause : new Error('writer thread') });
+      throw new PoolUnavailableError(message, {
+        cause:
+          error instanceof Error && error.cause instanceof Error
+            ? error.cause
+            : new Error('writer thread'),
+      });
     }
   }
 
@@ -142,19 +178,32 @@ class WriterThread {
 function migrate(db: Database.Database, tree: TreeHasher): void {
   const run = db.transaction(() => {
     db.exec(MIGRATIONS_TABLE.sqlite);
-    const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+    const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as {
+      v: number | null;
+    };
     const current = row.v ?? 0;
     if (current > SCHEMA_VERSION) throw new SchemaTooNewError(current);
     for (const migration of MIGRATIONS) {
       if (migration.version <= current) continue;
       db.exec(migration.sqlite);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, Date.now());
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        Date.now(),
+      );
     }
     const head = emptyHead(tree);
     db.prepare(
       `INSERT OR IGNORE INTO pool_head (id, size, root, frontier, event_count, checkpoint_count, deposit_total)
        VALUES (1, ?, ?, ?, ?, ?, ?)`,
-    ).run(head.size, head.root, Buffer.from(head.frontier), head.eventCount, head.checkpointCount, head.depositTotal);
+    ).run(
+      head.size,
+      head.root,
+      Buffer.from(head.frontier),
+      head.eventCount,
+      head.checkpointCount,
+      head.depositTotal,
+    );
   });
   run.immediate();
 }
@@ -174,31 +223,49 @@ class SqliteStore implements PoolStore {
     private readonly writer: WriterThread | null,
   ) {
     this.sql = {
-      head: db.prepare('SELECT size, root, frontier, event_count, checkpoint_count, deposit_total FROM pool_head WHERE id = 1'),
+      head: db.prepare(
+        'SELECT size, root, frontier, event_count, checkpoint_count, deposit_total FROM pool_head WHERE id = 1',
+      ),
       writeHead: db.prepare(
         'UPDATE pool_head SET size = ?, root = ?, frontier = ?, event_count = ?, checkpoint_count = ?, deposit_total = ? WHERE id = 1',
       ),
       spent: db.prepare('SELECT settlement_id, event_id FROM nullifiers WHERE nullifier = ?'),
       present: db.prepare('SELECT 1 FROM leaves WHERE commitment = ? LIMIT 1'),
       insertLeaf: db.prepare('INSERT INTO leaves (idx, commitment) VALUES (?, ?)'),
-      insertNullifier: db.prepare('INSERT INTO nullifiers (nullifier, settlement_id, event_id) VALUES (?, ?, ?)'),
+      insertNullifier: db.prepare(
+        'INSERT INTO nullifiers (nullifier, settlement_id, event_id) VALUES (?, ?, ?)',
+      ),
       insertEvent: db.prepare(
         `INSERT INTO events (id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note)
          VALUES (@id, @kind, @created_at, @amount, @leaf_index, @commitment, @nullifier, @settlement_id, @recipient, @recipient_note)`,
       ),
-      latestCheckpoint: db.prepare('SELECT seq, root, size, created_at FROM checkpoints ORDER BY seq DESC LIMIT 1'),
-      insertCheckpoint: db.prepare('INSERT INTO checkpoints (seq, root, size, created_at) VALUES (?, ?, ?, ?)'),
-      checkpointByRoot: db.prepare('SELECT seq, root, size, created_at FROM checkpoints WHERE root = ?'),
-      checkpoints: db.prepare('SELECT seq, root, size, created_at FROM checkpoints WHERE seq > ? ORDER BY seq LIMIT ?'),
-      leaves: db.prepare('SELECT commitment FROM leaves WHERE idx >= ? ORDER BY idx LIMIT ?').pluck(),
+      latestCheckpoint: db.prepare(
+        'SELECT seq, root, size, created_at FROM checkpoints ORDER BY seq DESC LIMIT 1',
+      ),
+      insertCheckpoint: db.prepare(
+        'INSERT INTO checkpoints (seq, root, size, created_at) VALUES (?, ?, ?, ?)',
+      ),
+      checkpointByRoot: db.prepare(
+        'SELECT seq, root, size, created_at FROM checkpoints WHERE root = ?',
+      ),
+      checkpoints: db.prepare(
+        'SELECT seq, root, size, created_at FROM checkpoints WHERE seq > ? ORDER BY seq LIMIT ?',
+      ),
+      leaves: db
+        .prepare('SELECT commitment FROM leaves WHERE idx >= ? ORDER BY idx LIMIT ?')
+        .pluck(),
       events: db.prepare(
         `SELECT id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note
          FROM events WHERE id > ? ORDER BY id LIMIT ?`,
       ),
       ping: db.prepare('SELECT 1').pluck(),
     };
-    this.applyTx = db.transaction((ops: readonly StoreOp[], now: number) => this.applyLocked(ops, now));
-    this.checkpointTx = db.transaction((now: number, minGapMs: number) => this.checkpointLocked(now, minGapMs));
+    this.applyTx = db.transaction((ops: readonly StoreOp[], now: number) =>
+      this.applyLocked(ops, now),
+    );
+    this.checkpointTx = db.transaction((now: number, minGapMs: number) =>
+      this.checkpointLocked(now, minGapMs),
+    );
     this.stateTx = db.transaction((): StoreState => {
       const head = this.readHead();
       return {
@@ -218,7 +285,14 @@ class SqliteStore implements PoolStore {
   }
 
   private writeHead(head: Head): void {
-    this.sql.writeHead.run(head.size, head.root, Buffer.from(head.frontier), head.eventCount, head.checkpointCount, head.depositTotal);
+    this.sql.writeHead.run(
+      head.size,
+      head.root,
+      Buffer.from(head.frontier),
+      head.eventCount,
+      head.checkpointCount,
+      head.depositTotal,
+    );
   }
 
   private applyLocked(ops: readonly StoreOp[], now: number): StoreOpResult[] {
@@ -235,7 +309,8 @@ class SqliteStore implements PoolStore {
     const plan = planGroup(this.tree, head, ops, spent, present, now);
     if (plan.head === null) return plan.results;
     for (const leaf of plan.leaves) this.sql.insertLeaf.run(leaf.idx, leaf.commitment);
-    for (const n of plan.nullifiers) this.sql.insertNullifier.run(n.nullifier, n.settlement_id, n.event_id);
+    for (const n of plan.nullifiers)
+      this.sql.insertNullifier.run(n.nullifier, n.settlement_id, n.event_id);
     for (const event of plan.events) this.sql.insertEvent.run(event);
     this.writeHead(plan.head);
     return plan.results;
@@ -245,8 +320,18 @@ class SqliteStore implements PoolStore {
     const head = this.readHead();
     const latest = checkpointOf(this.sql.latestCheckpoint.get() as CheckpointRow | undefined);
     if (!checkpointDue(head, latest, now, minGapMs)) return null;
-    const checkpoint: Checkpoint = { seq: head.checkpointCount + 1, root: head.root, size: head.size, time: now };
-    this.sql.insertCheckpoint.run(checkpoint.seq, checkpoint.root, checkpoint.size, checkpoint.time);
+    const checkpoint: Checkpoint = {
+      seq: head.checkpointCount + 1,
+      root: head.root,
+      size: head.size,
+      time: now,
+    };
+    this.sql.insertCheckpoint.run(
+      checkpoint.seq,
+      checkpoint.root,
+      checkpoint.size,
+      checkpoint.time,
+    );
     this.writeHead({ ...head, checkpointCount: checkpoint.seq });
     return checkpoint;
   }
@@ -284,12 +369,16 @@ class SqliteStore implements PoolStore {
   }
 
   checkpointByRoot(root: string): Promise<Checkpoint | null> {
-    return this.run('checkpoint lookup', () => checkpointOf(this.sql.checkpointByRoot.get(root) as CheckpointRow | undefined));
+    return this.run('checkpoint lookup', () =>
+      checkpointOf(this.sql.checkpointByRoot.get(root) as CheckpointRow | undefined),
+    );
   }
 
   checkpoints(after: number, limit: number): Promise<Checkpoint[]> {
     return this.run('checkpoints', () =>
-      (this.sql.checkpoints.all(after, limit) as CheckpointRow[]).map((row) => checkpointOf(row) as Checkpoint),
+      (this.sql.checkpoints.all(after, limit) as CheckpointRow[]).map(
+        (row) => checkpointOf(row) as Checkpoint,
+      ),
     );
   }
 
@@ -298,12 +387,16 @@ class SqliteStore implements PoolStore {
   }
 
   events(after: number, limit: number): Promise<PoolEvent[]> {
-    return this.run('events', () => (this.sql.events.all(after, limit) as EventRow[]).map(eventFromRow));
+    return this.run('events', () =>
+      (this.sql.events.all(after, limit) as EventRow[]).map(eventFromRow),
+    );
   }
 
   nullifier(nullifier: string): Promise<SpentNullifier | null> {
     return this.run('nullifier lookup', () => {
-      const row = this.sql.spent.get(nullifier) as { settlement_id: string; event_id: number } | undefined;
+      const row = this.sql.spent.get(nullifier) as
+        | { settlement_id: string; event_id: number }
+        | undefined;
       return row ? { settlementId: row.settlement_id, eventId: row.event_id } : null;
     });
   }

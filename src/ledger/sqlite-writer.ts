@@ -21,7 +21,13 @@ let store: PoolStore | null = null;
 let failure: Error | null = null;
 try {
   const core = data.backend ? await loadBackend(data.backend) : await loadCore();
-  store = await openSqliteStore({ tree: core, path: data.path, busyTimeoutMs: data.busyTimeoutMs, writer: 'inline', migrate: false });
+  store = await openSqliteStore({
+    tree: core,
+    path: data.path,
+    busyTimeoutMs: data.busyTimeoutMs,
+    writer: 'inline',
+    migrate: false,
+  });
 } catch (error) {
   failure = error instanceof Error ? error : new Error(String(error));
 }

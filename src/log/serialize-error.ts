@@ -20,13 +20,16 @@ interface LoggedError {
  * pino({ serializers: { err: serializeError } });
  */
 export function serializeError(error: unknown, depth = 0): LoggedError {
-  if (!(error instanceof Error)) return { type: typeof error, message: String(error).slice(0, 200) };
+  if (!(error instanceof Error))
+    return { type: typeof error, message: String(error).slice(0, 200) };
   const code = (error as { code?: unknown }).code;
   return {
     type: error.name,
     ...(typeof code === 'string' ? { code } : {}),
     message: error.message,
     ...(error.stack ? { stack: error.stack } : {}),
-    ...(error.cause !== undefined && depth < 3 ? { cause: serializeError(error.cause, depth + 1) } : {}),
+    ...(error.cause !== undefined && depth < 3
+      ? { cause: serializeError(error.cause, depth + 1) }
+      : {}),
   };
 }

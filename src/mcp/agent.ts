@@ -11,10 +11,22 @@
  */
 
 import { x402Client } from '@x402/core/client';
-import type { PaymentPayloadContext, PaymentPayloadResult, PaymentRequirements, SchemeNetworkClient } from '@x402/core/types';
+import type {
+  PaymentPayloadContext,
+  PaymentPayloadResult,
+  PaymentRequirements,
+  SchemeNetworkClient,
+} from '@x402/core/types';
 import { wrapFetchWithPayment } from '@x402/fetch';
 
-import { guardHeaderSize, PAYMENT_SIGNATURE_HEADER, PrivStarkSchemeClient, settlementOf, type StoredPending, type Wallet } from '../client/index.js';
+import {
+  guardHeaderSize,
+  PAYMENT_SIGNATURE_HEADER,
+  PrivStarkSchemeClient,
+  settlementOf,
+  type StoredPending,
+  type Wallet,
+} from '../client/index.js';
 import { expiryFor, SCHEME } from '../scheme/index.js';
 import { PolicyRefusal, ToolError } from './errors.js';
 import type { LedgerFile } from './ledger-file.js';
@@ -22,7 +34,15 @@ import type { SpendEntry, SpendLedger } from './ledger.js';
 import { checkPayment, hostAllowed, hostOf, type Policy, type PolicyTightening } from './policy.js';
 import type { PolicySource } from './policy-file.js';
 import { payableIndex, type PaymentOption, readPaymentRequired } from './quote.js';
-import { bodyText, type FetchInput, merchantFetch, parseTarget, readBounded, recordedUrl, requestInit } from './request.js';
+import {
+  bodyText,
+  type FetchInput,
+  merchantFetch,
+  parseTarget,
+  readBounded,
+  recordedUrl,
+  requestInit,
+} from './request.js';
 
 /** Bounds of `pay_and_fetch`. */
 export const DEFAULT_MAX_BYTES = 64 * 1024;
@@ -90,10 +110,20 @@ export interface QuoteView {
   readonly options: PaymentOption[];
   /** Index of the option `pay_and_fetch` would pay, `null` when none is payable by this wallet. */
   readonly selected: number | null;
-  readonly payment: { readonly amount: string; readonly asset: string; readonly network: string; readonly pay_to: string; readonly expiry: string } | null;
+  readonly payment: {
+    readonly amount: string;
+    readonly asset: string;
+    readonly network: string;
+    readonly pay_to: string;
+    readonly expiry: string;
+  } | null;
   /** Whether the policy allows paying it now (including the rolling 24-hour limit). */
   readonly allowed: boolean;
-  readonly refusal: { readonly code: string; readonly rule: string | null; readonly message: string } | null;
+  readonly refusal: {
+    readonly code: string;
+    readonly rule: string | null;
+    readonly message: string;
+  } | null;
   /** Whether one spendable note covers it (v1 spends one note per payment). */
   readonly wallet_can_pay: boolean;
   readonly usage: UsageView;
@@ -164,17 +194,39 @@ class PolicedScheme implements SchemeNetworkClient {
     this.findDefaultAsset = inner.findDefaultAsset;
   }
 
-  async createPaymentPayload(x402Version: number, requirements: PaymentRequirements, context?: PaymentPayloadContext): Promise<PaymentPayloadResult> {
+  async createPaymentPayload(
+    x402Version: number,
+    requirements: PaymentRequirements,
+    context?: PaymentPayloadContext,
+  ): Promise<PaymentPayloadResult> {
     try {
-      if (this.entry !== null) throw new ToolError('payment_repeated', 'the merchant asked for a second payment in one call; nothing more was paid');
+      if (this.entry !== null)
+        throw new ToolError(
+          'payment_repeated',
+          'the merchant asked for a second payment in one call; nothing more was paid',
+        );
       const policy = await this.policy.current();
       // From here to the reservation nothing awaits: the check and the reservation are one step.
       const amount = /^[0-9]{1,19}$/.test(requirements.amount) ? BigInt(requirements.amount) : -1n;
-      if (amount < 0n) throw new ToolError('unpayable_requirements', 'the merchant\'s amount is not atomic units');
-      const refusal = checkPayment(policy, { url: this.url, network: requirements.network, asset: requirements.asset, payTo: requirements.payTo, amount });
+      if (amount < 0n)
+        throw new ToolError('unpayable_requirements', "the merchant's amount is not atomic units");
+      const refusal = checkPayment(policy, {
+        url: this.url,
+        network: requirements.network,
+        asset: requirements.asset,
+        payTo: requirements.payTo,
+        amount,
+      });
       if (refusal) throw refusal;
       const entry = this.ledger.ledger.reserve(
-        { amount, network: requirements.network, asset: requirements.asset, payTo: requirements.payTo, host: hostOf(this.url), url: recordedUrl(this.url) },
+        {
+          amount,
+          network: requirements.network,
+          asset: requirements.asset,
+          payTo: requirements.payTo,
+          host: hostOf(this.url),
+          url: recordedUrl(this.url),
+        },
         policy.maxPer24h,
       );
       this.entry = entry;
@@ -182,12 +234,19 @@ class PolicedScheme implements SchemeNetworkClient {
         await this.ledger.save();
       } catch (error) {
         this.ledger.ledger.release(entry.id);
-        throw new ToolError('ledger_unwritable', 'the spend ledger could not be written, so nothing was paid', { cause: error });
+        throw new ToolError(
+          'ledger_unwritable',
+          'the spend ledger could not be written, so nothing was paid',
+          { cause: error },
+        );
       }
       let result: PaymentPayloadResult;
       try {
         // The wallet enforces the policy's per-payment maximum as its spend cap too.
-        result = await this.inner.createPaymentPayload(x402Version, requirements, { ...context, maxAmountPerPayment: policy.maxPerPayment.toString() });
+        result = await this.inner.createPaymentPayload(x402Version, requirements, {
+          ...context,
+          maxAmountPerPayment: policy.maxPerPayment.toString(),
+        });
       } catch (error) {
         // Nothing left the wallet (it removes its record when proving fails).
         this.ledger.ledger.release(entry.id);
@@ -247,8 +306,14 @@ export class PaymentAgent {
   private usage(policy: Policy): UsageView {
     const counted = this.ledger.counted();
     const remaining = policy.maxPer24h > counted ? policy.maxPer24h - counted : 0n;
-    const unresolved = this.ledger.entries().filter((e) => e.status === 'reserved' || e.status === 'left').length;
-    return { counted_24h: counted.toString(), remaining_24h: remaining.toString(), unresolved_payments: unresolved };
+    const unresolved = this.ledger
+      .entries()
+      .filter((e) => e.status === 'reserved' || e.status === 'left').length;
+    return {
+      counted_24h: counted.toString(),
+      remaining_24h: remaining.toString(),
+      unresolved_payments: unresolved,
+    };
   }
 
   private policyView(policy: Policy): PolicyView {
@@ -302,14 +367,28 @@ export class PaymentAgent {
   /** The largest note a payment can spend now (in a checkpoint, not locked): v1 spends one note. */
   private largestSpendableNote(): bigint {
     const anchored = this.wallet.checkpoint?.size ?? 0;
-    const locked = new Set(this.wallet.payments().filter((p) => p.status === 'pending').map((p) => p.note as string));
+    const locked = new Set(
+      this.wallet
+        .payments()
+        .filter((p) => p.status === 'pending')
+        .map((p) => p.note as string),
+    );
     let largest = 0n;
-    for (const note of this.wallet.notes()) if (note.index < anchored && !locked.has(note.commitment) && BigInt(note.value) > largest) largest = BigInt(note.value);
+    for (const note of this.wallet.notes())
+      if (note.index < anchored && !locked.has(note.commitment) && BigInt(note.value) > largest)
+        largest = BigInt(note.value);
     return largest;
   }
 
-  private paymentView(entry: SpendEntry | undefined, record: StoredPending | undefined): PaymentView {
-    const status = record ? record.status : entry!.status === 'left' ? 'pending' : (entry!.status as PaymentView['status']);
+  private paymentView(
+    entry: SpendEntry | undefined,
+    record: StoredPending | undefined,
+  ): PaymentView {
+    const status = record
+      ? record.status
+      : entry!.status === 'left'
+        ? 'pending'
+        : (entry!.status as PaymentView['status']);
     return {
       id: entry?.id ?? `wallet:${record!.nullifier.slice(2, 18)}`,
       status,
@@ -321,7 +400,10 @@ export class PaymentAgent {
       url: entry?.url ?? null,
       resource_id: record?.resourceId || null,
       created_at: iso(entry?.reservedAt ?? record!.createdAt),
-      expiry: (record?.expiry ?? entry?.expiry) !== undefined ? iso((record?.expiry ?? entry!.expiry!) * 1000) : null,
+      expiry:
+        (record?.expiry ?? entry?.expiry) !== undefined
+          ? iso((record?.expiry ?? entry!.expiry!) * 1000)
+          : null,
       settlement_id: record?.settlementId ?? entry?.settlementId ?? null,
     };
   }
@@ -339,7 +421,9 @@ export class PaymentAgent {
       if (record) shown.add(record.nullifier);
       views.push({ at: entry.reservedAt, view: this.paymentView(entry, record) });
     }
-    for (const record of records) if (!shown.has(record.nullifier)) views.push({ at: record.createdAt, view: this.paymentView(undefined, record) });
+    for (const record of records)
+      if (!shown.has(record.nullifier))
+        views.push({ at: record.createdAt, view: this.paymentView(undefined, record) });
     return views
       .sort((a, b) => b.at - a.at)
       .slice(0, limit)
@@ -353,7 +437,8 @@ export class PaymentAgent {
       const response = await inner(request);
       if (response.status === 402 && !request.headers.has(PAYMENT_SIGNATURE_HEADER)) {
         const required = readPaymentRequired(response);
-        if (payableIndex(required.options, this.wallet.network.network) < 0) throw this.noPayableOption(required.options);
+        if (payableIndex(required.options, this.wallet.network.network) < 0)
+          throw this.noPayableOption(required.options);
       }
       return response;
     };
@@ -361,7 +446,10 @@ export class PaymentAgent {
 
   private noPayableOption(options: readonly PaymentOption[]): ToolError {
     const offered = options.map((o) => `${o.scheme} on ${o.network}`).join(', ') || 'nothing';
-    return new ToolError('no_payable_option', `the merchant offers ${offered}; this wallet pays ${SCHEME} on ${this.wallet.network.network}`);
+    return new ToolError(
+      'no_payable_option',
+      `the merchant offers ${offered}; this wallet pays ${SCHEME} on ${this.wallet.network.network}`,
+    );
   }
 
   /** `quote_payment`: what paying would cost and whether the policy allows it; nothing is paid. */
@@ -373,31 +461,71 @@ export class PaymentAgent {
     const empty = { options: [], selected: null, payment: null, wallet_can_pay: false, usage };
     if (!hostAllowed(policy, url)) {
       // The host is not contacted at all.
-      const refusal = new PolicyRefusal('host_not_allowed', 'hosts', `the policy does not allow paying ${hostOf(url)}: it is not in the policy's hosts`);
-      return { url: url.href, status: 0, payment_required: false, allowed: false, refusal: { code: refusal.code, rule: refusal.rule, message: refusal.message }, ...empty };
+      const refusal = new PolicyRefusal(
+        'host_not_allowed',
+        'hosts',
+        `the policy does not allow paying ${hostOf(url)}: it is not in the policy's hosts`,
+      );
+      return {
+        url: url.href,
+        status: 0,
+        payment_required: false,
+        allowed: false,
+        refusal: { code: refusal.code, rule: refusal.rule, message: refusal.message },
+        ...empty,
+      };
     }
     let response: Response;
     try {
       response = await merchantFetch(this.fetchImpl)(url.href, init);
     } catch (error) {
-      throw new ToolError('fetch_failed', `could not reach ${hostOf(url)}: ${(error as Error).message.slice(0, 200)}`, { cause: error });
+      throw new ToolError(
+        'fetch_failed',
+        `could not reach ${hostOf(url)}: ${(error as Error).message.slice(0, 200)}`,
+        { cause: error },
+      );
     }
     if (response.status !== 402) {
       await response.body?.cancel().catch(() => undefined);
-      return { url: url.href, status: response.status, payment_required: false, allowed: true, refusal: null, ...empty };
+      return {
+        url: url.href,
+        status: response.status,
+        payment_required: false,
+        allowed: true,
+        refusal: null,
+        ...empty,
+      };
     }
     const required = readPaymentRequired(response);
     const index = payableIndex(required.options, this.wallet.network.network);
     if (index < 0) {
       const refusal = this.noPayableOption(required.options);
-      return { url: url.href, status: 402, payment_required: true, allowed: false, refusal: { code: refusal.code, rule: null, message: refusal.message }, ...empty, options: required.options };
+      return {
+        url: url.href,
+        status: 402,
+        payment_required: true,
+        allowed: false,
+        refusal: { code: refusal.code, rule: null, message: refusal.message },
+        ...empty,
+        options: required.options,
+      };
     }
     const option = required.options[index]!;
     const amount = BigInt(option.amount);
-    let refusal: PolicyRefusal | null = checkPayment(policy, { url, network: option.network, asset: option.asset, payTo: option.pay_to, amount });
+    let refusal: PolicyRefusal | null = checkPayment(policy, {
+      url,
+      network: option.network,
+      asset: option.asset,
+      payTo: option.pay_to,
+      amount,
+    });
     const counted = this.ledger.counted();
     if (!refusal && counted + amount > policy.maxPer24h) {
-      refusal = new PolicyRefusal('rolling_24h_limit', 'maxPer24h', `paying ${amount} would take the last 24 hours' spending to ${counted + amount}, above the policy's maxPer24h of ${policy.maxPer24h}`);
+      refusal = new PolicyRefusal(
+        'rolling_24h_limit',
+        'maxPer24h',
+        `paying ${amount} would take the last 24 hours' spending to ${counted + amount}, above the policy's maxPer24h of ${policy.maxPer24h}`,
+      );
     }
     const canPay = this.largestSpendableNote() >= amount;
     return {
@@ -414,45 +542,73 @@ export class PaymentAgent {
         expiry: iso(expiryFor(Math.floor(this.clock() / 1000), option.max_timeout_seconds) * 1000),
       },
       allowed: refusal === null,
-      refusal: refusal ? { code: refusal.code, rule: refusal.rule, message: refusal.message } : null,
+      refusal: refusal
+        ? { code: refusal.code, rule: refusal.rule, message: refusal.message }
+        : null,
       wallet_can_pay: canPay,
       usage,
     };
   }
 
   /** `pay_and_fetch`: pays the URL's 402 within the policy and returns the response. */
-  async payAndFetch(input: FetchInput, options: { maxBytes?: number | undefined; waitMs?: number | undefined } = {}): Promise<PaidView> {
+  async payAndFetch(
+    input: FetchInput,
+    options: { maxBytes?: number | undefined; waitMs?: number | undefined } = {},
+  ): Promise<PaidView> {
     const url = parseTarget(input.url);
     const init = requestInit(input);
     const maxBytes = Math.min(MAX_MAX_BYTES, Math.max(0, options.maxBytes ?? DEFAULT_MAX_BYTES));
     const waitMs = Math.min(MAX_WAIT_MS, Math.max(0, options.waitMs ?? DEFAULT_WAIT_MS));
     const policy = await this.policySource.current();
     if (!hostAllowed(policy, url)) {
-      throw new PolicyRefusal('host_not_allowed', 'hosts', `the policy does not allow paying ${hostOf(url)}: it is not in the policy's hosts; nothing was fetched or paid`);
+      throw new PolicyRefusal(
+        'host_not_allowed',
+        'hosts',
+        `the policy does not allow paying ${hostOf(url)}: it is not in the policy's hosts; nothing was fetched or paid`,
+      );
     }
-    const scheme = new PolicedScheme(new PrivStarkSchemeClient(this.wallet), this.policySource, this.ledgerFile, url);
+    const scheme = new PolicedScheme(
+      new PrivStarkSchemeClient(this.wallet),
+      this.policySource,
+      this.ledgerFile,
+      url,
+    );
     const network = this.wallet.network.network as `${string}:${string}`;
     // x402's own caps are replaced by the policy (checked in the scheme above, and passed to the wallet as its cap).
     const client = new x402Client().register(network, scheme).setSpendControls(false);
-    const pay = wrapFetchWithPayment(guardHeaderSize(this.preflight(merchantFetch(this.fetchImpl))), client);
+    const pay = wrapFetchWithPayment(
+      guardHeaderSize(this.preflight(merchantFetch(this.fetchImpl))),
+      client,
+    );
     let response: Response;
     try {
       response = await pay(url.href, init);
     } catch (error) {
       if (scheme.failure !== null) throw scheme.failure;
       const left = scheme.entry === null ? '' : this.leftNote(scheme.entry.id);
-      if (error instanceof ToolError || (error as { code?: unknown }).code === 'payment_header_too_large') {
+      if (
+        error instanceof ToolError ||
+        (error as { code?: unknown }).code === 'payment_header_too_large'
+      ) {
         if (left) (error as Error).message += left;
         throw error;
       }
-      throw new ToolError('fetch_failed', `the request to ${hostOf(url)} failed: ${(error as Error).message.slice(0, 200)}${left}`, { cause: error });
+      throw new ToolError(
+        'fetch_failed',
+        `the request to ${hostOf(url)} failed: ${(error as Error).message.slice(0, 200)}${left}`,
+        { cause: error },
+      );
     }
     let read: { bytes: Uint8Array; truncated: boolean };
     try {
       read = await readBounded(response, maxBytes);
     } catch (error) {
       const left = scheme.entry === null ? '' : this.leftNote(scheme.entry.id);
-      throw new ToolError('fetch_failed', `the response from ${hostOf(url)} could not be read (HTTP ${response.status})${left}`, { cause: error });
+      throw new ToolError(
+        'fetch_failed',
+        `the response from ${hostOf(url)} could not be read (HTTP ${response.status})${left}`,
+        { cause: error },
+      );
     }
     const { bytes, truncated } = read;
     const contentType = (response.headers.get('content-type') ?? '').slice(0, 200);
@@ -486,16 +642,27 @@ export class PaymentAgent {
       body_encoding: text.encoding,
       bytes: bytes.length,
       truncated,
-      location: response.status >= 300 && response.status < 400 ? (response.headers.get('location') ?? '').slice(0, 2000) || null : null,
+      location:
+        response.status >= 300 && response.status < 400
+          ? (response.headers.get('location') ?? '').slice(0, 2000) || null
+          : null,
       paid: entry !== null,
       payment,
-      merchant_claim: claim ? { success: claim.success === true, transaction: String(claim.transaction ?? '').slice(0, 200) } : null,
+      merchant_claim: claim
+        ? {
+            success: claim.success === true,
+            transaction: String(claim.transaction ?? '').slice(0, 200),
+          }
+        : null,
     };
   }
 
   private entryView(id: string): PaymentView {
     const entry = this.ledger.entries().find((e) => e.id === id)!;
-    const record = entry.nullifier === undefined ? undefined : this.wallet.payments().find((p) => p.nullifier === entry.nullifier);
+    const record =
+      entry.nullifier === undefined
+        ? undefined
+        : this.wallet.payments().find((p) => p.nullifier === entry.nullifier);
     return this.paymentView(entry, record);
   }
 

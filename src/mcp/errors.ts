@@ -5,7 +5,13 @@
  */
 
 /** The policy rules, as named in the policy file. */
-export type PolicyRule = 'maxPerPayment' | 'maxPer24h' | 'hosts' | 'recipients' | 'networks' | 'assets';
+export type PolicyRule =
+  | 'maxPerPayment'
+  | 'maxPer24h'
+  | 'hosts'
+  | 'recipients'
+  | 'networks'
+  | 'assets';
 
 /** A tool call that did not do what was asked, and why. */
 export class ToolError extends Error {

@@ -20,8 +20,31 @@ export {
 } from './agent.js';
 export { PolicyFileError, PolicyRefusal, type PolicyRule, ToolError } from './errors.js';
 export { LedgerFile } from './ledger-file.js';
-export { KEEP_MS, type Reservation, type SpendEntry, SpendLedger, type SpendStatus, WINDOW_MS } from './ledger.js';
-export { type AllowList, checkPayment, hostAllowed, parsePolicy, type PaymentIntent, type Policy, policyToJson, type PolicyTightening, tightenPolicy } from './policy.js';
+export {
+  KEEP_MS,
+  type Reservation,
+  type SpendEntry,
+  SpendLedger,
+  type SpendStatus,
+  WINDOW_MS,
+} from './ledger.js';
+export {
+  type AllowList,
+  checkPayment,
+  hostAllowed,
+  parsePolicy,
+  type PaymentIntent,
+  type Policy,
+  policyToJson,
+  type PolicyTightening,
+  tightenPolicy,
+} from './policy.js';
 export { PolicyFile, type PolicySource } from './policy-file.js';
-export { createMcpServer, type HttpEndpoint, SERVER_INFO, serveHttp, serveStdio } from './server.js';
+export {
+  createMcpServer,
+  type HttpEndpoint,
+  SERVER_INFO,
+  serveHttp,
+  serveStdio,
+} from './server.js';
 export { registerTools, TOOL_NAMES, toolError } from './tools.js';

@@ -55,7 +55,10 @@ export class LedgerFile {
       const info = await stat(path).catch(() => null);
       if (info) {
         if (process.platform !== 'win32' && (info.mode & 0o077) !== 0) {
-          throw new ToolError('ledger_invalid', `the spend ledger ${path} is open to others (mode ${(info.mode & 0o777).toString(8)}); chmod 600 it`);
+          throw new ToolError(
+            'ledger_invalid',
+            `the spend ledger ${path} is open to others (mode ${(info.mode & 0o777).toString(8)}); chmod 600 it`,
+          );
         }
         let value: { version?: unknown; entries?: unknown } = {};
         try {
@@ -63,8 +66,16 @@ export class LedgerFile {
         } catch {
           // Refused below.
         }
-        if (value === null || value.version !== 1 || !Array.isArray(value.entries) || !value.entries.every(isEntry)) {
-          throw new ToolError('ledger_invalid', `the spend ledger ${path} is not one this version wrote`);
+        if (
+          value === null ||
+          value.version !== 1 ||
+          !Array.isArray(value.entries) ||
+          !value.entries.every(isEntry)
+        ) {
+          throw new ToolError(
+            'ledger_invalid',
+            `the spend ledger ${path} is not one this version wrote`,
+          );
         }
         entries = value.entries;
       }
@@ -81,7 +92,9 @@ export class LedgerFile {
   /** Writes the ledger (serialised). */
   save(): Promise<void> {
     const snapshot = JSON.stringify({ version: 1, entries: this.ledger.entries() });
-    this.saving = this.saving.catch(() => undefined).then(() => writeAtomically(this.path, snapshot));
+    this.saving = this.saving
+      .catch(() => undefined)
+      .then(() => writeAtomically(this.path, snapshot));
     return this.saving;
   }
 
@@ -119,7 +132,11 @@ function alive(pid: number): boolean {
 }
 
 async function takeLock(lock: string): Promise<void> {
-  if (held.has(lock)) throw new ToolError('ledger_locked', `the spend ledger is already open in this process (${lock})`);
+  if (held.has(lock))
+    throw new ToolError(
+      'ledger_locked',
+      `the spend ledger is already open in this process (${lock})`,
+    );
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const handle = await open(lock, 'wx', 0o600);
@@ -131,7 +148,10 @@ async function takeLock(lock: string): Promise<void> {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
       if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-        throw new ToolError('ledger_locked', `the spend ledger is in use by process ${pid} (${lock}): one server per wallet and ledger`);
+        throw new ToolError(
+          'ledger_locked',
+          `the spend ledger is in use by process ${pid} (${lock}): one server per wallet and ledger`,
+        );
       }
       // A lock left by a process that is gone.
       await unlink(lock).catch(() => undefined);

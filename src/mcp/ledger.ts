@@ -176,7 +176,13 @@ export class SpendLedger {
     const linked = new Set(this.list.map((e) => e.nullifier).filter((n) => n !== undefined));
     for (const entry of this.list) {
       if (entry.status !== 'reserved') continue;
-      const payment = payments.find((p) => !linked.has(p.nullifier) && p.amount === entry.amount && p.payTo === entry.payTo && p.createdAt >= entry.reservedAt);
+      const payment = payments.find(
+        (p) =>
+          !linked.has(p.nullifier) &&
+          p.amount === entry.amount &&
+          p.payTo === entry.payTo &&
+          p.createdAt >= entry.reservedAt,
+      );
       if (payment) {
         linked.add(payment.nullifier);
         entry.status = 'left';
@@ -196,7 +202,11 @@ export class SpendLedger {
     const before = this.list.length;
     for (let i = this.list.length - 1; i >= 0; i--) {
       const entry = this.list[i]!;
-      if ((entry.status === 'released' || entry.status === 'expired' || entry.status === 'settled') && entry.reservedAt < now - KEEP_MS) this.list.splice(i, 1);
+      if (
+        (entry.status === 'released' || entry.status === 'expired' || entry.status === 'settled') &&
+        entry.reservedAt < now - KEEP_MS
+      )
+        this.list.splice(i, 1);
     }
     return this.list.length !== before;
   }

@@ -8,7 +8,13 @@
 import { open, readFile, rename, stat } from 'node:fs/promises';
 
 import { PolicyFileError, ToolError } from './errors.js';
-import { parsePolicy, type Policy, policyToJson, type PolicyTightening, tightenPolicy } from './policy.js';
+import {
+  parsePolicy,
+  type Policy,
+  policyToJson,
+  type PolicyTightening,
+  tightenPolicy,
+} from './policy.js';
 
 /** The largest policy file read. */
 const MAX_POLICY_BYTES = 256 * 1024;
@@ -36,19 +42,29 @@ export class PolicyFile implements PolicySource {
     try {
       info = await stat(this.location);
     } catch (error) {
-      throw new PolicyFileError(`the policy file ${this.location} cannot be read: the operator must create it (docs/mcp.md)`, { cause: error });
+      throw new PolicyFileError(
+        `the policy file ${this.location} cannot be read: the operator must create it (docs/mcp.md)`,
+        { cause: error },
+      );
     }
     if (process.platform !== 'win32' && (info.mode & 0o022) !== 0) {
-      throw new PolicyFileError(`the policy file ${this.location} is writable by others (mode ${(info.mode & 0o777).toString(8)}): anyone who can write it can raise the limits; chmod 644 or 600 it`);
+      throw new PolicyFileError(
+        `the policy file ${this.location} is writable by others (mode ${(info.mode & 0o777).toString(8)}): anyone who can write it can raise the limits; chmod 644 or 600 it`,
+      );
     }
-    if (info.size > MAX_POLICY_BYTES) throw new PolicyFileError(`the policy file ${this.location} is larger than ${MAX_POLICY_BYTES} bytes`);
+    if (info.size > MAX_POLICY_BYTES)
+      throw new PolicyFileError(
+        `the policy file ${this.location} is larger than ${MAX_POLICY_BYTES} bytes`,
+      );
     const key = `${info.mtimeMs}:${info.size}:${info.ino}`;
     if (this.policy === null || key !== this.seen) {
       let value: unknown;
       try {
         value = JSON.parse(await readFile(this.location, 'utf8'));
       } catch (error) {
-        throw new PolicyFileError(`the policy file ${this.location} is not valid JSON`, { cause: error });
+        throw new PolicyFileError(`the policy file ${this.location} is not valid JSON`, {
+          cause: error,
+        });
       }
       this.policy = parsePolicy(value);
       this.seen = key;
@@ -67,7 +83,11 @@ export class PolicyFile implements PolicySource {
     try {
       await write;
     } catch (error) {
-      throw new ToolError('policy_not_persisted', `the tighter policy is in force until this server stops, but writing ${this.location} failed: ${(error as Error).message}`, { cause: error });
+      throw new ToolError(
+        'policy_not_persisted',
+        `the tighter policy is in force until this server stops, but writing ${this.location} failed: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
     return result;
   }

@@ -52,7 +52,15 @@ export interface PolicyTightening {
 }
 
 const MAX_LIST = 1000;
-const KEYS = new Set(['maxPerPayment', 'maxPer24h', 'hosts', 'recipients', 'networks', 'assets', 'comment']);
+const KEYS = new Set([
+  'maxPerPayment',
+  'maxPer24h',
+  'hosts',
+  'recipients',
+  'networks',
+  'assets',
+  'comment',
+]);
 
 /** A parsed host entry. */
 interface HostSpec {
@@ -63,7 +71,8 @@ interface HostSpec {
   readonly port: number | null;
 }
 
-const HOST_ENTRY = /^(\*\.)?([a-z0-9](?:[a-z0-9-]{0,62})(?:\.[a-z0-9](?:[a-z0-9-]{0,62}))*|\[[0-9a-f:.]{2,45}\])(?::(\d{1,5}))?$/;
+const HOST_ENTRY =
+  /^(\*\.)?([a-z0-9](?:[a-z0-9-]{0,62})(?:\.[a-z0-9](?:[a-z0-9-]{0,62}))*|\[[0-9a-f:.]{2,45}\])(?::(\d{1,5}))?$/;
 
 function parseHostEntry(entry: string): HostSpec | null {
   const match = HOST_ENTRY.exec(entry);
@@ -140,19 +149,39 @@ export function hostOf(url: URL): string {
  */
 export function checkPayment(policy: Policy, intent: PaymentIntent): PolicyRefusal | null {
   if (!hostAllowed(policy, intent.url)) {
-    return new PolicyRefusal('host_not_allowed', 'hosts', `the policy does not allow paying ${hostOf(intent.url)}: it is not in the policy's hosts`);
+    return new PolicyRefusal(
+      'host_not_allowed',
+      'hosts',
+      `the policy does not allow paying ${hostOf(intent.url)}: it is not in the policy's hosts`,
+    );
   }
   if (!policy.networks.includes(intent.network)) {
-    return new PolicyRefusal('network_not_allowed', 'networks', `the policy does not allow network ${intent.network.slice(0, 80)} (networks: ${policy.networks.join(', ') || 'none'})`);
+    return new PolicyRefusal(
+      'network_not_allowed',
+      'networks',
+      `the policy does not allow network ${intent.network.slice(0, 80)} (networks: ${policy.networks.join(', ') || 'none'})`,
+    );
   }
   if (!policy.assets.includes(intent.asset)) {
-    return new PolicyRefusal('asset_not_allowed', 'assets', `the policy does not allow asset ${intent.asset.slice(0, 80)} (assets: ${policy.assets.join(', ') || 'none'})`);
+    return new PolicyRefusal(
+      'asset_not_allowed',
+      'assets',
+      `the policy does not allow asset ${intent.asset.slice(0, 80)} (assets: ${policy.assets.join(', ') || 'none'})`,
+    );
   }
   if (!listAllows(policy.recipients, intent.payTo.toLowerCase())) {
-    return new PolicyRefusal('recipient_not_allowed', 'recipients', `the policy does not allow paying the recipient ${intent.payTo.slice(0, 24)}…: it is not in the policy's recipients`);
+    return new PolicyRefusal(
+      'recipient_not_allowed',
+      'recipients',
+      `the policy does not allow paying the recipient ${intent.payTo.slice(0, 24)}…: it is not in the policy's recipients`,
+    );
   }
   if (intent.amount > policy.maxPerPayment) {
-    return new PolicyRefusal('per_payment_limit', 'maxPerPayment', `the payment of ${intent.amount} atomic units is above the policy's maxPerPayment of ${policy.maxPerPayment}`);
+    return new PolicyRefusal(
+      'per_payment_limit',
+      'maxPerPayment',
+      `the payment of ${intent.amount} atomic units is above the policy's maxPerPayment of ${policy.maxPerPayment}`,
+    );
   }
   return null;
 }
@@ -161,19 +190,32 @@ function parseLimit(value: unknown, key: string): bigint {
   const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
   // A limit may be 0 (nothing allowed); otherwise it is an amount of the profile (below 2^62).
   const limit = text === '0' ? 0n : parseAmount(text);
-  if (limit === null) throw new PolicyFileError(`policy: "${key}" must be atomic units, a decimal integer string below 2^62`);
+  if (limit === null)
+    throw new PolicyFileError(
+      `policy: "${key}" must be atomic units, a decimal integer string below 2^62`,
+    );
   return limit;
 }
 
-function parseList(value: unknown, key: string, wildcard: boolean, normalize: (entry: string) => string | null): AllowList {
+function parseList(
+  value: unknown,
+  key: string,
+  wildcard: boolean,
+  normalize: (entry: string) => string | null,
+): AllowList {
   if (value === '*' && wildcard) return '*';
   if (!Array.isArray(value) || value.length > MAX_LIST) {
-    throw new PolicyFileError(`policy: "${key}" must be a list of at most ${MAX_LIST} entries${wildcard ? ' or "*"' : ''}`);
+    throw new PolicyFileError(
+      `policy: "${key}" must be a list of at most ${MAX_LIST} entries${wildcard ? ' or "*"' : ''}`,
+    );
   }
   const out: string[] = [];
   for (const entry of value) {
     const normal = typeof entry === 'string' ? normalize(entry) : null;
-    if (normal === null) throw new PolicyFileError(`policy: "${key}" has an entry that is not valid: ${JSON.stringify(entry)?.slice(0, 60)}`);
+    if (normal === null)
+      throw new PolicyFileError(
+        `policy: "${key}" has an entry that is not valid: ${JSON.stringify(entry)?.slice(0, 60)}`,
+      );
     if (!out.includes(normal)) out.push(normal);
   }
   return out;
@@ -184,19 +226,27 @@ const normalizeRecipient = (entry: string): string | null => {
   const lower = entry.trim().toLowerCase();
   return RECIPIENT.test(lower) ? lower : null;
 };
-const normalizeName = (entry: string): string | null => (/^[A-Za-z0-9:._-]{1,100}$/.test(entry) ? entry : null);
+const normalizeName = (entry: string): string | null =>
+  /^[A-Za-z0-9:._-]{1,100}$/.test(entry) ? entry : null;
 
 /** Parses the operator's policy (the JSON value of the file). */
 export function parsePolicy(value: unknown): Policy {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new PolicyFileError('policy: expected a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new PolicyFileError('policy: expected a JSON object');
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!KEYS.has(key)) throw new PolicyFileError(`policy: unknown key "${key.slice(0, 40)}" (known: ${[...KEYS].join(', ')})`);
+    if (!KEYS.has(key))
+      throw new PolicyFileError(
+        `policy: unknown key "${key.slice(0, 40)}" (known: ${[...KEYS].join(', ')})`,
+      );
   }
   for (const key of ['maxPerPayment', 'maxPer24h', 'hosts', 'recipients', 'networks', 'assets']) {
     if (!(key in record)) throw new PolicyFileError(`policy: "${key}" is required`);
   }
-  if (record.comment !== undefined && (typeof record.comment !== 'string' || record.comment.length > 2000)) {
+  if (
+    record.comment !== undefined &&
+    (typeof record.comment !== 'string' || record.comment.length > 2000)
+  ) {
     throw new PolicyFileError('policy: "comment" must be a string of at most 2000 characters');
   }
   return {
@@ -223,18 +273,33 @@ export function policyToJson(policy: Policy): Record<string, unknown> {
   };
 }
 
-function entries(list: readonly string[] | undefined, normalize: (entry: string) => string | null, what: string): string[] {
+function entries(
+  list: readonly string[] | undefined,
+  normalize: (entry: string) => string | null,
+  what: string,
+): string[] {
   const out: string[] = [];
   for (const entry of list ?? []) {
     const normal = normalize(entry);
-    if (normal === null) throw new ToolError('invalid_policy_change', `${what}: ${JSON.stringify(entry).slice(0, 60)} is not a valid entry`);
+    if (normal === null)
+      throw new ToolError(
+        'invalid_policy_change',
+        `${what}: ${JSON.stringify(entry).slice(0, 60)} is not a valid entry`,
+      );
     if (!out.includes(normal)) out.push(normal);
   }
   return out;
 }
 
-function raise(rule: 'maxPerPayment' | 'maxPer24h' | 'hosts' | 'recipients', detail: string): PolicyRefusal {
-  return new PolicyRefusal('policy_raise_refused', rule, `tighten_policy only narrows the policy: ${detail}; raising a limit or allowing more is done only in the operator's policy file`);
+function raise(
+  rule: 'maxPerPayment' | 'maxPer24h' | 'hosts' | 'recipients',
+  detail: string,
+): PolicyRefusal {
+  return new PolicyRefusal(
+    'policy_raise_refused',
+    rule,
+    `tighten_policy only narrows the policy: ${detail}; raising a limit or allowing more is done only in the operator's policy file`,
+  );
 }
 
 /**
@@ -245,19 +310,32 @@ function raise(rule: 'maxPerPayment' | 'maxPer24h' | 'hosts' | 'recipients', det
  *   `policy_tighten_unsupported` for a removal the list cannot express (from `"*"`, or an entry a
  *   wildcard still allows); ToolError `invalid_policy_change` for a malformed entry
  */
-export function tightenPolicy(policy: Policy, change: PolicyTightening): { policy: Policy; changed: string[] } {
+export function tightenPolicy(
+  policy: Policy,
+  change: PolicyTightening,
+): { policy: Policy; changed: string[] } {
   const changed: string[] = [];
   let { maxPerPayment, maxPer24h, hosts, recipients, networks, assets } = policy;
 
   if (change.maxPerPayment !== undefined) {
-    if (change.maxPerPayment < 0n) throw new ToolError('invalid_policy_change', 'maxPerPayment must not be negative');
-    if (change.maxPerPayment > policy.maxPerPayment) throw raise('maxPerPayment', `maxPerPayment is ${policy.maxPerPayment}, ${change.maxPerPayment} would raise it`);
+    if (change.maxPerPayment < 0n)
+      throw new ToolError('invalid_policy_change', 'maxPerPayment must not be negative');
+    if (change.maxPerPayment > policy.maxPerPayment)
+      throw raise(
+        'maxPerPayment',
+        `maxPerPayment is ${policy.maxPerPayment}, ${change.maxPerPayment} would raise it`,
+      );
     if (change.maxPerPayment !== policy.maxPerPayment) changed.push('maxPerPayment');
     maxPerPayment = change.maxPerPayment;
   }
   if (change.maxPer24h !== undefined) {
-    if (change.maxPer24h < 0n) throw new ToolError('invalid_policy_change', 'maxPer24h must not be negative');
-    if (change.maxPer24h > policy.maxPer24h) throw raise('maxPer24h', `maxPer24h is ${policy.maxPer24h}, ${change.maxPer24h} would raise it`);
+    if (change.maxPer24h < 0n)
+      throw new ToolError('invalid_policy_change', 'maxPer24h must not be negative');
+    if (change.maxPer24h > policy.maxPer24h)
+      throw raise(
+        'maxPer24h',
+        `maxPer24h is ${policy.maxPer24h}, ${change.maxPer24h} would raise it`,
+      );
     if (change.maxPer24h !== policy.maxPer24h) changed.push('maxPer24h');
     maxPer24h = change.maxPer24h;
   }
@@ -271,14 +349,23 @@ export function tightenPolicy(policy: Policy, change: PolicyTightening): { polic
   }
   const removeHosts = entries(change.removeHosts, normalizeHostEntry, 'remove_hosts');
   if (removeHosts.length > 0) {
-    if (hosts === '*') throw new PolicyRefusal('policy_tighten_unsupported', 'hosts', 'hosts allows any host ("*"): removing one cannot be expressed; use restrict_hosts_to with the hosts to keep');
+    if (hosts === '*')
+      throw new PolicyRefusal(
+        'policy_tighten_unsupported',
+        'hosts',
+        'hosts allows any host ("*"): removing one cannot be expressed; use restrict_hosts_to with the hosts to keep',
+      );
     const before = hosts.length;
     const kept: string[] = hosts.filter((entry) => !removeHosts.includes(entry));
     for (const entry of removeHosts) {
       const spec = parseHostEntry(entry)!;
       const other = kept.find((have) => overlaps(parseHostEntry(have)!, spec));
       if (other !== undefined) {
-        throw new PolicyRefusal('policy_tighten_unsupported', 'hosts', `${entry} would still be allowed, at least in part, by the hosts entry ${other}: remove or narrow that entry too`);
+        throw new PolicyRefusal(
+          'policy_tighten_unsupported',
+          'hosts',
+          `${entry} would still be allowed, at least in part, by the hosts entry ${other}: remove or narrow that entry too`,
+        );
       }
     }
     hosts = kept;
@@ -288,14 +375,23 @@ export function tightenPolicy(policy: Policy, change: PolicyTightening): { polic
   if (change.restrictRecipientsTo !== undefined) {
     const next = entries(change.restrictRecipientsTo, normalizeRecipient, 'restrict_recipients_to');
     const extra = next.find((entry) => !listAllows(policy.recipients, entry));
-    if (extra !== undefined) throw raise('recipients', `${extra.slice(0, 24)}… is not among the current recipients`);
+    if (extra !== undefined)
+      throw raise('recipients', `${extra.slice(0, 24)}… is not among the current recipients`);
     recipients = next;
     changed.push('recipients');
   }
-  const removeRecipients = entries(change.removeRecipients, normalizeRecipient, 'remove_recipients');
+  const removeRecipients = entries(
+    change.removeRecipients,
+    normalizeRecipient,
+    'remove_recipients',
+  );
   if (removeRecipients.length > 0) {
     if (recipients === '*') {
-      throw new PolicyRefusal('policy_tighten_unsupported', 'recipients', 'recipients allows any address ("*"): removing one cannot be expressed; use restrict_recipients_to with the addresses to keep');
+      throw new PolicyRefusal(
+        'policy_tighten_unsupported',
+        'recipients',
+        'recipients allows any address ("*"): removing one cannot be expressed; use restrict_recipients_to with the addresses to keep',
+      );
     }
     const kept = recipients.filter((entry) => !removeRecipients.includes(entry));
     if (kept.length !== recipients.length) changed.push('recipients');
@@ -309,5 +405,16 @@ export function tightenPolicy(policy: Policy, change: PolicyTightening): { polic
   if (removeAssets.some((a) => assets.includes(a))) changed.push('assets');
   assets = assets.filter((a) => !removeAssets.includes(a));
 
-  return { policy: { maxPerPayment, maxPer24h, hosts, recipients, networks, assets, comment: policy.comment }, changed: [...new Set(changed)] };
+  return {
+    policy: {
+      maxPerPayment,
+      maxPer24h,
+      hosts,
+      recipients,
+      networks,
+      assets,
+      comment: policy.comment,
+    },
+    changed: [...new Set(changed)],
+  };
 }

@@ -46,26 +46,42 @@ function bounded(value: unknown, max = 200): string {
 export function readPaymentRequired(response: Response): PaymentRequiredInfo {
   let required: { accepts?: unknown; error?: unknown };
   try {
-    required = httpClient.getPaymentRequiredResponse((name) => response.headers.get(name)) as unknown as { accepts?: unknown; error?: unknown };
+    required = httpClient.getPaymentRequiredResponse((name) =>
+      response.headers.get(name),
+    ) as unknown as { accepts?: unknown; error?: unknown };
   } catch {
-    throw new ToolError('invalid_payment_required', 'the merchant answered 402 without a readable PAYMENT-REQUIRED header (x402 v2)');
+    throw new ToolError(
+      'invalid_payment_required',
+      'the merchant answered 402 without a readable PAYMENT-REQUIRED header (x402 v2)',
+    );
   }
-  if (typeof required !== 'object' || required === null || !Array.isArray(required.accepts)) throw new ToolError('invalid_payment_required', 'the merchant\'s 402 lists no payment options');
-  const raw = required.accepts.slice(0, 20).filter((a): a is Record<string, unknown> => typeof a === 'object' && a !== null);
+  if (typeof required !== 'object' || required === null || !Array.isArray(required.accepts))
+    throw new ToolError('invalid_payment_required', "the merchant's 402 lists no payment options");
+  const raw = required.accepts
+    .slice(0, 20)
+    .filter((a): a is Record<string, unknown> => typeof a === 'object' && a !== null);
   const options = raw.map((a) => {
-    const extra = typeof a.extra === 'object' && a.extra !== null ? (a.extra as Record<string, unknown>) : {};
+    const extra =
+      typeof a.extra === 'object' && a.extra !== null ? (a.extra as Record<string, unknown>) : {};
     return {
       scheme: bounded(a.scheme, 60),
       network: bounded(a.network, 100),
       asset: bounded(a.asset, 100),
       amount: bounded(a.amount, 40),
       pay_to: bounded(a.payTo, 200),
-      max_timeout_seconds: typeof a.maxTimeoutSeconds === 'number' && Number.isSafeInteger(a.maxTimeoutSeconds) ? a.maxTimeoutSeconds : 0,
+      max_timeout_seconds:
+        typeof a.maxTimeoutSeconds === 'number' && Number.isSafeInteger(a.maxTimeoutSeconds)
+          ? a.maxTimeoutSeconds
+          : 0,
       resource_id: typeof extra.resourceId === 'string' ? extra.resourceId.slice(0, 200) : null,
       payment_flow: typeof extra.paymentFlow === 'string' ? extra.paymentFlow.slice(0, 40) : null,
     };
   });
-  return { options, raw, error: typeof required.error === 'string' ? required.error.slice(0, 200) : null };
+  return {
+    options,
+    raw,
+    error: typeof required.error === 'string' ? required.error.slice(0, 200) : null,
+  };
 }
 
 const FLOWS = new Set([null, 'authorization', 'upfront', 'escrow']);
@@ -78,7 +94,16 @@ const FLOWS = new Set([null, 'authorization', 'upfront', 'escrow']);
 export function payableIndex(options: readonly PaymentOption[], network: string): number {
   const payable = options
     .map((o, i) => ({ o, i }))
-    .filter(({ o }) => o.scheme === SCHEME && o.network === network && isAmount(o.amount) && o.max_timeout_seconds > 0 && FLOWS.has(o.payment_flow));
-  const preferred = payable.find(({ o }) => o.payment_flow === null || o.payment_flow === 'authorization') ?? payable[0];
+    .filter(
+      ({ o }) =>
+        o.scheme === SCHEME &&
+        o.network === network &&
+        isAmount(o.amount) &&
+        o.max_timeout_seconds > 0 &&
+        FLOWS.has(o.payment_flow),
+    );
+  const preferred =
+    payable.find(({ o }) => o.payment_flow === null || o.payment_flow === 'authorization') ??
+    payable[0];
   return preferred?.i ?? -1;
 }

@@ -47,15 +47,24 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
  * @throws ToolError `invalid_url`
  */
 export function parseTarget(url: string): URL {
-  if (typeof url !== 'string' || url.length > MAX_URL_CHARS) throw new ToolError('invalid_url', `the URL must be a string of at most ${MAX_URL_CHARS} characters`);
+  if (typeof url !== 'string' || url.length > MAX_URL_CHARS)
+    throw new ToolError(
+      'invalid_url',
+      `the URL must be a string of at most ${MAX_URL_CHARS} characters`,
+    );
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     throw new ToolError('invalid_url', 'the URL is not an absolute URL');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ToolError('invalid_url', `only http and https URLs are fetched, not ${parsed.protocol.slice(0, 20)}`);
-  if (parsed.username !== '' || parsed.password !== '') throw new ToolError('invalid_url', 'the URL must not carry credentials');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new ToolError(
+      'invalid_url',
+      `only http and https URLs are fetched, not ${parsed.protocol.slice(0, 20)}`,
+    );
+  if (parsed.username !== '' || parsed.password !== '')
+    throw new ToolError('invalid_url', 'the URL must not carry credentials');
   return parsed;
 }
 
@@ -71,25 +80,48 @@ export function recordedUrl(url: URL): string {
 export function requestInit(input: FetchInput): RequestInit {
   const headers = new Headers();
   const entries = Object.entries(input.headers ?? {});
-  if (entries.length > MAX_HEADERS) throw new ToolError('invalid_header', `at most ${MAX_HEADERS} headers`);
+  if (entries.length > MAX_HEADERS)
+    throw new ToolError('invalid_header', `at most ${MAX_HEADERS} headers`);
   for (const [name, value] of entries) {
-    if (!TOKEN.test(name)) throw new ToolError('invalid_header', `${JSON.stringify(name.slice(0, 40))} is not a header name`);
-    if (FORBIDDEN_HEADERS.has(name.toLowerCase())) throw new ToolError('invalid_header', `the header ${name} is set by the payment client or the HTTP stack, not by a tool call`);
-    if (typeof value !== 'string' || value.length > MAX_HEADER_VALUE_CHARS || /[\r\n\0]/.test(value)) {
-      throw new ToolError('invalid_header', `the value of ${name} must be one line of at most ${MAX_HEADER_VALUE_CHARS} characters`);
+    if (!TOKEN.test(name))
+      throw new ToolError(
+        'invalid_header',
+        `${JSON.stringify(name.slice(0, 40))} is not a header name`,
+      );
+    if (FORBIDDEN_HEADERS.has(name.toLowerCase()))
+      throw new ToolError(
+        'invalid_header',
+        `the header ${name} is set by the payment client or the HTTP stack, not by a tool call`,
+      );
+    if (
+      typeof value !== 'string' ||
+      value.length > MAX_HEADER_VALUE_CHARS ||
+      /[\r\n\0]/.test(value)
+    ) {
+      throw new ToolError(
+        'invalid_header',
+        `the value of ${name} must be one line of at most ${MAX_HEADER_VALUE_CHARS} characters`,
+      );
     }
     headers.set(name, value);
   }
   const method = input.method ?? 'GET';
   if (input.body !== undefined) {
     if (method === 'GET') throw new ToolError('invalid_body', 'a GET request has no body');
-    if (input.body.length > MAX_REQUEST_BODY_CHARS) throw new ToolError('invalid_body', `the body is longer than ${MAX_REQUEST_BODY_CHARS} characters`);
+    if (input.body.length > MAX_REQUEST_BODY_CHARS)
+      throw new ToolError(
+        'invalid_body',
+        `the body is longer than ${MAX_REQUEST_BODY_CHARS} characters`,
+      );
   }
   return { method, headers, ...(input.body !== undefined ? { body: input.body } : {}) };
 }
 
 /** Reads at most `maxBytes` of a body, then stops reading. */
-export async function readBounded(response: Response, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+export async function readBounded(
+  response: Response,
+  maxBytes: number,
+): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   if (!response.body) return { bytes: new Uint8Array(0), truncated: false };
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -119,9 +151,17 @@ export async function readBounded(response: Response, maxBytes: number): Promise
 }
 
 /** Text for textual content types, base64 otherwise. */
-export function bodyText(bytes: Uint8Array, contentType: string): { body: string; encoding: 'utf8' | 'base64' } {
+export function bodyText(
+  bytes: Uint8Array,
+  contentType: string,
+): { body: string; encoding: 'utf8' | 'base64' } {
   const type = contentType.split(';')[0]!.trim().toLowerCase();
-  const textual = type.startsWith('text/') || /[/+](json|xml)$/.test(type) || type === 'application/javascript' || type === 'application/x-www-form-urlencoded' || type === '';
+  const textual =
+    type.startsWith('text/') ||
+    /[/+](json|xml)$/.test(type) ||
+    type === 'application/javascript' ||
+    type === 'application/x-www-form-urlencoded' ||
+    type === '';
   if (textual) {
     const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
     if (type !== '' || !text.includes('\uFFFD')) return { body: text, encoding: 'utf8' };
@@ -133,12 +173,22 @@ export function bodyText(bytes: Uint8Array, contentType: string): { body: string
  * A `fetch` for merchants: redirects are returned, not followed; every request has a timeout; a
  * 402's body is cut to {@link MAX_402_BODY_BYTES} (x402 reads it whole).
  */
-export function merchantFetch(inner: typeof fetch = globalThis.fetch, timeoutMs = 30_000): typeof fetch {
+export function merchantFetch(
+  inner: typeof fetch = globalThis.fetch,
+  timeoutMs = 30_000,
+): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
-    const response = await inner(request, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    const response = await inner(request, {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     if (response.status !== 402) return response;
     const { bytes, truncated } = await readBounded(response, MAX_402_BODY_BYTES);
-    return new Response(truncated ? null : Buffer.from(bytes), { status: 402, statusText: response.statusText, headers: response.headers });
+    return new Response(truncated ? null : Buffer.from(bytes), {
+      status: 402,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }

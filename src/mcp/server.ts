@@ -20,7 +20,7 @@ import { registerTools } from './tools.js';
 export const SERVER_INFO = { name: 'priv-stark', version: '0.1.0' } as const;
 
 const INSTRUCTIONS =
-  'Private x402 payments (priv-stark/v1) within a spending policy a person set. quote_payment before pay_and_fetch; a refusal names the policy rule that stopped it and spends nothing. A payment counts once the pool\'s log shows its settlement; an unsettled one returns to the balance at its expiry. tighten_policy can only narrow the policy.';
+  "Private x402 payments (priv-stark/v1) within a spending policy a person set. quote_payment before pay_and_fetch; a refusal names the policy rule that stopped it and spends nothing. A payment counts once the pool's log shows its settlement; an unsettled one returns to the balance at its expiry. tighten_policy can only narrow the policy.";
 
 /** An MCP server with the tools over `agent`. */
 export function createMcpServer(agent: PaymentAgent, log?: (line: string) => void): McpServer {
@@ -51,7 +51,13 @@ export interface HttpEndpoint {
 const MAX_BODY_BYTES = 1024 * 1024;
 
 function reply(res: ServerResponse, status: number, code: string, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `${code}: ${message}` }, id: null }));
+  res.writeHead(status, { 'content-type': 'application/json' }).end(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: `${code}: ${message}` },
+      id: null,
+    }),
+  );
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -70,20 +76,32 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
  * @param options.port 0 for any free port
  * @param options.token when set, requests need `Authorization: Bearer <token>`
  */
-export async function serveHttp(agent: PaymentAgent, options: { port: number; token?: string | undefined; log?: (line: string) => void }): Promise<HttpEndpoint> {
+export async function serveHttp(
+  agent: PaymentAgent,
+  options: { port: number; token?: string | undefined; log?: (line: string) => void },
+): Promise<HttpEndpoint> {
   let hosts: Set<string> = new Set();
   const token = options.token ? Buffer.from(`Bearer ${options.token}`) : null;
   const http: Server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       if (url.pathname !== '/mcp') return reply(res, 404, 'not_found', 'the MCP endpoint is /mcp');
-      if (!hosts.has((req.headers.host ?? '').toLowerCase())) return reply(res, 403, 'host_not_allowed', 'requests must be sent to the loopback address this server listens on');
-      if (req.headers.origin !== undefined) return reply(res, 403, 'origin_not_allowed', 'browser requests are refused');
+      if (!hosts.has((req.headers.host ?? '').toLowerCase()))
+        return reply(
+          res,
+          403,
+          'host_not_allowed',
+          'requests must be sent to the loopback address this server listens on',
+        );
+      if (req.headers.origin !== undefined)
+        return reply(res, 403, 'origin_not_allowed', 'browser requests are refused');
       if (token) {
         const given = Buffer.from(req.headers.authorization ?? '');
-        if (given.length !== token.length || !timingSafeEqual(given, token)) return reply(res, 401, 'unauthorized', 'a bearer token is required');
+        if (given.length !== token.length || !timingSafeEqual(given, token))
+          return reply(res, 401, 'unauthorized', 'a bearer token is required');
       }
-      if (req.method !== 'POST') return reply(res, 405, 'method_not_allowed', 'this server is stateless: POST only');
+      if (req.method !== 'POST')
+        return reply(res, 405, 'method_not_allowed', 'this server is stateless: POST only');
       let body: unknown;
       try {
         body = await readJson(req);
@@ -91,7 +109,7 @@ export async function serveHttp(agent: PaymentAgent, options: { port: number; to
         return reply(res, 400, 'invalid_body', `a JSON body of at most ${MAX_BODY_BYTES} bytes`);
       }
       const server = createMcpServer(agent, options.log);
-      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true }) // no session id generator: stateless;
+      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true }); // no session id generator: stateless;
       res.on('close', () => {
         void transport.close();
         void server.close();

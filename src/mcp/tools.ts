@@ -9,19 +9,35 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 import { PoolNodeError, WalletError } from '../client/index.js';
-import { DEFAULT_MAX_BYTES, DEFAULT_WAIT_MS, MAX_MAX_BYTES, MAX_WAIT_MS, type PaymentAgent } from './agent.js';
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_WAIT_MS,
+  MAX_MAX_BYTES,
+  MAX_WAIT_MS,
+  type PaymentAgent,
+} from './agent.js';
 import { PolicyRefusal, ToolError } from './errors.js';
 import { MAX_HEADER_VALUE_CHARS, MAX_REQUEST_BODY_CHARS, MAX_URL_CHARS } from './request.js';
 
 /** The tools' names. */
-export const TOOL_NAMES = ['quote_payment', 'pay_and_fetch', 'get_balance', 'get_policy', 'tighten_policy', 'list_payments'] as const;
+export const TOOL_NAMES = [
+  'quote_payment',
+  'pay_and_fetch',
+  'get_balance',
+  'get_policy',
+  'tighten_policy',
+  'list_payments',
+] as const;
 
 const atomic = z.string().regex(/^(0|[1-9][0-9]{0,18})$/, 'atomic units: a decimal integer string');
 const allowList = z.union([z.array(z.string()), z.literal('*')]);
 
 const requestShape = {
   url: z.string().max(MAX_URL_CHARS).describe('The http(s) URL of the paid resource'),
-  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional().describe('HTTP method (default GET)'),
+  method: z
+    .enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])
+    .optional()
+    .describe('HTTP method (default GET)'),
   headers: z
     .record(z.string().max(MAX_HEADER_VALUE_CHARS))
     .optional()
@@ -30,7 +46,9 @@ const requestShape = {
 };
 
 const usageShape = z.object({
-  counted_24h: atomic.describe('Atomic units counted against maxPer24h: settled in the last 24 hours, or reserved/pending'),
+  counted_24h: atomic.describe(
+    'Atomic units counted against maxPer24h: settled in the last 24 hours, or reserved/pending',
+  ),
   remaining_24h: atomic,
   unresolved_payments: z.number().int(),
 });
@@ -47,7 +65,10 @@ const paymentShape = z.object({
   resource_id: z.string().nullable(),
   created_at: z.string(),
   expiry: z.string().nullable(),
-  settlement_id: z.string().nullable().describe('The settlement in the pool\'s log; null until the pool shows it'),
+  settlement_id: z
+    .string()
+    .nullable()
+    .describe("The settlement in the pool's log; null until the pool shows it"),
 });
 
 const policyShape = {
@@ -73,7 +94,9 @@ const optionShape = z.object({
   payment_flow: z.string().nullable(),
 });
 
-const refusalShape = z.object({ code: z.string(), rule: z.string().nullable(), message: z.string() }).nullable();
+const refusalShape = z
+  .object({ code: z.string(), rule: z.string().nullable(), message: z.string() })
+  .nullable();
 
 /** The error result of a tool: `<code>: <message>`. */
 export function toolError(error: unknown, log: (line: string) => void): CallToolResult {
@@ -82,24 +105,37 @@ export function toolError(error: unknown, log: (line: string) => void): CallTool
   if (error instanceof PolicyRefusal) {
     code = error.code;
     message = `refused by the policy rule ${error.rule}: ${error.message}`;
-  } else if (error instanceof ToolError || error instanceof WalletError || error instanceof PoolNodeError) {
+  } else if (
+    error instanceof ToolError ||
+    error instanceof WalletError ||
+    error instanceof PoolNodeError
+  ) {
     code = error.code;
     message = error.message;
   } else {
     // Not one of ours: its message could say anything, so it goes to the operator's log only.
     code = 'internal_error';
-    message = 'the server failed unexpectedly; the operator\'s log has the details';
-    log(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    message = "the server failed unexpectedly; the operator's log has the details";
+    log(
+      `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
   }
   return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }] };
 }
 
 function result<T extends object>(value: T): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    structuredContent: value as Record<string, unknown>,
+  };
 }
 
 /** Registers the tools on an MCP server. */
-export function registerTools(server: McpServer, agent: PaymentAgent, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): void {
+export function registerTools(
+  server: McpServer,
+  agent: PaymentAgent,
+  log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): void {
   const run = async <T extends object>(work: () => Promise<T>): Promise<CallToolResult> => {
     try {
       return result(await work());
@@ -121,7 +157,15 @@ export function registerTools(server: McpServer, agent: PaymentAgent, log: (line
         payment_required: z.boolean(),
         options: z.array(optionShape),
         selected: z.number().int().nullable().describe('The option pay_and_fetch would pay'),
-        payment: z.object({ amount: atomic, asset: z.string(), network: z.string(), pay_to: z.string(), expiry: z.string() }).nullable(),
+        payment: z
+          .object({
+            amount: atomic,
+            asset: z.string(),
+            network: z.string(),
+            pay_to: z.string(),
+            expiry: z.string(),
+          })
+          .nullable(),
         allowed: z.boolean(),
         refusal: refusalShape,
         wallet_can_pay: z.boolean(),
@@ -137,11 +181,25 @@ export function registerTools(server: McpServer, agent: PaymentAgent, log: (line
     {
       title: 'Pay for a URL and fetch it',
       description:
-        'Fetches the URL and, if it answers 402, pays it privately with priv-stark/v1 through the merchant and its facilitator — only within the spending policy (per-payment and rolling 24-hour maximums, allowed hosts, recipients, networks, assets). Returns the response (bounded size, content type) and the payment, which counts as settled only once the pool\'s log shows it. A refusal names the policy rule; nothing is spent then.',
+        "Fetches the URL and, if it answers 402, pays it privately with priv-stark/v1 through the merchant and its facilitator — only within the spending policy (per-payment and rolling 24-hour maximums, allowed hosts, recipients, networks, assets). Returns the response (bounded size, content type) and the payment, which counts as settled only once the pool's log shows it. A refusal names the policy rule; nothing is spent then.",
       inputSchema: {
         ...requestShape,
-        max_bytes: z.number().int().min(0).max(MAX_MAX_BYTES).optional().describe(`Response bytes returned at most (default ${DEFAULT_MAX_BYTES})`),
-        wait_ms: z.number().int().min(0).max(MAX_WAIT_MS).optional().describe(`How long to wait for the pool's log to show the settlement (default ${DEFAULT_WAIT_MS})`),
+        max_bytes: z
+          .number()
+          .int()
+          .min(0)
+          .max(MAX_MAX_BYTES)
+          .optional()
+          .describe(`Response bytes returned at most (default ${DEFAULT_MAX_BYTES})`),
+        wait_ms: z
+          .number()
+          .int()
+          .min(0)
+          .max(MAX_WAIT_MS)
+          .optional()
+          .describe(
+            `How long to wait for the pool's log to show the settlement (default ${DEFAULT_WAIT_MS})`,
+          ),
       },
       outputSchema: {
         url: z.string(),
@@ -155,18 +213,28 @@ export function registerTools(server: McpServer, agent: PaymentAgent, log: (line
         location: z.string().nullable(),
         paid: z.boolean(),
         payment: paymentShape.nullable(),
-        merchant_claim: z.object({ success: z.boolean(), transaction: z.string() }).nullable().describe('The merchant\'s PAYMENT-RESPONSE; informational, not proof of settlement'),
+        merchant_claim: z
+          .object({ success: z.boolean(), transaction: z.string() })
+          .nullable()
+          .describe("The merchant's PAYMENT-RESPONSE; informational, not proof of settlement"),
       },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
     },
-    async ({ max_bytes, wait_ms, ...request }) => run(() => agent.payAndFetch(request, { maxBytes: max_bytes, waitMs: wait_ms })),
+    async ({ max_bytes, wait_ms, ...request }) =>
+      run(() => agent.payAndFetch(request, { maxBytes: max_bytes, waitMs: wait_ms })),
   );
 
   server.registerTool(
     'get_balance',
     {
       title: 'Shielded balance',
-      description: 'Syncs the wallet with the pool, then gives its balance in atomic units: spendable, pending (locked by payments not yet resolved), unconfirmed (not in a checkpoint yet), total; and the note count.',
+      description:
+        'Syncs the wallet with the pool, then gives its balance in atomic units: spendable, pending (locked by payments not yet resolved), unconfirmed (not in a checkpoint yet), total; and the note count.',
       inputSchema: {},
       outputSchema: {
         asset: z.string(),
@@ -191,7 +259,8 @@ export function registerTools(server: McpServer, agent: PaymentAgent, log: (line
     'get_policy',
     {
       title: 'Spending policy',
-      description: 'The spending policy in force (amounts in atomic units) and how much of the rolling 24-hour limit is used.',
+      description:
+        'The spending policy in force (amounts in atomic units) and how much of the rolling 24-hour limit is used.',
       inputSchema: {},
       outputSchema: policyShape,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -204,24 +273,41 @@ export function registerTools(server: McpServer, agent: PaymentAgent, log: (line
     {
       title: 'Tighten the spending policy',
       description:
-        'Lowers limits or narrows the allow-lists, persisted in the policy file. It can only narrow: raising a limit or allowing a host, recipient, network or asset that is not allowed now is refused (only the operator\'s policy file can do that).',
+        "Lowers limits or narrows the allow-lists, persisted in the policy file. It can only narrow: raising a limit or allowing a host, recipient, network or asset that is not allowed now is refused (only the operator's policy file can do that).",
       inputSchema: {
         max_per_payment: atomic.optional().describe('A lower per-payment maximum'),
         max_per_24h: atomic.optional().describe('A lower rolling 24-hour maximum'),
-        restrict_hosts_to: z.array(z.string().max(300)).max(1000).optional().describe('Keep only these hosts (each already allowed)'),
+        restrict_hosts_to: z
+          .array(z.string().max(300))
+          .max(1000)
+          .optional()
+          .describe('Keep only these hosts (each already allowed)'),
         remove_hosts: z.array(z.string().max(300)).max(1000).optional(),
-        restrict_recipients_to: z.array(z.string().max(300)).max(1000).optional().describe('Keep only these recipients (each already allowed)'),
+        restrict_recipients_to: z
+          .array(z.string().max(300))
+          .max(1000)
+          .optional()
+          .describe('Keep only these recipients (each already allowed)'),
         remove_recipients: z.array(z.string().max(300)).max(1000).optional(),
         remove_networks: z.array(z.string().max(100)).max(100).optional(),
         remove_assets: z.array(z.string().max(100)).max(100).optional(),
       },
-      outputSchema: { ...policyShape, changed: z.array(z.string()).describe('The rules that changed') },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      outputSchema: {
+        ...policyShape,
+        changed: z.array(z.string()).describe('The rules that changed'),
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
     async (args) =>
       run(() =>
         agent.tightenPolicy({
-          maxPerPayment: args.max_per_payment === undefined ? undefined : BigInt(args.max_per_payment),
+          maxPerPayment:
+            args.max_per_payment === undefined ? undefined : BigInt(args.max_per_payment),
           maxPer24h: args.max_per_24h === undefined ? undefined : BigInt(args.max_per_24h),
           restrictHostsTo: args.restrict_hosts_to,
           removeHosts: args.remove_hosts,
@@ -237,8 +323,11 @@ export function registerTools(server: McpServer, agent: PaymentAgent, log: (line
     'list_payments',
     {
       title: 'Recent payments',
-      description: 'Syncs, then lists recent payments, newest first: pending (out, not settled in the pool\'s log yet), settled (with the pool\'s settlement id) or expired (never settled; the note returned to the balance).',
-      inputSchema: { limit: z.number().int().min(1).max(200).optional().describe('How many (default 20)') },
+      description:
+        "Syncs, then lists recent payments, newest first: pending (out, not settled in the pool's log yet), settled (with the pool's settlement id) or expired (never settled; the note returned to the balance).",
+      inputSchema: {
+        limit: z.number().int().min(1).max(200).optional().describe('How many (default 20)'),
+      },
       outputSchema: { payments: z.array(paymentShape) },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

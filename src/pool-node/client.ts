@@ -66,11 +66,21 @@ export class PoolNodeClient {
     const route = path.split('?', 1)[0];
     let response: Response;
     try {
-      response = await doFetch(`${this.url}${path}`, { ...init, signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000) });
+      response = await doFetch(`${this.url}${path}`, {
+        ...init,
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
+      });
     } catch (error) {
-      throw new PoolNodeError('pool_unreachable', 0, `the pool node at ${this.url} is unreachable`, { cause: error });
+      throw new PoolNodeError(
+        'pool_unreachable',
+        0,
+        `the pool node at ${this.url} is unreachable`,
+        { cause: error },
+      );
     }
-    const body = (await response.json().catch(() => null)) as (T & { error?: unknown; message?: unknown }) | null;
+    const body = (await response.json().catch(() => null)) as
+      | (T & { error?: unknown; message?: unknown })
+      | null;
     if (!response.ok || body === null) {
       const code = typeof body?.error === 'string' ? body.error : 'http_error';
       const message = typeof body?.message === 'string' ? body.message : `HTTP ${response.status}`;
@@ -105,15 +115,22 @@ export class PoolNodeClient {
     for (;;) {
       const page = await this.leaves(out.length);
       out.push(...page.leaves);
-      if (page.leaves.length === 0 || (size !== undefined && out.length >= size)) return size === undefined ? out : out.slice(0, size);
+      if (page.leaves.length === 0 || (size !== undefined && out.length >= size))
+        return size === undefined ? out : out.slice(0, size);
     }
   }
 
   /** Shields `amount` to the precommitment `pre` (operator token required). */
-  deposit(amount: string, pre: string): Promise<{ commitment: DigestHex; index: number; eventId: number }> {
+  deposit(
+    amount: string,
+    pre: string,
+  ): Promise<{ commitment: DigestHex; index: number; eventId: number }> {
     return this.request('/deposit', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${this.options.token ?? ''}` },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${this.options.token ?? ''}`,
+      },
       body: JSON.stringify({ amount, pre }),
     });
   }

@@ -4,7 +4,18 @@
  * the one client of its API.
  */
 
-export { PoolNodeClient, type PoolNodeClientOptions, PoolNodeError, type PoolNodeState } from './client.js';
-export { findOperatorToken, MIN_TOKEN_LENGTH, type OperatorToken, operatorTokenPath, resolveOperatorToken } from './operator-token.js';
+export {
+  PoolNodeClient,
+  type PoolNodeClientOptions,
+  PoolNodeError,
+  type PoolNodeState,
+} from './client.js';
+export {
+  findOperatorToken,
+  MIN_TOKEN_LENGTH,
+  type OperatorToken,
+  operatorTokenPath,
+  resolveOperatorToken,
+} from './operator-token.js';
 export { PAGE_LIMITS } from './schemas.js';
 export { buildPoolNode, parseCorsOrigins, type PoolNodeOptions } from './server.js';

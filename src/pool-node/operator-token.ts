@@ -28,9 +28,13 @@ export interface OperatorToken {
  * Resolves the operator token.
  * @throws RangeError when a given token is shorter than 16 characters
  */
-export function resolveOperatorToken(options: { token?: string | undefined; dataDir: string }): OperatorToken {
+export function resolveOperatorToken(options: {
+  token?: string | undefined;
+  dataDir: string;
+}): OperatorToken {
   if (options.token !== undefined && options.token !== '') {
-    if (options.token.length < MIN_TOKEN_LENGTH) throw new RangeError(`POOL_OPERATOR_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters`);
+    if (options.token.length < MIN_TOKEN_LENGTH)
+      throw new RangeError(`POOL_OPERATOR_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters`);
     return { token: options.token, generated: false };
   }
   const file = operatorTokenPath(options.dataDir);
@@ -42,7 +46,10 @@ export function resolveOperatorToken(options: { token?: string | undefined; data
 }
 
 /** The token a client uses: the explicit one, `POOL_OPERATOR_TOKEN`, or the data directory's file. */
-export function findOperatorToken(options: { token?: string | undefined; dataDir: string }): string | null {
+export function findOperatorToken(options: {
+  token?: string | undefined;
+  dataDir: string;
+}): string | null {
   if (options.token) return options.token;
   const file = operatorTokenPath(options.dataDir);
   return existsSync(file) ? readFileSync(file, 'utf8').trim() : null;

@@ -6,8 +6,17 @@
 
 import { DEVNET_NETWORK } from '../scheme/profile.js';
 
-const digest = { type: 'string', pattern: '^0x[0-9a-f]{64}$', example: `0x${'1f'.repeat(32)}` } as const;
-const amount = { type: 'string', pattern: '^[0-9]{1,40}$', description: 'decimal atomic units', example: '1000000' } as const;
+const digest = {
+  type: 'string',
+  pattern: '^0x[0-9a-f]{64}$',
+  example: `0x${'1f'.repeat(32)}`,
+} as const;
+const amount = {
+  type: 'string',
+  pattern: '^[0-9]{1,40}$',
+  description: 'decimal atomic units',
+  example: '1000000',
+} as const;
 const count = { type: 'integer', minimum: 0 } as const;
 
 /** Query limits: a page never exceeds these. */
@@ -21,19 +30,28 @@ export const PAGE_LIMITS = {
 export const errorBody = {
   type: 'object',
   description: 'a stable snake_case reason and a generic message',
-  properties: { error: { type: 'string', example: 'invalid_request' }, message: { type: 'string' } },
+  properties: {
+    error: { type: 'string', example: 'invalid_request' },
+    message: { type: 'string' },
+  },
   required: ['error', 'message'],
 } as const;
 
 const checkpoint = {
   type: 'object',
-  properties: { seq: count, root: digest, size: count, time: { ...count, description: 'unix milliseconds' } },
+  properties: {
+    seq: count,
+    root: digest,
+    size: count,
+    time: { ...count, description: 'unix milliseconds' },
+  },
   required: ['seq', 'root', 'size', 'time'],
 } as const;
 
 const event = {
   type: 'object',
-  description: 'a deposit (commitment, index) or a settlement (nullifier, change, recipient, recipient note, indexes)',
+  description:
+    'a deposit (commitment, index) or a settlement (nullifier, change, recipient, recipient note, indexes)',
   properties: {
     id: count,
     kind: { type: 'string', enum: ['deposit', 'settlement'] },
@@ -54,7 +72,12 @@ const event = {
 
 /** A non-negative integer in a query string (queries are not coerced: every part is checked as sent). */
 const queryInteger = (example: string) =>
-  ({ type: 'string', pattern: '^(0|[1-9][0-9]{0,15})$', description: 'a non-negative integer', example }) as const;
+  ({
+    type: 'string',
+    pattern: '^(0|[1-9][0-9]{0,15})$',
+    description: 'a non-negative integer',
+    example,
+  }) as const;
 
 function page(cursor: 'from' | 'after') {
   return {
@@ -96,7 +119,10 @@ export const checkpointsSchema = {
   response: {
     200: {
       type: 'object',
-      properties: { checkpoints: { type: 'array', items: checkpoint }, next: { ...count, description: 'the cursor of the next page' } },
+      properties: {
+        checkpoints: { type: 'array', items: checkpoint },
+        next: { ...count, description: 'the cursor of the next page' },
+      },
       required: ['checkpoints', 'next'],
     },
     ...errors,
@@ -104,7 +130,8 @@ export const checkpointsSchema = {
 } as const;
 
 export const leavesSchema = {
-  description: 'commitments from a leaf index; wallets rebuild the tree from them (no path is ever served)',
+  description:
+    'commitments from a leaf index; wallets rebuild the tree from them (no path is ever served)',
   querystring: page('from'),
   response: {
     200: {
@@ -130,8 +157,13 @@ export const eventsSchema = {
 } as const;
 
 export const depositSchema = {
-  description: 'shields funds: the pool computes the commitment H_NOTE(amount, pre) and appends it (operator only)',
-  headers: { type: 'object', properties: { authorization: { type: 'string' } }, required: ['authorization'] },
+  description:
+    'shields funds: the pool computes the commitment H_NOTE(amount, pre) and appends it (operator only)',
+  headers: {
+    type: 'object',
+    properties: { authorization: { type: 'string' } },
+    required: ['authorization'],
+  },
   body: {
     type: 'object',
     additionalProperties: false,
@@ -162,13 +194,20 @@ export const healthSchema = {
         status: { type: 'string', enum: ['ok'] },
         kind: { type: 'string', enum: ['sqlite', 'postgres'] },
         leaves: count,
-        checkpoint: { anyOf: [count, { type: 'null' }], description: 'seq of the latest checkpoint' },
+        checkpoint: {
+          anyOf: [count, { type: 'null' }],
+          description: 'seq of the latest checkpoint',
+        },
       },
       required: ['status', 'kind', 'leaves', 'checkpoint'],
     },
     503: {
       type: 'object',
-      properties: { status: { type: 'string', enum: ['unavailable'] }, kind: { type: 'string' }, error: { type: 'string' } },
+      properties: {
+        status: { type: 'string', enum: ['unavailable'] },
+        kind: { type: 'string' },
+        error: { type: 'string' },
+      },
       required: ['status', 'kind', 'error'],
     },
   },

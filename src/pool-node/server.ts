@@ -43,7 +43,9 @@ export interface PoolNodeOptions {
   /** The operator's deposit token (compared in constant time; never logged). */
   readonly operatorToken: string;
   /** `false` for silence, or pino options (`level`, `stream`); default: info to stdout. */
-  readonly logger?: false | { readonly level?: string; readonly stream?: { write(line: string): unknown } };
+  readonly logger?:
+    | false
+    | { readonly level?: string; readonly stream?: { write(line: string): unknown } };
   /** Largest request body, bytes (default 4096). */
   readonly bodyLimit?: number;
   /**
@@ -53,7 +55,10 @@ export interface PoolNodeOptions {
   readonly corsOrigins?: readonly string[] | '*' | undefined;
 }
 
-const UNAVAILABLE = { error: 'pool_unavailable', message: 'the pool store is unavailable' } as const;
+const UNAVAILABLE = {
+  error: 'pool_unavailable',
+  message: 'the pool store is unavailable',
+} as const;
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest();
@@ -67,7 +72,10 @@ export function parseCorsOrigins(text: string | undefined): readonly string[] | 
   const trimmed = text?.trim();
   if (!trimmed) return undefined;
   if (trimmed === '*') return '*';
-  return trimmed.split(',').map((origin) => origin.trim()).filter((origin) => origin.length > 0);
+  return trimmed
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin.length > 0);
 }
 
 function corsOriginsOf(origins: PoolNodeOptions['corsOrigins']): Set<string> | '*' | null {
@@ -81,23 +89,32 @@ function corsOriginsOf(origins: PoolNodeOptions['corsOrigins']): Set<string> | '
       // refused below
     }
     if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol)) {
-      throw new RangeError(`"corsOrigins" expected origins like https://shop.example (scheme, host, optional port), got ${JSON.stringify(origin).slice(0, 80)}`);
+      throw new RangeError(
+        `"corsOrigins" expected origins like https://shop.example (scheme, host, optional port), got ${JSON.stringify(origin).slice(0, 80)}`,
+      );
     }
   }
   return origins.length === 0 ? null : new Set(origins);
 }
 
-function limitOf(text: string | undefined, bounds: { default: number; max: number }): number | string {
+function limitOf(
+  text: string | undefined,
+  bounds: { default: number; max: number },
+): number | string {
   if (text === undefined) return bounds.default;
   const value = Number(text);
-  if (value < 1 || value > bounds.max) return `querystring/limit must be between 1 and ${bounds.max}`;
+  if (value < 1 || value > bounds.max)
+    return `querystring/limit must be between 1 and ${bounds.max}`;
   return value;
 }
 
 /** Request fields the logger may write: the method and the route pattern, never the address or query. */
 const serializers = {
   err: serializeError,
-  req: (request: FastifyRequest) => ({ method: request.method, route: request.routeOptions?.url ?? 'unmatched' }),
+  req: (request: FastifyRequest) => ({
+    method: request.method,
+    route: request.routeOptions?.url ?? 'unmatched',
+  }),
   res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
 };
 
@@ -110,22 +127,38 @@ const serializers = {
  */
 export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyInstance> {
   const { ledger } = options;
-  if (typeof options.operatorToken !== 'string' || options.operatorToken.length < MIN_TOKEN_LENGTH) {
-    throw new RangeError(`"operatorToken" expected a string of at least ${MIN_TOKEN_LENGTH} characters`);
+  if (
+    typeof options.operatorToken !== 'string' ||
+    options.operatorToken.length < MIN_TOKEN_LENGTH
+  ) {
+    throw new RangeError(
+      `"operatorToken" expected a string of at least ${MIN_TOKEN_LENGTH} characters`,
+    );
   }
   const tokenHash = sha256(options.operatorToken);
   const corsOrigins = corsOriginsOf(options.corsOrigins);
   const logger = (
     options.logger === false
       ? false
-      : { level: options.logger?.level ?? 'info', serializers, ...(options.logger?.stream ? { stream: options.logger.stream } : {}) }
+      : {
+          level: options.logger?.level ?? 'info',
+          serializers,
+          ...(options.logger?.stream ? { stream: options.logger.stream } : {}),
+        }
   ) as NonNullable<FastifyServerOptions['logger']>;
   const app = Fastify({
     logger,
     bodyLimit: options.bodyLimit ?? 4096,
     trustProxy: false,
     // Nothing is coerced or dropped: a number where a decimal string belongs is refused, not rounded.
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false, keywords: ['example'] } },
+    ajv: {
+      customOptions: {
+        coerceTypes: false,
+        removeAdditional: false,
+        allErrors: false,
+        keywords: ['example'],
+      },
+    },
   });
 
   // JSON only: Fastify's plain-text parser would turn a text body into a schema error instead of a 415.
@@ -140,12 +173,15 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
       if (corsOrigins === '*') reply.header('access-control-allow-origin', '*');
       else {
         reply.header('vary', 'Origin');
-        if (typeof origin === 'string' && corsOrigins.has(origin)) reply.header('access-control-allow-origin', origin);
+        if (typeof origin === 'string' && corsOrigins.has(origin))
+          reply.header('access-control-allow-origin', origin);
       }
     });
   }
 
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found', message: 'no such route' }));
+  app.setNotFoundHandler((_request, reply) =>
+    reply.code(404).send({ error: 'not_found', message: 'no such route' }),
+  );
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof PoolUnavailableError) {
@@ -153,19 +189,28 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
       return reply.code(503).send(UNAVAILABLE);
     }
     if (error.validation) {
-      return reply.code(400).send({ error: 'invalid_request', message: `${error.validationContext ?? 'request'}${error.validation[0]?.instancePath ?? ''} ${error.validation[0]?.message ?? 'is invalid'}` });
+      return reply.code(400).send({
+        error: 'invalid_request',
+        message: `${error.validationContext ?? 'request'}${error.validation[0]?.instancePath ?? ''} ${error.validation[0]?.message ?? 'is invalid'}`,
+      });
     }
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return reply.code(413).send({ error: 'payload_too_large', message: 'the request body is too large' });
+        return reply
+          .code(413)
+          .send({ error: 'payload_too_large', message: 'the request body is too large' });
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return reply.code(415).send({ error: 'unsupported_media_type', message: 'send application/json' });
+        return reply
+          .code(415)
+          .send({ error: 'unsupported_media_type', message: 'send application/json' });
       default:
         break;
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(400).send({ error: 'invalid_request', message: 'the request is malformed' });
+      return reply
+        .code(400)
+        .send({ error: 'invalid_request', message: 'the request is malformed' });
     }
     request.log.error({ err: error }, 'internal error');
     return reply.code(500).send({ error: 'internal_error', message: 'internal error' });
@@ -175,10 +220,17 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     try {
       await ledger.store.ping();
       const state = await ledger.state();
-      return { status: 'ok', kind: ledger.store.kind, leaves: state.size, checkpoint: state.checkpoint?.seq ?? null };
+      return {
+        status: 'ok',
+        kind: ledger.store.kind,
+        leaves: state.size,
+        checkpoint: state.checkpoint?.seq ?? null,
+      };
     } catch (error) {
       if (!(error instanceof PoolUnavailableError)) throw error;
-      return reply.code(503).send({ status: 'unavailable', kind: ledger.store.kind, error: 'pool_unavailable' });
+      return reply
+        .code(503)
+        .send({ status: 'unavailable', kind: ledger.store.kind, error: 'pool_unavailable' });
     }
   });
 
@@ -187,29 +239,44 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     return { network: ledger.network, asset: ledger.asset, ...state };
   });
 
-  app.get<{ Querystring: { after?: string; limit?: string } }>('/checkpoints', { schema: checkpointsSchema }, async (request, reply) => {
-    const after = Number(request.query.after ?? 0);
-    const limit = limitOf(request.query.limit, PAGE_LIMITS.checkpoints);
-    if (typeof limit === 'string') return reply.code(400).send({ error: 'invalid_request', message: limit });
-    const checkpoints = await ledger.checkpoints(after, limit);
-    return { checkpoints, next: checkpoints.at(-1)?.seq ?? after };
-  });
+  app.get<{ Querystring: { after?: string; limit?: string } }>(
+    '/checkpoints',
+    { schema: checkpointsSchema },
+    async (request, reply) => {
+      const after = Number(request.query.after ?? 0);
+      const limit = limitOf(request.query.limit, PAGE_LIMITS.checkpoints);
+      if (typeof limit === 'string')
+        return reply.code(400).send({ error: 'invalid_request', message: limit });
+      const checkpoints = await ledger.checkpoints(after, limit);
+      return { checkpoints, next: checkpoints.at(-1)?.seq ?? after };
+    },
+  );
 
-  app.get<{ Querystring: { from?: string; limit?: string } }>('/leaves', { schema: leavesSchema }, async (request, reply) => {
-    const from = Number(request.query.from ?? 0);
-    const limit = limitOf(request.query.limit, PAGE_LIMITS.leaves);
-    if (typeof limit === 'string') return reply.code(400).send({ error: 'invalid_request', message: limit });
-    const leaves = await ledger.leaves(from, limit);
-    return { from, leaves, next: from + leaves.length };
-  });
+  app.get<{ Querystring: { from?: string; limit?: string } }>(
+    '/leaves',
+    { schema: leavesSchema },
+    async (request, reply) => {
+      const from = Number(request.query.from ?? 0);
+      const limit = limitOf(request.query.limit, PAGE_LIMITS.leaves);
+      if (typeof limit === 'string')
+        return reply.code(400).send({ error: 'invalid_request', message: limit });
+      const leaves = await ledger.leaves(from, limit);
+      return { from, leaves, next: from + leaves.length };
+    },
+  );
 
-  app.get<{ Querystring: { after?: string; limit?: string } }>('/events', { schema: eventsSchema }, async (request, reply) => {
-    const after = Number(request.query.after ?? 0);
-    const limit = limitOf(request.query.limit, PAGE_LIMITS.events);
-    if (typeof limit === 'string') return reply.code(400).send({ error: 'invalid_request', message: limit });
-    const events = await ledger.events(after, limit);
-    return { events, next: events.at(-1)?.id ?? after };
-  });
+  app.get<{ Querystring: { after?: string; limit?: string } }>(
+    '/events',
+    { schema: eventsSchema },
+    async (request, reply) => {
+      const after = Number(request.query.after ?? 0);
+      const limit = limitOf(request.query.limit, PAGE_LIMITS.events);
+      if (typeof limit === 'string')
+        return reply.code(400).send({ error: 'invalid_request', message: limit });
+      const events = await ledger.events(after, limit);
+      return { events, next: events.at(-1)?.id ?? after };
+    },
+  );
 
   app.post<{ Body: { amount: string; pre: string } }>(
     '/deposit',
@@ -218,9 +285,12 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
       // Before any parsing: anonymous requests cost nothing.
       onRequest: async (request, reply) => {
         const header = request.headers.authorization;
-        const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '';
+        const token =
+          typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '';
         if (!token || !timingSafeEqual(sha256(token), tokenHash)) {
-          return reply.code(401).send({ error: 'unauthorized', message: 'the operator token is required' });
+          return reply
+            .code(401)
+            .send({ error: 'unauthorized', message: 'the operator token is required' });
         }
         return undefined;
       },
@@ -235,7 +305,9 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
         case 'amount_out_of_range':
         case 'duplicate_commitment':
         case 'tree_full':
-          return reply.code(statusOf(result.reason)).send({ error: result.reason, message: result.message });
+          return reply
+            .code(statusOf(result.reason))
+            .send({ error: result.reason, message: result.message });
         default:
           return reply.code(400).send({ error: 'invalid_request', message: result.message });
       }

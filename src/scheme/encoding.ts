@@ -49,7 +49,8 @@ const SEXTET = new Int32Array(256).fill(-1);
 for (let i = 0; i < 64; i++) SEXTET[ENCODE[i]!] = i;
 /** 12 bits of a pair of character codes `(c0 << 8) | c1`, negative when either is outside the alphabet. */
 const PAIR = new Int32Array(1 << 16).fill(-1);
-for (let i = 0; i < 64; i++) for (let j = 0; j < 64; j++) PAIR[(ENCODE[i]! << 8) | ENCODE[j]!] = (i << 6) | j;
+for (let i = 0; i < 64; i++)
+  for (let j = 0; j < 64; j++) PAIR[(ENCODE[i]! << 8) | ENCODE[j]!] = (i << 6) | j;
 const ascii = new TextDecoder();
 const utf8 = new TextEncoder();
 
@@ -90,7 +91,9 @@ function decodeBase64Strict(text: string): Uint8Array | null {
   if (native !== undefined) {
     // Node's decoder skips what is not base64; only the canonical spelling re-encodes to the text.
     const bytes = native.from(text, 'base64');
-    return bytes.toString('base64') === text ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) : null;
+    return bytes.toString('base64') === text
+      ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length)
+      : null;
   }
   // One native pass to bytes; a character outside ASCII becomes a multi-byte sequence (refused).
   const chars = utf8.encode(text);
@@ -148,7 +151,11 @@ export function isExpiryGranular(expiry: number): boolean {
 }
 
 /** Where an expiry stands against the clock: `now < expiry ≤ now + maxTimeoutSeconds + 60`. */
-export function expiryStatus(expiry: number, nowSeconds: number, maxTimeoutSeconds: number): 'ok' | 'payment_expired' | 'expiry_too_far' {
+export function expiryStatus(
+  expiry: number,
+  nowSeconds: number,
+  maxTimeoutSeconds: number,
+): 'ok' | 'payment_expired' | 'expiry_too_far' {
   if (expiry <= nowSeconds) return 'payment_expired';
   if (expiry > nowSeconds + maxTimeoutSeconds + EXPIRY_SLACK_SECONDS) return 'expiry_too_far';
   return 'ok';

@@ -5,7 +5,16 @@
  */
 
 export { paymentContext, publicInputs, resourceIdOf } from './context.js';
-export { decodeProof, encodeProof, expiryFor, expiryStatus, isAmount, isExpiryGranular, parseAmount, type ProofDecoding } from './encoding.js';
+export {
+  decodeProof,
+  encodeProof,
+  expiryFor,
+  expiryStatus,
+  isAmount,
+  isExpiryGranular,
+  parseAmount,
+  type ProofDecoding,
+} from './encoding.js';
 export {
   BODY_LIMIT_BYTES,
   CONTEXT_FIELD_MAX_BYTES,

@@ -23,7 +23,11 @@ export interface NetworkProfile {
 }
 
 /** The embedded devnet pool: `dUSD`, 6 decimals. */
-export const DEVNET_NETWORK: NetworkProfile = { network: 'shielded:devnet', asset: 'dUSD', decimals: 6 };
+export const DEVNET_NETWORK: NetworkProfile = {
+  network: 'shielded:devnet',
+  asset: 'dUSD',
+  decimals: 6,
+};
 
 /** Networks this profile knows, by default just the devnet pool. */
 export const NETWORKS: readonly NetworkProfile[] = [DEVNET_NETWORK];

@@ -22,8 +22,11 @@ export const REASONS = {
   invalid_payload: { status: 400, message: 'the request is malformed' },
   unsupported_scheme: { status: 400, message: 'the payment scheme is not supported' },
   unsupported_network: { status: 400, message: 'the payment network is not supported' },
-  unsupported_asset: { status: 400, message: 'the asset is not the network\'s asset' },
-  payment_requirements_mismatch: { status: 400, message: 'the payment does not match the payment requirements' },
+  unsupported_asset: { status: 400, message: "the asset is not the network's asset" },
+  payment_requirements_mismatch: {
+    status: 400,
+    message: 'the payment does not match the payment requirements',
+  },
   payment_expired: { status: 400, message: 'the payment has expired' },
   expiry_too_far: { status: 400, message: 'the payment expiry is too far in the future' },
   policy_violation: { status: 403, message: 'the payment is not allowed for this API key' },
@@ -45,7 +48,10 @@ export type Reason = keyof typeof REASONS;
  * `pool_unavailable`).
  */
 export const DEPOSIT_REASONS = {
-  amount_out_of_range: { status: 400, message: 'the amount must be an integer with 0 < amount < 2^62' },
+  amount_out_of_range: {
+    status: 400,
+    message: 'the amount must be an integer with 0 < amount < 2^62',
+  },
   duplicate_commitment: { status: 409, message: 'the commitment is already in the tree' },
   tree_full: { status: 409, message: 'the pool tree is full' },
 } as const satisfies Record<string, ReasonEntry>;
@@ -62,7 +68,9 @@ export function isReason(code: unknown): code is Reason {
 }
 
 function entryOf(reason: Reason | DepositReason): ReasonEntry {
-  return Object.hasOwn(REASONS, reason) ? REASONS[reason as Reason] : DEPOSIT_REASONS[reason as DepositReason];
+  return Object.hasOwn(REASONS, reason)
+    ? REASONS[reason as Reason]
+    : DEPOSIT_REASONS[reason as DepositReason];
 }
 
 /** The status of a reason. */

@@ -15,9 +15,14 @@ const DIGEST_PATTERN = '^0x[0-9a-f]{64}$';
 const EXAMPLE_DIGEST = '0x5c1e8f0a3b2d4c6e7f9081a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6';
 
 /** A digest: `0x` + 64 lowercase hex digits (4 × u64 little-endian, each canonical). */
-export const DigestSchema = Type.String({ pattern: DIGEST_PATTERN, description: 'digest, 0x + 64 lowercase hex', examples: [EXAMPLE_DIGEST] });
+export const DigestSchema = Type.String({
+  pattern: DIGEST_PATTERN,
+  description: 'digest, 0x + 64 lowercase hex',
+  examples: [EXAMPLE_DIGEST],
+});
 
-const text = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, description });
+const text = (maxLength: number, description: string) =>
+  Type.String({ minLength: 1, maxLength, description });
 
 /** x402 `PaymentRequirements` (what the resource server asks for). */
 export const PaymentRequirementsSchema = Type.Object(
@@ -26,11 +31,22 @@ export const PaymentRequirementsSchema = Type.Object(
     network: text(128, 'CAIP-2 style network, e.g. "shielded:devnet"'),
     asset: text(128, 'the network\'s one asset, e.g. "dUSD"'),
     amount: text(32, 'atomic units, decimal string, 0 < amount < 2^62'),
-    payTo: text(256, 'the recipient\'s shielded address (pstark1…)'),
-    maxTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1, description: 'seconds the payment may stay valid' }),
+    payTo: text(256, "the recipient's shielded address (pstark1…)"),
+    maxTimeoutSeconds: Type.Integer({
+      minimum: 1,
+      maximum: 2 ** 31 - 1,
+      description: 'seconds the payment may stay valid',
+    }),
     extra: Type.Optional(
       Type.Object(
-        { resourceId: Type.Optional(Type.String({ maxLength: 256, description: 'route the payment is for; bound into the proof' })) },
+        {
+          resourceId: Type.Optional(
+            Type.String({
+              maxLength: 256,
+              description: 'route the payment is for; bound into the proof',
+            }),
+          ),
+        },
         { additionalProperties: true },
       ),
     ),
@@ -42,16 +58,18 @@ export const PaymentRequirementsSchema = Type.Object(
 export const PrivStarkPayloadSchema = Type.Object(
   {
     scheme: text(64, `"${SCHEME}"`),
-    network: text(128, 'equal to the requirements\' network'),
+    network: text(128, "equal to the requirements' network"),
     root: { ...DigestSchema, description: 'the checkpoint the proof is anchored to' },
-    nullifier: { ...DigestSchema, description: 'the spent note\'s nullifier' },
-    commitment: { ...DigestSchema, description: 'the change note\'s commitment' },
+    nullifier: { ...DigestSchema, description: "the spent note's nullifier" },
+    commitment: { ...DigestSchema, description: "the change note's commitment" },
     // No length bounds here: the body limit bounds it, and the encoding step refuses a proof over
     // 128 KiB with payload_too_large (a schema bound would say invalid_payload, and would make
     // ajv count the characters of every proof).
-    proof: Type.String({ description: 'canonical standard base64 of the proof bytes, at most 128 KiB decoded' }),
-    amount: text(32, 'atomic units, equal to the requirements\' amount'),
-    recipient: text(256, 'shielded address, equal to the requirements\' payTo'),
+    proof: Type.String({
+      description: 'canonical standard base64 of the proof bytes, at most 128 KiB decoded',
+    }),
+    amount: text(32, "atomic units, equal to the requirements' amount"),
+    recipient: text(256, "shielded address, equal to the requirements' payTo"),
     expiry: Type.Integer({
       minimum: 0,
       maximum: Number.MAX_SAFE_INTEGER,
@@ -90,7 +108,11 @@ export const VerifyResponseSchema = Type.Object(
     invalidReason: Type.Optional(Type.String({ description: 'a reason code of the registry' })),
     invalidMessage: Type.Optional(Type.String({ description: 'its generic message' })),
   },
-  { additionalProperties: false, description: 'x402 verify response', examples: [{ isValid: true }] },
+  {
+    additionalProperties: false,
+    description: 'x402 verify response',
+    examples: [{ isValid: true }],
+  },
 );
 
 /** x402 `SettleResponse` as this facilitator sends it: `transaction` always, `payer` never. */

@@ -7,7 +7,14 @@
 
 import { HTTPFacilitatorClient } from '@x402/core/http';
 import type { FacilitatorClient } from '@x402/core/server';
-import type { PaymentPayload, PaymentRequirements, SettleResponse, SupportedKind, SupportedResponse, VerifyResponse } from '@x402/core/types';
+import type {
+  PaymentPayload,
+  PaymentRequirements,
+  SettleResponse,
+  SupportedKind,
+  SupportedResponse,
+  VerifyResponse,
+} from '@x402/core/types';
 
 import { SCHEME, X402_VERSION } from '../scheme/index.js';
 
@@ -42,32 +49,56 @@ export class PrivStarkFacilitatorClient implements FacilitatorClient {
       url: this.url,
       timeoutMs: options.timeoutMs ?? 30_000,
       ...(key
-        ? { createAuthHeaders: async () => ({ verify: { Authorization: `Bearer ${key}` }, settle: { Authorization: `Bearer ${key}` } }) }
+        ? {
+            createAuthHeaders: async () => ({
+              verify: { Authorization: `Bearer ${key}` },
+              settle: { Authorization: `Bearer ${key}` },
+            }),
+          }
         : {}),
     });
   }
 
-  verify(paymentPayload: PaymentPayload, paymentRequirements: PaymentRequirements): Promise<VerifyResponse> {
+  verify(
+    paymentPayload: PaymentPayload,
+    paymentRequirements: PaymentRequirements,
+  ): Promise<VerifyResponse> {
     return this.http.verify(paymentPayload, paymentRequirements);
   }
 
-  settle(paymentPayload: PaymentPayload, paymentRequirements: PaymentRequirements): Promise<SettleResponse> {
+  settle(
+    paymentPayload: PaymentPayload,
+    paymentRequirements: PaymentRequirements,
+  ): Promise<SettleResponse> {
     return this.http.settle(paymentPayload, paymentRequirements);
   }
 
   /** The kinds from configuration, or from `GET /health` (`networks`). */
   async getSupported(): Promise<SupportedResponse> {
     const networks = this.options.networks ?? (await this.healthNetworks());
-    const kinds: SupportedKind[] = networks.map((network) => ({ x402Version: X402_VERSION, scheme: SCHEME, network: network as SupportedKind['network'] }));
+    const kinds: SupportedKind[] = networks.map((network) => ({
+      x402Version: X402_VERSION,
+      scheme: SCHEME,
+      network: network as SupportedKind['network'],
+    }));
     return { kinds, extensions: [], signers: {} };
   }
 
   private async healthNetworks(): Promise<string[]> {
     const doFetch = this.options.fetch ?? globalThis.fetch;
-    const response = await doFetch(`${this.url}/health`, { signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
-    const body = (await response.json().catch(() => null)) as { scheme?: string; networks?: { network?: unknown }[] } | null;
-    if (!body || !Array.isArray(body.networks)) throw new Error(`facilitator ${this.url}/health answered ${response.status} without networks`);
-    if (body.scheme !== undefined && body.scheme !== SCHEME) throw new Error(`facilitator ${this.url} serves ${String(body.scheme)}, not ${SCHEME}`);
+    const response = await doFetch(`${this.url}/health`, {
+      signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+    });
+    const body = (await response.json().catch(() => null)) as {
+      scheme?: string;
+      networks?: { network?: unknown }[];
+    } | null;
+    if (!body || !Array.isArray(body.networks))
+      throw new Error(
+        `facilitator ${this.url}/health answered ${response.status} without networks`,
+      );
+    if (body.scheme !== undefined && body.scheme !== SCHEME)
+      throw new Error(`facilitator ${this.url} serves ${String(body.scheme)}, not ${SCHEME}`);
     return body.networks.map((n) => n.network).filter((n): n is string => typeof n === 'string');
   }
 }

@@ -27,7 +27,9 @@ import fp from 'fastify-plugin';
 import { MERCHANT_MAX_HEADER_BYTES } from './routes.js';
 
 /** Fastify options for a merchant: request headers up to 256 KiB. */
-export const FASTIFY_MERCHANT_OPTIONS = { http: { maxHeaderSize: MERCHANT_MAX_HEADER_BYTES } } as const;
+export const FASTIFY_MERCHANT_OPTIONS = {
+  http: { maxHeaderSize: MERCHANT_MAX_HEADER_BYTES },
+} as const;
 
 /** Options of {@link privStarkFastify}. */
 export interface PrivStarkFastifyOptions {
@@ -90,7 +92,10 @@ function decoded(path: string): string {
   }
 }
 
-function sendInstructions(reply: FastifyReply, response: { status: number; headers: Record<string, string>; body?: unknown; isHtml?: boolean }) {
+function sendInstructions(
+  reply: FastifyReply,
+  response: { status: number; headers: Record<string, string>; body?: unknown; isHtml?: boolean },
+) {
   reply.code(response.status).headers(response.headers);
   if (response.isHtml) return reply.type('text/html').send(response.body);
   return reply.type('application/json').send(JSON.stringify(response.body ?? {}));
@@ -117,7 +122,9 @@ const plugin: FastifyPluginAsync<PrivStarkFastifyOptions> = async (app, options)
       path,
       decodedPath: decoded(path),
       method: request.method,
-      ...(adapter.getHeader('payment-signature') ? { paymentHeader: adapter.getHeader('payment-signature')! } : {}),
+      ...(adapter.getHeader('payment-signature')
+        ? { paymentHeader: adapter.getHeader('payment-signature')! }
+        : {}),
     };
     if (!http.requiresPayment(context)) return;
     let result: Awaited<ReturnType<typeof http.processHTTPRequest>>;
@@ -125,7 +132,8 @@ const plugin: FastifyPluginAsync<PrivStarkFastifyOptions> = async (app, options)
       await initialize();
       result = await http.processHTTPRequest(context, options.paywallConfig);
     } catch (error) {
-      if (error instanceof FacilitatorResponseError) return reply.code(502).send({ error: error.message });
+      if (error instanceof FacilitatorResponseError)
+        return reply.code(502).send({ error: error.message });
       request.log.error({ err: error }, 'x402 payment processing failed');
       return reply.code(500).send({ error: 'Internal Server Error' });
     }
@@ -153,14 +161,29 @@ const plugin: FastifyPluginAsync<PrivStarkFastifyOptions> = async (app, options)
       return value == null ? null : String(value);
     };
     if (reply.statusCode >= 400) {
-      const cancel = await paid.cancellationDispatcher.cancel({ reason: 'handler_failed', responseStatus: reply.statusCode });
-      const headers = http.createFailurePathSettlementHeaders(cancel, paid.beforeHandlerSettlement, paid.paymentPayload, cacheControl());
-      if (headers) for (const [key, value] of Object.entries(headers)) reply.header(key, String(value));
+      const cancel = await paid.cancellationDispatcher.cancel({
+        reason: 'handler_failed',
+        responseStatus: reply.statusCode,
+      });
+      const headers = http.createFailurePathSettlementHeaders(
+        cancel,
+        paid.beforeHandlerSettlement,
+        paid.paymentPayload,
+        cacheControl(),
+      );
+      if (headers)
+        for (const [key, value] of Object.entries(headers)) reply.header(key, String(value));
       return payload;
     }
-    const body = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : Buffer.alloc(0);
+    const body =
+      typeof payload === 'string'
+        ? Buffer.from(payload)
+        : Buffer.isBuffer(payload)
+          ? payload
+          : Buffer.alloc(0);
     const responseHeaders: Record<string, string> = {};
-    for (const [key, value] of Object.entries(reply.getHeaders())) if (value != null) responseHeaders[key] = String(value);
+    for (const [key, value] of Object.entries(reply.getHeaders()))
+      if (value != null) responseHeaders[key] = String(value);
     try {
       const settled = await http.processSettlement(
         paid.paymentPayload,

@@ -13,7 +13,11 @@ export interface PrivStarkRoute {
   /** The merchant's shielded address (`pstark1…`). */
   readonly payTo: string;
   /** `"$0.01"`, `"0.01"` or `{ asset, amount }` in atomic units. */
-  readonly price: RouteConfig['accepts'] extends infer A ? (A extends { price: infer P } ? P : never) : never;
+  readonly price: RouteConfig['accepts'] extends infer A
+    ? A extends { price: infer P }
+      ? P
+      : never
+    : never;
   readonly network?: string;
   readonly maxTimeoutSeconds?: number;
   /** `upfront` (default: settle before the handler) or `authorization` (verify, handler, settle). */

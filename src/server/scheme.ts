@@ -5,20 +5,31 @@
  * (verify, handler, settle) stays available per route through `extra.paymentFlow`.
  */
 
-import type { AssetAmount, Network, PaymentRequirements, Price, SchemeNetworkServer, SupportedKind } from '@x402/core/types';
+import type {
+  AssetAmount,
+  Network,
+  PaymentRequirements,
+  Price,
+  SchemeNetworkServer,
+  SupportedKind,
+} from '@x402/core/types';
 
 import { isAmount, NETWORKS, type NetworkProfile, SCHEME } from '../scheme/index.js';
 
 /** Converts a decimal amount of whole units to atomic units, refusing more digits than `decimals`. */
 export function toAtomic(decimal: string, decimals: number): string {
   const match = /^([0-9]+)(?:\.([0-9]+))?$/.exec(decimal);
-  if (!match) throw new RangeError(`price ${JSON.stringify(decimal.slice(0, 40))} is not a decimal amount`);
+  if (!match)
+    throw new RangeError(`price ${JSON.stringify(decimal.slice(0, 40))} is not a decimal amount`);
   const whole = match[1]!;
   const fraction = (match[2] ?? '').replace(/0+$/, '');
-  if (fraction.length > decimals) throw new RangeError(`price ${decimal} has more than ${decimals} decimals`);
-  const atomic = BigInt(whole) * 10n ** BigInt(decimals) + BigInt((fraction || '0').padEnd(decimals, '0'));
+  if (fraction.length > decimals)
+    throw new RangeError(`price ${decimal} has more than ${decimals} decimals`);
+  const atomic =
+    BigInt(whole) * 10n ** BigInt(decimals) + BigInt((fraction || '0').padEnd(decimals, '0'));
   const text = atomic.toString();
-  if (!isAmount(text)) throw new RangeError(`price ${decimal} is outside 0 < amount < 2^62 atomic units`);
+  if (!isAmount(text))
+    throw new RangeError(`price ${decimal} is outside 0 < amount < 2^62 atomic units`);
   return text;
 }
 
@@ -30,7 +41,9 @@ export function toAtomic(decimal: string, decimals: number): string {
 export class PrivStarkSchemeServer implements SchemeNetworkServer {
   readonly scheme = SCHEME;
   readonly defaultAssetTransferMethod = 'default';
-  readonly paymentFlows = { default: { supported: ['upfront', 'authorization'], default: 'upfront' } } as const;
+  readonly paymentFlows = {
+    default: { supported: ['upfront', 'authorization'], default: 'upfront' },
+  } as const;
   private readonly networks: readonly NetworkProfile[];
 
   constructor(options: { networks?: readonly NetworkProfile[] } = {}) {
@@ -50,9 +63,17 @@ export class PrivStarkSchemeServer implements SchemeNetworkServer {
   async parsePrice(price: Price, network: Network): Promise<AssetAmount> {
     const profile = this.profile(network);
     if (typeof price === 'object' && price !== null) {
-      if (price.asset !== profile.asset) throw new Error(`${SCHEME}: ${network} has one asset, ${profile.asset}, not ${price.asset}`);
-      if (!isAmount(price.amount)) throw new RangeError(`${SCHEME}: amount must be decimal atomic units, 0 < amount < 2^62`);
-      return { asset: profile.asset, amount: price.amount, ...(price.extra ? { extra: price.extra } : {}) };
+      if (price.asset !== profile.asset)
+        throw new Error(
+          `${SCHEME}: ${network} has one asset, ${profile.asset}, not ${price.asset}`,
+        );
+      if (!isAmount(price.amount))
+        throw new RangeError(`${SCHEME}: amount must be decimal atomic units, 0 < amount < 2^62`);
+      return {
+        asset: profile.asset,
+        amount: price.amount,
+        ...(price.extra ? { extra: price.extra } : {}),
+      };
     }
     let text = String(price).trim();
     if (text.startsWith('$')) text = text.slice(1);
@@ -66,9 +87,14 @@ export class PrivStarkSchemeServer implements SchemeNetworkServer {
     return profile && profile.asset === asset ? profile.decimals : undefined;
   }
 
-  async enhancePaymentRequirements(requirements: PaymentRequirements, _kind: SupportedKind, _extensions: string[]): Promise<PaymentRequirements> {
+  async enhancePaymentRequirements(
+    requirements: PaymentRequirements,
+    _kind: SupportedKind,
+    _extensions: string[],
+  ): Promise<PaymentRequirements> {
     const profile = this.profile(requirements.network);
-    if (requirements.asset !== profile.asset) throw new Error(`${SCHEME}: ${requirements.network} has one asset, ${profile.asset}`);
+    if (requirements.asset !== profile.asset)
+      throw new Error(`${SCHEME}: ${requirements.network} has one asset, ${profile.asset}`);
     return requirements;
   }
 }

@@ -8,7 +8,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The data directory's API key, and whether it was generated just now (then the caller shows it, once). */
-export function generatedApiKey(dataDir: string): { key: string; generated: boolean; file: string } {
+export function generatedApiKey(dataDir: string): {
+  key: string;
+  generated: boolean;
+  file: string;
+} {
   const file = join(resolve(dataDir), 'api-key');
   if (existsSync(file)) return { key: readFileSync(file, 'utf8').trim(), generated: false, file };
   const key = randomBytes(32).toString('base64url');

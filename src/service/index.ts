@@ -3,4 +3,10 @@
  * serve` run, and what tests and benchmarks start.
  */
 
-export { type RunningService, SERVICE_DEFAULTS, type ServiceConfig, ServiceConfigError, startService } from './service.js';
+export {
+  type RunningService,
+  SERVICE_DEFAULTS,
+  type ServiceConfig,
+  ServiceConfigError,
+  startService,
+} from './service.js';

@@ -125,14 +125,20 @@ function urlOf(host: string, port: number): string {
 
 function addressPort(server: { address(): unknown }): number {
   const address = server.address();
-  return typeof address === 'object' && address !== null && 'port' in address ? Number(address.port) : 0;
+  return typeof address === 'object' && address !== null && 'port' in address
+    ? Number(address.port)
+    : 0;
 }
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 /**
  * Starts what the configuration names and returns once every listener is listening.
@@ -144,10 +150,17 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.me
  * console.log(service.facilitatorUrl, service.poolNodeUrl);
  * await service.close();
  */
-export async function startService(config: ServiceConfig, say: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<RunningService> {
-  if (!config.facilitator && !config.poolNode) throw new ServiceConfigError('nothing to run: neither the facilitator nor the pool node');
-  if (config.insecureNoAuth && !isLoopbackHost(config.host)) throw new ServiceConfigError('--insecure-no-auth is refused unless the host is loopback');
-  const access = config.facilitator ? loadAccessConfig({ apiKeys: config.apiKeys, configPath: config.configPath }) : null;
+export async function startService(
+  config: ServiceConfig,
+  say: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): Promise<RunningService> {
+  if (!config.facilitator && !config.poolNode)
+    throw new ServiceConfigError('nothing to run: neither the facilitator nor the pool node');
+  if (config.insecureNoAuth && !isLoopbackHost(config.host))
+    throw new ServiceConfigError('--insecure-no-auth is refused unless the host is loopback');
+  const access = config.facilitator
+    ? loadAccessConfig({ apiKeys: config.apiKeys, configPath: config.configPath })
+    : null;
   const network = access?.networks?.[0] ?? DEVNET_NETWORK;
 
   const core = await loadCore();
@@ -165,8 +178,14 @@ export async function startService(config: ServiceConfig, say: (line: string) =>
     // (verifyThreads 0: on the core's own off-thread path instead).
     let verify = core.verifySpend;
     if (config.facilitator && config.verifyThreads !== 0) {
-      const verifier = await VerifierThreads.start({ backend: core.backend, size: config.verifyThreads, nice: config.verifyNice }).catch((error: unknown) => {
-        say(`priv-stark: verification threads did not start (${messageOf(error)}); verifying on the core's own threads`);
+      const verifier = await VerifierThreads.start({
+        backend: core.backend,
+        size: config.verifyThreads,
+        nice: config.verifyNice,
+      }).catch((error: unknown) => {
+        say(
+          `priv-stark: verification threads did not start (${messageOf(error)}); verifying on the core's own threads`,
+        );
         return null;
       });
       if (verifier) {
@@ -198,8 +217,20 @@ export async function startService(config: ServiceConfig, say: (line: string) =>
         auth = { mode: 'keys', keys: new ApiKeys(access.keys) };
       } else {
         const { key, generated, file } = generatedApiKey(config.dataDir);
-        if (generated) say(`priv-stark start: no API key configured; generated one (shown once; kept in ${file}; set API_KEYS or CONFIG to choose your own):\n${key}`);
-        auth = { mode: 'keys', keys: new ApiKeys([{ id: 'generated', sha256: hashKey(key), policy: access.defaultRateLimit ? { rateLimit: access.defaultRateLimit } : {} }]) };
+        if (generated)
+          say(
+            `priv-stark start: no API key configured; generated one (shown once; kept in ${file}; set API_KEYS or CONFIG to choose your own):\n${key}`,
+          );
+        auth = {
+          mode: 'keys',
+          keys: new ApiKeys([
+            {
+              id: 'generated',
+              sha256: hashKey(key),
+              policy: access.defaultRateLimit ? { rateLimit: access.defaultRateLimit } : {},
+            },
+          ]),
+        };
       }
 
       let rateLimitStore: Awaited<ReturnType<typeof postgresRateLimitStore>> | undefined;
@@ -211,39 +242,75 @@ export async function startService(config: ServiceConfig, say: (line: string) =>
       }
 
       const facilitator = new Facilitator({ core, ledger, networks: [network], verify });
-      const metrics = config.metricsPort === undefined ? undefined : new FacilitatorMetrics({ backend: core.backend, pool: ledger });
+      const metrics =
+        config.metricsPort === undefined
+          ? undefined
+          : new FacilitatorMetrics({ backend: core.backend, pool: ledger });
       const app = await build({
         facilitator,
         auth,
         rateLimitStore,
         metrics,
         logger: { level: config.logLevel },
-        health: { version: VERSION, backend: core.backend, networks: [network], pool: { kind: store.kind, state: () => ledger.state() } },
+        health: {
+          version: VERSION,
+          backend: core.backend,
+          networks: [network],
+          pool: { kind: store.kind, state: () => ledger.state() },
+        },
       });
       closers.push(() => app.close());
-      if (auth.mode === 'off') app.log.warn('auth is OFF (--insecure-no-auth): anyone who can reach this loopback listener may verify and settle');
+      if (auth.mode === 'off')
+        app.log.warn(
+          'auth is OFF (--insecure-no-auth): anyone who can reach this loopback listener may verify and settle',
+        );
       await app.listen({ port: config.port, host: config.host });
       facilitatorUrl = urlOf(config.host, addressPort(app.server));
 
       if (metrics && config.metricsPort !== undefined) {
-        const server: Server = await listenMetrics(metrics.registry, config.metricsPort, config.host);
+        const server: Server = await listenMetrics(
+          metrics.registry,
+          config.metricsPort,
+          config.host,
+        );
         closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
         metricsUrl = `${urlOf(config.host, addressPort(server))}/metrics`;
       }
       const url = facilitatorUrl;
       announce = (poolNode) =>
-        app.log.info({ url, poolNode, metrics: metricsUrl, store: store.kind, backend: core.backend, network: network.network }, 'Facilitator listening');
+        app.log.info(
+          {
+            url,
+            poolNode,
+            metrics: metricsUrl,
+            store: store.kind,
+            backend: core.backend,
+            network: network.network,
+          },
+          'Facilitator listening',
+        );
     }
 
     let poolNodeUrl: string | null = null;
     if (config.poolNode) {
       const token = resolveOperatorToken({ token: config.operatorToken, dataDir: config.dataDir });
-      if (token.generated) say(`priv-stark: generated the pool operator token (shown once; kept in ${token.file}):\n${token.token}`);
-      const node = await buildPoolNode({ ledger, operatorToken: token.token, logger: { level: config.logLevel }, corsOrigins: config.poolCorsOrigins });
+      if (token.generated)
+        say(
+          `priv-stark: generated the pool operator token (shown once; kept in ${token.file}):\n${token.token}`,
+        );
+      const node = await buildPoolNode({
+        ledger,
+        operatorToken: token.token,
+        logger: { level: config.logLevel },
+        corsOrigins: config.poolCorsOrigins,
+      });
       closers.push(() => node.close());
       await node.listen({ port: config.poolPort, host: config.host });
       poolNodeUrl = urlOf(config.host, addressPort(node.server));
-      node.log.info({ url: poolNodeUrl, store: store.kind, checkpointIntervalMs: config.checkpointIntervalMs }, 'pool node ready');
+      node.log.info(
+        { url: poolNodeUrl, store: store.kind, checkpointIntervalMs: config.checkpointIntervalMs },
+        'pool node ready',
+      );
     }
     announce(poolNodeUrl);
 

@@ -25,17 +25,27 @@ const LABELS = [
   /^pool log read$/,
 ];
 
-function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number; stdout: string; stderr: string }> {
+function run(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { encoding: 'utf8', env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      file,
+      args,
+      { encoding: 'utf8', env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
 
 /** The labels of the step lines, in order. */
 function labelsOf(lines: string[]): string[] {
-  return lines.filter((l) => STEP.test(l)).map((l) => l.replace(/^\[[^\]]+\] +/, '').replace(/ \(\d+ ms\)$/, ''));
+  return lines
+    .filter((l) => STEP.test(l))
+    .map((l) => l.replace(/^\[[^\]]+\] +/, '').replace(/ \(\d+ ms\)$/, ''));
 }
 
 function expectSteps(lines: string[]): void {
@@ -58,24 +68,42 @@ const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
 
 describe('priv-stark demo', () => {
   it('piped: plain timed lines only, one per step, then the details', async () => {
-    const result = await run(process.execPath, ['--import', 'tsx', MAIN, 'demo', '--payments', '2'], env({ TERM: 'xterm-256color' }));
+    const result = await run(
+      process.execPath,
+      ['--import', 'tsx', MAIN, 'demo', '--payments', '2'],
+      env({ TERM: 'xterm-256color' }),
+    );
     expect(result.status, result.stderr).toBe(0);
     // No escape sequence and no carriage return: nothing is redrawn when the output is not a terminal.
-    expect([result.stdout.includes('\u001b'), result.stdout.includes('\r')]).toEqual([false, false]);
+    expect([result.stdout.includes('\u001b'), result.stdout.includes('\r')]).toEqual([
+      false,
+      false,
+    ]);
     const lines = result.stdout.trimEnd().split('\n');
     for (const line of lines) expect(line).toMatch(new RegExp(`${STEP.source}|${NOTE.source}`));
     expectSteps(lines);
   }, 150_000);
 
-  it.skipIf(!SCRIPT)('on a terminal: each step drawn live, resolving to the same lines', async () => {
-    const command = [process.execPath, '--import', 'tsx', MAIN, 'demo', '--payments', '2'].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    const result = await run(SCRIPT!, ['-qefc', command, '/dev/null'], env({ TERM: 'xterm-256color', COLUMNS: '200' }));
-    expect(result.status, result.stderr).toBe(0);
-    const text = result.stdout.replace(/\r\n/g, '\n');
-    // Every step starts with a spinner frame on a cleared line.
-    for (const label of ['core loaded', 'facilitator and pool node listening', 'pool log read']) expect(text).toContain(`\r\x1b[2K⠋ ${label} `);
-    // What stays on the screen: the last redraw of each line.
-    const screen = text.split('\n').map((line) => line.split('\r\x1b[2K').at(-1)!);
-    expectSteps(screen.filter((l) => l.length > 0));
-  }, 150_000);
+  it.skipIf(!SCRIPT)(
+    'on a terminal: each step drawn live, resolving to the same lines',
+    async () => {
+      const command = [process.execPath, '--import', 'tsx', MAIN, 'demo', '--payments', '2']
+        .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+        .join(' ');
+      const result = await run(
+        SCRIPT!,
+        ['-qefc', command, '/dev/null'],
+        env({ TERM: 'xterm-256color', COLUMNS: '200' }),
+      );
+      expect(result.status, result.stderr).toBe(0);
+      const text = result.stdout.replace(/\r\n/g, '\n');
+      // Every step starts with a spinner frame on a cleared line.
+      for (const label of ['core loaded', 'facilitator and pool node listening', 'pool log read'])
+        expect(text).toContain(`\r\x1b[2K⠋ ${label} `);
+      // What stays on the screen: the last redraw of each line.
+      const screen = text.split('\n').map((line) => line.split('\r\x1b[2K').at(-1)!);
+      expectSteps(screen.filter((l) => l.length > 0));
+    },
+    150_000,
+  );
 });

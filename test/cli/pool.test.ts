@@ -17,12 +17,20 @@ const dir = mkdtempSync(join(tmpdir(), 'priv-stark-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the command (under tsx, from the sources); resolves with its status and output. */
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number; stdout: string; stderr: string }> {
+function cli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ status: number; stdout: string; stderr: string }> {
   const { POOL_OPERATOR_TOKEN: _t, DATABASE_URL: _d, ...base } = process.env;
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', MAIN, ...args], { encoding: 'utf8', env: { ...base, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', MAIN, ...args],
+      { encoding: 'utf8', env: { ...base, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -43,16 +51,31 @@ describe('priv-stark pool serve / deposit / pool state', () => {
     const { POOL_OPERATOR_TOKEN: _t, DATABASE_URL: _d, ...env } = process.env;
     const server = spawn(
       process.execPath,
-      ['--import', 'tsx', MAIN, 'pool', 'serve', '--port', String(port), '--data-dir', dataDir, '--checkpoint-interval-ms', '100'],
+      [
+        '--import',
+        'tsx',
+        MAIN,
+        'pool',
+        'serve',
+        '--port',
+        String(port),
+        '--data-dir',
+        dataDir,
+        '--checkpoint-interval-ms',
+        '100',
+      ],
       { env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';
     let stderr = '';
     server.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     server.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      server.on('exit', (code) => resolve(code)),
+    );
     try {
-      for (let i = 0; i < 300 && !stdout.includes('pool node ready'); i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 300 && !stdout.includes('pool node ready'); i++)
+        await new Promise((r) => setTimeout(r, 100));
       expect(stdout, stderr).toContain('pool node ready');
       const tokenFile = join(dataDir, 'operator-token');
       expect(existsSync(tokenFile)).toBe(true);
@@ -64,18 +87,37 @@ describe('priv-stark pool serve / deposit / pool state', () => {
       const pre = randomDigest();
       const [deposit, wrong] = await Promise.all([
         cli(['deposit', '--amount', '1500', '--pre', pre, '--url', url, '--data-dir', dataDir]),
-        cli(['deposit', '--amount', '1', '--pre', randomDigest(), '--url', url, '--token', 'not-the-operator-token']),
+        cli([
+          'deposit',
+          '--amount',
+          '1',
+          '--pre',
+          randomDigest(),
+          '--url',
+          url,
+          '--token',
+          'not-the-operator-token',
+        ]),
       ]);
       expect(deposit.status, deposit.stderr).toBe(0);
       const core = await loadCore();
-      expect(JSON.parse(deposit.stdout)).toEqual({ commitment: commitmentOf(core, '1500', pre), index: 0, eventId: 1 });
+      expect(JSON.parse(deposit.stdout)).toEqual({
+        commitment: commitmentOf(core, '1500', pre),
+        index: 0,
+        eventId: 1,
+      });
       expect(wrong.status).toBe(1);
       expect(wrong.stderr).toContain('unauthorized');
 
       await new Promise((r) => setTimeout(r, 400)); // the checkpoint timer runs
       const state = await cli(['pool', 'state', '--url', url]);
       expect(state.status, state.stderr).toBe(0);
-      expect(JSON.parse(state.stdout)).toMatchObject({ network: 'shielded:devnet', size: 1, depositTotal: '1500', checkpoint: { seq: 1, size: 1 } });
+      expect(JSON.parse(state.stdout)).toMatchObject({
+        network: 'shielded:devnet',
+        size: 1,
+        depositTotal: '1500',
+        checkpoint: { seq: 1, size: 1 },
+      });
     } finally {
       server.kill('SIGTERM');
     }

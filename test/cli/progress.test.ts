@@ -9,7 +9,12 @@ import { createProgress, isLiveTerminal } from '../../src/cli/progress.js';
 function capture(isTTY: boolean) {
   const writes: string[] = [];
   let t = 1000;
-  return { output: { isTTY, columns: 40, write: (text: string) => writes.push(text) }, writes, now: () => t, advance: (ms: number) => (t += ms) };
+  return {
+    output: { isTTY, columns: 40, write: (text: string) => writes.push(text) },
+    writes,
+    now: () => t,
+    advance: (ms: number) => (t += ms),
+  };
 }
 
 describe('timed steps', () => {
@@ -34,20 +39,30 @@ describe('timed steps', () => {
     const text = writes.join('');
     // The running line: cleared and redrawn, cut to the terminal's width; then the final line.
     expect(writes[0]).toBe('\r\x1b[2K⠋ a step with a long label that does n…');
-    expect(text.endsWith('\r\x1b[2K[0.25 s]    a step with a long label that does not fit (250 ms)\n')).toBe(true);
+    expect(
+      text.endsWith('\r\x1b[2K[0.25 s]    a step with a long label that does not fit (250 ms)\n'),
+    ).toBe(true);
   });
 
   it('mark a failed step and rethrow its error', async () => {
     const { output, writes, now } = capture(false);
     const progress = createProgress(output, false, now);
-    await expect(progress.step('pay', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(progress.step('pay', () => Promise.reject(new Error('boom')))).rejects.toThrow(
+      'boom',
+    );
     expect(writes).toEqual(['[0.00 s]    pay: failed (0 ms)\n']);
   });
 
   it('are live only on a terminal outside CI that understands ANSI', () => {
-    expect(isLiveTerminal({ isTTY: true, write: () => true }, { TERM: 'xterm-256color' })).toBe(true);
-    expect(isLiveTerminal({ isTTY: false, write: () => true }, { TERM: 'xterm-256color' })).toBe(false);
+    expect(isLiveTerminal({ isTTY: true, write: () => true }, { TERM: 'xterm-256color' })).toBe(
+      true,
+    );
+    expect(isLiveTerminal({ isTTY: false, write: () => true }, { TERM: 'xterm-256color' })).toBe(
+      false,
+    );
     expect(isLiveTerminal({ isTTY: true, write: () => true }, { TERM: 'dumb' })).toBe(false);
-    expect(isLiveTerminal({ isTTY: true, write: () => true }, { TERM: 'xterm', CI: 'true' })).toBe(false);
+    expect(isLiveTerminal({ isTTY: true, write: () => true }, { TERM: 'xterm', CI: 'true' })).toBe(
+      false,
+    );
   });
 });

@@ -10,9 +10,20 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { FileWalletStore, MemoryWalletStore, Wallet, type WalletState, type WalletStore } from '../../src/client/index.js';
+import {
+  FileWalletStore,
+  MemoryWalletStore,
+  Wallet,
+  type WalletState,
+  type WalletStore,
+} from '../../src/client/index.js';
 import { packLeaves, unpackLeaves } from '../../src/client/store.js';
-import { type DigestHex, loadCore, type PrivStarkCore, randomDigest } from '../../src/core/index.js';
+import {
+  type DigestHex,
+  loadCore,
+  type PrivStarkCore,
+  randomDigest,
+} from '../../src/core/index.js';
 import { startDevnet } from './helpers/devnet.js';
 
 let core: PrivStarkCore;
@@ -23,10 +34,26 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const digest = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => `0x${Buffer.from(b).toString('hex')}` as DigestHex);
+const digest = fc
+  .uint8Array({ minLength: 32, maxLength: 32 })
+  .map((b) => `0x${Buffer.from(b).toString('hex')}` as DigestHex);
 
 function state(): WalletState {
-  return { version: 1, network: 'shielded:devnet', asset: 'dUSD', sk: randomDigest(), depositCounter: 0, depositGap: 0, notes: [], pending: [], eventCursor: 0, checkpointCursor: 0, checkpoint: null, poolTime: 0, syncedAt: 0 };
+  return {
+    version: 1,
+    network: 'shielded:devnet',
+    asset: 'dUSD',
+    sk: randomDigest(),
+    depositCounter: 0,
+    depositGap: 0,
+    notes: [],
+    pending: [],
+    eventCursor: 0,
+    checkpointCursor: 0,
+    checkpoint: null,
+    poolTime: 0,
+    syncedAt: 0,
+  };
 }
 
 describe('wallet stores', () => {
@@ -37,7 +64,9 @@ describe('wallet stores', () => {
         expect(packed.length).toBe(leaves.length * 32);
         expect(unpackLeaves(packed)).toEqual(leaves);
         // A torn trailing leaf is ignored.
-        expect(unpackLeaves(packed.subarray(0, Math.max(0, packed.length - 5)))).toEqual(leaves.slice(0, Math.max(0, leaves.length - 1)));
+        expect(unpackLeaves(packed.subarray(0, Math.max(0, packed.length - 5)))).toEqual(
+          leaves.slice(0, Math.max(0, leaves.length - 1)),
+        );
       }),
     );
   });
@@ -87,11 +116,21 @@ describe('wallet stores', () => {
       await devnet.checkpoint();
       await payer.sync();
       const to = (await Wallet.create({ core, pool: devnet.nodeUrl })).address;
-      const requirements = { scheme: 'priv-stark/v1', network: 'shielded:devnet', asset: 'dUSD', amount: '1000', payTo: to, maxTimeoutSeconds: 300, extra: { resourceId: 'GET /a' } };
+      const requirements = {
+        scheme: 'priv-stark/v1',
+        network: 'shielded:devnet',
+        asset: 'dUSD',
+        amount: '1000',
+        payTo: to,
+        maxTimeoutSeconds: 300,
+        extra: { resourceId: 'GET /a' },
+      };
 
       // A store that refuses writes: the proof may be built, but no payload is handed out and
       // nothing stays pending.
-      const failing = Object.assign(Object.create(store) as MemoryWalletStore, { save: () => Promise.reject(new Error('disk full')) });
+      const failing = Object.assign(Object.create(store) as MemoryWalletStore, {
+        save: () => Promise.reject(new Error('disk full')),
+      });
       const broken = await Wallet.open({ core, pool: devnet.nodeUrl, store: failing });
       await expect(broken.createPayment(requirements)).rejects.toThrow('disk full');
       expect(broken.payments()).toEqual([]);
@@ -101,9 +140,22 @@ describe('wallet stores', () => {
       const reopened = await Wallet.open({ core, pool: devnet.nodeUrl, store });
       expect(reopened.address).toBe(payer.address);
       expect(reopened.leafCount).toBe(payer.leafCount);
-      expect(reopened.payments()).toEqual([expect.objectContaining({ nullifier: payload.nullifier, status: 'pending', changeValue: '69000' })]);
-      expect(reopened.balance()).toEqual({ spendable: 0n, pending: 70_000n, unconfirmed: 0n, total: 70_000n });
-      await expect(Wallet.open({ core, pool: devnet.nodeUrl, store: new MemoryWalletStore() })).rejects.toThrow(/holds no wallet/);
+      expect(reopened.payments()).toEqual([
+        expect.objectContaining({
+          nullifier: payload.nullifier,
+          status: 'pending',
+          changeValue: '69000',
+        }),
+      ]);
+      expect(reopened.balance()).toEqual({
+        spendable: 0n,
+        pending: 70_000n,
+        unconfirmed: 0n,
+        total: 70_000n,
+      });
+      await expect(
+        Wallet.open({ core, pool: devnet.nodeUrl, store: new MemoryWalletStore() }),
+      ).rejects.toThrow(/holds no wallet/);
     } finally {
       await devnet.close();
     }

@@ -9,10 +9,23 @@ import { join } from 'node:path';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { InsufficientFundsError, PoolMismatchError, PoolNodeClient, UnpayableRequirementsError, Wallet, WalletBehindError } from '../../src/client/index.js';
+import {
+  InsufficientFundsError,
+  PoolMismatchError,
+  PoolNodeClient,
+  UnpayableRequirementsError,
+  Wallet,
+  WalletBehindError,
+} from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import type { Ledger } from '../../src/ledger/index.js';
-import { decodeProof, paymentContext, type PaymentRequirements, type PrivStarkPayload, publicInputs } from '../../src/scheme/index.js';
+import {
+  decodeProof,
+  paymentContext,
+  type PaymentRequirements,
+  type PrivStarkPayload,
+  publicInputs,
+} from '../../src/scheme/index.js';
 import { type Devnet, startDevnet } from './helpers/devnet.js';
 
 let core: PrivStarkCore;
@@ -36,8 +49,20 @@ async function fund(wallet: Wallet, amount: string): Promise<void> {
   await devnet.operator.deposit(ticket.amount, ticket.pre);
 }
 
-function requirements(payTo: string, amount: string, resourceId = 'GET /paid'): PaymentRequirements {
-  return { scheme: 'priv-stark/v1', network: 'shielded:devnet', asset: 'dUSD', amount, payTo, maxTimeoutSeconds: 300, extra: { resourceId } };
+function requirements(
+  payTo: string,
+  amount: string,
+  resourceId = 'GET /paid',
+): PaymentRequirements {
+  return {
+    scheme: 'priv-stark/v1',
+    network: 'shielded:devnet',
+    asset: 'dUSD',
+    amount,
+    payTo,
+    maxTimeoutSeconds: 300,
+    extra: { resourceId },
+  };
 }
 
 /** Settles a payload straight through the pool (what the facilitator's settle ends in). */
@@ -45,7 +70,11 @@ async function settle(pool: Ledger, req: PaymentRequirements, payload: PrivStark
   const proof = decodeProof(payload.proof);
   if (!proof.ok) throw new Error('bad proof encoding');
   const payment = paymentContext(req, payload.expiry);
-  return pool.settle({ proof: proof.bytes, publicInputs: publicInputs(payload, core.contextDigest(payment)), payment });
+  return pool.settle({
+    proof: proof.bytes,
+    publicInputs: publicInputs(payload, core.contextDigest(payment)),
+    payment,
+  });
 }
 
 describe('wallet', () => {
@@ -56,7 +85,9 @@ describe('wallet', () => {
     expect(statSync(payer.path!).mode & 0o777).toBe(0o600);
     expect(payer.address).toMatch(/^pstark1/);
 
-    await expect(payer.createPayment(requirements(merchant.address, '10'))).rejects.toBeInstanceOf(WalletBehindError);
+    await expect(payer.createPayment(requirements(merchant.address, '10'))).rejects.toBeInstanceOf(
+      WalletBehindError,
+    );
     await fund(payer, '500000');
     await fund(payer, '70000');
     // A deposit to someone else is not ours.
@@ -65,17 +96,26 @@ describe('wallet', () => {
     await payer.sync();
     // No checkpoint covers the deposits yet: visible, not spendable.
     expect(payer.balance()).toMatchObject({ unconfirmed: 570000n, spendable: 0n });
-    await expect(payer.createPayment(requirements(merchant.address, '10000'))).rejects.toBeInstanceOf(WalletBehindError);
+    await expect(
+      payer.createPayment(requirements(merchant.address, '10000')),
+    ).rejects.toBeInstanceOf(WalletBehindError);
     await devnet.checkpoint();
     await payer.sync();
-    expect(payer.balance()).toEqual({ spendable: 570000n, pending: 0n, unconfirmed: 0n, total: 570000n });
+    expect(payer.balance()).toEqual({
+      spendable: 570000n,
+      pending: 0n,
+      unconfirmed: 0n,
+      total: 570000n,
+    });
 
     const req = requirements(merchant.address, '10000');
     const payload = await payer.createPayment(req);
     expect(payload.expiry % 60).toBe(0);
     // Recorded before it left; the note (the 70000 one, the smallest that covers) is locked.
     const reopened = await Wallet.open({ core, pool: devnet.nodeUrl, path: payer.path! });
-    expect(reopened.payments()).toMatchObject([{ nullifier: payload.nullifier, status: 'pending', amount: '10000', changeValue: '60000' }]);
+    expect(reopened.payments()).toMatchObject([
+      { nullifier: payload.nullifier, status: 'pending', amount: '10000', changeValue: '60000' },
+    ]);
     expect(payer.balance()).toMatchObject({ spendable: 500000n, pending: 70000n });
 
     // Nothing happens on the merchant's word: only the pool's log moves money.
@@ -86,8 +126,16 @@ describe('wallet', () => {
     await devnet.checkpoint();
     await payer.sync();
     await merchant.sync();
-    expect(payer.payments()[0]).toMatchObject({ status: 'settled', settlementId: settled.ok ? settled.settlementId : '' });
-    expect(payer.balance()).toEqual({ spendable: 560000n, pending: 0n, unconfirmed: 0n, total: 560000n });
+    expect(payer.payments()[0]).toMatchObject({
+      status: 'settled',
+      settlementId: settled.ok ? settled.settlementId : '',
+    });
+    expect(payer.balance()).toEqual({
+      spendable: 560000n,
+      pending: 0n,
+      unconfirmed: 0n,
+      total: 560000n,
+    });
     expect(merchant.balance().spendable).toBe(10000n);
     expect(merchant.notes()).toMatchObject([{ origin: 'received', value: '10000' }]);
 
@@ -96,7 +144,9 @@ describe('wallet', () => {
     const onward = requirements(third.address, '2500', 'GET /other');
     expect((await settle(devnet.pool, onward, await merchant.createPayment(onward))).ok).toBe(true);
     const fromChange = requirements(merchant.address, '60000');
-    expect((await settle(devnet.pool, fromChange, await payer.createPayment(fromChange))).ok).toBe(true);
+    expect((await settle(devnet.pool, fromChange, await payer.createPayment(fromChange))).ok).toBe(
+      true,
+    );
     await devnet.checkpoint();
     for (const w of [payer, merchant, third]) await w.sync();
     expect(merchant.balance().total).toBe(10000n - 2500n + 60000n);
@@ -108,7 +158,17 @@ describe('wallet', () => {
       const restored = await Wallet.create({ core, pool: devnet.nodeUrl, sk: w.spendingKey });
       await restored.sync();
       expect(restored.balance()).toEqual(w.balance());
-      expect(restored.notes().map((n) => n.commitment).sort()).toEqual(w.notes().map((n) => n.commitment).sort());
+      expect(
+        restored
+          .notes()
+          .map((n) => n.commitment)
+          .sort(),
+      ).toEqual(
+        w
+          .notes()
+          .map((n) => n.commitment)
+          .sort(),
+      );
     }
   });
 
@@ -122,23 +182,38 @@ describe('wallet', () => {
     const to = (await Wallet.create({ core, pool: devnet.nodeUrl })).address;
     const many = await payer.createPayment(requirements(to, '5000')).catch((e: unknown) => e);
     expect(many).toBeInstanceOf(InsufficientFundsError);
-    expect(many).toMatchObject({ code: 'insufficient_funds', needed: 5000n, spendable: 7000n, largestNote: 4000n });
+    expect(many).toMatchObject({
+      code: 'insufficient_funds',
+      needed: 5000n,
+      spendable: 7000n,
+      largestNote: 4000n,
+    });
     expect((many as Error).message).toMatch(/one note/);
     const none = await payer.createPayment(requirements(to, '8000')).catch((e: unknown) => e);
     expect(none).toMatchObject({ needed: 8000n, spendable: 7000n });
     expect((none as Error).message).toMatch(/needs 8000 atomic units, the wallet can spend 7000/);
-    await expect(payer.createPayment({ ...requirements(to, '10'), asset: 'USDC' })).rejects.toBeInstanceOf(UnpayableRequirementsError);
-    await expect(payer.createPayment({ ...requirements(to, '10'), network: 'shielded:other' })).rejects.toBeInstanceOf(UnpayableRequirementsError);
-    await expect(payer.createPayment({ ...requirements(to, '10'), payTo: 'pstark1nope' })).rejects.toBeInstanceOf(UnpayableRequirementsError);
-    await expect(payer.createPayment(requirements(to, '10'), { maxAmount: 9n })).rejects.toThrow(/spend cap/);
+    await expect(
+      payer.createPayment({ ...requirements(to, '10'), asset: 'USDC' }),
+    ).rejects.toBeInstanceOf(UnpayableRequirementsError);
+    await expect(
+      payer.createPayment({ ...requirements(to, '10'), network: 'shielded:other' }),
+    ).rejects.toBeInstanceOf(UnpayableRequirementsError);
+    await expect(
+      payer.createPayment({ ...requirements(to, '10'), payTo: 'pstark1nope' }),
+    ).rejects.toBeInstanceOf(UnpayableRequirementsError);
+    await expect(payer.createPayment(requirements(to, '10'), { maxAmount: 9n })).rejects.toThrow(
+      /spend cap/,
+    );
     // A locked note is not spent twice by the wallet: the second payment takes the other note.
     const a = await payer.createPayment(requirements(to, '3500'));
-    await expect(payer.createPayment(requirements(to, '3500'))).rejects.toBeInstanceOf(InsufficientFundsError);
+    await expect(payer.createPayment(requirements(to, '3500'))).rejects.toBeInstanceOf(
+      InsufficientFundsError,
+    );
     const b = await payer.createPayment(requirements(to, '2000'));
     expect(a.nullifier).not.toBe(b.nullifier);
   });
 
-  it('releases a pending payment once the pool\'s clock has passed its expiry without a settlement', async () => {
+  it("releases a pending payment once the pool's clock has passed its expiry without a settlement", async () => {
     let now = Date.now();
     devnet = await startDevnet(core, { clock: () => now });
     const payer = await Wallet.create({ core, pool: devnet.nodeUrl, clock: () => now });
@@ -212,10 +287,14 @@ describe('wallet file', () => {
     await wallet.sync();
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(`${path}.leaves`).size).toBe(32);
-    await expect(Wallet.create({ core, pool: devnet.nodeUrl, path })).rejects.toThrow(/already exists/);
+    await expect(Wallet.create({ core, pool: devnet.nodeUrl, path })).rejects.toThrow(
+      /already exists/,
+    );
     const { chmodSync } = await import('node:fs');
     chmodSync(path, 0o644);
-    await expect(Wallet.open({ core, pool: devnet.nodeUrl, path })).rejects.toThrow(/readable by others/);
+    await expect(Wallet.open({ core, pool: devnet.nodeUrl, path })).rejects.toThrow(
+      /readable by others/,
+    );
     chmodSync(path, 0o600);
     const reopened = await Wallet.open({ core, pool: devnet.nodeUrl, path });
     expect(reopened.address).toBe(wallet.address);
@@ -249,4 +328,3 @@ describe('wallet sync when current', () => {
     expect(wallet.balance().spendable).toBe(900n);
   });
 });
-

@@ -20,8 +20,17 @@ describe.each(BACKENDS)('%s backend: shielded addresses', (backend) => {
     expect(address).toMatch(/^pstark1[02-9ac-hj-np-z]{58}$/);
     expect(core.decodeAddress(address)).toBe(notes.owner);
     const typo = `${address.slice(0, 20)}${address[20] === 'q' ? 'p' : 'q'}${address.slice(21)}`;
-    for (const bad of [typo, address.toUpperCase(), address.replace('pstark', 'pstarx'), address.slice(0, -1), `${address}q`, '']) {
-      expect(() => core.decodeAddress(bad)).toThrow(expect.objectContaining({ code: 'invalid_address' }) as unknown as Error);
+    for (const bad of [
+      typo,
+      address.toUpperCase(),
+      address.replace('pstark', 'pstarx'),
+      address.slice(0, -1),
+      `${address}q`,
+      '',
+    ]) {
+      expect(() => core.decodeAddress(bad)).toThrow(
+        expect.objectContaining({ code: 'invalid_address' }) as unknown as Error,
+      );
     }
   });
 

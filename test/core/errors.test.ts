@@ -52,13 +52,23 @@ describe.each(BACKENDS)('%s backend: rejections', (backend) => {
     expect(codeOf(() => core.parseDigest(NON_CANONICAL))).toBe('non_canonical_element');
     expect(codeOf(() => core.merge(NON_CANONICAL, ZERO))).toBe('non_canonical_element');
     expect(codeOf(() => core.treeRoot([ZERO, NON_CANONICAL]))).toBe('non_canonical_element');
-    expect(codeOf(() => core.rpoPermute([P, ...Array<bigint>(11).fill(0n)]))).toBe('non_canonical_element');
+    expect(codeOf(() => core.rpoPermute([P, ...Array<bigint>(11).fill(0n)]))).toBe(
+      'non_canonical_element',
+    );
     expect(codeOf(() => core.hashElements('NODE', [P - 1n, P]))).toBe('non_canonical_element');
     expect(core.parseDigest(ZERO)).toBe(ZERO);
   });
 
   it('refuses malformed digest strings in the core too (invalid_hex)', () => {
-    for (const bad of ['', '0x', ZERO.toUpperCase(), `${ZERO}0`, ZERO.slice(0, -1), ` ${ZERO.slice(1)}`, `0x${'g'.repeat(64)}`]) {
+    for (const bad of [
+      '',
+      '0x',
+      ZERO.toUpperCase(),
+      `${ZERO}0`,
+      ZERO.slice(0, -1),
+      ` ${ZERO.slice(1)}`,
+      `0x${'g'.repeat(64)}`,
+    ]) {
       expect(codeOf(() => core.parseDigest(bad))).toBe('invalid_hex');
     }
   });
@@ -75,19 +85,33 @@ describe.each(BACKENDS)('%s backend: rejections', (backend) => {
     expect(bad(() => raw.merge(new Uint8Array(31), new Uint8Array(32)))).toBe('invalid_length');
     expect(bad(() => raw.rpoPermute(new Uint8Array(97)))).toBe('invalid_length');
     expect(bad(() => raw.hashElements(4, new Uint8Array(9)))).toBe('invalid_length');
-    expect(bad(() => raw.frontierAppend(new Uint8Array(10), new Uint8Array(0)))).toBe('invalid_length');
-    expect(bad(() => raw.rootFromPath(new Uint8Array(32), 0, new Uint8Array(31 * 32)))).toBe('invalid_length');
+    expect(bad(() => raw.frontierAppend(new Uint8Array(10), new Uint8Array(0)))).toBe(
+      'invalid_length',
+    );
+    expect(bad(() => raw.rootFromPath(new Uint8Array(32), 0, new Uint8Array(31 * 32)))).toBe(
+      'invalid_length',
+    );
     expect(bad(() => raw.hashElements(99, new Uint8Array(0)))).toBe('unknown_domain');
     expect(bad(() => raw.contextDigest(new Uint8Array([200, 0, 0, 0])))).toBe('invalid_length');
     expect(bad(() => raw.digestToHex(new Uint8Array(33)))).toBe('invalid_length');
   });
 
   it('enforces the context limits with stable codes', () => {
-    expect(codeOf(() => core.contextDigest({ ...context, amount: '0' }))).toBe('value_out_of_range');
-    expect(codeOf(() => core.contextDigest({ ...context, amount: (2n ** 62n).toString() }))).toBe('value_out_of_range');
-    expect(codeOf(() => core.contextDigest({ ...context, payTo: 'p'.repeat(129) }))).toBe('field_too_long');
-    expect(codeOf(() => core.contextDigest({ ...context, resourceId: 'é'.repeat(129) }))).toBe('field_too_long');
-    expect(() => core.contextDigest({ ...context, payTo: 'p'.repeat(128), resourceId: 'r'.repeat(256) })).not.toThrow();
+    expect(codeOf(() => core.contextDigest({ ...context, amount: '0' }))).toBe(
+      'value_out_of_range',
+    );
+    expect(codeOf(() => core.contextDigest({ ...context, amount: (2n ** 62n).toString() }))).toBe(
+      'value_out_of_range',
+    );
+    expect(codeOf(() => core.contextDigest({ ...context, payTo: 'p'.repeat(129) }))).toBe(
+      'field_too_long',
+    );
+    expect(codeOf(() => core.contextDigest({ ...context, resourceId: 'é'.repeat(129) }))).toBe(
+      'field_too_long',
+    );
+    expect(() =>
+      core.contextDigest({ ...context, payTo: 'p'.repeat(128), resourceId: 'r'.repeat(256) }),
+    ).not.toThrow();
   });
 
   it('refuses out-of-range indexes', () => {
@@ -115,33 +139,40 @@ describe.each(BACKENDS)('%s backend: rejections', (backend) => {
     expect(() => anyCore.contextDigest!({ ...context, expiry: '1' })).toThrow(TypeError);
     expect(() => anyCore.frontierAppend!({ state: 'x' }, [])).toThrow(TypeError);
     await expect(anyCore.treeRootAsync!('x')).rejects.toThrow(TypeError);
-    await expect(core.treePathAsync([ZERO], 1)).rejects.toMatchObject({ code: 'index_out_of_range' });
+    await expect(core.treePathAsync([ZERO], 1)).rejects.toMatchObject({
+      code: 'index_out_of_range',
+    });
   });
 
   it('never crashes on arbitrary bytes: every failure carries a known code', () => {
     const known = new Set<string>(CORE_ERROR_CODES);
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 1200 }), fc.uint8Array({ maxLength: 200 }), fc.nat({ max: 2 ** 32 - 1 }), (a, b, index) => {
-        for (const call of [
-          () => raw.rpoPermute(a),
-          () => raw.hashElements(index % 12, a),
-          () => raw.merge(a, b),
-          () => raw.frontierAppend(a, b),
-          () => raw.treeRoot(a),
-          () => raw.treePath(b, index),
-          () => raw.rootFromPath(b, index, a),
-          () => raw.contextDigest(a),
-          () => raw.digestToHex(b),
-          () => raw.digestFromHex(Buffer.from(a).toString('latin1')),
-        ]) {
-          try {
-            call();
-          } catch (error) {
-            const code = (error as Error).message.split(':')[0] ?? '';
-            expect(known.has(code) && code !== 'internal_panic', `${code}`).toBe(true);
+      fc.property(
+        fc.uint8Array({ maxLength: 1200 }),
+        fc.uint8Array({ maxLength: 200 }),
+        fc.nat({ max: 2 ** 32 - 1 }),
+        (a, b, index) => {
+          for (const call of [
+            () => raw.rpoPermute(a),
+            () => raw.hashElements(index % 12, a),
+            () => raw.merge(a, b),
+            () => raw.frontierAppend(a, b),
+            () => raw.treeRoot(a),
+            () => raw.treePath(b, index),
+            () => raw.rootFromPath(b, index, a),
+            () => raw.contextDigest(a),
+            () => raw.digestToHex(b),
+            () => raw.digestFromHex(Buffer.from(a).toString('latin1')),
+          ]) {
+            try {
+              call();
+            } catch (error) {
+              const code = (error as Error).message.split(':')[0] ?? '';
+              expect(known.has(code) && code !== 'internal_panic', `${code}`).toBe(true);
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -34,7 +34,10 @@ describe('loadCore', () => {
   });
 
   it('chains both causes when neither loads', async () => {
-    const failing = loadCore({ nativePath: '/nonexistent/priv-stark.node', wasmUrl: new URL('file:///nonexistent/priv_stark.wasm') });
+    const failing = loadCore({
+      nativePath: '/nonexistent/priv-stark.node',
+      wasmUrl: new URL('file:///nonexistent/priv_stark.wasm'),
+    });
     await expect(failing).rejects.toBeInstanceOf(BackendLoadError);
     const error = (await failing.then(
       () => undefined,

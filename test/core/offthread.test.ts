@@ -9,7 +9,10 @@ import { BACKENDS } from '../helpers/backends.js';
 describe.each(BACKENDS)('%s backend: async calls leave the event loop free', (backend) => {
   it('keeps ticking while a 4096-leaf tree is built', async () => {
     const core = await loadBackend(backend);
-    const leaves = Array.from({ length: 4096 }, (_, i) => `0x${i.toString(16).padStart(8, '0')}${'0'.repeat(56)}`);
+    const leaves = Array.from(
+      { length: 4096 },
+      (_, i) => `0x${i.toString(16).padStart(8, '0')}${'0'.repeat(56)}`,
+    );
     const expected = core.treeRoot(leaves);
     let ticks = 0;
     const timer = setInterval(() => {

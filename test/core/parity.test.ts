@@ -8,9 +8,9 @@ import { type Domain, DOMAINS, type PrivStarkCore, loadBackend } from '../../src
 
 const P = 2n ** 64n - 2n ** 32n + 1n;
 const element = fc.bigInt({ min: 0n, max: P - 1n });
-const digest = fc.array(element, { minLength: 4, maxLength: 4 }).map(
-  (words) => `0x${Buffer.from(new BigUint64Array(words).buffer).toString('hex')}` as const,
-);
+const digest = fc
+  .array(element, { minLength: 4, maxLength: 4 })
+  .map((words) => `0x${Buffer.from(new BigUint64Array(words).buffer).toString('hex')}` as const);
 const domain = fc.constantFrom(...(Object.keys(DOMAINS) as Domain[]));
 
 describe('native and wasm agree', () => {
@@ -54,7 +54,8 @@ describe('native and wasm agree', () => {
   });
 
   it('on context digests of any text', () => {
-    const text = (max: number) => fc.string({ unit: 'grapheme', maxLength: max }).filter((s) => Buffer.byteLength(s) <= max);
+    const text = (max: number) =>
+      fc.string({ unit: 'grapheme', maxLength: max }).filter((s) => Buffer.byteLength(s) <= max);
     fc.assert(
       fc.property(
         fc.record({

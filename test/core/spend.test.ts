@@ -88,8 +88,13 @@ describe.each(BACKENDS)('%s backend: spend proofs', (backend) => {
 
   it('refuses to prove a false statement', async () => {
     const poor = await scenario(core, { value: '100', amount: '2500' });
-    await expect(core.proveSpend(poor.witness)).rejects.toMatchObject({ code: 'insufficient_value' });
-    const tampered: SpendWitness = { ...base.witness, path: base.witness.path.map((p, i) => (i === 3 ? randomDigest() : p)) };
+    await expect(core.proveSpend(poor.witness)).rejects.toMatchObject({
+      code: 'insufficient_value',
+    });
+    const tampered: SpendWitness = {
+      ...base.witness,
+      path: base.witness.path.map((p, i) => (i === 3 ? randomDigest() : p)),
+    };
     const moved = await core.proveSpend(tampered);
     expect(moved.publicInputs.root).not.toBe(base.root);
     expect((await core.verifySpend(moved.proof, proven.publicInputs)).ok).toBe(false);
@@ -129,10 +134,17 @@ describe.each(BACKENDS)('%s backend: spend proofs', (backend) => {
   });
 
   it('answers malformed public inputs with a verdict, not an exception', async () => {
-    const bad = { ...proven.publicInputs, root: proven.publicInputs.root.toUpperCase() as DigestHex };
+    const bad = {
+      ...proven.publicInputs,
+      root: proven.publicInputs.root.toUpperCase() as DigestHex,
+    };
     expect(await core.verifySpend(proven.proof, bad)).toEqual({ ok: false, code: 'invalid_hex' });
-    expect((await core.verifySpend(proven.proof, { ...proven.publicInputs, amount: '-1' })).ok).toBe(false);
-    await expect(core.verifySpend('proof' as unknown as Uint8Array, proven.publicInputs)).rejects.toThrow(TypeError);
+    expect(
+      (await core.verifySpend(proven.proof, { ...proven.publicInputs, amount: '-1' })).ok,
+    ).toBe(false);
+    await expect(
+      core.verifySpend('proof' as unknown as Uint8Array, proven.publicInputs),
+    ).rejects.toThrow(TypeError);
   });
 });
 
@@ -151,9 +163,13 @@ describe('proofs cross backends', () => {
 describe.each(BACKENDS)('%s backend: the checked-in fixture', (backend) => {
   it('verifies test/fixtures/spend/proof.bin against public.json, and not a tampered twin', async () => {
     const core = await loadBackend(backend);
-    const proof = new Uint8Array(readFileSync(new URL('../fixtures/spend/proof.bin', import.meta.url)));
+    const proof = new Uint8Array(
+      readFileSync(new URL('../fixtures/spend/proof.bin', import.meta.url)),
+    );
     // public.json names the change commitment and ctx as the payload does: commitment, context.
-    const fixture = JSON.parse(readFileSync(new URL('../fixtures/spend/public.json', import.meta.url), 'utf8')) as Record<string, string>;
+    const fixture = JSON.parse(
+      readFileSync(new URL('../fixtures/spend/public.json', import.meta.url), 'utf8'),
+    ) as Record<string, string>;
     const inputs = {
       root: fixture.root,
       nullifier: fixture.nullifier,
@@ -162,6 +178,8 @@ describe.each(BACKENDS)('%s backend: the checked-in fixture', (backend) => {
       ctx: fixture.context,
     } as SpendPublicInputs;
     expect(await core.verifySpend(proof, inputs)).toEqual({ ok: true });
-    expect((await core.verifySpend(proof, { ...inputs, amount: `${BigInt(inputs.amount) + 1n}` })).ok).toBe(false);
+    expect(
+      (await core.verifySpend(proof, { ...inputs, amount: `${BigInt(inputs.amount) + 1n}` })).ok,
+    ).toBe(false);
   });
 });

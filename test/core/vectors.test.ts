@@ -4,7 +4,12 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { type Domain, type PaymentContext, type PrivStarkCore, loadBackend } from '../../src/index.js';
+import {
+  type Domain,
+  type PaymentContext,
+  type PrivStarkCore,
+  loadBackend,
+} from '../../src/index.js';
 import { BACKENDS, readVectors } from '../helpers/backends.js';
 
 interface RpoVectors {
@@ -85,13 +90,17 @@ describe.each(BACKENDS)('%s backend: known answers', (backend) => {
       expect(frontier.root).toBe(tree.roots[k + 1]);
     });
     expect(core.frontierAppend(core.emptyFrontier(), tree.leaves).root).toBe(tree.roots.at(-1));
-    expect((await core.frontierAppendAsync(core.emptyFrontier(), tree.leaves)).root).toBe(tree.roots.at(-1));
+    expect((await core.frontierAppendAsync(core.emptyFrontier(), tree.leaves)).root).toBe(
+      tree.roots.at(-1),
+    );
     expect(core.treeRoot(tree.leaves)).toBe(tree.roots.at(-1));
     expect(await core.treeRootAsync(tree.leaves)).toBe(tree.roots.at(-1));
     for (const [index, path] of Object.entries(tree.paths)) {
       expect(core.treePath(tree.leaves, Number(index))).toEqual(path);
       expect(await core.treePathAsync(tree.leaves, Number(index))).toEqual(path);
-      expect(core.rootFromPath(tree.leaves[Number(index)]!, Number(index), path)).toBe(tree.roots.at(-1));
+      expect(core.rootFromPath(tree.leaves[Number(index)]!, Number(index), path)).toBe(
+        tree.roots.at(-1),
+      );
     }
   });
 

@@ -25,12 +25,17 @@ describe('VerifierThreads', () => {
     expect(await pool.verify(p.proof, p.publicInputs)).toEqual({ ok: true });
     const flipped = new Uint8Array(p.proof);
     flipped[flipped.length >> 1]! ^= 1;
-    const [mine, theirs] = [await pool.verify(flipped, p.publicInputs), await core.verifySpend(flipped, p.publicInputs)];
+    const [mine, theirs] = [
+      await pool.verify(flipped, p.publicInputs),
+      await core.verifySpend(flipped, p.publicInputs),
+    ];
     expect(mine).toEqual(theirs);
     expect(mine.ok).toBe(false);
     expect(await pool.verify(p.proof, fx.payments[2]!.publicInputs)).toMatchObject({ ok: false });
     expect(await pool.verify(new Uint8Array(3), p.publicInputs)).toMatchObject({ ok: false });
-    expect(await pool.verify(p.proof, { ...p.publicInputs, root: 'nope' as `0x${string}` })).toEqual({ ok: false, code: 'invalid_hex' });
+    expect(
+      await pool.verify(p.proof, { ...p.publicInputs, root: 'nope' as `0x${string}` }),
+    ).toEqual({ ok: false, code: 'invalid_hex' });
   });
 
   it('runs on the WebAssembly backend too', async () => {
@@ -45,7 +50,11 @@ describe('VerifierThreads', () => {
   });
 
   it('answers many verifications at once', async () => {
-    const verdicts = await Promise.all(Array.from({ length: 24 }, (_, i) => fx.payments[i % fx.payments.length]!).map((p) => pool.verify(p.proof, p.publicInputs)));
+    const verdicts = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => fx.payments[i % fx.payments.length]!).map((p) =>
+        pool.verify(p.proof, p.publicInputs),
+      ),
+    );
     expect(verdicts.every((v) => v.ok)).toBe(true);
   });
 });

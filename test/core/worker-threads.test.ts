@@ -4,12 +4,20 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { WorkerDiedError, WorkerJobError, WorkerThreads, workerScript } from '../../src/core/worker-threads.js';
+import {
+  WorkerDiedError,
+  WorkerJobError,
+  WorkerThreads,
+  workerScript,
+} from '../../src/core/worker-threads.js';
 
 type Job = { kind: 'echo' | 'fail' | 'die' | 'slow'; value?: number };
 type Answer = { value?: number; thread: number; received: number };
 
-const script = workerScript(new URL('./fixtures/', import.meta.url).href.replace(/\/$/, '/x.ts'), 'counting-worker');
+const script = workerScript(
+  new URL('./fixtures/', import.meta.url).href.replace(/\/$/, '/x.ts'),
+  'counting-worker',
+);
 const opened: WorkerThreads<Job, Answer>[] = [];
 function threads(size: number): WorkerThreads<Job, Answer> {
   const t = new WorkerThreads<Job, Answer>({ script, size });
@@ -50,7 +58,11 @@ describe('worker threads', () => {
   it('fails every job of a worker that died, sends none of them again, and starts a fresh worker for the next', async () => {
     const t = threads(1);
     const before = await t.run({ kind: 'echo', value: 1 });
-    const pending = [t.run({ kind: 'slow', value: 2 }), t.run({ kind: 'die' }), t.run({ kind: 'slow', value: 3 })];
+    const pending = [
+      t.run({ kind: 'slow', value: 2 }),
+      t.run({ kind: 'die' }),
+      t.run({ kind: 'slow', value: 3 }),
+    ];
     const outcomes = await Promise.allSettled(pending);
     // The slow job before the death was answered; the death and what queued behind it fail.
     expect(outcomes[0]).toMatchObject({ status: 'fulfilled', value: { value: 2 } });

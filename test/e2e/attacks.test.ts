@@ -11,7 +11,14 @@ import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 
 import { registerPrivStark, Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
-import { expressMerchant, fastifyMerchant, honoMerchant, type Merchant, type Stack, startStack } from '../../testkit/stack.js';
+import {
+  expressMerchant,
+  fastifyMerchant,
+  honoMerchant,
+  type Merchant,
+  type Stack,
+  startStack,
+} from '../../testkit/stack.js';
 
 let core: PrivStarkCore;
 let stack: Stack;
@@ -27,14 +34,20 @@ afterAll(async () => {
 function reasonOf(response: Response): string | undefined {
   const settle = response.headers.get('payment-response');
   if (settle) {
-    const decoded = JSON.parse(Buffer.from(settle, 'base64').toString('utf8')) as { success: boolean; errorReason?: string };
+    const decoded = JSON.parse(Buffer.from(settle, 'base64').toString('utf8')) as {
+      success: boolean;
+      errorReason?: string;
+    };
     if (!decoded.success) return decoded.errorReason;
   }
   const required = response.headers.get('payment-required');
-  return required ? (JSON.parse(Buffer.from(required, 'base64').toString('utf8')) as { error?: string }).error : undefined;
+  return required
+    ? (JSON.parse(Buffer.from(required, 'base64').toString('utf8')) as { error?: string }).error
+    : undefined;
 }
 
-const encodeHeader = (payload: PaymentPayload) => new x402HTTPClient(new x402Client()).encodePaymentSignatureHeader(payload);
+const encodeHeader = (payload: PaymentPayload) =>
+  new x402HTTPClient(new x402Client()).encodePaymentSignatureHeader(payload);
 
 describe.each([
   ['express', expressMerchant],
@@ -68,20 +81,25 @@ describe.each([
   }
 
   async function paymentFor(path: string, wallet: Wallet = payer): Promise<PaymentPayload> {
-    const client = wallet === payer ? http : new x402HTTPClient(registerPrivStark(new x402Client(), wallet));
+    const client =
+      wallet === payer ? http : new x402HTTPClient(registerPrivStark(new x402Client(), wallet));
     return client.createPaymentPayload(await required(path));
   }
 
-  const send = (path: string, headers: Record<string, string>) => fetch(`${merchant.url}${path}`, { headers });
+  const send = (path: string, headers: Record<string, string>) =>
+    fetch(`${merchant.url}${path}`, { headers });
 
   it('serves one header once: 20 parallel requests → one 200, nineteen 402; sent again later → 402', async () => {
     const headers = encodeHeader(await paymentFor('/weather'));
     const served = merchant.served.get('GET /weather') ?? 0;
-    const responses = await Promise.all(Array.from({ length: 20 }, () => send('/weather', headers)));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => send('/weather', headers)),
+    );
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 402)).toHaveLength(19);
-    for (const r of responses.filter((x) => x.status === 402)) expect(reasonOf(r)).toMatch(/duplicate_settlement|nullifier_already_spent/);
+    for (const r of responses.filter((x) => x.status === 402))
+      expect(reasonOf(r)).toMatch(/duplicate_settlement|nullifier_already_spent/);
     expect(merchant.served.get('GET /weather')).toBe(served + 1);
     const later = await send('/weather', headers);
     expect(later.status).toBe(402);
@@ -95,8 +113,16 @@ describe.each([
       ['amount', (p) => (p.payload.amount = '1'), /payment_requirements_mismatch/],
       ['recipient', (p) => (p.payload.recipient = other.address), /payment_requirements_mismatch/],
       ['network', (p) => (p.payload.network = 'shielded:other'), /unsupported_network/],
-      ['expiry', (p) => (p.payload.expiry = (p.payload.expiry as number) - 60), /invalid_priv_stark_proof/],
-      ['expiry beyond the route\'s timeout', (p) => (p.payload.expiry = (p.payload.expiry as number) + 3600), /expiry_too_far/],
+      [
+        'expiry',
+        (p) => (p.payload.expiry = (p.payload.expiry as number) - 60),
+        /invalid_priv_stark_proof/,
+      ],
+      [
+        "expiry beyond the route's timeout",
+        (p) => (p.payload.expiry = (p.payload.expiry as number) + 3600),
+        /expiry_too_far/,
+      ],
       // The accepted requirements edited too: the middleware finds no matching requirement.
       [
         'accepted amount',
@@ -115,7 +141,11 @@ describe.each([
         /No matching payment requirements/,
       ],
       ['accepted asset', (p) => (p.accepted.asset = 'USDC'), /No matching payment requirements/],
-      ['accepted network', (p) => (p.accepted.network = 'shielded:other'), /No matching payment requirements/],
+      [
+        'accepted network',
+        (p) => (p.accepted.network = 'shielded:other'),
+        /No matching payment requirements/,
+      ],
     ];
     const served = merchant.served.get('GET /weather') ?? 0;
     for (const [what, edit, reason] of edits) {
@@ -129,7 +159,11 @@ describe.each([
   });
 
   it('refuses an expired payment', async () => {
-    const past = await Wallet.create({ core, pool: stack.poolUrl, clock: () => Date.now() - 30 * 60_000 });
+    const past = await Wallet.create({
+      core,
+      pool: stack.poolUrl,
+      clock: () => Date.now() - 30 * 60_000,
+    });
     await stack.fund(past, '50000');
     const response = await send('/weather', encodeHeader(await paymentFor('/weather', past)));
     expect(response.status).toBe(402);

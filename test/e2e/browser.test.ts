@@ -23,15 +23,31 @@ import { bundleForBrowser, nodeGlobalsIn } from './browser/bundle.js';
 import { type BrowserStack, startBrowserStack } from './browser/stack.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p));
-const available = CHROMIUM !== undefined || process.env.CI === 'true' || process.env.PRIV_STARK_REQUIRE_BROWSER === '1';
-if (!available) process.stderr.write('browser.test.ts: no Chromium found (apt-get install chromium, or CHROMIUM_PATH): skipped\n');
+const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (p): p is string => !!p && existsSync(p),
+);
+const available =
+  CHROMIUM !== undefined ||
+  process.env.CI === 'true' ||
+  process.env.PRIV_STARK_REQUIRE_BROWSER === '1';
+if (!available)
+  process.stderr.write(
+    'browser.test.ts: no Chromium found (apt-get install chromium, or CHROMIUM_PATH): skipped\n',
+  );
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 describe('the client bundled for browsers', () => {
   it('loads nothing from Node up front: the wallet, its stores, the scheme client, @x402/fetch, the WebAssembly core', async () => {
     const { entry, files, projectModules } = await bundleForBrowser(`${ROOT}src/client/index.ts`);
-    for (const module of ['src/client/wallet.ts', 'src/client/indexeddb-store.ts', 'src/client/scheme.ts', 'src/client/fetch.ts', 'src/client/wasm-core.ts', 'src/scheme/encoding.ts', 'src/core/facade.ts']) {
+    for (const module of [
+      'src/client/wallet.ts',
+      'src/client/indexeddb-store.ts',
+      'src/client/scheme.ts',
+      'src/client/fetch.ts',
+      'src/client/wasm-core.ts',
+      'src/scheme/encoding.ts',
+      'src/core/facade.ts',
+    ]) {
       expect(projectModules).toContain(module);
     }
     // The Node-only paths stay out of what a page loads: the native loader entirely, the core's
@@ -44,8 +60,12 @@ describe('the client bundled for browsers', () => {
 
   it('refuses a static Node import and a Node global', async () => {
     // The core's index loads the native addon (Node only): not for browsers.
-    await expect(bundleForBrowser(`${ROOT}src/core/index.ts`)).rejects.toThrow(/Node built-in "node:(fs|module|url)" imported by src\/core\/native\.ts/);
-    expect(nodeGlobalsIn([here('./browser/fixtures/node-global.ts')])).toEqual(['test/e2e/browser/fixtures/node-global.ts:3 Buffer']);
+    await expect(bundleForBrowser(`${ROOT}src/core/index.ts`)).rejects.toThrow(
+      /Node built-in "node:(fs|module|url)" imported by src\/core\/native\.ts/,
+    );
+    expect(nodeGlobalsIn([here('./browser/fixtures/node-global.ts')])).toEqual([
+      'test/e2e/browser/fixtures/node-global.ts:3 Buffer',
+    ]);
   }, 60_000);
 });
 
@@ -58,20 +78,27 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
   let shop: Wallet;
 
   beforeAll(async () => {
-    if (!CHROMIUM) throw new Error('no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)');
+    if (!CHROMIUM)
+      throw new Error('no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)');
     core = await loadCore();
     const wasm = readFileSync(`${ROOT}build/wasm/priv_stark.wasm`);
     const [corePage, walletPage, examplePage] = await Promise.all([
       bundleForBrowser(here('./browser/entry.ts')),
       bundleForBrowser(here('./browser/wallet-entry.ts')),
       // The example imports the package by name: here, its sources.
-      bundleForBrowser(`${ROOT}examples/browser/wallet.ts`, { alias: { 'priv-stark/client': `${ROOT}src/client/index.ts` } }),
+      bundleForBrowser(`${ROOT}examples/browser/wallet.ts`, {
+        alias: { 'priv-stark/client': `${ROOT}src/client/index.ts` },
+      }),
     ]);
     coreServer = createServer((request, response) => {
       const js = corePage.files[(request.url ?? '/').slice(1)];
-      if (js !== undefined) return response.writeHead(200, { 'content-type': 'text/javascript' }).end(js);
-      if (request.url === '/priv_stark.wasm') return response.writeHead(200, { 'content-type': 'application/wasm' }).end(wasm);
-      return response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><script type="module" src="/${corePage.entry}"></script>`);
+      if (js !== undefined)
+        return response.writeHead(200, { 'content-type': 'text/javascript' }).end(js);
+      if (request.url === '/priv_stark.wasm')
+        return response.writeHead(200, { 'content-type': 'application/wasm' }).end(wasm);
+      return response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<!doctype html><script type="module" src="/${corePage.entry}"></script>`);
     });
     await new Promise<void>((resolve) => coreServer.listen(0, '127.0.0.1', () => resolve()));
     coreUrl = `http://127.0.0.1:${(coreServer.address() as { port: number }).port}/`;
@@ -88,32 +115,44 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
     });
     shop = await Wallet.create({ core, pool: stack.poolUrl, sk: shopKey });
     const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless=new'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--headless=new'],
+    });
   }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
     await stack?.close();
-    await new Promise<void>((resolve) => (coreServer ? coreServer.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      coreServer ? coreServer.close(() => resolve()) : resolve(),
+    );
   });
 
   /** What a page reported, and the requests it made that were not answered 2xx (favicon aside). */
-  async function resultOf(url: string, timeout: number): Promise<{ result: Record<string, unknown>; refused: string[] }> {
+  async function resultOf(
+    url: string,
+    timeout: number,
+  ): Promise<{ result: Record<string, unknown>; refused: string[] }> {
     const page = await browser.newPage();
     const problems: string[] = [];
     const refused: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
     page.on('console', (message) => {
       // A refused request is also logged to the console; those are checked by status below.
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+        problems.push(message.text());
     });
     page.on('response', (response) => {
       const path = new URL(response.url()).pathname;
-      if (response.status() >= 300 && path !== '/favicon.ico') refused.push(`${response.status()} ${response.request().method()} ${path}`);
+      if (response.status() >= 300 && path !== '/favicon.ico')
+        refused.push(`${response.status()} ${response.request().method()} ${path}`);
     });
     await page.goto(url);
     await page.waitForFunction(() => 'result' in globalThis, undefined, { timeout });
-    const result = (await page.evaluate(() => (globalThis as unknown as { result: Promise<unknown> }).result)) as Record<string, unknown>;
+    const result = (await page.evaluate(
+      () => (globalThis as unknown as { result: Promise<unknown> }).result,
+    )) as Record<string, unknown>;
     expect(result.error).toBeUndefined();
     expect(problems).toEqual([]);
     await page.close();
@@ -123,7 +162,14 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
   it('the WebAssembly core proves a spend, verifies it and refuses a tampered twin', async () => {
     const { result, refused } = await resultOf(coreUrl, 60_000);
     expect(refused).toEqual([]);
-    expect(result).toMatchObject({ backend: 'wasm', samePath: true, rootMatches: true, nullifierMatches: true, verified: { ok: true }, tampered: { ok: false } });
+    expect(result).toMatchObject({
+      backend: 'wasm',
+      samePath: true,
+      rootMatches: true,
+      nullifierMatches: true,
+      verified: { ok: true },
+      tampered: { ok: false },
+    });
     expect(result.userAgent).toMatch(/Chrome/);
     expect(result.proofBytes).toBeGreaterThan(10_000);
   }, 120_000);
@@ -134,35 +180,67 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
     // The only request not answered 2xx is the first, unpaid one.
     expect(refused).toEqual(['402 GET /weather']);
     // Funded with two notes through the operator; both found by the page's own sync.
-    expect(result.funded).toEqual({ spendable: '150000', pending: '0', unconfirmed: '0', total: '150000' });
+    expect(result.funded).toEqual({
+      spendable: '150000',
+      pending: '0',
+      unconfirmed: '0',
+      total: '150000',
+    });
     // One call: 402, proof in the page, paid request, 200 from the stock middleware.
     expect(result.status).toBe(200);
     expect(JSON.parse(result.body as string)).toEqual({ weather: 'sunny', by: 'the shop' });
     expect(stack.served()).toBe(1);
     // The smallest covering note (50000) is locked until the pool's log speaks; the header changes nothing.
-    expect(result.afterPayment).toEqual({ spendable: '100000', pending: '50000', unconfirmed: '0', total: '150000' });
-    expect(result.pendingRecord).toEqual([{ amount: '10000', status: 'pending', changeValue: '40000' }]);
+    expect(result.afterPayment).toEqual({
+      spendable: '100000',
+      pending: '50000',
+      unconfirmed: '0',
+      total: '150000',
+    });
+    expect(result.pendingRecord).toEqual([
+      { amount: '10000', status: 'pending', changeValue: '40000' },
+    ]);
     // Settled from the log: 100000 + the 40000 change.
-    expect(result.settled).toEqual({ spendable: '140000', pending: '0', unconfirmed: '0', total: '140000' });
+    expect(result.settled).toEqual({
+      spendable: '140000',
+      pending: '0',
+      unconfirmed: '0',
+      total: '140000',
+    });
     const claimed = result.claimed as { success: boolean; transaction: string; network: string };
     expect(claimed).toMatchObject({ success: true, network: 'shielded:devnet' });
     expect(result.settlementId).toBe(claimed.transaction);
     // The pool's log holds that settlement, and the shop's wallet (Node, native core) finds the 10000.
-    const events = (await (await fetch(`${stack.poolUrl}/events?after=0&limit=100`)).json()) as { events: { kind: string; settlementId?: string; amount: string }[] };
-    expect(events.events.filter((e) => e.kind === 'settlement')).toEqual([expect.objectContaining({ settlementId: claimed.transaction, amount: '10000' })]);
+    const events = (await (await fetch(`${stack.poolUrl}/events?after=0&limit=100`)).json()) as {
+      events: { kind: string; settlementId?: string; amount: string }[];
+    };
+    expect(events.events.filter((e) => e.kind === 'settlement')).toEqual([
+      expect.objectContaining({ settlementId: claimed.transaction, amount: '10000' }),
+    ]);
     await shop.sync();
     expect(shop.balance().total).toBe(10_000n);
     // Opened again from IndexedDB: the same balance and leaves, nothing new to read.
-    expect(result.reopened).toMatchObject({ balance: result.settled, sameLeaves: true, resyncLeaves: 0, payments: ['settled'] });
+    expect(result.reopened).toMatchObject({
+      balance: result.settled,
+      sameLeaves: true,
+      resyncLeaves: 0,
+      payments: ['settled'],
+    });
   }, 300_000);
 
   it('the pool node answers CORS only for the allowed origin and only on its read routes', async () => {
     const allowed = await fetch(`${stack.poolUrl}/state`, { headers: { origin: stack.shopUrl } });
     expect(allowed.headers.get('access-control-allow-origin')).toBe(stack.shopUrl);
-    const other = await fetch(`${stack.poolUrl}/state`, { headers: { origin: 'http://127.0.0.1:9' } });
+    const other = await fetch(`${stack.poolUrl}/state`, {
+      headers: { origin: 'http://127.0.0.1:9' },
+    });
     expect(other.status).toBe(200);
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    const deposit = await fetch(`${stack.poolUrl}/deposit`, { method: 'POST', headers: { origin: stack.shopUrl, 'content-type': 'application/json' }, body: '{}' });
+    const deposit = await fetch(`${stack.poolUrl}/deposit`, {
+      method: 'POST',
+      headers: { origin: stack.shopUrl, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(deposit.headers.get('access-control-allow-origin')).toBeNull();
   });
 
@@ -172,7 +250,12 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
     page.on('pageerror', (error) => problems.push(error.message));
     try {
       const text = (id: string) => page.locator(`#${id}`).textContent();
-      const done = (label: string) => page.waitForFunction((l) => document.getElementById('status')?.textContent?.startsWith(`${l}:`), label, { timeout: 120_000 });
+      const done = (label: string) =>
+        page.waitForFunction(
+          (l) => document.getElementById('status')?.textContent?.startsWith(`${l}:`),
+          label,
+          { timeout: 120_000 },
+        );
       await page.goto(`${stack.shopUrl}/example/?pool=${encodeURIComponent(stack.poolUrl)}`);
       await done('sync');
       expect(await text('status')).toBe('sync: done');
@@ -184,7 +267,11 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
       const pre = (await text('pre'))!;
       expect(pre).toMatch(/^0x[0-9a-f]{64}$/);
       await stack.operator.deposit('30000', pre);
-      for (let attempt = 0; attempt < 300 && !(await text('balance'))!.startsWith('30000 spendable'); attempt++) {
+      for (
+        let attempt = 0;
+        attempt < 300 && !(await text('balance'))!.startsWith('30000 spendable');
+        attempt++
+      ) {
         await page.click('#sync');
         await done('sync');
       }
@@ -194,7 +281,9 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
       await page.click('#pay');
       await done('pay');
       expect(await text('status')).toBe('pay: done');
-      expect(await text('result')).toMatch(/^HTTP 200 \{"weather":"sunny","by":"the shop"\} · transaction 0x[0-9a-f]+$/);
+      expect(await text('result')).toMatch(
+        /^HTTP 200 \{"weather":"sunny","by":"the shop"\} · transaction 0x[0-9a-f]+$/,
+      );
       // Pending until the pool's log says otherwise.
       expect(await text('balance')).toBe('0 spendable, 30000 pending, 0 unconfirmed');
       expect(problems).toEqual([]);

@@ -13,17 +13,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Wallet } from '../../src/client/index.js';
 import { loadCore } from '../../src/core/index.js';
-import { expressMerchant, type Merchant, OPERATOR_TOKEN, type Stack, startStack } from '../../testkit/stack.js';
+import {
+  expressMerchant,
+  type Merchant,
+  OPERATOR_TOKEN,
+  type Stack,
+  startStack,
+} from '../../testkit/stack.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'priv-stark-cli-wallet-'));
 let stack: Stack;
 let merchant: Merchant;
 
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number; stdout: string; stderr: string }> {
+function cli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', MAIN, ...args], { encoding: 'utf8', env: { ...process.env, POOL_URL: stack.poolUrl, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', MAIN, ...args],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, POOL_URL: stack.poolUrl, ...env },
+        timeout: 60_000,
+      },
+      (error, stdout, stderr) =>
+        resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -53,12 +70,27 @@ describe('priv-stark wallet and pay', () => {
     const ticket = await cli(['wallet', 'deposit', '--amount', '250000', '--wallet', file]);
     const pre = /pre (0x[0-9a-f]{64})/.exec(ticket.stdout)?.[1];
     expect(pre).toBeDefined();
-    const deposit = await cli(['deposit', '--amount', '250000', '--pre', pre!, '--url', stack.poolUrl, '--token', OPERATOR_TOKEN]);
+    const deposit = await cli([
+      'deposit',
+      '--amount',
+      '250000',
+      '--pre',
+      pre!,
+      '--url',
+      stack.poolUrl,
+      '--token',
+      OPERATOR_TOKEN,
+    ]);
     expect(deposit.status, deposit.stderr).toBe(0);
     await stack.settle();
 
     const balance = await cli(['wallet', 'balance', '--json', '--wallet', file]);
-    expect(JSON.parse(balance.stdout)).toEqual({ spendable: '250000', pending: '0', unconfirmed: '0', total: '250000' });
+    expect(JSON.parse(balance.stdout)).toEqual({
+      spendable: '250000',
+      pending: '0',
+      unconfirmed: '0',
+      total: '250000',
+    });
 
     const paid = await cli(['pay', `${merchant.url}/weather`, '--wallet', file]);
     expect(paid.status, paid.stderr).toBe(0);
@@ -70,13 +102,23 @@ describe('priv-stark wallet and pay', () => {
     await stack.settle();
     const after = JSON.parse((await cli(['wallet', 'balance', '--json', '--wallet', file])).stdout);
     expect(after.total).toBe('240000');
-    expect((await cli(['wallet', 'payments', '--wallet', file])).stdout).toMatch(/^settled\s+10000 to pstark1/m);
+    expect((await cli(['wallet', 'payments', '--wallet', file])).stdout).toMatch(
+      /^settled\s+10000 to pstark1/m,
+    );
 
     // Restore from the spending key alone.
-    const { spendingKey } = await Wallet.open({ core: await loadCore(), pool: stack.poolUrl, path: file });
+    const { spendingKey } = await Wallet.open({
+      core: await loadCore(),
+      pool: stack.poolUrl,
+      path: file,
+    });
     const restoredFile = join(dir, 'restored.wallet');
-    expect((await cli(['wallet', 'new', '--sk', spendingKey, '--wallet', restoredFile])).status).toBe(0);
-    expect(JSON.parse((await cli(['wallet', 'balance', '--json', '--wallet', restoredFile])).stdout)).toEqual(after);
+    expect(
+      (await cli(['wallet', 'new', '--sk', spendingKey, '--wallet', restoredFile])).status,
+    ).toBe(0);
+    expect(
+      JSON.parse((await cli(['wallet', 'balance', '--json', '--wallet', restoredFile])).stdout),
+    ).toEqual(after);
   });
 
   it('reports insufficient funds clearly and exits non-zero', async () => {

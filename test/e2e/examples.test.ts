@@ -21,7 +21,8 @@ let stack: Stack;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist/server/index.js'))) throw new Error('dist/ is not built: run node scripts/build.mjs');
+  if (!existsSync(join(ROOT, 'dist/server/index.js')))
+    throw new Error('dist/ is not built: run node scripts/build.mjs');
   stack = await startStack(await loadCore());
 });
 afterAll(async () => {
@@ -33,7 +34,13 @@ afterAll(async () => {
 function startMerchant(example: string, payTo: string): Promise<string> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'examples', example)], {
     cwd: ROOT,
-    env: { ...process.env, FACILITATOR_URL: stack.facilitatorUrl, API_KEY, PAY_TO: payTo, PORT: '0' },
+    env: {
+      ...process.env,
+      FACILITATOR_URL: stack.facilitatorUrl,
+      API_KEY,
+      PAY_TO: payTo,
+      PORT: '0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -50,31 +57,43 @@ function startMerchant(example: string, payTo: string): Promise<string> {
   });
 }
 
-function runPayer(url: string, wallet: string): Promise<{ status: number; stdout: string; stderr: string }> {
+function runPayer(
+  url: string,
+  wallet: string,
+): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', join(ROOT, 'examples/pay.ts'), url],
-      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, POOL_URL: stack.poolUrl, WALLET: wallet }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, POOL_URL: stack.poolUrl, WALLET: wallet },
+        timeout: 60_000,
+      },
+      (error, stdout, stderr) =>
+        resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
 
-describe.each(['merchant-express.ts', 'merchant-hono.ts', 'merchant-fastify.ts'])('examples/%s paid by examples/pay.ts', (example) => {
-  it('serves the weather for $0.01 and the pool settles it', async () => {
-    const core = await loadCore();
-    const merchantWallet = await stack.wallet();
-    const url = await startMerchant(example, merchantWallet.address);
-    const walletFile = join(dir, `${example}.wallet`);
-    const payer = await Wallet.create({ core, pool: stack.poolUrl, path: walletFile });
-    await stack.fund(payer, '50000');
-    const run = await runPayer(`${url}/weather`, walletFile);
-    expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/HTTP 200: \{"weather":"sunny","temperature":21\}/);
-    expect(run.stdout).toMatch(/"success":true/);
-    expect(run.stdout).toMatch(/pool: settled; balance 40000/);
-    await stack.settle(merchantWallet);
-    expect(merchantWallet.balance().total).toBe(10000n);
-  });
-});
+describe.each(['merchant-express.ts', 'merchant-hono.ts', 'merchant-fastify.ts'])(
+  'examples/%s paid by examples/pay.ts',
+  (example) => {
+    it('serves the weather for $0.01 and the pool settles it', async () => {
+      const core = await loadCore();
+      const merchantWallet = await stack.wallet();
+      const url = await startMerchant(example, merchantWallet.address);
+      const walletFile = join(dir, `${example}.wallet`);
+      const payer = await Wallet.create({ core, pool: stack.poolUrl, path: walletFile });
+      await stack.fund(payer, '50000');
+      const run = await runPayer(`${url}/weather`, walletFile);
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/HTTP 200: \{"weather":"sunny","temperature":21\}/);
+      expect(run.stdout).toMatch(/"success":true/);
+      expect(run.stdout).toMatch(/pool: settled; balance 40000/);
+      await stack.settle(merchantWallet);
+      expect(merchantWallet.balance().total).toBe(10000n);
+    });
+  },
+);

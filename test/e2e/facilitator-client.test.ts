@@ -20,7 +20,10 @@ afterAll(async () => {
 
 describe('PrivStarkFacilitatorClient.getSupported', () => {
   it('reads the networks from /health', async () => {
-    const client = new PrivStarkFacilitatorClient({ url: `${stack.facilitatorUrl}/`, apiKey: API_KEY });
+    const client = new PrivStarkFacilitatorClient({
+      url: `${stack.facilitatorUrl}/`,
+      apiKey: API_KEY,
+    });
     expect(await client.getSupported()).toEqual({
       kinds: [{ x402Version: 2, scheme: 'priv-stark/v1', network: 'shielded:devnet' }],
       extensions: [],
@@ -36,18 +39,31 @@ describe('PrivStarkFacilitatorClient.getSupported', () => {
         throw new Error('no request expected');
       },
     });
-    expect((await client.getSupported()).kinds.map((k) => k.network)).toEqual(['shielded:devnet', 'shielded:other']);
+    expect((await client.getSupported()).kinds.map((k) => k.network)).toEqual([
+      'shielded:devnet',
+      'shielded:other',
+    ]);
   });
 
   it('refuses a /health that does not describe a priv-stark/v1 facilitator', async () => {
-    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', scheme: 'exact', networks: [{ network: 'eip155:1' }] })));
+    const server = createServer((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({ status: 'ok', scheme: 'exact', networks: [{ network: 'eip155:1' }] }),
+        ),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     try {
       const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-      await expect(new PrivStarkFacilitatorClient({ url }).getSupported()).rejects.toThrow(/serves exact, not priv-stark\/v1/);
+      await expect(new PrivStarkFacilitatorClient({ url }).getSupported()).rejects.toThrow(
+        /serves exact, not priv-stark\/v1/,
+      );
     } finally {
       server.close();
     }
-    await expect(new PrivStarkFacilitatorClient({ url: 'http://127.0.0.1:9', timeoutMs: 2000 }).getSupported()).rejects.toThrow();
+    await expect(
+      new PrivStarkFacilitatorClient({ url: 'http://127.0.0.1:9', timeoutMs: 2000 }).getSupported(),
+    ).rejects.toThrow();
   });
 });

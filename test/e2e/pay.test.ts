@@ -7,10 +7,23 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { PaymentHeaderTooLargeError, payingFetch, settlementOf, Wallet } from '../../src/client/index.js';
+import {
+  PaymentHeaderTooLargeError,
+  payingFetch,
+  settlementOf,
+  Wallet,
+} from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { settlementId } from '../../src/ledger/index.js';
-import { expressMerchant, fastifyMerchant, honoMerchant, type Merchant, PRICE_ATOMIC, type Stack, startStack } from '../../testkit/stack.js';
+import {
+  expressMerchant,
+  fastifyMerchant,
+  honoMerchant,
+  type Merchant,
+  PRICE_ATOMIC,
+  type Stack,
+  startStack,
+} from '../../testkit/stack.js';
 
 let core: PrivStarkCore;
 let stack: Stack;
@@ -51,7 +64,9 @@ describe.each(frameworks)('%s merchant', (_name, makeMerchant) => {
   it('answers 402 with priv-stark/v1 requirements bound to the route', async () => {
     const response = await fetch(`${merchant.url}/weather`);
     expect(response.status).toBe(402);
-    const required = JSON.parse(Buffer.from(response.headers.get('payment-required')!, 'base64').toString('utf8'));
+    const required = JSON.parse(
+      Buffer.from(response.headers.get('payment-required')!, 'base64').toString('utf8'),
+    );
     expect(required.accepts).toEqual([
       expect.objectContaining({
         scheme: 'priv-stark/v1',
@@ -64,32 +79,44 @@ describe.each(frameworks)('%s merchant', (_name, makeMerchant) => {
     ]);
   });
 
-  it.each(routes)('pays %s (%s flow) in one call; the settlement is in the pool', async (path, flow) => {
-    const before = payer.balance().total;
-    const calls = { ...merchant.calls };
-    const received = merchantWallet.balance().total;
-    const pay = payingFetch(payer);
-    const response = await pay(`${merchant.url}${path}`);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toHaveProperty(path === '/weather' ? 'weather' : 'report');
-    // upfront: only /settle, before the handler; authorization: /verify, handler, /settle.
-    expect(merchant.calls.verify - calls.verify).toBe(flow === 'upfront' ? 0 : 1);
-    expect(merchant.calls.settle - calls.settle).toBe(1);
-    const settlement = settlementOf(response);
-    const pending = payer.payments().at(-1)!;
-    expect(pending.status).toBe('pending');
-    expect(settlement).toMatchObject({ success: true, network: 'shielded:devnet', transaction: settlementId(pending.nullifier) });
-    // The merchant's header moves nothing; the pool's log does.
-    expect(payer.balance().total).toBe(before);
-    await stack.settle(payer, merchantWallet);
-    expect(payer.payments().at(-1)).toMatchObject({ status: 'settled', settlementId: settlement!.transaction });
-    expect(payer.balance().total).toBe(before - PRICE_ATOMIC);
-    expect(merchantWallet.balance().total).toBe(received + PRICE_ATOMIC);
-  });
+  it.each(routes)(
+    'pays %s (%s flow) in one call; the settlement is in the pool',
+    async (path, flow) => {
+      const before = payer.balance().total;
+      const calls = { ...merchant.calls };
+      const received = merchantWallet.balance().total;
+      const pay = payingFetch(payer);
+      const response = await pay(`${merchant.url}${path}`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toHaveProperty(path === '/weather' ? 'weather' : 'report');
+      // upfront: only /settle, before the handler; authorization: /verify, handler, /settle.
+      expect(merchant.calls.verify - calls.verify).toBe(flow === 'upfront' ? 0 : 1);
+      expect(merchant.calls.settle - calls.settle).toBe(1);
+      const settlement = settlementOf(response);
+      const pending = payer.payments().at(-1)!;
+      expect(pending.status).toBe('pending');
+      expect(settlement).toMatchObject({
+        success: true,
+        network: 'shielded:devnet',
+        transaction: settlementId(pending.nullifier),
+      });
+      // The merchant's header moves nothing; the pool's log does.
+      expect(payer.balance().total).toBe(before);
+      await stack.settle(payer, merchantWallet);
+      expect(payer.payments().at(-1)).toMatchObject({
+        status: 'settled',
+        settlementId: settlement!.transaction,
+      });
+      expect(payer.balance().total).toBe(before - PRICE_ATOMIC);
+      expect(merchantWallet.balance().total).toBe(received + PRICE_ATOMIC);
+    },
+  );
 
-  it('keeps x402\'s spend controls on: a price above the default $1 cap is refused before any proof', async () => {
+  it("keeps x402's spend controls on: a price above the default $1 cap is refused before any proof", async () => {
     const payments = payer.payments().length;
-    await expect(payingFetch(payer)(`${merchant.url}/premium`)).rejects.toThrow(/spendControls\.maxAmountPerPayment/);
+    await expect(payingFetch(payer)(`${merchant.url}/premium`)).rejects.toThrow(
+      /spendControls\.maxAmountPerPayment/,
+    );
     expect(payer.payments()).toHaveLength(payments);
   });
 
@@ -128,7 +155,17 @@ describe('wallet and header size', () => {
         await restored.sync();
         expect(restored.address).toBe(wallet.address);
         expect(restored.balance()).toEqual(wallet.balance());
-        expect(restored.notes().map((n) => n.commitment).sort()).toEqual(wallet.notes().map((n) => n.commitment).sort());
+        expect(
+          restored
+            .notes()
+            .map((n) => n.commitment)
+            .sort(),
+        ).toEqual(
+          wallet
+            .notes()
+            .map((n) => n.commitment)
+            .sort(),
+        );
       }
       expect(payer.balance().total).toBe(40000n - 2n * PRICE_ATOMIC);
     } finally {
@@ -138,7 +175,9 @@ describe('wallet and header size', () => {
 
   it('fails with a clear error when the merchant answers 431 to the proof-carrying header', async () => {
     const payer = await stack.wallet();
-    const merchant = await expressMerchant(stack.facilitatorUrl, (await stack.wallet()).address, { maxHeaderSize: 16 * 1024 });
+    const merchant = await expressMerchant(stack.facilitatorUrl, (await stack.wallet()).address, {
+      maxHeaderSize: 16 * 1024,
+    });
     try {
       await stack.fund(payer, '40000');
       const error = await payingFetch(payer)(`${merchant.url}/weather`).then(

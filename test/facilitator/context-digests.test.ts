@@ -31,7 +31,7 @@ describe('ContextDigests', () => {
     return { digests, calls: () => calls };
   }
 
-  it('computes a context once while it is remembered, and gives the core\'s digest', () => {
+  it("computes a context once while it is remembered, and gives the core's digest", () => {
     const { digests, calls } = counted();
     expect(digests.of(base)).toBe(core.contextDigest(base));
     expect(digests.of({ ...base })).toBe(core.contextDigest(base));
@@ -45,7 +45,10 @@ describe('ContextDigests', () => {
       { ...base, scheme: 'priv-stark/v2' },
       { ...base, network: 'shielded:other' },
       { ...base, asset: 'dEUR' },
-      { ...base, payTo: core.encodeAddress(core.parseDigest(`0x${'08'.repeat(8)}${'00'.repeat(24)}`)) },
+      {
+        ...base,
+        payTo: core.encodeAddress(core.parseDigest(`0x${'08'.repeat(8)}${'00'.repeat(24)}`)),
+      },
       { ...base, amount: '10001' },
       { ...base, resourceId: 'GET /weather2' },
       { ...base, resourceId: '' },
@@ -59,7 +62,12 @@ describe('ContextDigests', () => {
   it('never confuses contexts whose fields only differ in where one ends and the next begins', () => {
     const { digests } = counted();
     const a: PaymentContext = { ...base, asset: 'dUSD\u0000x', resourceId: 'r' };
-    const b: PaymentContext = { ...base, asset: 'dUSD', payTo: `x\u0000${base.payTo}`, resourceId: 'r' };
+    const b: PaymentContext = {
+      ...base,
+      asset: 'dUSD',
+      payTo: `x\u0000${base.payTo}`,
+      resourceId: 'r',
+    };
     const c: PaymentContext = { ...base, asset: 'dUSD","x', resourceId: 'r' };
     expect(digests.of(a)).toBe(core.contextDigest(a));
     // b has an invalid payTo for an address but is still a string the hash takes.

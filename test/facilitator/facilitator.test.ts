@@ -5,7 +5,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore, type SpendPublicInputs } from '../../src/core/index.js';
-import { Facilitator, type FacilitatorCore, type FacilitatorLedger } from '../../src/facilitator/index.js';
+import {
+  Facilitator,
+  type FacilitatorCore,
+  type FacilitatorLedger,
+} from '../../src/facilitator/index.js';
 import { Ledger, PoolUnavailableError, reject, settlementId } from '../../src/ledger/index.js';
 import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
 import { allEvents } from '../ledger/helpers/invariants.js';
@@ -41,7 +45,12 @@ describe('facilitator over a pool', () => {
     const pool = new Ledger({ core, store });
     await fundPool(pool, fx);
     const counting = countingCore(core);
-    return { pool, store, facilitator: new Facilitator({ core: counting.core, ledger: pool }), calls: counting.calls };
+    return {
+      pool,
+      store,
+      facilitator: new Facilitator({ core: counting.core, ledger: pool }),
+      calls: counting.calls,
+    };
   }
 
   const pay = (note: number, variant = 0) => fx.payments[note * 2 + variant]!;
@@ -74,12 +83,18 @@ describe('facilitator over a pool', () => {
     expect(second.outcome.ok).toBe(true);
     expect(second.calls).toEqual({ nullifier: 1, apply: 1 });
     const replay = await settleCounting(requestOf(pay(2)));
-    expect(replay.outcome).toMatchObject({ ok: false, reason: 'duplicate_settlement', transaction: settlementId(pay(2).publicInputs.nullifier) });
+    expect(replay.outcome).toMatchObject({
+      ok: false,
+      reason: 'duplicate_settlement',
+      transaction: settlementId(pay(2).publicInputs.nullifier),
+    });
     expect(replay.calls).toEqual({ nullifier: 1 });
     const refused = await settleCounting(requestOf(pay(1), { requirements: { amount: '1' } }));
     expect(refused.outcome).toMatchObject({ ok: false, reason: 'payment_requirements_mismatch' });
     expect(refused.calls).toEqual({ nullifier: 1 });
-    const refusedReplay = await settleCounting(requestOf(pay(2), { requirements: { amount: '1' } }));
+    const refusedReplay = await settleCounting(
+      requestOf(pay(2), { requirements: { amount: '1' } }),
+    );
     expect(refusedReplay.outcome).toMatchObject({ ok: false, reason: 'duplicate_settlement' });
     expect(refusedReplay.calls).toEqual({ nullifier: 1 });
   });
@@ -98,12 +113,22 @@ describe('facilitator over a pool', () => {
     const p = pay(1);
     const flipped = Buffer.from(p.proof);
     flipped[flipped.length >> 1]! ^= 1;
-    expect(await facilitator.verify(requestOf({ ...p, proof: flipped }))).toEqual({ ok: false, reason: 'invalid_priv_stark_proof' });
+    expect(await facilitator.verify(requestOf({ ...p, proof: flipped }))).toEqual({
+      ok: false,
+      reason: 'invalid_priv_stark_proof',
+    });
     // variant 1 pays another resource: its requirements with variant 0's proof do not verify
     const other = pay(1, 1);
-    expect(await facilitator.verify(requestOf({ ...other, proof: p.proof }))).toEqual({ ok: false, reason: 'invalid_priv_stark_proof' });
+    expect(await facilitator.verify(requestOf({ ...other, proof: p.proof }))).toEqual({
+      ok: false,
+      reason: 'invalid_priv_stark_proof',
+    });
     // nor does a change commitment that is not the proved one
-    expect(await facilitator.verify(requestOf(p, { payload: { commitment: pay(2).publicInputs.change } }))).toEqual({
+    expect(
+      await facilitator.verify(
+        requestOf(p, { payload: { commitment: pay(2).publicInputs.change } }),
+      ),
+    ).toEqual({
       ok: false,
       reason: 'invalid_priv_stark_proof',
     });
@@ -112,7 +137,9 @@ describe('facilitator over a pool', () => {
   it('verifies identical payloads in flight once, and again later (no result cache)', async () => {
     const { facilitator, calls } = await funded();
     const request = requestOf(pay(2));
-    const verdicts = await Promise.all(Array.from({ length: 20 }, () => facilitator.verify(structuredClone(request))));
+    const verdicts = await Promise.all(
+      Array.from({ length: 20 }, () => facilitator.verify(structuredClone(request))),
+    );
     expect(verdicts.every((v) => v.ok)).toBe(true);
     expect(calls).toHaveLength(1);
     expect(facilitator.verifier.joined).toBe(19);
@@ -120,27 +147,47 @@ describe('facilitator over a pool', () => {
     expect((await facilitator.verify(request)).ok).toBe(true);
     expect(calls).toHaveLength(2);
     // different payloads of one note in flight are verified separately
-    await Promise.all([facilitator.verify(requestOf(pay(3, 0))), facilitator.verify(requestOf(pay(3, 1)))]);
+    await Promise.all([
+      facilitator.verify(requestOf(pay(3, 0))),
+      facilitator.verify(requestOf(pay(3, 1))),
+    ]);
     expect(calls).toHaveLength(4);
   });
 
   it('verify reports unknown_root for an anchor that is not a checkpoint, and nullifier_already_spent after a settle', async () => {
     const { facilitator } = await funded();
     const p = pay(0);
-    expect(await facilitator.verify(requestOf(p, { payload: { root: pay(0).publicInputs.change } }))).toEqual({ ok: false, reason: 'unknown_root' });
+    expect(
+      await facilitator.verify(requestOf(p, { payload: { root: pay(0).publicInputs.change } })),
+    ).toEqual({ ok: false, reason: 'unknown_root' });
     expect((await facilitator.settle(requestOf(p))).ok).toBe(true);
-    expect(await facilitator.verify(requestOf(p))).toEqual({ ok: false, reason: 'nullifier_already_spent' });
-    expect(await facilitator.verify(requestOf(pay(0, 1)))).toEqual({ ok: false, reason: 'nullifier_already_spent' });
+    expect(await facilitator.verify(requestOf(p))).toEqual({
+      ok: false,
+      reason: 'nullifier_already_spent',
+    });
+    expect(await facilitator.verify(requestOf(pay(0, 1)))).toEqual({
+      ok: false,
+      reason: 'nullifier_already_spent',
+    });
   });
 
   it('settle leaves the proof to the pool and settles a nullifier once, whatever the payment', async () => {
     const { facilitator, calls } = await funded();
     const p = pay(1);
     const id = settlementId(p.publicInputs.nullifier);
-    expect(await facilitator.settle(requestOf(p))).toEqual({ ok: true, transaction: id, network: 'shielded:devnet' });
+    expect(await facilitator.settle(requestOf(p))).toEqual({
+      ok: true,
+      transaction: id,
+      network: 'shielded:devnet',
+    });
     expect(calls).toHaveLength(0); // the facilitator did not verify: the pool did, with its own core
     for (const again of [p, pay(1, 1)]) {
-      expect(await facilitator.settle(requestOf(again))).toEqual({ ok: false, reason: 'duplicate_settlement', transaction: id, network: 'shielded:devnet' });
+      expect(await facilitator.settle(requestOf(again))).toEqual({
+        ok: false,
+        reason: 'duplicate_settlement',
+        transaction: id,
+        network: 'shielded:devnet',
+      });
     }
   });
 
@@ -149,25 +196,66 @@ describe('facilitator over a pool', () => {
     const settled = pay(3);
     const fresh = pay(0);
     const id = settlementId(settled.publicInputs.nullifier);
-    expect(await facilitator.settle(requestOf(settled))).toMatchObject({ ok: true, transaction: id });
-    const afterExpiry = new Facilitator({ core, ledger: pool, clock: () => (settled.payment.expiry + 1) * 1000 });
-    const cases: [string, Facilitator, (p: typeof settled) => Parameters<Facilitator['settle']>, string][] = [
+    expect(await facilitator.settle(requestOf(settled))).toMatchObject({
+      ok: true,
+      transaction: id,
+    });
+    const afterExpiry = new Facilitator({
+      core,
+      ledger: pool,
+      clock: () => (settled.payment.expiry + 1) * 1000,
+    });
+    const cases: [
+      string,
+      Facilitator,
+      (p: typeof settled) => Parameters<Facilitator['settle']>,
+      string,
+    ][] = [
       ['expired since', afterExpiry, (p) => [requestOf(p)], 'payment_expired'],
-      ['a policy that forbids the recipient', facilitator, (p) => [requestOf(p), { allowedRecipients: [] }], 'policy_violation'],
-      ['other requirements', facilitator, (p) => [requestOf(p, { requirements: { amount: '1' } })], 'payment_requirements_mismatch'],
-      ['a broken proof encoding', facilitator, (p) => [requestOf(p, { payload: { proof: '!!!' } })], 'invalid_payload'],
+      [
+        'a policy that forbids the recipient',
+        facilitator,
+        (p) => [requestOf(p), { allowedRecipients: [] }],
+        'policy_violation',
+      ],
+      [
+        'other requirements',
+        facilitator,
+        (p) => [requestOf(p, { requirements: { amount: '1' } })],
+        'payment_requirements_mismatch',
+      ],
+      [
+        'a broken proof encoding',
+        facilitator,
+        (p) => [requestOf(p, { payload: { proof: '!!!' } })],
+        'invalid_payload',
+      ],
     ];
     for (const [, f, args, reason] of cases) {
-      expect(await f.settle(...args(settled))).toEqual({ ok: false, reason: 'duplicate_settlement', transaction: id, network: 'shielded:devnet' });
+      expect(await f.settle(...args(settled))).toEqual({
+        ok: false,
+        reason: 'duplicate_settlement',
+        transaction: id,
+        network: 'shielded:devnet',
+      });
       // The twin: the same failure for a nullifier that never settled keeps its own reason.
-      expect(await f.settle(...args(fresh))).toEqual({ ok: false, reason, transaction: '', network: 'shielded:devnet' });
+      expect(await f.settle(...args(fresh))).toEqual({
+        ok: false,
+        reason,
+        transaction: '',
+        network: 'shielded:devnet',
+      });
     }
     // A nullifier that is not a canonical digest names nothing: the encoding check answers.
     const bad = requestOf(settled, { payload: { nullifier: 'f'.repeat(64) } });
-    expect(await facilitator.settle(bad)).toMatchObject({ ok: false, reason: 'invalid_payload', transaction: '' });
+    expect(await facilitator.settle(bad)).toMatchObject({
+      ok: false,
+      reason: 'invalid_payload',
+      transaction: '',
+    });
   });
 
-  it('settle of a tampered proof is refused by the pool\'s own verification', async () => {
+  it("settle of a tampered proof is refused by the pool's own verification", async () => {
     const { facilitator, store } = await funded();
     const before = await store.state();
     const flipped = Buffer.from(pay(2).proof);
@@ -203,7 +291,9 @@ describe('facilitator over a failing pool', () => {
       },
       refuse: async (nullifier, reason) => {
         const spent = await ledger.spent(String(nullifier));
-        return spent ? reject('duplicate_settlement', { settlementId: spent.settlementId }) : { ok: false as const, reason };
+        return spent
+          ? reject('duplicate_settlement', { settlementId: spent.settlementId })
+          : { ok: false as const, reason };
       },
       ...overrides,
     };
@@ -217,12 +307,21 @@ describe('facilitator over a failing pool', () => {
     const request = requestOf(fx.payments[0]!);
     for (const failing of [{ isCheckpoint: down }, { spent: down }, { settle: down }]) {
       const facilitator = new Facilitator({ core, ledger: pool(failing) });
-      expect(await facilitator.settle(request)).toEqual({ ok: false, reason: 'pool_unavailable', transaction: '', network: 'shielded:devnet' });
-      if (!('settle' in failing)) expect(await facilitator.verify(request)).toEqual({ ok: false, reason: 'pool_unavailable' });
+      expect(await facilitator.settle(request)).toEqual({
+        ok: false,
+        reason: 'pool_unavailable',
+        transaction: '',
+        network: 'shielded:devnet',
+      });
+      if (!('settle' in failing))
+        expect(await facilitator.verify(request)).toEqual({
+          ok: false,
+          reason: 'pool_unavailable',
+        });
     }
   });
 
-  it('answers pool_unavailable, not the check\'s reason, for a settle that fails a check while the store is down (it may have settled)', async () => {
+  it("answers pool_unavailable, not the check's reason, for a settle that fails a check while the store is down (it may have settled)", async () => {
     const request = requestOf(fx.payments[0]!, { requirements: { amount: '1' } });
     expect(await new Facilitator({ core, ledger: pool({ spent: down }) }).settle(request)).toEqual({
       ok: false,
@@ -230,12 +329,17 @@ describe('facilitator over a failing pool', () => {
       transaction: '',
       network: 'shielded:devnet',
     });
-    expect(await new Facilitator({ core, ledger: pool({}) }).settle(request)).toMatchObject({ reason: 'payment_requirements_mismatch' });
+    expect(await new Facilitator({ core, ledger: pool({}) }).settle(request)).toMatchObject({
+      reason: 'payment_requirements_mismatch',
+    });
     // verify keeps the check's reason: it asks the pool nothing once a check failed.
-    expect(await new Facilitator({ core, ledger: pool({ spent: down }) }).verify(request)).toEqual({ ok: false, reason: 'payment_requirements_mismatch' });
+    expect(await new Facilitator({ core, ledger: pool({ spent: down }) }).verify(request)).toEqual({
+      ok: false,
+      reason: 'payment_requirements_mismatch',
+    });
   });
 
-  it('maps the pool\'s verdicts: a full tree is pool_unavailable, its reasons pass through, a duplicate carries the id', async () => {
+  it("maps the pool's verdicts: a full tree is pool_unavailable, its reasons pass through, a duplicate carries the id", async () => {
     const request = requestOf(fx.payments[0]!);
     const cases: [ReturnType<typeof reject>, string, string][] = [
       [reject('tree_full'), 'pool_unavailable', ''],
@@ -246,12 +350,24 @@ describe('facilitator over a failing pool', () => {
     ];
     for (const [verdict, reason, transaction] of cases) {
       const facilitator = new Facilitator({ core, ledger: pool({ settle: async () => verdict }) });
-      expect(await facilitator.settle(request)).toEqual({ ok: false, reason, transaction, network: 'shielded:devnet' });
+      expect(await facilitator.settle(request)).toEqual({
+        ok: false,
+        reason,
+        transaction,
+        network: 'shielded:devnet',
+      });
     }
   });
 
   it('lets a fault of its own through as an exception (the HTTP layer answers facilitator_error)', async () => {
-    const facilitator = new Facilitator({ core, ledger: pool({ spent: async () => { throw new TypeError('bug'); } }) });
+    const facilitator = new Facilitator({
+      core,
+      ledger: pool({
+        spent: async () => {
+          throw new TypeError('bug');
+        },
+      }),
+    });
     await expect(facilitator.verify(requestOf(fx.payments[0]!))).rejects.toThrow(TypeError);
   });
 });

@@ -26,7 +26,12 @@ describe('official HTTPFacilitatorClient against a real listener', () => {
   const bounded = 'bounded-client-key-0123';
 
   beforeAll(async () => {
-    const built = await h.app({ keys: { [limited]: { rateLimit: { max: 1, timeWindowMs: 60_000 } }, [bounded]: { allowedRecipients: [] } } });
+    const built = await h.app({
+      keys: {
+        [limited]: { rateLimit: { max: 1, timeWindowMs: 60_000 } },
+        [bounded]: { allowedRecipients: [] },
+      },
+    });
     ({ app, pool } = built);
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -39,12 +44,23 @@ describe('official HTTPFacilitatorClient against a real listener', () => {
     new HTTPFacilitatorClient({
       url,
       timeoutMs: 10_000,
-      ...(key ? { createAuthHeaders: async () => ({ verify: { Authorization: `Bearer ${key}` }, settle: { Authorization: `Bearer ${key}` } }) } : {}),
+      ...(key
+        ? {
+            createAuthHeaders: async () => ({
+              verify: { Authorization: `Bearer ${key}` },
+              settle: { Authorization: `Bearer ${key}` },
+            }),
+          }
+        : {}),
     });
-  const pay = (note: number, variant = 0) => h.fixtures().payments[note * SPEC.variants! + variant]!;
+  const pay = (note: number, variant = 0) =>
+    h.fixtures().payments[note * SPEC.variants! + variant]!;
   const args = (note: number, overrides: RequestOverrides = {}, variant = 0) => {
     const body = requestOf(pay(note, variant), overrides);
-    return [body.paymentPayload as unknown as PaymentPayload, body.paymentRequirements as unknown as PaymentRequirements] as const;
+    return [
+      body.paymentPayload as unknown as PaymentPayload,
+      body.paymentRequirements as unknown as PaymentRequirements,
+    ] as const;
   };
 
   async function verifyFails(call: Promise<unknown>, status: number, reason: Reason) {
@@ -56,22 +72,41 @@ describe('official HTTPFacilitatorClient against a real listener', () => {
     expect(error).toMatchObject({ statusCode: status, invalidReason: reason });
   }
 
-  async function settleFails(call: Promise<unknown>, status: number, reason: Reason, transaction = '') {
+  async function settleFails(
+    call: Promise<unknown>,
+    status: number,
+    reason: Reason,
+    transaction = '',
+  ) {
     const error = await call.then(
       () => null,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(SettleError);
-    expect(error).toMatchObject({ statusCode: status, errorReason: reason, transaction, network: expect.any(String) });
+    expect(error).toMatchObject({
+      statusCode: status,
+      errorReason: reason,
+      transaction,
+      network: expect.any(String),
+    });
   }
 
   it('verifies and settles a real payment, then refuses its replay with the original transaction', async () => {
     const c = client();
     expect(await c.verify(...args(0))).toEqual({ isValid: true });
     const settled = await c.settle(...args(0));
-    expect(settled).toEqual({ success: true, transaction: settlementId(pay(0).publicInputs.nullifier), network: 'shielded:devnet' });
+    expect(settled).toEqual({
+      success: true,
+      transaction: settlementId(pay(0).publicInputs.nullifier),
+      network: 'shielded:devnet',
+    });
     await settleFails(c.settle(...args(0)), 409, 'duplicate_settlement', settled.transaction);
-    await settleFails(c.settle(...args(0, {}, 1)), 409, 'duplicate_settlement', settled.transaction);
+    await settleFails(
+      c.settle(...args(0, {}, 1)),
+      409,
+      'duplicate_settlement',
+      settled.transaction,
+    );
     await verifyFails(c.verify(...args(0)), 409, 'nullifier_already_spent');
   });
 
@@ -131,7 +166,9 @@ describe('official HTTPFacilitatorClient against a real listener', () => {
       const error = await client()
         .verify(...args(2))
         .catch((e: unknown) => e);
-      expect(`${JSON.stringify(error)} ${(error as Error).message}`).not.toMatch(/secret|TypeError/);
+      expect(`${JSON.stringify(error)} ${(error as Error).message}`).not.toMatch(
+        /secret|TypeError/,
+      );
     } finally {
       pool.spent = spent;
     }

@@ -43,7 +43,8 @@ function expectShaped(response: LightMyRequestResponse, kind: 'verify' | 'settle
 function pathsOf(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
   if (typeof value !== 'object' || value === null) return [prefix];
   const out: (string | number)[][] = [prefix];
-  for (const [key, child] of Object.entries(value)) out.push(...pathsOf(child, [...prefix, Array.isArray(value) ? Number(key) : key]));
+  for (const [key, child] of Object.entries(value))
+    out.push(...pathsOf(child, [...prefix, Array.isArray(value) ? Number(key) : key]));
   return out;
 }
 
@@ -83,12 +84,27 @@ describe('malformed requests (fast-check)', () => {
       fc.string({ maxLength: 80 }),
       fc.integer(),
       fc.double(),
-      fc.constantFrom('', '0', '-1', '1e400', '0x', 'priv-stark/v1', 'shielded:devnet', '__proto__', 'A'.repeat(2000)),
+      fc.constantFrom(
+        '',
+        '0',
+        '-1',
+        '1e400',
+        '0x',
+        'priv-stark/v1',
+        'shielded:devnet',
+        '__proto__',
+        'A'.repeat(2000),
+      ),
     );
     await fc.assert(
       fc.asyncProperty(kinds, fc.constantFrom(...paths), replacement, async (kind, path, value) => {
         const body = mutate(base, path, value);
-        const response = await app.inject({ method: 'POST', url: `/${kind}`, headers: AUTH, payload: JSON.stringify(body ?? null) });
+        const response = await app.inject({
+          method: 'POST',
+          url: `/${kind}`,
+          headers: AUTH,
+          payload: JSON.stringify(body ?? null),
+        });
         expectShaped(response, kind);
       }),
       { numRuns: RUNS },
@@ -110,12 +126,20 @@ describe('malformed requests (fast-check)', () => {
           const text = String(payload[field]);
           const i = at % (text.length + 1);
           const edited =
-            op === 'insert' ? text.slice(0, i) + char + text.slice(i)
-            : op === 'replace' ? text.slice(0, i) + char + text.slice(i + 1)
-            : op === 'truncate' ? text.slice(0, i)
-            : text.toUpperCase();
+            op === 'insert'
+              ? text.slice(0, i) + char + text.slice(i)
+              : op === 'replace'
+                ? text.slice(0, i) + char + text.slice(i + 1)
+                : op === 'truncate'
+                  ? text.slice(0, i)
+                  : text.toUpperCase();
           const body = mutate(base, ['paymentPayload', 'payload', field], edited);
-          const response = await app.inject({ method: 'POST', url: `/${kind}`, headers: AUTH, payload: body as object });
+          const response = await app.inject({
+            method: 'POST',
+            url: `/${kind}`,
+            headers: AUTH,
+            payload: body as object,
+          });
           expectShaped(response, kind);
           if (edited !== text && kind === 'settle') expect(response.json().success).toBe(false);
         },
@@ -125,12 +149,28 @@ describe('malformed requests (fast-check)', () => {
   });
 
   it('raw bodies and content types', async () => {
-    const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/octet-stream', '', 'application/json; charset=latin1');
+    const contentType = fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/octet-stream',
+      '',
+      'application/json; charset=latin1',
+    );
     const body = fc.oneof(
       fc.string({ maxLength: 300 }),
       fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
       fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
-      fc.constantFrom('{', '[]', 'null', '"x"', '{"x402Version":2}', '{"constructor":{"prototype":{"x":1}}}', '\ufeff{}'),
+      fc.constantFrom(
+        '{',
+        '[]',
+        'null',
+        '"x"',
+        '{"x402Version":2}',
+        '{"constructor":{"prototype":{"x":1}}}',
+        '\ufeff{}',
+      ),
     );
     await fc.assert(
       fc.asyncProperty(kinds, contentType, body, async (kind, type, payload) => {
@@ -144,12 +184,33 @@ describe('malformed requests (fast-check)', () => {
   });
 
   it('headers, methods and paths', async () => {
-    const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 120 });
+    const printable = fc.string({
+      unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+      maxLength: 120,
+    });
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
-        fc.oneof(fc.constantFrom('/verify', '/settle', '/health', '/', '/verify?x=1', '/settle/', '//verify', '/VERIFY', '/%00', '/verify%20'), printable.map((p) => `/${encodeURIComponent(p)}`)),
-        fc.oneof(fc.constant(AUTH.authorization), printable, printable.map((p) => `Bearer ${p}`)),
+        fc.oneof(
+          fc.constantFrom(
+            '/verify',
+            '/settle',
+            '/health',
+            '/',
+            '/verify?x=1',
+            '/settle/',
+            '//verify',
+            '/VERIFY',
+            '/%00',
+            '/verify%20',
+          ),
+          printable.map((p) => `/${encodeURIComponent(p)}`),
+        ),
+        fc.oneof(
+          fc.constant(AUTH.authorization),
+          printable,
+          printable.map((p) => `Bearer ${p}`),
+        ),
         async (method, url, authorization) => {
           const response = await app.inject({
             method: method as 'GET',
@@ -159,7 +220,10 @@ describe('malformed requests (fast-check)', () => {
           });
           expect(response.statusCode).toBeLessThan(500);
           if (url.startsWith('/health') && method === 'GET') return;
-          expectShaped(response, url.split('?')[0] === '/settle' || url.startsWith('/settle/') ? 'settle' : 'verify');
+          expectShaped(
+            response,
+            url.split('?')[0] === '/settle' || url.startsWith('/settle/') ? 'settle' : 'verify',
+          );
         },
       ),
       { numRuns: RUNS },
@@ -169,12 +233,25 @@ describe('malformed requests (fast-check)', () => {
   it('stays healthy after a storm of junk: /health is 200 and a valid payment still verifies', async () => {
     await fc.assert(
       fc.asyncProperty(kinds, fc.jsonValue({ maxDepth: 4 }), async (kind, junk) => {
-        expectShaped(await app.inject({ method: 'POST', url: `/${kind}`, headers: AUTH, payload: JSON.stringify(junk) }), kind);
+        expectShaped(
+          await app.inject({
+            method: 'POST',
+            url: `/${kind}`,
+            headers: AUTH,
+            payload: JSON.stringify(junk),
+          }),
+          kind,
+        );
       }),
       { numRuns: RUNS },
     );
     expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
-    const response = await app.inject({ method: 'POST', url: '/verify', headers: AUTH, payload: requestOf(h.fixtures().payments[1]!) });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/verify',
+      headers: AUTH,
+      payload: requestOf(h.fixtures().payments[1]!),
+    });
     expect(response.json()).toEqual({ isValid: true });
   });
 });

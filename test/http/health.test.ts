@@ -28,7 +28,12 @@ describe('health and metrics', () => {
       x402Version: 2,
       backend: h.core().backend,
       networks: [{ network: 'shielded:devnet', asset: 'dUSD', decimals: 6 }],
-      pool: { kind: 'sqlite', ok: true, leaves: 2, checkpoint: { seq: 1, root: h.fixtures().root, size: 2, time: checkpoint.time } },
+      pool: {
+        kind: 'sqlite',
+        ok: true,
+        leaves: 2,
+        checkpoint: { seq: 1, root: h.fixtures().root, size: 2, time: checkpoint.time },
+      },
     });
   });
 
@@ -51,10 +56,23 @@ describe('health and metrics', () => {
     closers.push(() => failing.app.close());
     const down = await failing.app.inject({ method: 'GET', url: '/health' });
     expect(down.statusCode).toBe(503);
-    expect(down.json()).toMatchObject({ status: 'unavailable', backend: null, pool: { kind: 'postgres', ok: false }, down: ['pool', 'backend'] });
+    expect(down.json()).toMatchObject({
+      status: 'unavailable',
+      backend: null,
+      pool: { kind: 'postgres', ok: false },
+      down: ['pool', 'backend'],
+    });
 
     const hanging = await h.app({
-      build: { health: { version: 'test', backend: 'native', networks: [], timeoutMs: 50, pool: { kind: 'sqlite', state: () => new Promise(() => undefined) } } },
+      build: {
+        health: {
+          version: 'test',
+          backend: 'native',
+          networks: [],
+          timeoutMs: 50,
+          pool: { kind: 'sqlite', state: () => new Promise(() => undefined) },
+        },
+      },
     });
     closers.push(() => hanging.app.close());
     const slow = await hanging.app.inject({ method: 'GET', url: '/health' });
@@ -64,7 +82,11 @@ describe('health and metrics', () => {
 
   it('serves Prometheus metrics on a separate listener: requests by route, status and reason, latencies, backend, pool gauges', async () => {
     let poolOf: Awaited<ReturnType<typeof h.app>>['pool'] | undefined;
-    const metrics = new FacilitatorMetrics({ backend: h.core().backend, pool: { state: () => poolOf!.state() }, processMetrics: false });
+    const metrics = new FacilitatorMetrics({
+      backend: h.core().backend,
+      pool: { state: () => poolOf!.state() },
+      processMetrics: false,
+    });
     const { app, pool } = await h.app({ build: { metrics } });
     poolOf = pool;
     closers.push(() => app.close());
@@ -81,11 +103,21 @@ describe('health and metrics', () => {
     closers.push(() => new Promise((resolve) => server.close(resolve)));
     const address = server.address() as { port: number };
     const text = await (await fetch(`http://127.0.0.1:${address.port}/metrics`)).text();
-    expect(text).toContain('priv_stark_http_requests_total{route="/verify",status="200",reason=""} 1');
-    expect(text).toContain('priv_stark_http_requests_total{route="/settle",status="200",reason=""} 1');
-    expect(text).toContain('priv_stark_http_requests_total{route="/settle",status="409",reason="duplicate_settlement"} 1');
-    expect(text).toContain('priv_stark_http_requests_total{route="/verify",status="401",reason="unauthorized"} 1');
-    expect(text).toContain('priv_stark_http_requests_total{route="unmatched",status="404",reason="not_found"} 2');
+    expect(text).toContain(
+      'priv_stark_http_requests_total{route="/verify",status="200",reason=""} 1',
+    );
+    expect(text).toContain(
+      'priv_stark_http_requests_total{route="/settle",status="200",reason=""} 1',
+    );
+    expect(text).toContain(
+      'priv_stark_http_requests_total{route="/settle",status="409",reason="duplicate_settlement"} 1',
+    );
+    expect(text).toContain(
+      'priv_stark_http_requests_total{route="/verify",status="401",reason="unauthorized"} 1',
+    );
+    expect(text).toContain(
+      'priv_stark_http_requests_total{route="unmatched",status="404",reason="not_found"} 2',
+    );
     expect(text).toMatch(/priv_stark_verify_duration_seconds_count 1\b/);
     expect(text).toMatch(/priv_stark_settle_duration_seconds_count 2\b/);
     expect(text).toContain(`priv_stark_proof_backend{backend="${h.core().backend}"} 1`);

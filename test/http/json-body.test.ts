@@ -18,14 +18,26 @@ function reasonOf(text: string): string | null {
 
 describe('parseJsonBody', () => {
   it('parses JSON, with or without a byte-order mark', () => {
-    expect(parseJsonBody('{"x402Version":2,"a":[1,{"b":"c"}]}')).toEqual({ x402Version: 2, a: [1, { b: 'c' }] });
+    expect(parseJsonBody('{"x402Version":2,"a":[1,{"b":"c"}]}')).toEqual({
+      x402Version: 2,
+      a: [1, { b: 'c' }],
+    });
     expect(parseJsonBody('\ufeff{"a":1}')).toEqual({ a: 1 });
     expect(parseJsonBody('null')).toBeNull();
     expect(parseJsonBody('"text"')).toBe('text');
   });
 
   it('refuses an empty body and bad JSON as invalid_payload', () => {
-    for (const text of ['', '\ufeff', '{', '{"a":1,}', "{'a':1}", '{"a":1}{', 'undefined', '\ufeff\ufeff{}']) {
+    for (const text of [
+      '',
+      '\ufeff',
+      '{',
+      '{"a":1,}',
+      "{'a':1}",
+      '{"a":1}{',
+      'undefined',
+      '\ufeff\ufeff{}',
+    ]) {
       expect(reasonOf(text), JSON.stringify(text)).toBe('invalid_payload');
     }
   });
@@ -46,11 +58,20 @@ describe('parseJsonBody', () => {
   it('refuses a constructor object carrying a prototype, and lets other constructor values through', () => {
     expect(reasonOf('{"constructor":{"prototype":{"x":1}}}')).toBe('invalid_payload');
     expect(reasonOf('{"a":[{"c\\u006fnstructor":{"prototype":null}}]}')).toBe('invalid_payload');
-    expect(parseJsonBody('{"constructor":"text","b":{"constructor":{"name":"x"}}}')).toEqual({ constructor: 'text', b: { constructor: { name: 'x' } } });
+    expect(parseJsonBody('{"constructor":"text","b":{"constructor":{"name":"x"}}}')).toEqual({
+      constructor: 'text',
+      b: { constructor: { name: 'x' } },
+    });
   });
 
   it('accepts keys that merely contain the words, and proto-like text inside strings', () => {
-    const text = JSON.stringify({ proto: 1, __proto: 2, constructorX: { prototype: 3 }, s: '"__proto__":{}', t: '"constructor":{"prototype":{}}' });
+    const text = JSON.stringify({
+      proto: 1,
+      __proto: 2,
+      constructorX: { prototype: 3 },
+      s: '"__proto__":{}',
+      t: '"constructor":{"prototype":{}}',
+    });
     expect(parseJsonBody(text)).toEqual(JSON.parse(text));
   });
 

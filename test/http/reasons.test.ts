@@ -5,7 +5,14 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { PoolUnavailableError } from '../../src/ledger/index.js';
-import { encodeProof, MAX_PROOF_BYTES, messageOf, type Reason, REASON_CODES, statusOf } from '../../src/scheme/index.js';
+import {
+  encodeProof,
+  MAX_PROOF_BYTES,
+  messageOf,
+  type Reason,
+  REASON_CODES,
+  statusOf,
+} from '../../src/scheme/index.js';
 import { API_KEY, AUTH, facilitatorHarness } from './helpers/harness.js';
 import { liveSpec, type RequestOverrides, requestOf } from './helpers/requests.js';
 
@@ -13,14 +20,29 @@ const SPEC = liveSpec('http-reasons', 8, 2);
 const reached = new Set<Reason>();
 
 /** Checks status and body shape of a failure and records the reason as reached. */
-function expectFailure(response: LightMyRequestResponse, kind: 'verify' | 'settle', reason: Reason, transaction = '') {
+function expectFailure(
+  response: LightMyRequestResponse,
+  kind: 'verify' | 'settle',
+  reason: Reason,
+  transaction = '',
+) {
   expect(response.statusCode, response.body).toBe(statusOf(reason));
   expect(response.headers['content-type']).toMatch(/^application\/json/);
   const body = response.json();
   if (kind === 'verify') {
-    expect(body).toEqual({ isValid: false, invalidReason: reason, invalidMessage: messageOf(reason) });
+    expect(body).toEqual({
+      isValid: false,
+      invalidReason: reason,
+      invalidMessage: messageOf(reason),
+    });
   } else {
-    expect(body).toEqual({ success: false, errorReason: reason, errorMessage: messageOf(reason), transaction, network: expect.any(String) });
+    expect(body).toEqual({
+      success: false,
+      errorReason: reason,
+      errorMessage: messageOf(reason),
+      transaction,
+      network: expect.any(String),
+    });
   }
   reached.add(reason);
 }
@@ -36,9 +58,14 @@ describe('every reason over HTTP', () => {
     apps.push(built.app);
     return built;
   };
-  const pay = (note: number, variant = 0) => h.fixtures().payments[note * SPEC.variants! + variant]!;
-  const post = (app: FastifyInstance, kind: 'verify' | 'settle', payload: unknown, headers: Record<string, string> = AUTH) =>
-    app.inject({ method: 'POST', url: `/${kind}`, headers, payload: payload as object });
+  const pay = (note: number, variant = 0) =>
+    h.fixtures().payments[note * SPEC.variants! + variant]!;
+  const post = (
+    app: FastifyInstance,
+    kind: 'verify' | 'settle',
+    payload: unknown,
+    headers: Record<string, string> = AUTH,
+  ) => app.inject({ method: 'POST', url: `/${kind}`, headers, payload: payload as object });
 
   it('200 for a valid payment on both routes, then 409 duplicate_settlement with the original transaction', async () => {
     const { app } = await open();
@@ -48,16 +75,40 @@ describe('every reason over HTTP', () => {
     const settle = await post(app, 'settle', requestOf(pay(0)));
     expect(settle.statusCode).toBe(200);
     const { transaction } = settle.json();
-    expect(settle.json()).toEqual({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), network: 'shielded:devnet' });
-    expectFailure(await post(app, 'settle', requestOf(pay(0))), 'settle', 'duplicate_settlement', transaction);
-    expectFailure(await post(app, 'settle', requestOf(pay(0, 1))), 'settle', 'duplicate_settlement', transaction);
-    expectFailure(await post(app, 'verify', requestOf(pay(0, 1))), 'verify', 'nullifier_already_spent');
+    expect(settle.json()).toEqual({
+      success: true,
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      network: 'shielded:devnet',
+    });
+    expectFailure(
+      await post(app, 'settle', requestOf(pay(0))),
+      'settle',
+      'duplicate_settlement',
+      transaction,
+    );
+    expectFailure(
+      await post(app, 'settle', requestOf(pay(0, 1))),
+      'settle',
+      'duplicate_settlement',
+      transaction,
+    );
+    expectFailure(
+      await post(app, 'verify', requestOf(pay(0, 1))),
+      'verify',
+      'nullifier_already_spent',
+    );
   });
 
   it('401 unauthorized without a key, with an unknown key, or a malformed header — on both routes', async () => {
     const { app } = await open();
     for (const kind of ['verify', 'settle'] as const) {
-      for (const headers of [{}, { authorization: 'Bearer nope-nope-nope-nope' }, { authorization: API_KEY }, { authorization: `Basic ${API_KEY}` }, { authorization: `Bearer  ${API_KEY}` }]) {
+      for (const headers of [
+        {},
+        { authorization: 'Bearer nope-nope-nope-nope' },
+        { authorization: API_KEY },
+        { authorization: `Basic ${API_KEY}` },
+        { authorization: `Bearer  ${API_KEY}` },
+      ]) {
         const response = await post(app, kind, requestOf(pay(1)), headers);
         expectFailure(response, kind, 'unauthorized');
         expect(response.headers['www-authenticate']).toBe('Bearer');
@@ -67,7 +118,9 @@ describe('every reason over HTTP', () => {
 
   it('413 payload_too_large for a body over 512 KiB and for a proof over 128 KiB', async () => {
     const { app } = await open();
-    const big = requestOf(pay(1), { payload: { proof: encodeProof(new Uint8Array(MAX_PROOF_BYTES + 3)) } });
+    const big = requestOf(pay(1), {
+      payload: { proof: encodeProof(new Uint8Array(MAX_PROOF_BYTES + 3)) },
+    });
     expectFailure(await post(app, 'verify', big), 'verify', 'payload_too_large');
     expectFailure(await post(app, 'settle', big), 'settle', 'payload_too_large');
     const huge = { ...requestOf(pay(1)), padding: 'x'.repeat(600 * 1024) };
@@ -75,11 +128,14 @@ describe('every reason over HTTP', () => {
     expectFailure(await post(app, 'settle', huge), 'settle', 'payload_too_large');
   });
 
-  it('429 rate_limited past a key\'s rate limit, with Retry-After; other keys unaffected', async () => {
+  it("429 rate_limited past a key's rate limit, with Retry-After; other keys unaffected", async () => {
     const limited = 'limited-key-0123456789';
-    const { app } = await open({ keys: { [limited]: { rateLimit: { max: 2, timeWindowMs: 60_000 } } } });
+    const { app } = await open({
+      keys: { [limited]: { rateLimit: { max: 2, timeWindowMs: 60_000 } } },
+    });
     const headers = { authorization: `Bearer ${limited}` };
-    for (let i = 0; i < 2; i++) expect((await post(app, 'verify', requestOf(pay(1)), headers)).statusCode).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await post(app, 'verify', requestOf(pay(1)), headers)).statusCode).toBe(200);
     const refused = await post(app, 'verify', requestOf(pay(1)), headers);
     expectFailure(refused, 'verify', 'rate_limited');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
@@ -91,12 +147,22 @@ describe('every reason over HTTP', () => {
     const { app } = await open();
     const p = pay(1);
     for (const kind of ['verify', 'settle'] as const) {
-      const raw = (payload: string, type = 'application/json') => app.inject({ method: 'POST', url: `/${kind}`, headers: { ...AUTH, 'content-type': type }, payload });
+      const raw = (payload: string, type = 'application/json') =>
+        app.inject({
+          method: 'POST',
+          url: `/${kind}`,
+          headers: { ...AUTH, 'content-type': type },
+          payload,
+        });
       expectFailure(await raw('{"x402Version":2,'), kind, 'invalid_payload');
       expectFailure(await raw(''), kind, 'invalid_payload');
       expectFailure(await raw('{"__proto__":{"x":1}}'), kind, 'invalid_payload');
       expectFailure(await raw(JSON.stringify(requestOf(p)), 'text/plain'), kind, 'invalid_payload');
-      expectFailure(await app.inject({ method: 'POST', url: `/${kind}`, headers: AUTH }), kind, 'invalid_payload');
+      expectFailure(
+        await app.inject({ method: 'POST', url: `/${kind}`, headers: AUTH }),
+        kind,
+        'invalid_payload',
+      );
       const cases: unknown[] = [
         null,
         [],
@@ -107,7 +173,13 @@ describe('every reason over HTTP', () => {
         requestOf(p, { payload: { amount: 10000 as unknown as string } }),
         requestOf(p, { payload: { root: p.publicInputs.root.toUpperCase() } }),
         requestOf(p, { requirements: { maxTimeoutSeconds: 0 } }),
-        { ...requestOf(p), paymentPayload: { ...requestOf(p).paymentPayload, payload: { ...requestOf(p).paymentPayload.payload, payer: 'me' } } },
+        {
+          ...requestOf(p),
+          paymentPayload: {
+            ...requestOf(p).paymentPayload,
+            payload: { ...requestOf(p).paymentPayload.payload, payer: 'me' },
+          },
+        },
         requestOf(p, { payload: { proof: `${encodeProof(p.proof).slice(0, -4)}====` } }),
       ];
       for (const body of cases) expectFailure(await post(app, kind, body), kind, 'invalid_payload');
@@ -119,13 +191,17 @@ describe('every reason over HTTP', () => {
     const { app } = await open();
     const cases: [RequestOverrides, Reason][] = [
       [{ requirements: { scheme: 'exact' }, accepted: { scheme: 'exact' } }, 'unsupported_scheme'],
-      [{ requirements: { network: 'eip155:8453' }, accepted: { network: 'eip155:8453' } }, 'unsupported_network'],
+      [
+        { requirements: { network: 'eip155:8453' }, accepted: { network: 'eip155:8453' } },
+        'unsupported_network',
+      ],
       [{ requirements: { asset: 'USDC' }, accepted: { asset: 'USDC' } }, 'unsupported_asset'],
       [{ requirements: { amount: '20000' } }, 'payment_requirements_mismatch'],
       [{ requirements: { maxTimeoutSeconds: 60 } }, 'expiry_too_far'],
     ];
     for (const kind of ['verify', 'settle'] as const) {
-      for (const [overrides, reason] of cases) expectFailure(await post(app, kind, requestOf(p, overrides)), kind, reason);
+      for (const [overrides, reason] of cases)
+        expectFailure(await post(app, kind, requestOf(p, overrides)), kind, reason);
     }
     const late = await open({ clock: () => p.payment.expiry * 1000 });
     expectFailure(await post(late.app, 'verify', requestOf(p)), 'verify', 'payment_expired');
@@ -135,10 +211,20 @@ describe('every reason over HTTP', () => {
   it('403 policy_violation for a recipient or an amount the key may not pay', async () => {
     const [onlyOther, small] = ['only-other-recipient-key', 'small-amounts-only-key'];
     const other = h.core().encodeAddress(h.fixtures().notes[0]!.owner);
-    const { app } = await open({ keys: { [onlyOther]: { allowedRecipients: [other] }, [small]: { maxAmount: 100n } } });
+    const { app } = await open({
+      keys: { [onlyOther]: { allowedRecipients: [other] }, [small]: { maxAmount: 100n } },
+    });
     for (const kind of ['verify', 'settle'] as const) {
-      expectFailure(await post(app, kind, requestOf(pay(1)), { authorization: `Bearer ${onlyOther}` }), kind, 'policy_violation');
-      expectFailure(await post(app, kind, requestOf(pay(1)), { authorization: `Bearer ${small}` }), kind, 'policy_violation');
+      expectFailure(
+        await post(app, kind, requestOf(pay(1)), { authorization: `Bearer ${onlyOther}` }),
+        kind,
+        'policy_violation',
+      );
+      expectFailure(
+        await post(app, kind, requestOf(pay(1)), { authorization: `Bearer ${small}` }),
+        kind,
+        'policy_violation',
+      );
     }
   });
 
@@ -148,9 +234,21 @@ describe('every reason over HTTP', () => {
     const flipped = Buffer.from(p.proof);
     flipped[flipped.length - 7]! ^= 1;
     for (const kind of ['verify', 'settle'] as const) {
-      expectFailure(await post(app, kind, requestOf(p, { payload: { root: p.publicInputs.nullifier } })), kind, 'unknown_root');
-      expectFailure(await post(app, kind, requestOf(p, { payload: { proof: flipped.toString('base64') } })), kind, 'invalid_priv_stark_proof');
-      expectFailure(await post(app, kind, requestOf(pay(2, 1), { payload: { proof: encodeProof(p.proof) } })), kind, 'invalid_priv_stark_proof');
+      expectFailure(
+        await post(app, kind, requestOf(p, { payload: { root: p.publicInputs.nullifier } })),
+        kind,
+        'unknown_root',
+      );
+      expectFailure(
+        await post(app, kind, requestOf(p, { payload: { proof: flipped.toString('base64') } })),
+        kind,
+        'invalid_priv_stark_proof',
+      );
+      expectFailure(
+        await post(app, kind, requestOf(pay(2, 1), { payload: { proof: encodeProof(p.proof) } })),
+        kind,
+        'invalid_priv_stark_proof',
+      );
     }
     // nothing of it was settled
     expect((await post(app, 'settle', requestOf(p))).statusCode).toBe(200);

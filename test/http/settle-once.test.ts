@@ -33,7 +33,12 @@ function expectOneWinner(replies: Reply[], nullifier: string) {
   expect(winners[0]!.body).toEqual({ success: true, transaction, network: 'shielded:devnet' });
   for (const r of replies.filter((x) => x!.status !== 200)) {
     expect(r!.status).toBe(409);
-    expect(r!.body).toMatchObject({ success: false, errorReason: 'duplicate_settlement', transaction, network: 'shielded:devnet' });
+    expect(r!.body).toMatchObject({
+      success: false,
+      errorReason: 'duplicate_settlement',
+      transaction,
+      network: 'shielded:devnet',
+    });
   }
 }
 
@@ -45,13 +50,24 @@ describe('settle once on one instance (SQLite)', () => {
     try {
       await app.listen({ port: 0, host: '127.0.0.1' });
       const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/settle`;
-      const pay = (note: number, variant: number) => h.fixtures().payments[note * SPEC.variants! + variant]!;
+      const pay = (note: number, variant: number) =>
+        h.fixtures().payments[note * SPEC.variants! + variant]!;
 
       const one = requestOf(pay(0, 0));
-      expectOneWinner(await Promise.all(Array.from({ length: CALLS }, () => postJson(url, one, API_KEY))), pay(0, 0).note.nullifier);
+      expectOneWinner(
+        await Promise.all(Array.from({ length: CALLS }, () => postJson(url, one, API_KEY))),
+        pay(0, 0).note.nullifier,
+      );
 
       const shared = Array.from({ length: SPEC.variants! }, (_, v) => requestOf(pay(1, v)));
-      expectOneWinner(await Promise.all(Array.from({ length: CALLS }, (_, i) => postJson(url, shared[i % shared.length], API_KEY))), pay(1, 0).note.nullifier);
+      expectOneWinner(
+        await Promise.all(
+          Array.from({ length: CALLS }, (_, i) =>
+            postJson(url, shared[i % shared.length], API_KEY),
+          ),
+        ),
+        pay(1, 0).note.nullifier,
+      );
 
       const state = await store.state();
       expect(state.size).toBe(SPEC.notes + 4);
@@ -81,18 +97,46 @@ describe.each(pgKinds)('settle once on two instances sharing %s', (kind) => {
       await fundPool(new Ledger({ core: h.core(), store }), h.fixtures());
       const limitedKey = 'shared-limit-key-0123456789';
       const configPath = join(tmpdir(), `priv-stark-once-${process.pid}-${Date.now()}.json`);
-      writeFileSync(configPath, JSON.stringify({ keys: [{ id: 'limited', sha256: hashKey(limitedKey).toString('hex'), policy: { rateLimit: { max: 3, timeWindowMs: 600_000 } } }] }));
+      writeFileSync(
+        configPath,
+        JSON.stringify({
+          keys: [
+            {
+              id: 'limited',
+              sha256: hashKey(limitedKey).toString('hex'),
+              policy: { rateLimit: { max: 3, timeWindowMs: 600_000 } },
+            },
+          ],
+        }),
+      );
       const args = ['--database-url', config.databaseUrl!, '--config', configPath];
       const env = { API_KEYS: API_KEY };
-      running.push(...(await Promise.all([startFacilitatorProcess(args, env), startFacilitatorProcess(args, env)])));
+      running.push(
+        ...(await Promise.all([
+          startFacilitatorProcess(args, env),
+          startFacilitatorProcess(args, env),
+        ])),
+      );
       const urls = running.map((p) => `${p.url}/settle`);
-      const pay = (note: number, variant: number) => h.fixtures().payments[note * SPEC.variants! + variant]!;
+      const pay = (note: number, variant: number) =>
+        h.fixtures().payments[note * SPEC.variants! + variant]!;
 
       const one = requestOf(pay(2, 0));
-      expectOneWinner(await Promise.all(Array.from({ length: CALLS }, (_, i) => postJson(urls[i % 2]!, one, API_KEY))), pay(2, 0).note.nullifier);
+      expectOneWinner(
+        await Promise.all(
+          Array.from({ length: CALLS }, (_, i) => postJson(urls[i % 2]!, one, API_KEY)),
+        ),
+        pay(2, 0).note.nullifier,
+      );
 
-      const shared: FacilitatorRequest[] = Array.from({ length: SPEC.variants! }, (_, v) => requestOf(pay(3, v)));
-      const replies = await Promise.all(Array.from({ length: CALLS }, (_, i) => postJson(urls[i % 2]!, shared[i % shared.length], API_KEY)));
+      const shared: FacilitatorRequest[] = Array.from({ length: SPEC.variants! }, (_, v) =>
+        requestOf(pay(3, v)),
+      );
+      const replies = await Promise.all(
+        Array.from({ length: CALLS }, (_, i) =>
+          postJson(urls[i % 2]!, shared[i % shared.length], API_KEY),
+        ),
+      );
       expectOneWinner(replies, pay(3, 0).note.nullifier);
 
       const state = await store.state();
@@ -103,7 +147,10 @@ describe.each(pgKinds)('settle once on two instances sharing %s', (kind) => {
       // 3 requests per window for this key, counted across both instances
       const verifyUrls = running.map((p) => `${p.url}/verify`);
       const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await postJson(verifyUrls[i % 2]!, requestOf(pay(0, 0)), limitedKey))!.status);
+      for (let i = 0; i < 5; i++)
+        statuses.push(
+          (await postJson(verifyUrls[i % 2]!, requestOf(pay(0, 0)), limitedKey))!.status,
+        );
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
     } finally {
       await store.close();

@@ -23,10 +23,12 @@ import { liveSpec, requestOf } from './helpers/requests.js';
 const SPEC = liveSpec('http-sigkill', 120, 1);
 const IN_FLIGHT = 12;
 
-const KINDS = postgresAvailable() || process.env.CI ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+const KINDS =
+  postgresAvailable() || process.env.CI ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 
 /** The start flags of a facilitator on `config`'s ledger. */
-const ledgerArgs = (config: StoreConfig) => (config.databaseUrl ? ['--database-url', config.databaseUrl] : ['--data-dir', config.dataDir!]);
+const ledgerArgs = (config: StoreConfig) =>
+  config.databaseUrl ? ['--database-url', config.databaseUrl] : ['--data-dir', config.dataDir!];
 
 describe.each(KINDS)('SIGKILL during settle load (%s)', (kind) => {
   const stores = storeHarness(kind);
@@ -71,7 +73,8 @@ describe.each(KINDS)('SIGKILL during settle load (%s)', (kind) => {
     const after = await openStore(core, config);
     try {
       expect(await ledgerProblems(core, after)).toEqual([]);
-      for (const [nullifier, transaction] of acked) expect((await after.nullifier(nullifier))?.settlementId).toBe(transaction);
+      for (const [nullifier, transaction] of acked)
+        expect((await after.nullifier(nullifier))?.settlementId).toBe(transaction);
       const settledBefore = (await allEvents(after)).filter((e) => e.kind === 'settlement').length;
       expect(settledBefore).toBeGreaterThanOrEqual(acked.size);
 
@@ -82,7 +85,13 @@ describe.each(KINDS)('SIGKILL during settle load (%s)', (kind) => {
           const reply = await postJson(`${second.url}/settle`, requestOf(p), API_KEY);
           const transaction = settlementId(p.note.nullifier);
           if (acked.has(p.note.nullifier)) {
-            expect(reply).toMatchObject({ status: 409, body: { errorReason: 'duplicate_settlement', transaction: acked.get(p.note.nullifier) } });
+            expect(reply).toMatchObject({
+              status: 409,
+              body: {
+                errorReason: 'duplicate_settlement',
+                transaction: acked.get(p.note.nullifier),
+              },
+            });
           } else {
             // applied before the kill but never acknowledged, or not applied: never anything else
             expect([200, 409]).toContain(reply?.status);
@@ -94,7 +103,9 @@ describe.each(KINDS)('SIGKILL during settle load (%s)', (kind) => {
         expect((await second.exited).code).toBe(0);
       }
       expect(await ledgerProblems(core, after)).toEqual([]);
-      expect((await allEvents(after)).filter((e) => e.kind === 'settlement')).toHaveLength(fx.payments.length);
+      expect((await allEvents(after)).filter((e) => e.kind === 'settlement')).toHaveLength(
+        fx.payments.length,
+      );
     } finally {
       await after.close();
     }
@@ -141,7 +152,9 @@ describe('SIGTERM during settle load (SQLite)', () => {
       try {
         expect(await ledgerProblems(core, after)).toEqual([]);
         for (const reply of ok) {
-          const event = (await allEvents(after)).find((e) => e.kind === 'settlement' && e.settlementId === reply!.body.transaction);
+          const event = (await allEvents(after)).find(
+            (e) => e.kind === 'settlement' && e.settlementId === reply!.body.transaction,
+          );
           expect(event).toBeDefined();
         }
       } finally {

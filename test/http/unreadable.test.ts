@@ -10,7 +10,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { clientErrorReply } from '../../src/http/client-errors.js';
-import { BODY_LIMIT_BYTES, isReason, messageOf, type Reason, statusOf } from '../../src/scheme/index.js';
+import {
+  BODY_LIMIT_BYTES,
+  isReason,
+  messageOf,
+  type Reason,
+  statusOf,
+} from '../../src/scheme/index.js';
 import { AUTH, facilitatorHarness } from './helpers/harness.js';
 import { liveSpec } from './helpers/requests.js';
 
@@ -20,14 +26,23 @@ const SPEC = liveSpec('http-unreadable', 1);
 function failure(kind: 'verify' | 'settle', reason: Reason) {
   return kind === 'verify'
     ? { isValid: false, invalidReason: reason, invalidMessage: messageOf(reason) }
-    : { success: false, errorReason: reason, errorMessage: messageOf(reason), transaction: '', network: '' };
+    : {
+        success: false,
+        errorReason: reason,
+        errorMessage: messageOf(reason),
+        transaction: '',
+        network: '',
+      };
 }
 
 /**
  * Sends raw bytes, half-closes, and reads until the server closes (or 5 s pass): the first
  * reply's status, headers and body (by its Content-Length); status 0 when nothing came back.
  */
-function raw(port: number, bytes: string | Buffer): Promise<{ status: number; headers: string; body: string }> {
+function raw(
+  port: number,
+  bytes: string | Buffer,
+): Promise<{ status: number; headers: string; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -71,16 +86,35 @@ describe('requests the routes never see', () => {
       ['/settle/extra', big, 'settle'],
     ];
     for (const [url, payload, kind] of cases) {
-      const response = await app.inject({ method: 'POST', url, payload, headers: { ...AUTH, 'content-type': 'application/json' } });
+      const response = await app.inject({
+        method: 'POST',
+        url,
+        payload,
+        headers: { ...AUTH, 'content-type': 'application/json' },
+      });
       expect(response.statusCode, url).toBe(404);
       expect(response.json()).toEqual(failure(kind, 'not_found'));
     }
     // The twins: the real routes read the body and answer for it.
     for (const kind of ['verify', 'settle'] as const) {
-      const bad = await app.inject({ method: 'POST', url: `/${kind}`, payload: '{not json', headers: { ...AUTH, 'content-type': 'application/json' } });
+      const bad = await app.inject({
+        method: 'POST',
+        url: `/${kind}`,
+        payload: '{not json',
+        headers: { ...AUTH, 'content-type': 'application/json' },
+      });
       expect(bad.statusCode).toBe(400);
-      expect(bad.json()).toMatchObject(kind === 'verify' ? { invalidReason: 'invalid_payload' } : { errorReason: 'invalid_payload' });
-      const large = await app.inject({ method: 'POST', url: `/${kind}`, payload: big, headers: { ...AUTH, 'content-type': 'application/json' } });
+      expect(bad.json()).toMatchObject(
+        kind === 'verify'
+          ? { invalidReason: 'invalid_payload' }
+          : { errorReason: 'invalid_payload' },
+      );
+      const large = await app.inject({
+        method: 'POST',
+        url: `/${kind}`,
+        payload: big,
+        headers: { ...AUTH, 'content-type': 'application/json' },
+      });
       expect(large.statusCode).toBe(413);
     }
   });
@@ -92,7 +126,12 @@ describe('requests the routes never see', () => {
       ['/%', 'verify'],
       ['/settle%', 'verify'],
     ] as const) {
-      const response = await app.inject({ method: 'POST', url, payload: '{}', headers: { ...AUTH, 'content-type': 'application/json' } });
+      const response = await app.inject({
+        method: 'POST',
+        url,
+        payload: '{}',
+        headers: { ...AUTH, 'content-type': 'application/json' },
+      });
       expect(response.statusCode, url).toBe(404);
       expect(response.headers['content-type']).toMatch(/^application\/json/);
       expect(response.headers['x-request-id']).toEqual(expect.any(String));
@@ -104,13 +143,19 @@ describe('requests the routes never see', () => {
   it('answers headers over the limit 413 payload_too_large in the shape of the route named, and closes the connection', async () => {
     const huge = `x-filler: ${'a'.repeat(20_000)}\r\n`;
     for (const kind of ['verify', 'settle'] as const) {
-      const reply = await raw(port, `POST /${kind} HTTP/1.1\r\nhost: localhost\r\n${huge}content-length: 2\r\n\r\n{}`);
+      const reply = await raw(
+        port,
+        `POST /${kind} HTTP/1.1\r\nhost: localhost\r\n${huge}content-length: 2\r\n\r\n{}`,
+      );
       expect(reply.status).toBe(413);
       expect(reply.headers.toLowerCase()).toContain('connection: close');
       expect(JSON.parse(reply.body)).toEqual(failure(kind, 'payload_too_large'));
     }
     // The twin: the same request with small headers reaches the route (and its auth).
-    const small = await raw(port, 'POST /verify HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\ncontent-length: 2\r\n\r\n{}');
+    const small = await raw(
+      port,
+      'POST /verify HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\ncontent-length: 2\r\n\r\n{}',
+    );
     expect(small.status).toBe(401);
   });
 
@@ -130,27 +175,42 @@ describe('requests the routes never see', () => {
     expect(malformed.status).toBe(400);
     expect(JSON.parse(malformed.body)).toEqual(failure('verify', 'invalid_payload'));
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 200 }), async (junk) => {
-        const reply = await raw(port, `${junk}\r\n\r\n`);
-        if (reply.status === 0) return; // closed without a reply (nothing complete arrived)
-        expect(reply.status).toBeLessThan(500);
-        if (reply.status === 200) return; // junk that happened to spell a request for /health
-        const body = JSON.parse(reply.body) as Record<string, unknown>;
-        const reason = 'isValid' in body ? body.invalidReason : body.errorReason;
-        expect(isReason(reason)).toBe(true);
-        expect(reply.status).toBe(statusOf(reason as Reason));
-      }),
+      fc.asyncProperty(
+        fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 200 }),
+        async (junk) => {
+          const reply = await raw(port, `${junk}\r\n\r\n`);
+          if (reply.status === 0) return; // closed without a reply (nothing complete arrived)
+          expect(reply.status).toBeLessThan(500);
+          if (reply.status === 200) return; // junk that happened to spell a request for /health
+          const body = JSON.parse(reply.body) as Record<string, unknown>;
+          const reason = 'isValid' in body ? body.invalidReason : body.errorReason;
+          expect(isReason(reason)).toBe(true);
+          expect(reply.status).toBe(statusOf(reason as Reason));
+        },
+      ),
       // Junk that spells a whole request (answered, then closed) or half of one (closed).
-      { numRuns: 60, examples: [['GET / HTTP/1.1'], ['GET /health HTTP/1.1'], ['POST /verify HTTP/1.1\r\ncontent-length: 5']] },
+      {
+        numRuns: 60,
+        examples: [
+          ['GET / HTTP/1.1'],
+          ['GET /health HTTP/1.1'],
+          ['POST /verify HTTP/1.1\r\ncontent-length: 5'],
+        ],
+      },
     );
     const health = await app.inject({ method: 'GET', url: '/health' });
     expect(health.statusCode).toBe(200);
   });
 
   it('builds the raw reply from the request line it could read, verify shape when there is none', () => {
-    const settle = clientErrorReply({ code: 'HPE_HEADER_OVERFLOW', rawPacket: Buffer.from('POST /settle HTTP/1.1\r\nx: y') });
+    const settle = clientErrorReply({
+      code: 'HPE_HEADER_OVERFLOW',
+      rawPacket: Buffer.from('POST /settle HTTP/1.1\r\nx: y'),
+    });
     expect(settle).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
-    expect(JSON.parse(settle.split('\r\n\r\n')[1]!)).toEqual(failure('settle', 'payload_too_large'));
+    expect(JSON.parse(settle.split('\r\n\r\n')[1]!)).toEqual(
+      failure('settle', 'payload_too_large'),
+    );
     const none = clientErrorReply({ code: 'ERR_HTTP_REQUEST_TIMEOUT' });
     expect(none).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(JSON.parse(none.split('\r\n\r\n')[1]!)).toEqual(failure('verify', 'invalid_payload'));

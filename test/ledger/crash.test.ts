@@ -14,7 +14,9 @@ import { STORE_KINDS, storeHarness } from './helpers/stores.js';
 const SPEC = { seed: 'pool-crash', notes: 40 };
 const ROUNDS = 4;
 
-const kinds = STORE_KINDS.filter((kind) => kind === 'sqlite' || postgresAvailable() || process.env.CI);
+const kinds = STORE_KINDS.filter(
+  (kind) => kind === 'sqlite' || postgresAvailable() || process.env.CI,
+);
 
 describe.each(kinds)('SIGKILL on the %s store', (kind) => {
   const h = storeHarness(kind);
@@ -45,7 +47,13 @@ describe.each(kinds)('SIGKILL on the %s store', (kind) => {
       const exit = await child.exited;
       expect(exit.signal, exit.stderr).toBe('SIGKILL');
       if (child.lines.length > 0 && before > 1) killedMidLoad++;
-      for (const line of child.lines as { ack?: string; index?: number; commitment?: string; nullifier?: string; settlementId?: string }[]) {
+      for (const line of child.lines as {
+        ack?: string;
+        index?: number;
+        commitment?: string;
+        nullifier?: string;
+        settlementId?: string;
+      }[]) {
         if (line.ack === 'deposit') acked.deposits.set(line.index!, line.commitment!);
         if (line.ack === 'settlement') acked.settlements.set(line.nullifier!, line.settlementId!);
       }
@@ -53,10 +61,14 @@ describe.each(kinds)('SIGKILL on the %s store', (kind) => {
       const reopened = await open();
       expect(await ledgerProblems(core, reopened)).toEqual([]);
       const leaves = await reopened.leaves(0, 1_000_000);
-      for (const [index, commitment] of acked.deposits) expect(leaves[index], `deposit at ${index}`).toBe(commitment);
-      for (const [nullifier, id] of acked.settlements) expect((await reopened.nullifier(nullifier))?.settlementId).toBe(id);
+      for (const [index, commitment] of acked.deposits)
+        expect(leaves[index], `deposit at ${index}`).toBe(commitment);
+      for (const [nullifier, id] of acked.settlements)
+        expect((await reopened.nullifier(nullifier))?.settlementId).toBe(id);
       // no nullifier row without its settlement event
-      const settled = new Set((await allEvents(reopened)).flatMap((e) => (e.kind === 'settlement' ? [e.nullifier] : [])));
+      const settled = new Set(
+        (await allEvents(reopened)).flatMap((e) => (e.kind === 'settlement' ? [e.nullifier] : [])),
+      );
       for (const payment of fx.payments) {
         const spent = await reopened.nullifier(payment.note.nullifier);
         expect(spent === null || settled.has(payment.note.nullifier)).toBe(true);

@@ -11,7 +11,14 @@ import {
   randomDigest,
   recipientRhoOf,
 } from '../../src/core/index.js';
-import { Ledger, type LedgerOptions, type PoolStore, PoolUnavailableError, settlementId, type TransitionInput } from '../../src/ledger/index.js';
+import {
+  Ledger,
+  type LedgerOptions,
+  type PoolStore,
+  PoolUnavailableError,
+  settlementId,
+  type TransitionInput,
+} from '../../src/ledger/index.js';
 import { MAX_PROOF_BYTES } from '../../src/scheme/index.js';
 import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
 import { allEvents, ledgerProblems } from './helpers/invariants.js';
@@ -24,10 +31,16 @@ const NOW = Date.UTC(2030, 0, 1);
 
 /** Everything observable about a ledger, to show that a refusal changed nothing. */
 async function snapshot(store: PoolStore) {
-  return { state: await store.state(), leaves: await allLeaves(store), events: await allEvents(store) };
+  return {
+    state: await store.state(),
+    leaves: await allLeaves(store),
+    events: await allEvents(store),
+  };
 }
 
-const kinds = STORE_KINDS.filter((kind) => kind === 'sqlite' || postgresAvailable() || process.env.CI);
+const kinds = STORE_KINDS.filter(
+  (kind) => kind === 'sqlite' || postgresAvailable() || process.env.CI,
+);
 
 describe.each(kinds)('pool rules on the %s store', (kind) => {
   const h = storeHarness(kind);
@@ -52,7 +65,11 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
     const { pool, store } = await fundedPool();
     const p = pay(0);
     const result = await pool.settle(p);
-    const recipient = commitmentOf(core, p.payment.amount, precommitmentOf(core, fx.recipientOwner, recipientRhoOf(core, p.note.nullifier)));
+    const recipient = commitmentOf(
+      core,
+      p.payment.amount,
+      precommitmentOf(core, fx.recipientOwner, recipientRhoOf(core, p.note.nullifier)),
+    );
     expect(result).toEqual({
       ok: true,
       settlementId: settlementId(p.note.nullifier),
@@ -64,8 +81,16 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
     });
     expect(await store.leaves(SPEC.notes, 5)).toEqual([p.publicInputs.change, recipient]);
     const [event] = await store.events(SPEC.notes, 5);
-    expect(event).toMatchObject({ kind: 'settlement', nullifier: p.note.nullifier, recipient: p.payment.payTo, amount: p.payment.amount });
-    expect(await pool.spent(p.note.nullifier)).toEqual({ settlementId: settlementId(p.note.nullifier), eventId: SPEC.notes + 1 });
+    expect(event).toMatchObject({
+      kind: 'settlement',
+      nullifier: p.note.nullifier,
+      recipient: p.payment.payTo,
+      amount: p.payment.amount,
+    });
+    expect(await pool.spent(p.note.nullifier)).toEqual({
+      settlementId: settlementId(p.note.nullifier),
+      eventId: SPEC.notes + 1,
+    });
     expect(await ledgerProblems(core, store)).toEqual([]);
   });
 
@@ -75,7 +100,11 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
     expect(first.ok).toBe(true);
     const before = await snapshot(store);
     for (const again of [pay(1, 0), pay(1, 1)]) {
-      expect(await pool.settle(again)).toMatchObject({ ok: false, reason: 'duplicate_settlement', settlementId: settlementId(pay(1).note.nullifier) });
+      expect(await pool.settle(again)).toMatchObject({
+        ok: false,
+        reason: 'duplicate_settlement',
+        settlementId: settlementId(pay(1).note.nullifier),
+      });
     }
     expect(await snapshot(store)).toEqual(before);
   });
@@ -93,7 +122,11 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
       { ...p, publicInputs: { ...p.publicInputs, nullifier: randomDigest() } },
       { ...p, proof: pay(3).proof },
     ];
-    for (const input of cases) expect(await pool.settle(input)).toMatchObject({ ok: false, reason: 'invalid_priv_stark_proof' });
+    for (const input of cases)
+      expect(await pool.settle(input)).toMatchObject({
+        ok: false,
+        reason: 'invalid_priv_stark_proof',
+      });
     expect(await snapshot(store)).toEqual(before);
     expect((await pool.settle(p)).ok).toBe(true); // the must-pass twin
   });
@@ -101,10 +134,17 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
   it('refuses an anchor that is not a checkpoint, and accepts it once published; old checkpoints stay valid', async () => {
     const { store } = await h.fresh();
     const pool = new Ledger({ core, store, clock: () => NOW });
-    await Promise.all(fx.notes.map((note) => pool.deposit({ amount: note.value, pre: note.precommitment })));
+    await Promise.all(
+      fx.notes.map((note) => pool.deposit({ amount: note.value, pre: note.precommitment })),
+    );
     const before = await snapshot(store);
     expect(await pool.settle(pay(0))).toMatchObject({ ok: false, reason: 'unknown_root' });
-    expect(await pool.settle({ ...pay(0), publicInputs: { ...pay(0).publicInputs, root: randomDigest() } })).toMatchObject({
+    expect(
+      await pool.settle({
+        ...pay(0),
+        publicInputs: { ...pay(0).publicInputs, root: randomDigest() },
+      }),
+    ).toMatchObject({
       ok: false,
       reason: 'unknown_root',
     });
@@ -147,7 +187,7 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
     expect((await pool.settle(p)).ok).toBe(true);
   });
 
-  it('refuses payment fields the proof does not pay, and other pools\' networks', async () => {
+  it("refuses payment fields the proof does not pay, and other pools' networks", async () => {
     const { pool, store } = await fundedPool();
     const p = pay(5);
     const before = await snapshot(store);
@@ -166,9 +206,14 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
       [{ resourceId: 'x'.repeat(300) }, 'invalid_payload'],
     ];
     for (const [change, reason] of cases) {
-      expect(await pool.settle({ ...p, payment: { ...p.payment, ...change } }), JSON.stringify(change)).toMatchObject({ ok: false, reason });
+      expect(
+        await pool.settle({ ...p, payment: { ...p.payment, ...change } }),
+        JSON.stringify(change),
+      ).toMatchObject({ ok: false, reason });
     }
-    expect(await pool.settle({ ...p, publicInputs: { ...p.publicInputs, amount: '10001' } })).toMatchObject({
+    expect(
+      await pool.settle({ ...p, publicInputs: { ...p.publicInputs, amount: '10001' } }),
+    ).toMatchObject({
       ok: false,
       reason: 'payment_requirements_mismatch',
     });
@@ -193,16 +238,28 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
       { ...p, payment: null },
     ];
     for (const input of cases) {
-      expect(await pool.settle(input as TransitionInput)).toMatchObject({ ok: false, reason: 'invalid_payload' });
+      expect(await pool.settle(input as TransitionInput)).toMatchObject({
+        ok: false,
+        reason: 'invalid_payload',
+      });
     }
     expect(await snapshot(store)).toEqual(before);
   });
 
   it('settles exactly one of many concurrent transitions of one nullifier in one process', async () => {
     const { pool, store } = await fundedPool();
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => pool.settle(pay(3, i % 2))));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => pool.settle(pay(3, i % 2))),
+    );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect(results.filter((r) => !r.ok && r.reason === 'duplicate_settlement' && r.settlementId === settlementId(pay(3).note.nullifier))).toHaveLength(11);
+    expect(
+      results.filter(
+        (r) =>
+          !r.ok &&
+          r.reason === 'duplicate_settlement' &&
+          r.settlementId === settlementId(pay(3).note.nullifier),
+      ),
+    ).toHaveLength(11);
     expect(await ledgerProblems(core, store)).toEqual([]);
   });
 
@@ -212,7 +269,9 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
     await store.close();
     expect(await pool.health()).toEqual({ kind, ok: false, leaves: null, checkpoint: null });
     await expect(pool.settle(pay(0))).rejects.toBeInstanceOf(PoolUnavailableError);
-    await expect(pool.deposit({ amount: '1', pre: randomDigest() })).rejects.toBeInstanceOf(PoolUnavailableError);
+    await expect(pool.deposit({ amount: '1', pre: randomDigest() })).rejects.toBeInstanceOf(
+      PoolUnavailableError,
+    );
   });
 
   it('deposits: the pool computes the commitment; duplicates and bad amounts change nothing', async () => {
@@ -220,9 +279,17 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
     const pool = new Ledger({ core, store, clock: () => NOW });
     const pre = randomDigest();
     const result = await pool.deposit({ amount: '2500', pre });
-    expect(result).toEqual({ ok: true, commitment: commitmentOf(core, '2500', pre), index: 0, eventId: 1 });
+    expect(result).toEqual({
+      ok: true,
+      commitment: commitmentOf(core, '2500', pre),
+      index: 0,
+      eventId: 1,
+    });
     const before = await snapshot(store);
-    expect(await pool.deposit({ amount: '2500', pre })).toMatchObject({ ok: false, reason: 'duplicate_commitment' });
+    expect(await pool.deposit({ amount: '2500', pre })).toMatchObject({
+      ok: false,
+      reason: 'duplicate_commitment',
+    });
     const bad: [unknown, unknown, string][] = [
       ['0', pre, 'amount_out_of_range'],
       [String(2n ** 62n), pre, 'amount_out_of_range'],
@@ -237,11 +304,16 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
       ['5', undefined, 'invalid_payload'],
     ];
     for (const [amount, p, reason] of bad) {
-      expect(await pool.deposit({ amount, pre: p } as never), `${String(amount)}`).toMatchObject({ ok: false, reason });
+      expect(await pool.deposit({ amount, pre: p } as never), `${String(amount)}`).toMatchObject({
+        ok: false,
+        reason,
+      });
     }
     expect(await snapshot(store)).toEqual(before);
     // the largest amount is accepted; the total matches the events
-    expect((await pool.deposit({ amount: String(2n ** 62n - 1n), pre: randomDigest() })).ok).toBe(true);
+    expect((await pool.deposit({ amount: String(2n ** 62n - 1n), pre: randomDigest() })).ok).toBe(
+      true,
+    );
     expect((await pool.state()).depositTotal).toBe((2500n + 2n ** 62n - 1n).toString());
     expect(await ledgerProblems(core, store)).toEqual([]);
   });
@@ -249,7 +321,10 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
   it('publishes checkpoints on its timer, about once per interval across processes sharing the store', async () => {
     const { store, open } = await h.fresh();
     const interval = 100;
-    const pools = [new Ledger({ core, store, checkpointIntervalMs: interval }), new Ledger({ core, store: await open(), checkpointIntervalMs: interval })];
+    const pools = [
+      new Ledger({ core, store, checkpointIntervalMs: interval }),
+      new Ledger({ core, store: await open(), checkpointIntervalMs: interval }),
+    ];
     // warm up both stores' writers first (a writer thread starts on the first write)
     for (const pool of pools) await pool.deposit({ amount: '1', pre: randomDigest() });
     for (const pool of pools) pool.start();
@@ -273,6 +348,10 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
 describe('pool identity', () => {
   it('defaults to the devnet network and asset', async () => {
     const ledger = new Ledger({ core: await loadCore(), store: {} as PoolStore });
-    expect({ scheme: ledger.scheme, network: ledger.network, asset: ledger.asset }).toEqual({ scheme: 'priv-stark/v1', network: 'shielded:devnet', asset: 'dUSD' });
+    expect({ scheme: ledger.scheme, network: ledger.network, asset: ledger.asset }).toEqual({
+      scheme: 'priv-stark/v1',
+      network: 'shielded:devnet',
+      asset: 'dUSD',
+    });
   });
 });

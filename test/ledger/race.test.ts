@@ -14,7 +14,9 @@ import { STORE_KINDS, storeHarness } from './helpers/stores.js';
 const SPEC = { seed: 'pool-race', notes: 20, variants: 2 };
 const PER_NULLIFIER = 10;
 
-const kinds = STORE_KINDS.filter((kind) => kind === 'sqlite' || postgresAvailable() || process.env.CI);
+const kinds = STORE_KINDS.filter(
+  (kind) => kind === 'sqlite' || postgresAvailable() || process.env.CI,
+);
 
 describe.each(kinds)('race on the %s store', (kind) => {
   const h = storeHarness(kind);
@@ -36,15 +38,33 @@ describe.each(kinds)('race on the %s store', (kind) => {
       const round = Math.floor(k / SPEC.notes);
       return note * SPEC.variants + (round % SPEC.variants);
     });
-    const shares = [submissions.filter((_, k) => k % 2 === 0), submissions.filter((_, k) => k % 2 === 1)];
-    const children = shares.map((payments) => startWorker({ mode: 'race', config, spec: SPEC, payments }));
+    const shares = [
+      submissions.filter((_, k) => k % 2 === 0),
+      submissions.filter((_, k) => k % 2 === 1),
+    ];
+    const children = shares.map((payments) =>
+      startWorker({ mode: 'race', config, spec: SPEC, payments }),
+    );
     await Promise.all(children.map((child) => child.waitFor((line) => line.ready === true)));
     for (const child of children) child.process.stdin!.end('go\n');
-    const reports = await Promise.all(children.map((child) => child.waitFor((line) => Array.isArray(line.results), 120_000)));
+    const reports = await Promise.all(
+      children.map((child) => child.waitFor((line) => Array.isArray(line.results), 120_000)),
+    );
     const exits = await Promise.all(children.map((child) => child.exited));
-    expect(exits.map((e) => e.code), exits.map((e) => e.stderr).join('\n')).toEqual([0, 0]);
+    expect(
+      exits.map((e) => e.code),
+      exits.map((e) => e.stderr).join('\n'),
+    ).toEqual([0, 0]);
 
-    const results = reports.flatMap((report) => report.results as { payment: number; ok: boolean; reason: string | null; settlementId: string | null }[]);
+    const results = reports.flatMap(
+      (report) =>
+        report.results as {
+          payment: number;
+          ok: boolean;
+          reason: string | null;
+          settlementId: string | null;
+        }[],
+    );
     expect(results).toHaveLength(200);
     const winners = results.filter((r) => r.ok);
     expect(winners).toHaveLength(SPEC.notes);

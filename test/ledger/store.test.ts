@@ -7,7 +7,18 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 
 import { randomDigest } from '../../src/core/index.js';
-import { MIGRATIONS, openSqliteStore, openStore, PoolUnavailableError, SCHEMA_VERSION, SchemaTooNewError, settlementId, sqlitePath, type StoreConfig, type StoreKind } from '../../src/ledger/index.js';
+import {
+  MIGRATIONS,
+  openSqliteStore,
+  openStore,
+  PoolUnavailableError,
+  SCHEMA_VERSION,
+  SchemaTooNewError,
+  settlementId,
+  sqlitePath,
+  type StoreConfig,
+  type StoreKind,
+} from '../../src/ledger/index.js';
 import { ledgerProblems } from './helpers/invariants.js';
 import { allLeaves, depositOp, settlementOp } from './helpers/ops.js';
 import { postgresAvailable } from '../../testkit/postgres.js';
@@ -46,7 +57,9 @@ function failingTrigger(kind: StoreKind, recipient: string): string {
           CREATE TRIGGER boom BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION boom();`;
 }
 
-const kinds = STORE_KINDS.filter((kind) => kind === 'sqlite' || postgresAvailable() || process.env.CI);
+const kinds = STORE_KINDS.filter(
+  (kind) => kind === 'sqlite' || postgresAvailable() || process.env.CI,
+);
 
 describe.each(kinds)('%s store conformance', (kind) => {
   const h = storeHarness(kind);
@@ -57,7 +70,13 @@ describe.each(kinds)('%s store conformance', (kind) => {
     expect(store.kind).toBe(kind);
     expect(store.schemaVersion).toBe(SCHEMA_VERSION);
     expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
-    expect(await store.state()).toEqual({ size: 0, root: empty.root, events: 0, depositTotal: '0', checkpoint: null });
+    expect(await store.state()).toEqual({
+      size: 0,
+      root: empty.root,
+      events: 0,
+      depositTotal: '0',
+      checkpoint: null,
+    });
     const frontier = await store.frontier();
     expect(frontier.size).toBe(0);
     expect(Buffer.from(frontier.state).equals(Buffer.from(empty.state))).toBe(true);
@@ -79,16 +98,30 @@ describe.each(kinds)('%s store conformance', (kind) => {
 
   it('refuses a database written by a newer schema', async () => {
     const { config, open } = await h.fresh();
-    await rawSql(kind, config, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (${SCHEMA_VERSION + 1}, 'future', 0)`);
+    await rawSql(
+      kind,
+      config,
+      `INSERT INTO schema_migrations (version, name, applied_at) VALUES (${SCHEMA_VERSION + 1}, 'future', 0)`,
+    );
     await expect(open()).rejects.toBeInstanceOf(SchemaTooNewError);
   });
 
   it('appends deposits with their indexes, events and the running total', async () => {
     const { store } = await h.fresh();
-    const ops = [depositOp({ amount: '5' }), depositOp({ amount: '7' }), depositOp({ amount: String(2n ** 62n - 1n) })];
+    const ops = [
+      depositOp({ amount: '5' }),
+      depositOp({ amount: '7' }),
+      depositOp({ amount: String(2n ** 62n - 1n) }),
+    ];
     const results = await store.apply(ops, NOW);
     expect(results).toEqual(
-      ops.map((op, i) => ({ ok: true, kind: 'deposit', eventId: i + 1, index: i, commitment: op.commitment })),
+      ops.map((op, i) => ({
+        ok: true,
+        kind: 'deposit',
+        eventId: i + 1,
+        index: i,
+        commitment: op.commitment,
+      })),
     );
     const state = await store.state();
     expect(state.size).toBe(3);
@@ -96,7 +129,14 @@ describe.each(kinds)('%s store conformance', (kind) => {
     expect(state.depositTotal).toBe((12n + 2n ** 62n - 1n).toString());
     expect(await store.leaves(0, 10)).toEqual(ops.map((op) => op.commitment));
     expect(await store.events(0, 10)).toEqual(
-      ops.map((op, i) => ({ id: i + 1, kind: 'deposit', time: NOW, amount: op.amount, commitment: op.commitment, index: i })),
+      ops.map((op, i) => ({
+        id: i + 1,
+        kind: 'deposit',
+        time: NOW,
+        amount: op.amount,
+        commitment: op.commitment,
+        index: i,
+      })),
     );
   });
 
@@ -105,7 +145,10 @@ describe.each(kinds)('%s store conformance', (kind) => {
     const first = depositOp();
     await store.apply([first], NOW);
     const before = await store.state();
-    const [again, fresh, twice] = await store.apply([{ ...first, amount: '1' }, depositOp(), first], NOW);
+    const [again, fresh, twice] = await store.apply(
+      [{ ...first, amount: '1' }, depositOp(), first],
+      NOW,
+    );
     expect(again).toEqual({ ok: false, reason: 'duplicate_commitment' });
     expect(fresh?.ok).toBe(true);
     expect(twice).toEqual({ ok: false, reason: 'duplicate_commitment' });
@@ -133,7 +176,10 @@ describe.each(kinds)('%s store conformance', (kind) => {
       recipientNote: op.recipientNote,
     });
     expect(await store.leaves(2, 10)).toEqual([op.change, op.recipientNote]);
-    expect(await store.nullifier(op.nullifier)).toEqual({ settlementId: op.settlementId, eventId: 3 });
+    expect(await store.nullifier(op.nullifier)).toEqual({
+      settlementId: op.settlementId,
+      eventId: 3,
+    });
     expect(await store.nullifier(randomDigest())).toBeNull();
     expect(await store.events(2, 10)).toEqual([
       {
@@ -164,8 +210,15 @@ describe.each(kinds)('%s store conformance', (kind) => {
     ]);
     expect(await store.state()).toEqual(before);
     const other = settlementOp(h.core());
-    const results = await store.apply([other, settlementOp(h.core(), { nullifier: other.nullifier }), depositOp()], NOW);
-    expect(results.map((r) => (r.ok ? 'ok' : r.reason))).toEqual(['ok', 'duplicate_settlement', 'ok']);
+    const results = await store.apply(
+      [other, settlementOp(h.core(), { nullifier: other.nullifier }), depositOp()],
+      NOW,
+    );
+    expect(results.map((r) => (r.ok ? 'ok' : r.reason))).toEqual([
+      'ok',
+      'duplicate_settlement',
+      'ok',
+    ]);
     expect((await store.state()).size).toBe(before.size + 3);
   });
 
@@ -173,7 +226,9 @@ describe.each(kinds)('%s store conformance', (kind) => {
     const { open } = await h.fresh();
     const handles = await Promise.all([open(), open(), open()]);
     const op = settlementOp(h.core());
-    const results = (await Promise.all(handles.flatMap((s) => [s.apply([op], NOW), s.apply([op], NOW)]))).flat();
+    const results = (
+      await Promise.all(handles.flatMap((s) => [s.apply([op], NOW), s.apply([op], NOW)]))
+    ).flat();
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.filter((r) => !r.ok && r.reason === 'duplicate_settlement')).toHaveLength(5);
     expect((await handles[0]!.state()).size).toBe(2);
@@ -187,7 +242,9 @@ describe.each(kinds)('%s store conformance', (kind) => {
     const bad = settlementOp(h.core(), { recipient: 'boom' });
     await rawSql(kind, config, failingTrigger(kind, 'boom'));
     const good = settlementOp(h.core());
-    await expect(store.apply([good, depositOp(), bad], NOW)).rejects.toBeInstanceOf(PoolUnavailableError);
+    await expect(store.apply([good, depositOp(), bad], NOW)).rejects.toBeInstanceOf(
+      PoolUnavailableError,
+    );
     expect(await store.state()).toEqual(before);
     expect(await allLeaves(store)).toEqual(leavesBefore);
     expect(await store.nullifier(good.nullifier)).toBeNull();
@@ -201,25 +258,40 @@ describe.each(kinds)('%s store conformance', (kind) => {
     const { store, open } = await h.fresh();
     const core = h.core();
     let handle = store;
-    const group = fc.array(fc.oneof(fc.constant('deposit' as const), fc.constant('settlement' as const)), { minLength: 1, maxLength: 12 });
+    const group = fc.array(
+      fc.oneof(fc.constant('deposit' as const), fc.constant('settlement' as const)),
+      { minLength: 1, maxLength: 12 },
+    );
     await fc.assert(
-      fc.asyncProperty(fc.array(group, { minLength: 1, maxLength: 4 }), fc.boolean(), fc.nat(), async (groups, reopen, pick) => {
-        for (const kinds of groups) {
-          await handle.apply(kinds.map((k) => (k === 'deposit' ? depositOp() : settlementOp(core))), NOW);
-        }
-        if (reopen) handle = await open();
-        const leaves = await allLeaves(handle);
-        const state = await handle.state();
-        const frontier = await handle.frontier();
-        expect(leaves.length).toBe(state.size);
-        expect(frontier.root).toBe(state.root);
-        expect(core.treeRoot(leaves)).toBe(state.root);
-        const index = pick % leaves.length;
-        expect(core.rootFromPath(leaves[index]!, index, core.treePath(leaves, index))).toBe(state.root);
-        // appending to the restored frontier equals appending to a rebuilt one
-        const probe = randomDigest();
-        expect(core.frontierAppend(frontier, [probe]).root).toBe(core.treeRoot([...leaves, probe]));
-      }),
+      fc.asyncProperty(
+        fc.array(group, { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        fc.nat(),
+        async (groups, reopen, pick) => {
+          for (const kinds of groups) {
+            await handle.apply(
+              kinds.map((k) => (k === 'deposit' ? depositOp() : settlementOp(core))),
+              NOW,
+            );
+          }
+          if (reopen) handle = await open();
+          const leaves = await allLeaves(handle);
+          const state = await handle.state();
+          const frontier = await handle.frontier();
+          expect(leaves.length).toBe(state.size);
+          expect(frontier.root).toBe(state.root);
+          expect(core.treeRoot(leaves)).toBe(state.root);
+          const index = pick % leaves.length;
+          expect(core.rootFromPath(leaves[index]!, index, core.treePath(leaves, index))).toBe(
+            state.root,
+          );
+          // appending to the restored frontier equals appending to a rebuilt one
+          const probe = randomDigest();
+          expect(core.frontierAppend(frontier, [probe]).root).toBe(
+            core.treeRoot([...leaves, probe]),
+          );
+        },
+      ),
       { numRuns: 12 },
     );
   });
@@ -249,7 +321,9 @@ describe.each(kinds)('%s store conformance', (kind) => {
     const { open } = await h.fresh();
     const handles = await Promise.all([open(), open(), open()]);
     await handles[0]!.apply([depositOp()], NOW);
-    const published = await Promise.all(handles.flatMap((s) => [s.checkpoint(NOW, 1800), s.checkpoint(NOW + 1, 1800)]));
+    const published = await Promise.all(
+      handles.flatMap((s) => [s.checkpoint(NOW, 1800), s.checkpoint(NOW + 1, 1800)]),
+    );
     expect(published.filter((c) => c !== null)).toHaveLength(1);
     expect(await handles[1]!.checkpoints(0, 10)).toHaveLength(1);
   });
@@ -269,7 +343,11 @@ describe.each(kinds)('%s store conformance', (kind) => {
       after = page[page.length - 1]!.id;
     }
     expect(ids).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
-    const paged = [...(await store.leaves(0, 7)), ...(await store.leaves(7, 7)), ...(await store.leaves(14, 7))];
+    const paged = [
+      ...(await store.leaves(0, 7)),
+      ...(await store.leaves(7, 7)),
+      ...(await store.leaves(14, 7)),
+    ];
     expect(paged).toEqual(await allLeaves(store));
     expect(paged).toHaveLength(20);
     expect(await store.leaves(20, 7)).toEqual([]);
@@ -322,11 +400,22 @@ describe('sqlite store specifics', () => {
 
   it('writes on the calling thread too (writer: inline), with the same rules', async () => {
     const { config } = await h.fresh();
-    const store = await openSqliteStore({ tree: h.core(), dataDir: config.dataDir!, writer: 'inline' });
+    const store = await openSqliteStore({
+      tree: h.core(),
+      dataDir: config.dataDir!,
+      writer: 'inline',
+    });
     try {
       const op = settlementOp(h.core());
-      const results = await store.apply([depositOp(), op, settlementOp(h.core(), { nullifier: op.nullifier })], NOW);
-      expect(results.map((r) => (r.ok ? 'ok' : r.reason))).toEqual(['ok', 'ok', 'duplicate_settlement']);
+      const results = await store.apply(
+        [depositOp(), op, settlementOp(h.core(), { nullifier: op.nullifier })],
+        NOW,
+      );
+      expect(results.map((r) => (r.ok ? 'ok' : r.reason))).toEqual([
+        'ok',
+        'ok',
+        'duplicate_settlement',
+      ]);
       expect(await store.checkpoint(NOW, 0)).toMatchObject({ seq: 1, size: 3 });
       expect(await ledgerProblems(h.core(), store)).toEqual([]);
     } finally {

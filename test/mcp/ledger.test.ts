@@ -15,9 +15,20 @@ import type { StoredPending } from '../../src/client/index.js';
 import { LedgerFile } from '../../src/mcp/ledger-file.js';
 import { SpendLedger, WINDOW_MS } from '../../src/mcp/ledger.js';
 
-const what = (amount: bigint) => ({ amount, network: 'shielded:devnet', asset: 'dUSD', payTo: 'pstark1merchant', host: '127.0.0.1:3000', url: 'http://127.0.0.1:3000/weather' });
+const what = (amount: bigint) => ({
+  amount,
+  network: 'shielded:devnet',
+  asset: 'dUSD',
+  payTo: 'pstark1merchant',
+  host: '127.0.0.1:3000',
+  url: 'http://127.0.0.1:3000/weather',
+});
 
-function record(nullifier: string, status: StoredPending['status'], extra: Partial<StoredPending> = {}): StoredPending {
+function record(
+  nullifier: string,
+  status: StoredPending['status'],
+  extra: Partial<StoredPending> = {},
+): StoredPending {
   return {
     nullifier: nullifier as StoredPending['nullifier'],
     note: '0x01' as StoredPending['note'],
@@ -45,7 +56,12 @@ describe('SpendLedger', () => {
     expect(ledger.counted()).toBe(300n);
     ledger.markLeft(a.id, '0xaa', 5);
     ledger.markLeft(b.id, '0xbb', 5);
-    expect(ledger.reconcile([record('0xaa', 'settled', { settlementId: '0xsettled' }), record('0xbb', 'pending')])).toBe(true);
+    expect(
+      ledger.reconcile([
+        record('0xaa', 'settled', { settlementId: '0xsettled' }),
+        record('0xbb', 'pending'),
+      ]),
+    ).toBe(true);
     expect(ledger.counted()).toBe(300n);
     now += WINDOW_MS; // a day later: the settled one has left the window, the pending one still counts
     expect(ledger.counted()).toBe(200n);
@@ -58,7 +74,9 @@ describe('SpendLedger', () => {
   it('refuses a reservation that would pass the limit, naming the rule, and records nothing', () => {
     const ledger = new SpendLedger();
     ledger.reserve(what(700n), 1000n);
-    expect(() => ledger.reserve(what(301n), 1000n)).toThrow(expect.objectContaining({ code: 'rolling_24h_limit', rule: 'maxPer24h' }));
+    expect(() => ledger.reserve(what(301n), 1000n)).toThrow(
+      expect.objectContaining({ code: 'rolling_24h_limit', rule: 'maxPer24h' }),
+    );
     expect(ledger.entries()).toHaveLength(1);
     ledger.reserve(what(300n), 1000n);
     expect(ledger.counted()).toBe(1000n);
@@ -69,7 +87,14 @@ describe('SpendLedger', () => {
       fc.asyncProperty(
         fc.scheduler(),
         fc.bigInt({ min: 0n, max: 1000n }),
-        fc.array(fc.record({ amount: fc.bigInt({ min: 1n, max: 400n }), fails: fc.boolean(), settles: fc.boolean() }), { minLength: 1, maxLength: 12 }),
+        fc.array(
+          fc.record({
+            amount: fc.bigInt({ min: 1n, max: 400n }),
+            fails: fc.boolean(),
+            settles: fc.boolean(),
+          }),
+          { minLength: 1, maxLength: 12 },
+        ),
         async (s, limit, payments) => {
           const ledger = new SpendLedger();
           let worst = 0n;
@@ -108,7 +133,10 @@ describe('SpendLedger', () => {
           await s.waitAll();
           const results = await outcomes;
           expect(worst <= limit).toBe(true);
-          const settled = payments.reduce((sum, p, i) => (results[i] === 'settled' ? sum + p.amount : sum), 0n);
+          const settled = payments.reduce(
+            (sum, p, i) => (results[i] === 'settled' ? sum + p.amount : sum),
+            0n,
+          );
           expect(settled <= limit).toBe(true);
           expect(ledger.counted()).toBe(settled);
         },
@@ -122,11 +150,24 @@ describe('SpendLedger', () => {
       [
         { ...what(100n), amount: '100', id: 'a', reservedAt: 1000, status: 'reserved' },
         { ...what(100n), amount: '250', id: 'b', reservedAt: 1000, status: 'reserved' },
-        { ...what(100n), amount: '100', id: 'c', reservedAt: 5000, status: 'left', nullifier: '0xold', expiry: 9 },
+        {
+          ...what(100n),
+          amount: '100',
+          id: 'c',
+          reservedAt: 5000,
+          status: 'left',
+          nullifier: '0xold',
+          expiry: 9,
+        },
       ],
       () => 10_000,
     );
-    expect(ledger.recover([record('0xold', 'pending', { createdAt: 5001 }), record('0xnew', 'pending', { createdAt: 1001, expiry: 77 })])).toBe(true);
+    expect(
+      ledger.recover([
+        record('0xold', 'pending', { createdAt: 5001 }),
+        record('0xnew', 'pending', { createdAt: 1001, expiry: 77 }),
+      ]),
+    ).toBe(true);
     const [a, b, c] = ledger.entries();
     expect(a).toMatchObject({ status: 'left', nullifier: '0xnew', expiry: 77 });
     expect(b).toMatchObject({ status: 'released' });
@@ -164,13 +205,15 @@ describe('LedgerFile', () => {
     await reopened.close();
   });
 
-  it('one server per ledger: a second open is refused while the first holds it; a dead holder\'s lock is taken over', async () => {
+  it("one server per ledger: a second open is refused while the first holds it; a dead holder's lock is taken over", async () => {
     const path = join(dir, 'b.spend.json');
     const first = await LedgerFile.open(path);
     await expect(LedgerFile.open(path)).rejects.toMatchObject({ code: 'ledger_locked' });
     await first.close();
     // A lock left by a process that has exited.
-    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    });
     writeFileSync(`${path}.lock`, gone.stdout);
     const again = await LedgerFile.open(path);
     await again.close();

@@ -11,7 +11,14 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { PolicyFileError, PolicyRefusal, ToolError } from '../../src/mcp/errors.js';
-import { checkPayment, hostAllowed, parsePolicy, type Policy, type PolicyTightening, tightenPolicy } from '../../src/mcp/policy.js';
+import {
+  checkPayment,
+  hostAllowed,
+  parsePolicy,
+  type Policy,
+  type PolicyTightening,
+  tightenPolicy,
+} from '../../src/mcp/policy.js';
 import { PolicyFile } from '../../src/mcp/policy-file.js';
 
 const ALICE = 'pstark1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq';
@@ -37,18 +44,40 @@ function refusalOf(run: () => unknown): PolicyRefusal | ToolError | null {
 }
 
 describe('parsePolicy', () => {
-  it('reads the operator\'s file: amounts as atomic units, lists normalised', () => {
-    const policy = parsePolicy({ ...base, maxPerPayment: 20000, hosts: ['API.Example.com', 'api.example.com'], recipients: '*' });
-    expect(policy).toMatchObject({ maxPerPayment: 20000n, maxPer24h: 100000n, hosts: ['api.example.com'], recipients: '*', networks: ['shielded:devnet'], assets: ['dUSD'] });
+  it("reads the operator's file: amounts as atomic units, lists normalised", () => {
+    const policy = parsePolicy({
+      ...base,
+      maxPerPayment: 20000,
+      hosts: ['API.Example.com', 'api.example.com'],
+      recipients: '*',
+    });
+    expect(policy).toMatchObject({
+      maxPerPayment: 20000n,
+      maxPer24h: 100000n,
+      hosts: ['api.example.com'],
+      recipients: '*',
+      networks: ['shielded:devnet'],
+      assets: ['dUSD'],
+    });
   });
 
   it('reads examples/mcp-policy.json', () => {
-    const example = JSON.parse(readFileSync(new URL('../../examples/mcp-policy.json', import.meta.url), 'utf8'));
-    expect(parsePolicy(example)).toMatchObject({ maxPerPayment: 20000n, hosts: ['127.0.0.1:3000', '*.example.com'], recipients: '*' });
+    const example = JSON.parse(
+      readFileSync(new URL('../../examples/mcp-policy.json', import.meta.url), 'utf8'),
+    );
+    expect(parsePolicy(example)).toMatchObject({
+      maxPerPayment: 20000n,
+      hosts: ['127.0.0.1:3000', '*.example.com'],
+      recipients: '*',
+    });
   });
 
   it.each([
-    ['an unknown key (a typo must not lift a limit)', { ...base, maxPerPaymnet: '1' }, /unknown key "maxPerPaymnet"/],
+    [
+      'an unknown key (a typo must not lift a limit)',
+      { ...base, maxPerPaymnet: '1' },
+      /unknown key "maxPerPaymnet"/,
+    ],
     ['a missing rule', { ...base, maxPer24h: undefined }, /"maxPer24h" is required|atomic units/],
     ['a fractional amount', { ...base, maxPerPayment: '1.5' }, /maxPerPayment/],
     ['a negative amount', { ...base, maxPerPayment: -1 }, /maxPerPayment/],
@@ -58,7 +87,11 @@ describe('parsePolicy', () => {
     ['a URL as a host', { ...base, hosts: ['https://api.example.com'] }, /"hosts" has an entry/],
     ['a port out of range', { ...base, hosts: ['example.com:70000'] }, /"hosts" has an entry/],
     ['a wildcard over an IP address', { ...base, hosts: ['*.127.0.0.1'] }, /"hosts" has an entry/],
-    ['a recipient that is not an address', { ...base, recipients: ['0xabc'] }, /"recipients" has an entry/],
+    [
+      'a recipient that is not an address',
+      { ...base, recipients: ['0xabc'] },
+      /"recipients" has an entry/,
+    ],
     ['not an object', [base], /expected a JSON object/],
   ])('refuses %s', (_name, value, message) => {
     const clean = JSON.parse(JSON.stringify(value));
@@ -95,7 +128,13 @@ describe('hosts', () => {
 
 describe('checkPayment', () => {
   const policy = parsePolicy(base);
-  const intent = { url: new URL('https://api.example.com/r'), network: 'shielded:devnet', asset: 'dUSD', payTo: ALICE, amount: 20000n };
+  const intent = {
+    url: new URL('https://api.example.com/r'),
+    network: 'shielded:devnet',
+    asset: 'dUSD',
+    payTo: ALICE,
+    amount: 20000n,
+  };
   it('allows a payment within every rule', () => {
     expect(checkPayment(policy, intent)).toBeNull();
   });
@@ -125,18 +164,58 @@ describe('tightenPolicy', () => {
       removeHosts: ['127.0.0.1:3000'],
       removeNetworks: ['shielded:devnet'],
     });
-    expect(next).toMatchObject({ maxPerPayment: 5000n, maxPer24h: 100000n, hosts: ['a.shop.test'], networks: [] });
+    expect(next).toMatchObject({
+      maxPerPayment: 5000n,
+      maxPer24h: 100000n,
+      hosts: ['a.shop.test'],
+      networks: [],
+    });
     expect(changed.sort()).toEqual(['hosts', 'maxPerPayment', 'networks']);
   });
 
   it.each<[string, PolicyTightening, string, string]>([
-    ['a higher per-payment maximum', { maxPerPayment: 20001n }, 'policy_raise_refused', 'maxPerPayment'],
-    ['a higher 24-hour maximum, even beside a lower one', { maxPerPayment: 1n, maxPer24h: 100001n }, 'policy_raise_refused', 'maxPer24h'],
-    ['a host not allowed now', { restrictHostsTo: ['api.example.com', 'evil.example'] }, 'policy_raise_refused', 'hosts'],
-    ['a wildcard wider than the host it replaces', { restrictHostsTo: ['*.example.com'] }, 'policy_raise_refused', 'hosts'],
-    ['any port for a host allowed on one', { restrictHostsTo: ['127.0.0.1'] }, 'policy_raise_refused', 'hosts'],
-    ['a recipient not allowed now', { restrictRecipientsTo: [BOB] }, 'policy_raise_refused', 'recipients'],
-    ['removing a host a wildcard still allows', { removeHosts: ['a.shop.test'] }, 'policy_tighten_unsupported', 'hosts'],
+    [
+      'a higher per-payment maximum',
+      { maxPerPayment: 20001n },
+      'policy_raise_refused',
+      'maxPerPayment',
+    ],
+    [
+      'a higher 24-hour maximum, even beside a lower one',
+      { maxPerPayment: 1n, maxPer24h: 100001n },
+      'policy_raise_refused',
+      'maxPer24h',
+    ],
+    [
+      'a host not allowed now',
+      { restrictHostsTo: ['api.example.com', 'evil.example'] },
+      'policy_raise_refused',
+      'hosts',
+    ],
+    [
+      'a wildcard wider than the host it replaces',
+      { restrictHostsTo: ['*.example.com'] },
+      'policy_raise_refused',
+      'hosts',
+    ],
+    [
+      'any port for a host allowed on one',
+      { restrictHostsTo: ['127.0.0.1'] },
+      'policy_raise_refused',
+      'hosts',
+    ],
+    [
+      'a recipient not allowed now',
+      { restrictRecipientsTo: [BOB] },
+      'policy_raise_refused',
+      'recipients',
+    ],
+    [
+      'removing a host a wildcard still allows',
+      { removeHosts: ['a.shop.test'] },
+      'policy_tighten_unsupported',
+      'hosts',
+    ],
   ])('refuses %s, naming the rule, and changes nothing', (_name, change, code, rule) => {
     const refusal = refusalOf(() => tightenPolicy(policy, change));
     expect(refusal).toMatchObject({ code, rule });
@@ -146,29 +225,50 @@ describe('tightenPolicy', () => {
 
   it('cannot remove one entry from "*"; restricting "*" to a list works', () => {
     const open = parsePolicy({ ...base, hosts: '*', recipients: '*' });
-    expect(refusalOf(() => tightenPolicy(open, { removeHosts: ['evil.example'] }))).toMatchObject({ code: 'policy_tighten_unsupported', rule: 'hosts' });
-    expect(refusalOf(() => tightenPolicy(open, { removeRecipients: [BOB] }))).toMatchObject({ code: 'policy_tighten_unsupported', rule: 'recipients' });
-    expect(tightenPolicy(open, { restrictHostsTo: ['x.example'], restrictRecipientsTo: [BOB] }).policy).toMatchObject({ hosts: ['x.example'], recipients: [BOB] });
+    expect(refusalOf(() => tightenPolicy(open, { removeHosts: ['evil.example'] }))).toMatchObject({
+      code: 'policy_tighten_unsupported',
+      rule: 'hosts',
+    });
+    expect(refusalOf(() => tightenPolicy(open, { removeRecipients: [BOB] }))).toMatchObject({
+      code: 'policy_tighten_unsupported',
+      rule: 'recipients',
+    });
+    expect(
+      tightenPolicy(open, { restrictHostsTo: ['x.example'], restrictRecipientsTo: [BOB] }).policy,
+    ).toMatchObject({ hosts: ['x.example'], recipients: [BOB] });
   });
 
   it('refuses malformed entries', () => {
-    expect(refusalOf(() => tightenPolicy(policy, { removeHosts: ['not a host'] }))).toMatchObject({ code: 'invalid_policy_change' });
+    expect(refusalOf(() => tightenPolicy(policy, { removeHosts: ['not a host'] }))).toMatchObject({
+      code: 'invalid_policy_change',
+    });
   });
 
   // Generators over a small universe, so generated payments often hit the generated entries.
   const hostNames = ['a.test', 'b.a.test', 'c.test', '127.0.0.1'];
-  const hostEntry = fc.tuple(fc.constantFrom(...hostNames), fc.boolean(), fc.option(fc.constantFrom(80, 443, 3000), { nil: null })).map(([h, wild, port]) => {
-    const host = wild && h !== '127.0.0.1' ? `*.${h}` : h;
-    return port === null ? host : `${host}:${port}`;
-  });
+  const hostEntry = fc
+    .tuple(
+      fc.constantFrom(...hostNames),
+      fc.boolean(),
+      fc.option(fc.constantFrom(80, 443, 3000), { nil: null }),
+    )
+    .map(([h, wild, port]) => {
+      const host = wild && h !== '127.0.0.1' ? `*.${h}` : h;
+      return port === null ? host : `${host}:${port}`;
+    });
   const recipients = [ALICE, BOB, 'pstark1xyxyxyxyxy'];
   const amount = fc.bigInt({ min: 0n, max: 50_000n });
   const policyArb = fc.record({
     maxPerPayment: amount,
     maxPer24h: amount,
     hosts: fc.oneof(fc.constant('*' as const), fc.uniqueArray(hostEntry, { maxLength: 5 })),
-    recipients: fc.oneof(fc.constant('*' as const), fc.uniqueArray(fc.constantFrom(...recipients), { maxLength: 3 })),
-    networks: fc.uniqueArray(fc.constantFrom('shielded:devnet', 'shielded:other'), { maxLength: 2 }),
+    recipients: fc.oneof(
+      fc.constant('*' as const),
+      fc.uniqueArray(fc.constantFrom(...recipients), { maxLength: 3 }),
+    ),
+    networks: fc.uniqueArray(fc.constantFrom('shielded:devnet', 'shielded:other'), {
+      maxLength: 2,
+    }),
     assets: fc.uniqueArray(fc.constantFrom('dUSD', 'dEUR'), { maxLength: 2 }),
   });
   // Entries near the policy's own (the same host without its port, as a wildcard, on another port)
@@ -177,32 +277,53 @@ describe('tightenPolicy', () => {
     const variants = (hosts === '*' ? [] : hosts).flatMap((entry) => {
       const [host, port] = entry.split(':') as [string, string | undefined];
       const bare = host.replace(/^\*\./, '');
-      return [entry, host, `*.${bare}`, `${bare}:3000`, port === undefined ? `${host}:80` : `${bare}:${port}`];
+      return [
+        entry,
+        host,
+        `*.${bare}`,
+        `${bare}:3000`,
+        port === undefined ? `${host}:80` : `${bare}:${port}`,
+      ];
     });
     return variants.length === 0 ? hostEntry : fc.oneof(hostEntry, fc.constantFrom(...variants));
   };
   // Limits at or below the policy's (raises have their own property), so most changes apply.
-  const changeArb = (policy: { hosts: readonly string[] | '*'; maxPerPayment: bigint; maxPer24h: bigint }) => fc.record(
-    {
-      maxPerPayment: fc.bigInt({ min: 0n, max: policy.maxPerPayment }),
-      maxPer24h: fc.bigInt({ min: 0n, max: policy.maxPer24h }),
-      restrictHostsTo: fc.uniqueArray(near(policy.hosts), { maxLength: 4 }),
-      removeHosts: fc.uniqueArray(near(policy.hosts), { maxLength: 3 }),
-      restrictRecipientsTo: fc.uniqueArray(fc.constantFrom(...recipients), { maxLength: 3 }),
-      removeRecipients: fc.uniqueArray(fc.constantFrom(...recipients), { maxLength: 2 }),
-      removeNetworks: fc.uniqueArray(fc.constantFrom('shielded:devnet', 'shielded:other'), { maxLength: 2 }),
-      removeAssets: fc.uniqueArray(fc.constantFrom('dUSD', 'dEUR'), { maxLength: 2 }),
-    },
-    { requiredKeys: [] },
-  );
+  const changeArb = (policy: {
+    hosts: readonly string[] | '*';
+    maxPerPayment: bigint;
+    maxPer24h: bigint;
+  }) =>
+    fc.record(
+      {
+        maxPerPayment: fc.bigInt({ min: 0n, max: policy.maxPerPayment }),
+        maxPer24h: fc.bigInt({ min: 0n, max: policy.maxPer24h }),
+        restrictHostsTo: fc.uniqueArray(near(policy.hosts), { maxLength: 4 }),
+        removeHosts: fc.uniqueArray(near(policy.hosts), { maxLength: 3 }),
+        restrictRecipientsTo: fc.uniqueArray(fc.constantFrom(...recipients), { maxLength: 3 }),
+        removeRecipients: fc.uniqueArray(fc.constantFrom(...recipients), { maxLength: 2 }),
+        removeNetworks: fc.uniqueArray(fc.constantFrom('shielded:devnet', 'shielded:other'), {
+          maxLength: 2,
+        }),
+        removeAssets: fc.uniqueArray(fc.constantFrom('dUSD', 'dEUR'), { maxLength: 2 }),
+      },
+      { requiredKeys: [] },
+    );
   // Payments that pass every rule but the one under test often: the policy's own networks, assets
   // and recipients, small amounts; hosts and ports from the universe.
-  const pick = <T,>(list: readonly T[] | '*', universe: readonly T[]) => fc.constantFrom(...(list === '*' || list.length === 0 ? universe : list));
+  const pick = <T>(list: readonly T[] | '*', universe: readonly T[]) =>
+    fc.constantFrom(...(list === '*' || list.length === 0 ? universe : list));
   const intentArb = (policy: Policy) =>
     fc.record({
       url: fc
-        .tuple(fc.constantFrom('http', 'https'), fc.constantFrom(...hostNames, 'x.b.a.test', 'd.c.test'), fc.option(fc.constantFrom(80, 443, 3000, 8080), { nil: null }))
-        .map(([scheme, host, port]) => new URL(`${scheme}://${host}${port === null ? '' : `:${port}`}/r`)),
+        .tuple(
+          fc.constantFrom('http', 'https'),
+          fc.constantFrom(...hostNames, 'x.b.a.test', 'd.c.test'),
+          fc.option(fc.constantFrom(80, 443, 3000, 8080), { nil: null }),
+        )
+        .map(
+          ([scheme, host, port]) =>
+            new URL(`${scheme}://${host}${port === null ? '' : `:${port}`}/r`),
+        ),
       network: pick(policy.networks, ['shielded:devnet', 'shielded:other']),
       asset: pick(policy.assets, ['dUSD', 'dEUR']),
       payTo: pick(policy.recipients, recipients),
@@ -213,28 +334,36 @@ describe('tightenPolicy', () => {
     let applied = 0;
     fc.assert(
       fc.property(
-        policyArb.chain((p) => fc.tuple(fc.constant(p), changeArb(p), fc.array(intentArb(p), { minLength: 1, maxLength: 20 }))),
+        policyArb.chain((p) =>
+          fc.tuple(
+            fc.constant(p),
+            changeArb(p),
+            fc.array(intentArb(p), { minLength: 1, maxLength: 20 }),
+          ),
+        ),
         ([raw, change, intents]) => {
-        const policy: Policy = raw;
-        let next: Policy;
-        try {
-          next = tightenPolicy(policy, change).policy;
-          applied++;
-        } catch (error) {
-          expect(error).toBeInstanceOf(ToolError);
-          return;
-        }
-        expect(next.maxPerPayment <= policy.maxPerPayment).toBe(true);
-        expect(next.maxPer24h <= policy.maxPer24h).toBe(true);
-        for (const intent of intents) {
-          if (checkPayment(next, intent) === null) expect(checkPayment(policy, intent)).toBeNull();
-        }
-        // What was removed is not allowed afterwards.
-        for (const entry of change.removeHosts ?? []) {
-          const bare = entry.replace(/^\*\./, 'z.');
-          const [host, port] = bare.split(':');
-          if (port !== undefined) expect(hostAllowed(next, new URL(`http://${host}:${port}/`))).toBe(false);
-        }
+          const policy: Policy = raw;
+          let next: Policy;
+          try {
+            next = tightenPolicy(policy, change).policy;
+            applied++;
+          } catch (error) {
+            expect(error).toBeInstanceOf(ToolError);
+            return;
+          }
+          expect(next.maxPerPayment <= policy.maxPerPayment).toBe(true);
+          expect(next.maxPer24h <= policy.maxPer24h).toBe(true);
+          for (const intent of intents) {
+            if (checkPayment(next, intent) === null)
+              expect(checkPayment(policy, intent)).toBeNull();
+          }
+          // What was removed is not allowed afterwards.
+          for (const entry of change.removeHosts ?? []) {
+            const bare = entry.replace(/^\*\./, 'z.');
+            const [host, port] = bare.split(':');
+            if (port !== undefined)
+              expect(hostAllowed(next, new URL(`http://${host}:${port}/`))).toBe(false);
+          }
         },
       ),
       { numRuns: 500 },
@@ -245,14 +374,27 @@ describe('tightenPolicy', () => {
 
   it('host lists only narrow (fast-check, every host and port of the universe checked)', () => {
     const urls = ['http', 'https'].flatMap((scheme) =>
-      [...hostNames, 'x.b.a.test', 'd.c.test', 'z.a.test'].flatMap((host) => ['', ':80', ':443', ':3000', ':8080'].map((port) => new URL(`${scheme}://${host}${port}/`))),
+      [...hostNames, 'x.b.a.test', 'd.c.test', 'z.a.test'].flatMap((host) =>
+        ['', ':80', ':443', ':3000', ':8080'].map((port) => new URL(`${scheme}://${host}${port}/`)),
+      ),
     );
     let applied = 0;
     fc.assert(
       fc.property(
-        fc.oneof(fc.constant('*' as const), fc.uniqueArray(hostEntry, { maxLength: 5 })).chain((hosts) =>
-          fc.tuple(fc.constant(hosts), fc.record({ restrictHostsTo: fc.uniqueArray(near(hosts), { maxLength: 4 }), removeHosts: fc.uniqueArray(near(hosts), { maxLength: 3 }) }, { requiredKeys: [] })),
-        ),
+        fc
+          .oneof(fc.constant('*' as const), fc.uniqueArray(hostEntry, { maxLength: 5 }))
+          .chain((hosts) =>
+            fc.tuple(
+              fc.constant(hosts),
+              fc.record(
+                {
+                  restrictHostsTo: fc.uniqueArray(near(hosts), { maxLength: 4 }),
+                  removeHosts: fc.uniqueArray(near(hosts), { maxLength: 3 }),
+                },
+                { requiredKeys: [] },
+              ),
+            ),
+          ),
         ([hosts, change]) => {
           const policy = parsePolicy({ ...base, hosts });
           let next: Policy;
@@ -263,11 +405,14 @@ describe('tightenPolicy', () => {
             expect(error).toBeInstanceOf(ToolError);
             return;
           }
-          for (const url of urls) if (hostAllowed(next, url)) expect(hostAllowed(policy, url), url.href).toBe(true);
+          for (const url of urls)
+            if (hostAllowed(next, url)) expect(hostAllowed(policy, url), url.href).toBe(true);
           // Nothing a removed entry allowed is allowed afterwards.
           for (const entry of change.removeHosts ?? []) {
             const removed = parsePolicy({ ...base, hosts: [entry] });
-            for (const url of urls) if (hostAllowed(removed, url)) expect(hostAllowed(next, url), `${entry} ${url.href}`).toBe(false);
+            for (const url of urls)
+              if (hostAllowed(removed, url))
+                expect(hostAllowed(next, url), `${entry} ${url.href}`).toBe(false);
           }
         },
       ),
@@ -278,10 +423,20 @@ describe('tightenPolicy', () => {
 
   it('refuses every raise (fast-check)', () => {
     fc.assert(
-      fc.property(policyArb, fc.bigInt({ min: 1n, max: 1000n }), fc.boolean(), (policy, extra, which) => {
-        const change = which ? { maxPerPayment: policy.maxPerPayment + extra } : { maxPer24h: policy.maxPer24h + extra };
-        expect(refusalOf(() => tightenPolicy(policy, change))).toMatchObject({ code: 'policy_raise_refused', rule: which ? 'maxPerPayment' : 'maxPer24h' });
-      }),
+      fc.property(
+        policyArb,
+        fc.bigInt({ min: 1n, max: 1000n }),
+        fc.boolean(),
+        (policy, extra, which) => {
+          const change = which
+            ? { maxPerPayment: policy.maxPerPayment + extra }
+            : { maxPer24h: policy.maxPer24h + extra };
+          expect(refusalOf(() => tightenPolicy(policy, change))).toMatchObject({
+            code: 'policy_raise_refused',
+            rule: which ? 'maxPerPayment' : 'maxPer24h',
+          });
+        },
+      ),
     );
   });
 });
@@ -294,14 +449,21 @@ describe('PolicyFile', () => {
     chmodSync(path, mode);
   };
 
-  it('re-reads the operator\'s edits, persists a tightening in place (mode kept), and composes concurrent tightenings', async () => {
+  it("re-reads the operator's edits, persists a tightening in place (mode kept), and composes concurrent tightenings", async () => {
     const path = join(dir, 'policy.json');
     write(path, { ...base, comment: 'kept' }, 0o640);
     const file = new PolicyFile(path);
     expect((await file.current()).maxPerPayment).toBe(20000n);
-    await Promise.all([file.tighten({ maxPerPayment: 9000n }), file.tighten({ removeAssets: ['dUSD'] })]);
+    await Promise.all([
+      file.tighten({ maxPerPayment: 9000n }),
+      file.tighten({ removeAssets: ['dUSD'] }),
+    ]);
     expect(await file.current()).toMatchObject({ maxPerPayment: 9000n, assets: [] });
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ comment: 'kept', maxPerPayment: '9000', assets: [] });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({
+      comment: 'kept',
+      maxPerPayment: '9000',
+      assets: [],
+    });
     expect(statSync(path).mode & 0o777).toBe(0o640);
     // The operator raises it again in the file: that is the one way up.
     write(path, { ...base, maxPerPayment: '30000' }, 0o640);
@@ -310,13 +472,17 @@ describe('PolicyFile', () => {
   });
 
   it('fails closed: a missing file, a file others may write, broken JSON', async () => {
-    await expect(new PolicyFile(join(dir, 'missing.json')).current()).rejects.toMatchObject({ code: 'policy_invalid' });
+    await expect(new PolicyFile(join(dir, 'missing.json')).current()).rejects.toMatchObject({
+      code: 'policy_invalid',
+    });
     const open = join(dir, 'open.json');
     write(open, base, 0o666);
     await expect(new PolicyFile(open).current()).rejects.toThrow(/writable by others/);
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, '{ "maxPerPayment": ');
     chmodSync(broken, 0o600);
-    await expect(new PolicyFile(broken).current()).rejects.toMatchObject({ code: 'policy_invalid' });
+    await expect(new PolicyFile(broken).current()).rejects.toMatchObject({
+      code: 'policy_invalid',
+    });
   });
 });

@@ -6,7 +6,12 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { commitmentOf, randomDigest } from '../../src/core/index.js';
-import { buildPoolNode, PAGE_LIMITS, PoolNodeClient, PoolNodeError } from '../../src/pool-node/index.js';
+import {
+  buildPoolNode,
+  PAGE_LIMITS,
+  PoolNodeClient,
+  PoolNodeError,
+} from '../../src/pool-node/index.js';
 import { Ledger, type PoolStore } from '../../src/ledger/index.js';
 import { postgresAvailable } from '../../testkit/postgres.js';
 import { STORE_KINDS, storeHarness } from '../ledger/helpers/stores.js';
@@ -14,7 +19,9 @@ import { STORE_KINDS, storeHarness } from '../ledger/helpers/stores.js';
 const TOKEN = 'operator-token-for-tests-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };
 
-const kinds = STORE_KINDS.filter((kind) => kind === 'sqlite' || postgresAvailable() || process.env.CI);
+const kinds = STORE_KINDS.filter(
+  (kind) => kind === 'sqlite' || postgresAvailable() || process.env.CI,
+);
 
 describe.each(kinds)('pool node on the %s store', (kind) => {
   const h = storeHarness(kind);
@@ -28,7 +35,11 @@ describe.each(kinds)('pool node on the %s store', (kind) => {
     const store = options.store ?? (await h.fresh()).store;
     const pool = new Ledger({ core: h.core(), store });
     const lines: string[] = [];
-    const app = await buildPoolNode({ ledger: pool, operatorToken: TOKEN, logger: { level: 'debug', stream: { write: (line: string) => lines.push(line) } } });
+    const app = await buildPoolNode({
+      ledger: pool,
+      operatorToken: TOKEN,
+      logger: { level: 'debug', stream: { write: (line: string) => lines.push(line) } },
+    });
     apps.push(app);
     return { app, pool, store, lines };
   }
@@ -48,14 +59,21 @@ describe.each(kinds)('pool node on the %s store', (kind) => {
     });
     const pres = Array.from({ length: 7 }, () => randomDigest());
     for (const pre of pres) {
-      const response = await app.inject({ method: 'POST', url: '/deposit', headers: auth, payload: { amount: '300', pre } });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/deposit',
+        headers: auth,
+        payload: { amount: '300', pre },
+      });
       expect(response.statusCode).toBe(200);
     }
     const checkpoint = await pool.checkpoint();
     const state = (await app.inject({ method: 'GET', url: '/state' })).json();
     expect(state).toMatchObject({ size: 7, events: 7, depositTotal: '2100', checkpoint });
     const page1 = (await app.inject({ method: 'GET', url: '/leaves?from=0&limit=4' })).json();
-    const page2 = (await app.inject({ method: 'GET', url: `/leaves?from=${page1.next}&limit=4` })).json();
+    const page2 = (
+      await app.inject({ method: 'GET', url: `/leaves?from=${page1.next}&limit=4` })
+    ).json();
     expect(page1).toMatchObject({ from: 0, next: 4 });
     expect(page2).toMatchObject({ from: 4, next: 7 });
     const leaves = [...page1.leaves, ...page2.leaves];
@@ -64,12 +82,37 @@ describe.each(kinds)('pool node on the %s store', (kind) => {
     const events = (await app.inject({ method: 'GET', url: '/events?after=5' })).json();
     expect(events.next).toBe(7);
     expect(events.events).toEqual([
-      { id: 6, kind: 'deposit', time: expect.any(Number), amount: '300', commitment: leaves[5], index: 5 },
-      { id: 7, kind: 'deposit', time: expect.any(Number), amount: '300', commitment: leaves[6], index: 6 },
+      {
+        id: 6,
+        kind: 'deposit',
+        time: expect.any(Number),
+        amount: '300',
+        commitment: leaves[5],
+        index: 5,
+      },
+      {
+        id: 7,
+        kind: 'deposit',
+        time: expect.any(Number),
+        amount: '300',
+        commitment: leaves[6],
+        index: 6,
+      },
     ]);
-    expect((await app.inject({ method: 'GET', url: '/events?after=7' })).json()).toEqual({ events: [], next: 7 });
-    expect((await app.inject({ method: 'GET', url: '/checkpoints' })).json()).toEqual({ checkpoints: [checkpoint], next: 1 });
-    expect((await app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ status: 'ok', kind, leaves: 7, checkpoint: 1 });
+    expect((await app.inject({ method: 'GET', url: '/events?after=7' })).json()).toEqual({
+      events: [],
+      next: 7,
+    });
+    expect((await app.inject({ method: 'GET', url: '/checkpoints' })).json()).toEqual({
+      checkpoints: [checkpoint],
+      next: 1,
+    });
+    expect((await app.inject({ method: 'GET', url: '/health' })).json()).toEqual({
+      status: 'ok',
+      kind,
+      leaves: 7,
+      checkpoint: 1,
+    });
   });
 
   it('refuses malformed queries with a clear 400, and unknown routes with 404', async () => {
@@ -104,15 +147,39 @@ describe.each(kinds)('pool node on the %s store', (kind) => {
   it('deposits only with the operator token, checked before the body is parsed', async () => {
     const { app, store } = await node();
     const pre = randomDigest();
-    for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }]) {
-      const response = await app.inject({ method: 'POST', url: '/deposit', headers: { ...headers, 'content-type': 'application/json' }, payload: '{not json' });
+    for (const headers of [
+      {},
+      { authorization: 'Bearer wrong-token-wrong-token' },
+      { authorization: TOKEN },
+      { authorization: `Basic ${TOKEN}` },
+    ]) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/deposit',
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: '{not json',
+      });
       expect(response.statusCode).toBe(401);
       expect(response.json().error).toBe('unauthorized');
     }
-    const ok = await app.inject({ method: 'POST', url: '/deposit', headers: auth, payload: { amount: '1000', pre } });
+    const ok = await app.inject({
+      method: 'POST',
+      url: '/deposit',
+      headers: auth,
+      payload: { amount: '1000', pre },
+    });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toEqual({ commitment: commitmentOf(h.core(), '1000', pre), index: 0, eventId: 1 });
-    const again = await app.inject({ method: 'POST', url: '/deposit', headers: auth, payload: { amount: '1000', pre } });
+    expect(ok.json()).toEqual({
+      commitment: commitmentOf(h.core(), '1000', pre),
+      index: 0,
+      eventId: 1,
+    });
+    const again = await app.inject({
+      method: 'POST',
+      url: '/deposit',
+      headers: auth,
+      payload: { amount: '1000', pre },
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toBe('duplicate_commitment');
     const cases: [unknown, number, string][] = [
@@ -127,13 +194,28 @@ describe.each(kinds)('pool node on the %s store', (kind) => {
       [{ amount: '1'.repeat(5000), pre }, 413, 'payload_too_large'],
     ];
     for (const [payload, status, error] of cases) {
-      const response = await app.inject({ method: 'POST', url: '/deposit', headers: auth, payload: payload as object });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/deposit',
+        headers: auth,
+        payload: payload as object,
+      });
       expect(response.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(status);
       expect(response.json().error).toBe(error);
     }
-    const text = await app.inject({ method: 'POST', url: '/deposit', headers: { ...auth, 'content-type': 'text/plain' }, payload: 'amount=1' });
+    const text = await app.inject({
+      method: 'POST',
+      url: '/deposit',
+      headers: { ...auth, 'content-type': 'text/plain' },
+      payload: 'amount=1',
+    });
     expect(text.statusCode).toBe(415);
-    const broken = await app.inject({ method: 'POST', url: '/deposit', headers: { ...auth, 'content-type': 'application/json' }, payload: '{"amount":' });
+    const broken = await app.inject({
+      method: 'POST',
+      url: '/deposit',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '{"amount":',
+    });
     expect(broken.statusCode).toBe(400);
     expect(broken.json().error).toBe('invalid_request');
     expect((await store.state()).size).toBe(1);
@@ -148,11 +230,19 @@ describe.each(kinds)('pool node on the %s store', (kind) => {
       { method: 'GET' as const, url: '/leaves' },
       { method: 'GET' as const, url: '/events' },
       { method: 'GET' as const, url: '/checkpoints' },
-      { method: 'POST' as const, url: '/deposit', headers: auth, payload: { amount: '5', pre: randomDigest() } },
+      {
+        method: 'POST' as const,
+        url: '/deposit',
+        headers: auth,
+        payload: { amount: '5', pre: randomDigest() },
+      },
     ]) {
       const response = await app.inject(request);
       expect(response.statusCode, request.url).toBe(503);
-      expect(response.json()).toEqual({ error: 'pool_unavailable', message: 'the pool store is unavailable' });
+      expect(response.json()).toEqual({
+        error: 'pool_unavailable',
+        message: 'the pool store is unavailable',
+      });
     }
     const health = await app.inject({ method: 'GET', url: '/health' });
     expect(health.statusCode).toBe(503);
@@ -163,15 +253,35 @@ describe.each(kinds)('pool node on the %s store', (kind) => {
   it('logs no client address, cursor or token', async () => {
     const { app, lines } = await node();
     const remoteAddress = '203.0.113.77';
-    await app.inject({ method: 'POST', url: '/deposit', headers: auth, payload: { amount: '5', pre: randomDigest() }, remoteAddress });
-    await app.inject({ method: 'GET', url: '/events?after=918273&limit=17', remoteAddress, headers: { 'x-forwarded-for': '198.51.100.9' } });
+    await app.inject({
+      method: 'POST',
+      url: '/deposit',
+      headers: auth,
+      payload: { amount: '5', pre: randomDigest() },
+      remoteAddress,
+    });
+    await app.inject({
+      method: 'GET',
+      url: '/events?after=918273&limit=17',
+      remoteAddress,
+      headers: { 'x-forwarded-for': '198.51.100.9' },
+    });
     await app.inject({ method: 'GET', url: '/leaves?from=564738', remoteAddress });
     await app.inject({ method: 'GET', url: '/checkpoints?after=192837', remoteAddress });
     await app.inject({ method: 'GET', url: '/leaves?from=bad-cursor-xyz', remoteAddress });
     const log = lines.join('');
     expect(lines.length).toBeGreaterThan(5);
     expect(log).toContain('"route":"/events"');
-    for (const secret of [remoteAddress, '198.51.100.9', '918273', '564738', '192837', 'bad-cursor-xyz', TOKEN]) expect(log).not.toContain(secret);
+    for (const secret of [
+      remoteAddress,
+      '198.51.100.9',
+      '918273',
+      '564738',
+      '192837',
+      'bad-cursor-xyz',
+      TOKEN,
+    ])
+      expect(log).not.toContain(secret);
   });
 
   it('serves wallets over a real socket: they rebuild the tree from leaves (no path endpoint)', async () => {
@@ -190,9 +300,9 @@ describe.each(kinds)('pool node on the %s store', (kind) => {
     const mine = deposited[3]!;
     const path = h.core().treePath(leaves, mine.index);
     expect(h.core().rootFromPath(mine.commitment, mine.index, path)).toBe(state.checkpoint!.root);
-    await expect(new PoolNodeClient(url, { token: 'nope-nope-nope-nope' }).deposit('1', randomDigest())).rejects.toEqual(
-      expect.objectContaining({ code: 'unauthorized', status: 401 }),
-    );
+    await expect(
+      new PoolNodeClient(url, { token: 'nope-nope-nope-nope' }).deposit('1', randomDigest()),
+    ).rejects.toEqual(expect.objectContaining({ code: 'unauthorized', status: 401 }));
     await expect(wallet.leaves(0, 10_000)).rejects.toBeInstanceOf(PoolNodeError);
   });
 });

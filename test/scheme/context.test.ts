@@ -4,7 +4,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
-import { type PaymentRequirements, paymentContext, publicInputs, resourceIdOf } from '../../src/scheme/index.js';
+import {
+  type PaymentRequirements,
+  paymentContext,
+  publicInputs,
+  resourceIdOf,
+} from '../../src/scheme/index.js';
 import { readVectors } from '../helpers/backends.js';
 
 interface ContextVector {
@@ -21,7 +26,15 @@ interface ContextVector {
 const { contexts } = readVectors<{ contexts: ContextVector[] }>('context.json');
 
 function requirementsOf(v: ContextVector, extra?: Record<string, unknown>): PaymentRequirements {
-  return { scheme: v.scheme, network: v.network, asset: v.asset, amount: v.amount, payTo: v.payTo, maxTimeoutSeconds: 300, ...(extra ? { extra } : {}) };
+  return {
+    scheme: v.scheme,
+    network: v.network,
+    asset: v.asset,
+    amount: v.amount,
+    payTo: v.payTo,
+    maxTimeoutSeconds: 300,
+    ...(extra ? { extra } : {}),
+  };
 }
 
 describe('payment context', () => {
@@ -30,9 +43,12 @@ describe('payment context', () => {
     core = await loadCore();
   });
 
-  it('gives the vectors\' ctx from requirements + extra.resourceId + the payload expiry', () => {
+  it("gives the vectors' ctx from requirements + extra.resourceId + the payload expiry", () => {
     for (const v of contexts) {
-      const requirements = requirementsOf(v, v.resourceId === '' ? undefined : { resourceId: v.resourceId, paymentFlow: 'upfront' });
+      const requirements = requirementsOf(
+        v,
+        v.resourceId === '' ? undefined : { resourceId: v.resourceId, paymentFlow: 'upfront' },
+      );
       expect(core.contextDigest(paymentContext(requirements, v.expiry))).toBe(v.ctx);
     }
   });

@@ -48,7 +48,10 @@ describe('proof base64', () => {
       'AQIDBA==AAAA', // padding inside
       'AQI*BA==',
     ]) {
-      expect(decodeProof(text), JSON.stringify(text)).toEqual({ ok: false, reason: 'invalid_payload' });
+      expect(decodeProof(text), JSON.stringify(text)).toEqual({
+        ok: false,
+        reason: 'invalid_payload',
+      });
     }
   });
 
@@ -65,13 +68,24 @@ describe('proof base64', () => {
     expect(MAX_PROOF_BYTES).toBe(128 * 1024);
     const max = decodeProof(encodeProof(new Uint8Array(MAX_PROOF_BYTES).fill(7)));
     expect(max.ok && max.bytes.length).toBe(MAX_PROOF_BYTES);
-    expect(decodeProof(encodeProof(new Uint8Array(MAX_PROOF_BYTES + 1)))).toEqual({ ok: false, reason: 'payload_too_large' });
-    expect(decodeProof('A'.repeat(MAX_PROOF_BASE64_CHARS + 4))).toEqual({ ok: false, reason: 'payload_too_large' });
+    expect(decodeProof(encodeProof(new Uint8Array(MAX_PROOF_BYTES + 1)))).toEqual({
+      ok: false,
+      reason: 'payload_too_large',
+    });
+    expect(decodeProof('A'.repeat(MAX_PROOF_BASE64_CHARS + 4))).toEqual({
+      ok: false,
+      reason: 'payload_too_large',
+    });
   });
 
   it('is what the ledger uses: the scheme, the network and its asset', async () => {
     const ledger = new Ledger({ core: await loadCore(), store: {} as PoolStore });
-    expect({ scheme: SCHEME, network: DEVNET_NETWORK.network, asset: DEVNET_NETWORK.asset, decimals: DEVNET_NETWORK.decimals }).toEqual({
+    expect({
+      scheme: SCHEME,
+      network: DEVNET_NETWORK.network,
+      asset: DEVNET_NETWORK.asset,
+      decimals: DEVNET_NETWORK.decimals,
+    }).toEqual({
       scheme: ledger.scheme,
       network: ledger.network,
       asset: ledger.asset,
@@ -83,7 +97,22 @@ describe('proof base64', () => {
 describe('amounts', () => {
   it('accept decimal atomic units with 0 < amount < 2^62 and nothing else', () => {
     for (const ok of ['1', '10000', '4611686018427387903']) expect(isAmount(ok), ok).toBe(true);
-    for (const bad of ['0', '00', '01', '-1', '+1', '1.0', '1e3', ' 1', '1 ', '0x10', '4611686018427387904', '18446744073709551616', '', '１']) {
+    for (const bad of [
+      '0',
+      '00',
+      '01',
+      '-1',
+      '+1',
+      '1.0',
+      '1e3',
+      ' 1',
+      '1 ',
+      '0x10',
+      '4611686018427387904',
+      '18446744073709551616',
+      '',
+      '１',
+    ]) {
       expect(isAmount(bad), bad).toBe(false);
     }
   });
@@ -108,11 +137,15 @@ describe('expiry', () => {
 
   it('is what a payer computes: now + maxTimeoutSeconds rounded up, always acceptable (fast-check)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1_700_000_000, max: 2_100_000_000 }), fc.integer({ min: 1, max: 86_400 }), (now, timeout) => {
-        const expiry = expiryFor(now, timeout);
-        expect(isExpiryGranular(expiry)).toBe(true);
-        expect(expiryStatus(expiry, now, timeout)).toBe('ok');
-      }),
+      fc.property(
+        fc.integer({ min: 1_700_000_000, max: 2_100_000_000 }),
+        fc.integer({ min: 1, max: 86_400 }),
+        (now, timeout) => {
+          const expiry = expiryFor(now, timeout);
+          expect(isExpiryGranular(expiry)).toBe(true);
+          expect(expiryStatus(expiry, now, timeout)).toBe('ok');
+        },
+      ),
     );
   });
 });

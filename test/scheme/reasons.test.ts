@@ -37,7 +37,7 @@ describe('reason registry', () => {
     }
   });
 
-  it('uses snake_case codes and the seed document\'s status classes (4xx client or policy, 5xx facilitator or dependency)', () => {
+  it("uses snake_case codes and the seed document's status classes (4xx client or policy, 5xx facilitator or dependency)", () => {
     for (const reason of REASON_CODES) {
       expect(reason).toMatch(/^[a-z]+(_[a-z0-9]+)*$/);
       const status = statusOf(reason);
@@ -57,11 +57,23 @@ describe('reason registry', () => {
   });
 
   it('refuses anything else as a reason', () => {
-    for (const other of ['', 'ok', 'Invalid_Payload', 'toString', '__proto__', 'tree_full', 42, null]) expect(isReason(other)).toBe(false);
+    for (const other of [
+      '',
+      'ok',
+      'Invalid_Payload',
+      'toString',
+      '__proto__',
+      'tree_full',
+      42,
+      null,
+    ])
+      expect(isReason(other)).toBe(false);
   });
 
-  it('shares the pool\'s transition codes character for character', () => {
-    const transition = LEDGER_REASONS.filter((r) => !['amount_out_of_range', 'duplicate_commitment', 'tree_full'].includes(r));
+  it("shares the pool's transition codes character for character", () => {
+    const transition = LEDGER_REASONS.filter(
+      (r) => !['amount_out_of_range', 'duplicate_commitment', 'tree_full'].includes(r),
+    );
     for (const reason of transition) expect(Object.hasOwn(REASONS, reason)).toBe(true);
   });
 });

@@ -24,10 +24,18 @@ export interface Devnet {
   close(): Promise<void>;
 }
 
-export async function startDevnet(core: PrivStarkCore, options: { checkpointIntervalMs?: number; clock?: () => number } = {}): Promise<Devnet> {
+export async function startDevnet(
+  core: PrivStarkCore,
+  options: { checkpointIntervalMs?: number; clock?: () => number } = {},
+): Promise<Devnet> {
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-client-'));
   const store = await openSqliteStore({ tree: core, dataDir: join(dir, 'pool') });
-  const pool = new Ledger({ core, store, checkpointIntervalMs: options.checkpointIntervalMs ?? 100, ...(options.clock ? { clock: options.clock } : {}) });
+  const pool = new Ledger({
+    core,
+    store,
+    checkpointIntervalMs: options.checkpointIntervalMs ?? 100,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   pool.start();
   const node = await buildPoolNode({ ledger: pool, operatorToken: OPERATOR_TOKEN, logger: false });
   await node.listen({ port: 0, host: '127.0.0.1' });

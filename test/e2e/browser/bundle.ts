@@ -17,13 +17,24 @@ import ts from 'typescript';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const OUT = `${ROOT}.browser-bundle`; // never written (write: false); names the outputs
 const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
-const NODE_GLOBALS = new Set(['Buffer', 'process', 'require', '__dirname', '__filename', 'global', 'setImmediate', 'module']);
+const NODE_GLOBALS = new Set([
+  'Buffer',
+  'process',
+  'require',
+  '__dirname',
+  '__filename',
+  'global',
+  'setImmediate',
+  'module',
+]);
 
 /** Node's built-ins stay external (as `--external:node:*` does for users). */
 const nodeExternal: Plugin = {
   name: 'node-external',
   setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) => (NODE_BUILTINS.has(args.path) ? { path: args.path, external: true } : undefined));
+    b.onResolve({ filter: /.*/ }, (args) =>
+      NODE_BUILTINS.has(args.path) ? { path: args.path, external: true } : undefined,
+    );
   },
 };
 
@@ -48,7 +59,9 @@ export function nodeGlobalsIn(files: readonly string[]): string[] {
     const source = program.getSourceFile(file);
     if (!source) throw new Error(`not type-checked: ${file}`);
     for (const diagnostic of program.getSemanticDiagnostics(source)) {
-      const name = /Cannot find name '(\w+)'/.exec(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))?.[1];
+      const name = /Cannot find name '(\w+)'/.exec(
+        ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'),
+      )?.[1];
       if (name === undefined || !NODE_GLOBALS.has(name)) continue;
       const { line } = source.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
       found.push(`${file.replace(ROOT, '')}:${line + 1} ${name}`);
@@ -81,7 +94,10 @@ function staticallyReached(outputs: Metafile['outputs'], from: string): string[]
  * The browser bundle of `entry`. `alias` maps imports, e.g. the package's own name to its sources.
  * @throws when a module loaded up front imports a Node built-in or uses a Node global
  */
-export async function bundleForBrowser(entry: string, options: { alias?: Record<string, string> } = {}): Promise<BrowserBundle> {
+export async function bundleForBrowser(
+  entry: string,
+  options: { alias?: Record<string, string> } = {},
+): Promise<BrowserBundle> {
   const result = await build({
     entryPoints: [entry],
     ...(options.alias ? { alias: options.alias } : {}),
@@ -99,15 +115,27 @@ export async function bundleForBrowser(entry: string, options: { alias?: Record<
     plugins: [nodeExternal],
   });
   const { inputs, outputs } = result.metafile;
-  const entryOutput = Object.keys(outputs).find((path) => outputs[path]!.entryPoint !== undefined && path.endsWith('.js'))!;
-  const modules = staticallyReached(outputs, entryOutput).flatMap((output) => Object.keys(outputs[output]!.inputs));
-  const nodeImports = modules.flatMap((module) =>
-    (inputs[module]?.imports ?? []).filter((i) => i.kind === 'import-statement' && NODE_BUILTINS.has(i.path)).map((i) => `Node built-in "${i.path}" imported by ${module}`),
+  const entryOutput = Object.keys(outputs).find(
+    (path) => outputs[path]!.entryPoint !== undefined && path.endsWith('.js'),
+  )!;
+  const modules = staticallyReached(outputs, entryOutput).flatMap((output) =>
+    Object.keys(outputs[output]!.inputs),
   );
-  if (nodeImports.length > 0) throw new Error(`modules a browser loads up front import Node:\n${nodeImports.join('\n')}`);
+  const nodeImports = modules.flatMap((module) =>
+    (inputs[module]?.imports ?? [])
+      .filter((i) => i.kind === 'import-statement' && NODE_BUILTINS.has(i.path))
+      .map((i) => `Node built-in "${i.path}" imported by ${module}`),
+  );
+  if (nodeImports.length > 0)
+    throw new Error(`modules a browser loads up front import Node:\n${nodeImports.join('\n')}`);
   const projectModules = modules.filter((path) => path.startsWith('src/'));
   const globals = nodeGlobalsIn(projectModules.map((path) => `${ROOT}${path}`));
-  if (globals.length > 0) throw new Error(`Node globals in modules a browser loads:\n${globals.join('\n')}`);
-  const files = Object.fromEntries(result.outputFiles.filter((f) => f.path.endsWith('.js')).map((f) => [relative(OUT, f.path), f.text]));
+  if (globals.length > 0)
+    throw new Error(`Node globals in modules a browser loads:\n${globals.join('\n')}`);
+  const files = Object.fromEntries(
+    result.outputFiles
+      .filter((f) => f.path.endsWith('.js'))
+      .map((f) => [relative(OUT, f.path), f.text]),
+  );
   return { entry: basename(entryOutput), files, projectModules };
 }

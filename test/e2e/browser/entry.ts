@@ -43,4 +43,6 @@ async function run() {
   };
 }
 
-(globalThis as unknown as { result: Promise<unknown> }).result = run().catch((error: unknown) => ({ error: String(error) }));
+(globalThis as unknown as { result: Promise<unknown> }).result = run().catch((error: unknown) => ({
+  error: String(error),
+}));

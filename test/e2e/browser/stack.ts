@@ -18,7 +18,12 @@ import { paymentMiddleware } from '@x402/express';
 import express from 'express';
 
 import { PoolNodeClient } from '../../../src/pool-node/index.js';
-import { MERCHANT_MAX_HEADER_BYTES, PrivStarkFacilitatorClient, PrivStarkSchemeServer, privStarkRoutes } from '../../../src/server/index.js';
+import {
+  MERCHANT_MAX_HEADER_BYTES,
+  PrivStarkFacilitatorClient,
+  PrivStarkSchemeServer,
+  privStarkRoutes,
+} from '../../../src/server/index.js';
 import { SERVICE_DEFAULTS, startService } from '../../../src/service/index.js';
 
 const API_KEY = 'browser-e2e-api-key-0123456789';
@@ -49,17 +54,22 @@ export interface ShopAssets {
 
 export async function startBrowserStack(payTo: string, assets: ShopAssets): Promise<BrowserStack> {
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-browser-'));
-  const closers: (() => Promise<unknown>)[] = [async () => rmSync(dir, { recursive: true, force: true })];
+  const closers: (() => Promise<unknown>)[] = [
+    async () => rmSync(dir, { recursive: true, force: true }),
+  ];
   const close = async () => {
     for (const run of closers.splice(0).reverse()) await run().catch(() => undefined);
   };
   try {
     // The shop listens first: its origin is what the pool node allows.
     let app: express.Express | null = null;
-    const shop: Server = createServer({ maxHeaderSize: MERCHANT_MAX_HEADER_BYTES }, (request, response) => {
-      if (app) app(request, response);
-      else response.writeHead(503).end();
-    });
+    const shop: Server = createServer(
+      { maxHeaderSize: MERCHANT_MAX_HEADER_BYTES },
+      (request, response) => {
+        if (app) app(request, response);
+        else response.writeHead(503).end();
+      },
+    );
     await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', () => resolve()));
     closers.push(
       () =>
@@ -90,18 +100,26 @@ export async function startBrowserStack(payTo: string, assets: ShopAssets): Prom
     const operator = new PoolNodeClient(poolUrl, { token: OPERATOR_TOKEN });
 
     let served = 0;
-    const server = new x402ResourceServer(new PrivStarkFacilitatorClient({ url: facilitatorUrl, apiKey: API_KEY, timeoutMs: 20_000 })).register(
-      'shielded:devnet',
-      new PrivStarkSchemeServer(),
-    );
+    const server = new x402ResourceServer(
+      new PrivStarkFacilitatorClient({ url: facilitatorUrl, apiKey: API_KEY, timeoutMs: 20_000 }),
+    ).register('shielded:devnet', new PrivStarkSchemeServer());
     const shopApp = express();
-    shopApp.use(paymentMiddleware(privStarkRoutes({ 'GET /weather': { payTo, price: '$0.01' } }), server));
+    shopApp.use(
+      paymentMiddleware(privStarkRoutes({ 'GET /weather': { payTo, price: '$0.01' } }), server),
+    );
     shopApp.get('/weather', (_request, response) => {
       served++;
       response.json({ weather: 'sunny', by: 'the shop' });
     });
     shopApp.get('/', (_request, response) => {
-      response.type('html').send(assets.page.html.replace('__CONFIG__', JSON.stringify({ pool: poolUrl }).replace(/</g, '\\u003c')));
+      response
+        .type('html')
+        .send(
+          assets.page.html.replace(
+            '__CONFIG__',
+            JSON.stringify({ pool: poolUrl }).replace(/</g, '\\u003c'),
+          ),
+        );
     });
     shopApp.get('/example/', (_request, response) => {
       response.type('html').send(assets.example.html);
@@ -110,7 +128,9 @@ export async function startBrowserStack(payTo: string, assets: ShopAssets): Prom
       response.type('application/wasm').send(Buffer.from(assets.wasm));
     });
     shopApp.use((request, response, next) => {
-      const [page, path] = request.path.startsWith('/example/') ? [assets.example, request.path.slice('/example/'.length)] : [assets.page, request.path.slice(1)];
+      const [page, path] = request.path.startsWith('/example/')
+        ? [assets.example, request.path.slice('/example/'.length)]
+        : [assets.page, request.path.slice(1)];
       const js = request.method === 'GET' ? page.files[path] : undefined;
       if (js === undefined) return next();
       response.type('text/javascript').send(js);

@@ -4,10 +4,17 @@
 // operator shields the page's deposit tickets through the shop's POST /fund. Everything the page
 // saw is reported back to the test, which checks it against the pool.
 
-import { IndexedDbWalletStore, loadWasmCore, payingFetch, settlementOf, Wallet } from '../../../src/client/index.js';
+import {
+  IndexedDbWalletStore,
+  loadWasmCore,
+  payingFetch,
+  settlementOf,
+  Wallet,
+} from '../../../src/client/index.js';
 
 const config = (globalThis as unknown as { config: { pool: string } }).config;
-const plain = (balance: ReturnType<Wallet['balance']>) => Object.fromEntries(Object.entries(balance).map(([k, v]) => [k, v.toString()]));
+const plain = (balance: ReturnType<Wallet['balance']>) =>
+  Object.fromEntries(Object.entries(balance).map(([k, v]) => [k, v.toString()]));
 
 /** Syncs until `done` holds (a checkpoint must cover what the pool just appended), at most 300 times. */
 async function syncUntil(wallet: Wallet, done: () => boolean): Promise<number> {
@@ -16,15 +23,25 @@ async function syncUntil(wallet: Wallet, done: () => boolean): Promise<number> {
     if (done()) return attempt;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`the wallet did not reach the expected state: ${JSON.stringify(plain(wallet.balance()))}`);
+  throw new Error(
+    `the wallet did not reach the expected state: ${JSON.stringify(plain(wallet.balance()))}`,
+  );
 }
 
 async function run() {
   const core = await loadWasmCore('/priv_stark.wasm');
-  const wallet = await Wallet.create({ core, pool: config.pool, store: new IndexedDbWalletStore('payer') });
+  const wallet = await Wallet.create({
+    core,
+    pool: config.pool,
+    store: new IndexedDbWalletStore('payer'),
+  });
   for (const amount of ['100000', '50000']) {
     const ticket = await wallet.depositTicket(amount);
-    const funded = await fetch('/fund', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: ticket.amount, pre: ticket.pre }) });
+    const funded = await fetch('/fund', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: ticket.amount, pre: ticket.pre }),
+    });
     if (!funded.ok) throw new Error(`funding failed: HTTP ${funded.status}`);
   }
   await syncUntil(wallet, () => wallet.balance().spendable === 150_000n);
@@ -36,15 +53,27 @@ async function run() {
   const body = await response.text();
   const claimed = settlementOf(response);
   const afterPayment = plain(wallet.balance());
-  const pendingRecord = wallet.payments().map((p) => ({ amount: p.amount, status: p.status, changeValue: p.changeValue }));
+  const pendingRecord = wallet
+    .payments()
+    .map((p) => ({ amount: p.amount, status: p.status, changeValue: p.changeValue }));
 
   // Only the pool's log resolves the payment: the change note (40000) joins once a checkpoint covers it.
-  await syncUntil(wallet, () => wallet.payments()[0]?.status === 'settled' && wallet.balance().unconfirmed === 0n && wallet.balance().pending === 0n);
+  await syncUntil(
+    wallet,
+    () =>
+      wallet.payments()[0]?.status === 'settled' &&
+      wallet.balance().unconfirmed === 0n &&
+      wallet.balance().pending === 0n,
+  );
   const settled = plain(wallet.balance());
   const settlementId = wallet.payments()[0]?.settlementId;
 
   // The same wallet, opened again from IndexedDB.
-  const reopened = await Wallet.open({ core, pool: config.pool, store: new IndexedDbWalletStore('payer') });
+  const reopened = await Wallet.open({
+    core,
+    pool: config.pool,
+    store: new IndexedDbWalletStore('payer'),
+  });
   const reopenedBalance = plain(reopened.balance());
   const resync = await reopened.sync();
 
@@ -61,8 +90,19 @@ async function run() {
     pendingRecord,
     settled,
     settlementId,
-    reopened: { balance: reopenedBalance, leaves: reopened.leafCount, sameLeaves: reopened.leafCount === wallet.leafCount, resyncLeaves: resync.leaves, payments: reopened.payments().map((p) => p.status) },
+    reopened: {
+      balance: reopenedBalance,
+      leaves: reopened.leafCount,
+      sameLeaves: reopened.leafCount === wallet.leafCount,
+      resyncLeaves: resync.leaves,
+      payments: reopened.payments().map((p) => p.status),
+    },
   };
 }
 
-(globalThis as unknown as { result: Promise<unknown> }).result = run().catch((error: unknown) => ({ error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error) }));
+(globalThis as unknown as { result: Promise<unknown> }).result = run().catch((error: unknown) => ({
+  error:
+    error instanceof Error
+      ? `${error.name}: ${error.message}\n${error.stack ?? ''}`
+      : String(error),
+}));

@@ -9,7 +9,14 @@ import { beforeAll } from 'vitest';
 
 import type { PrivStarkCore } from '../../../src/core/index.js';
 import { Facilitator } from '../../../src/facilitator/index.js';
-import { ApiKeys, type AuthMode, build, type BuildOptions, hashKey, type KeyPolicy } from '../../../src/http/index.js';
+import {
+  ApiKeys,
+  type AuthMode,
+  build,
+  type BuildOptions,
+  hashKey,
+  type KeyPolicy,
+} from '../../../src/http/index.js';
 import { openStore, Ledger, type PoolStore, type StoreKind } from '../../../src/ledger/index.js';
 import { NETWORKS } from '../../../src/scheme/index.js';
 import { type FixtureSpec, type Fixtures, fixtures, fundPool } from '../../../testkit/fixtures.js';
@@ -67,12 +74,21 @@ export function facilitatorHarness(kind: StoreKind, spec: FixtureSpec) {
     const facilitator = new Facilitator({ core: core(), ledger: pool, clock });
     const entries = [
       { id: 'test', sha256: hashKey(API_KEY), policy: {} },
-      ...Object.entries(options.keys ?? {}).map(([token, policy], i) => ({ id: `extra-${i}`, sha256: hashKey(token), policy })),
+      ...Object.entries(options.keys ?? {}).map(([token, policy], i) => ({
+        id: `extra-${i}`,
+        sha256: hashKey(token),
+        policy,
+      })),
     ];
     const built = await build({
       facilitator,
       auth: options.auth ?? { mode: 'keys', keys: new ApiKeys(entries) },
-      health: { version: 'test', backend: core().backend, networks: NETWORKS, pool: { kind: store.kind, state: () => pool.state() } },
+      health: {
+        version: 'test',
+        backend: core().backend,
+        networks: NETWORKS,
+        pool: { kind: store.kind, state: () => pool.state() },
+      },
       logger: false,
       ...options.build,
     });

@@ -25,20 +25,51 @@ export interface FacilitatorProcess {
  * @param args more flags (e.g. `--data-dir`, `--database-url`)
  * @param env more environment (e.g. `API_KEYS`)
  */
-export async function startFacilitatorProcess(args: readonly string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<FacilitatorProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start', '--port', '0', '--no-pool-node', '--host', '127.0.0.1', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
-  });
+export async function startFacilitatorProcess(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<FacilitatorProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      MAIN,
+      'start',
+      '--port',
+      '0',
+      '--no-pool-node',
+      '--host',
+      '127.0.0.1',
+      ...args,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    },
+  );
   let output = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>((resolve) => {
+  const exited = new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    output: string;
+  }>((resolve) => {
     child.on('exit', (code, signal) => setImmediate(() => resolve({ code, signal, output })));
   });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`facilitator did not start within ${timeoutMs} ms:\n${output.slice(-3000)}`)), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(`facilitator did not start within ${timeoutMs} ms:\n${output.slice(-3000)}`),
+        ),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');
-      const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)"[^\n]*"msg":"Facilitator listening"/.exec(output);
+      const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)"[^\n]*"msg":"Facilitator listening"/.exec(
+        output,
+      );
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
@@ -48,14 +79,22 @@ export async function startFacilitatorProcess(args: readonly string[], env: Reco
     child.stderr!.on('data', onData);
     void exited.then(({ code, signal }) => {
       clearTimeout(timer);
-      reject(new Error(`facilitator exited (${code ?? signal}) before listening:\n${output.slice(-3000)}`));
+      reject(
+        new Error(
+          `facilitator exited (${code ?? signal}) before listening:\n${output.slice(-3000)}`,
+        ),
+      );
     });
   });
   return { process: child, url, exited, output: () => output };
 }
 
 /** POSTs a JSON body; resolves with the status and parsed body, or `null` when the connection failed. */
-export async function postJson(url: string, body: unknown, key: string): Promise<{ status: number; body: Record<string, unknown> } | null> {
+export async function postJson(
+  url: string,
+  body: unknown,
+  key: string,
+): Promise<{ status: number; body: Record<string, unknown> } | null> {
   try {
     const response = await fetch(url, {
       method: 'POST',

@@ -3,7 +3,12 @@
  * what the official client sends to `/verify` and `/settle`.
  */
 
-import { encodeProof, type FacilitatorRequest, type PaymentRequirements, type PrivStarkPayload } from '../../../src/scheme/index.js';
+import {
+  encodeProof,
+  type FacilitatorRequest,
+  type PaymentRequirements,
+  type PrivStarkPayload,
+} from '../../../src/scheme/index.js';
 import type { FixtureSpec, PaymentFixture } from '../../../testkit/fixtures.js';
 
 /**
@@ -20,7 +25,10 @@ export function maxTimeoutFor(expiry: number, nowMs = Date.now()): number {
 }
 
 /** The requirements a merchant would have sent for `p`. */
-export function requirementsOf(p: PaymentFixture, overrides: Partial<PaymentRequirements> = {}): PaymentRequirements {
+export function requirementsOf(
+  p: PaymentFixture,
+  overrides: Partial<PaymentRequirements> = {},
+): PaymentRequirements {
   return {
     scheme: p.payment.scheme,
     network: p.payment.network,
@@ -34,7 +42,10 @@ export function requirementsOf(p: PaymentFixture, overrides: Partial<PaymentRequ
 }
 
 /** The `priv-stark/v1` payload of `p`. */
-export function payloadOf(p: PaymentFixture, overrides: Partial<PrivStarkPayload> = {}): PrivStarkPayload {
+export function payloadOf(
+  p: PaymentFixture,
+  overrides: Partial<PrivStarkPayload> = {},
+): PrivStarkPayload {
   return {
     scheme: p.payment.scheme,
     network: p.payment.network,

@@ -25,34 +25,50 @@ export async function ledgerProblems(core: PrivStarkCore, store: PoolStore): Pro
   const state = await store.state();
   const leaves = await allLeaves(store);
   const events = await allEvents(store);
-  if (leaves.length !== state.size) problems.push(`${leaves.length} leaves, head says ${state.size}`);
-  if (core.treeRoot(leaves) !== state.root) problems.push('head root is not the root of the leaves');
-  if ((await store.frontier()).root !== state.root) problems.push('frontier root differs from head root');
-  if (events.length !== state.events) problems.push(`${events.length} events, head says ${state.events}`);
+  if (leaves.length !== state.size)
+    problems.push(`${leaves.length} leaves, head says ${state.size}`);
+  if (core.treeRoot(leaves) !== state.root)
+    problems.push('head root is not the root of the leaves');
+  if ((await store.frontier()).root !== state.root)
+    problems.push('frontier root differs from head root');
+  if (events.length !== state.events)
+    problems.push(`${events.length} events, head says ${state.events}`);
   let next = 0;
   let total = 0n;
   const nullifiers = new Set<string>();
   for (const [i, event] of events.entries()) {
     if (event.id !== i + 1) problems.push(`event ${i + 1} has id ${event.id}`);
     if (event.kind === 'deposit') {
-      if (event.index !== next || leaves[next] !== event.commitment) problems.push(`deposit event ${event.id} does not match leaf ${next}`);
+      if (event.index !== next || leaves[next] !== event.commitment)
+        problems.push(`deposit event ${event.id} does not match leaf ${next}`);
       total += BigInt(event.amount);
       next += 1;
     } else {
-      if (event.changeIndex !== next || event.recipientIndex !== next + 1) problems.push(`settlement event ${event.id} indexes`);
-      if (leaves[next] !== event.change || leaves[next + 1] !== event.recipientNote) problems.push(`settlement event ${event.id} leaves`);
-      if (nullifiers.has(event.nullifier)) problems.push(`nullifier of event ${event.id} settled twice`);
+      if (event.changeIndex !== next || event.recipientIndex !== next + 1)
+        problems.push(`settlement event ${event.id} indexes`);
+      if (leaves[next] !== event.change || leaves[next + 1] !== event.recipientNote)
+        problems.push(`settlement event ${event.id} leaves`);
+      if (nullifiers.has(event.nullifier))
+        problems.push(`nullifier of event ${event.id} settled twice`);
       nullifiers.add(event.nullifier);
       const spent = await store.nullifier(event.nullifier);
-      if (spent?.settlementId !== event.settlementId || spent.eventId !== event.id) problems.push(`nullifier row of event ${event.id}`);
+      if (spent?.settlementId !== event.settlementId || spent.eventId !== event.id)
+        problems.push(`nullifier row of event ${event.id}`);
       next += 2;
     }
   }
-  if (next !== leaves.length) problems.push(`events account for ${next} leaves of ${leaves.length}`);
-  if (total.toString() !== state.depositTotal) problems.push(`deposit total ${state.depositTotal}, events sum to ${total}`);
+  if (next !== leaves.length)
+    problems.push(`events account for ${next} leaves of ${leaves.length}`);
+  if (total.toString() !== state.depositTotal)
+    problems.push(`deposit total ${state.depositTotal}, events sum to ${total}`);
   for (const checkpoint of await store.checkpoints(0, 100_000)) {
-    if (checkpoint.size > leaves.length || core.treeRoot(leaves.slice(0, checkpoint.size)) !== checkpoint.root) {
-      problems.push(`checkpoint ${checkpoint.seq} is not the root of the first ${checkpoint.size} leaves`);
+    if (
+      checkpoint.size > leaves.length ||
+      core.treeRoot(leaves.slice(0, checkpoint.size)) !== checkpoint.root
+    ) {
+      problems.push(
+        `checkpoint ${checkpoint.seq} is not the root of the first ${checkpoint.size} leaves`,
+      );
     }
   }
   return problems;

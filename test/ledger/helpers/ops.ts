@@ -9,7 +9,10 @@ export function depositOp(overrides: Partial<DepositOp> = {}): DepositOp {
 }
 
 /** A settlement op of a random nullifier (the store does not check notes: the pool derives them). */
-export function settlementOp(core: PrivStarkCore, overrides: Partial<SettlementOp> = {}): SettlementOp {
+export function settlementOp(
+  core: PrivStarkCore,
+  overrides: Partial<SettlementOp> = {},
+): SettlementOp {
   const nullifier = overrides.nullifier ?? randomDigest();
   return {
     kind: 'settlement',
@@ -24,7 +27,9 @@ export function settlementOp(core: PrivStarkCore, overrides: Partial<SettlementO
 }
 
 /** Every leaf of a store, by paging. */
-export async function allLeaves(store: { leaves(from: number, limit: number): Promise<DigestHex[]> }): Promise<DigestHex[]> {
+export async function allLeaves(store: {
+  leaves(from: number, limit: number): Promise<DigestHex[]>;
+}): Promise<DigestHex[]> {
   const out: DigestHex[] = [];
   for (;;) {
     const page = await store.leaves(out.length, 1000);

@@ -12,7 +12,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 
 import { loadCore, type PrivStarkCore } from '../../../src/core/index.js';
-import { openStore, type PoolStore, type StoreConfig, type StoreKind } from '../../../src/ledger/index.js';
+import {
+  openStore,
+  type PoolStore,
+  type StoreConfig,
+  type StoreKind,
+} from '../../../src/ledger/index.js';
 import { startTestPostgres, type TestPostgres } from '../../../testkit/postgres.js';
 
 /** Both store kinds, for `describe.each`. */

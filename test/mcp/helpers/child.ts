@@ -18,7 +18,10 @@ export const MAIN = join(ROOT, 'dist/cli/main.js');
 
 /** Compiles `src/` to `dist/` when it changed (content-hashed: quick when nothing did). */
 export function buildDist(): void {
-  const built = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), 'ts', '--quiet'], { cwd: ROOT, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), 'ts', '--quiet'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (built.status !== 0) throw new Error(`node scripts/build.mjs ts failed:\n${built.stderr}`);
 }
 
@@ -33,19 +36,31 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-function session(client: Client, stderr: () => string, errors: Error[], close: () => Promise<void>): McpSession {
+function session(
+  client: Client,
+  stderr: () => string,
+  errors: Error[],
+  close: () => Promise<void>,
+): McpSession {
   return {
     client,
     stderr,
     errors,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    call: async (name, args = {}) =>
+      (await client.callTool({ name, arguments: args })) as CallToolResult,
     close,
   };
 }
 
 /** Spawns `node dist/cli/main.js mcp …` and connects over stdio. */
 export async function startStdio(args: string[], env: Record<string, string>): Promise<McpSession> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MAIN, 'mcp', ...args], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'pipe', cwd: ROOT });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN, 'mcp', ...args],
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stderr: 'pipe',
+    cwd: ROOT,
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
@@ -58,12 +73,24 @@ export async function startStdio(args: string[], env: Record<string, string>): P
   } catch (error) {
     throw new Error(`mcp over stdio did not start: ${(error as Error).message}\n${stderr}`);
   }
-  return session(client, () => stderr, errors, () => client.close());
+  return session(
+    client,
+    () => stderr,
+    errors,
+    () => client.close(),
+  );
 }
 
 /** Spawns `node dist/cli/main.js mcp --http 0 …`, reads its URL and connects over streamable HTTP. */
-export async function startHttp(args: string[], env: Record<string, string>): Promise<McpSession & { url: string }> {
-  const child = spawn(process.execPath, [MAIN, 'mcp', '--http', '0', ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startHttp(
+  args: string[],
+  env: Record<string, string>,
+): Promise<McpSession & { url: string }> {
+  const child = spawn(process.execPath, [MAIN, 'mcp', '--http', '0', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
@@ -83,11 +110,16 @@ export async function startHttp(args: string[], env: Record<string, string>): Pr
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
-    ...session(client, () => stderr, errors, async () => {
-      await client.close();
-      child.kill('SIGTERM');
-      await exited;
-    }),
+    ...session(
+      client,
+      () => stderr,
+      errors,
+      async () => {
+        await client.close();
+        child.kill('SIGTERM');
+        await exited;
+      },
+    ),
     url,
   };
 }
