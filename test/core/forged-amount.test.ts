@@ -23,30 +23,43 @@ interface ForgedEntry {
 
 const fixtures = new URL('../fixtures/spend/', import.meta.url);
 const forged = JSON.parse(readFileSync(new URL('forged.json', fixtures), 'utf8')) as ForgedEntry[];
-const proofOf = (entry: { proof: string }) => new Uint8Array(readFileSync(new URL(entry.proof, fixtures)));
+const proofOf = (entry: { proof: string }) =>
+  new Uint8Array(readFileSync(new URL(entry.proof, fixtures)));
 const bytes = (hex: string) => new Uint8Array(Buffer.from(hex, 'hex'));
 
 function hexDigest(encoded: Uint8Array, offset: number): SpendPublicInputs['root'] {
   return `0x${Buffer.from(encoded.subarray(offset, offset + 32)).toString('hex')}` as SpendPublicInputs['root'];
 }
 
-const raw = async (backend: Backend): Promise<RawBinding> => (backend === 'native' ? loadNative() : loadWasm());
+const raw = async (backend: Backend): Promise<RawBinding> =>
+  backend === 'native' ? loadNative() : loadWasm();
 
 describe.each(BACKENDS)('%s backend: forged amounts', (backend) => {
   it('has forged fixtures for an amount in [2^62, p) and one at p', () => {
-    expect(forged.map((entry) => BigInt(entry.amount))).toEqual([2n ** 64n - 2n ** 32n, 2n ** 64n - 2n ** 32n + 1n]);
+    expect(forged.map((entry) => BigInt(entry.amount))).toEqual([
+      2n ** 64n - 2n ** 32n,
+      2n ** 64n - 2n ** 32n + 1n,
+    ]);
   });
 
   it('the raw binding refuses them, on the calling thread and off it', async () => {
     const binding = await raw(backend);
     for (const entry of forged) {
       const [proof, inputs] = [proofOf(entry), bytes(entry.publicInputs)];
-      expect(() => binding.verifySpend(proof, inputs), entry.name).toThrow(/^amount_out_of_range: /);
-      await expect(binding.verifySpendAsync(proof, inputs), entry.name).rejects.toThrow(/^amount_out_of_range: /);
+      expect(() => binding.verifySpend(proof, inputs), entry.name).toThrow(
+        /^amount_out_of_range: /,
+      );
+      await expect(binding.verifySpendAsync(proof, inputs), entry.name).rejects.toThrow(
+        /^amount_out_of_range: /,
+      );
     }
     // Must-pass twin: the golden honest proof.
-    const golden = JSON.parse(readFileSync(new URL('public.json', fixtures), 'utf8')) as { publicInputs: string };
-    expect(binding.verifySpend(proofOf({ proof: 'proof.bin' }), bytes(golden.publicInputs)).length).toBe(0);
+    const golden = JSON.parse(readFileSync(new URL('public.json', fixtures), 'utf8')) as {
+      publicInputs: string;
+    };
+    expect(
+      binding.verifySpend(proofOf({ proof: 'proof.bin' }), bytes(golden.publicInputs)).length,
+    ).toBe(0);
   });
 
   it('the facade answers them with a verdict', async () => {
@@ -60,7 +73,10 @@ describe.each(BACKENDS)('%s backend: forged amounts', (backend) => {
         amount: entry.amount,
         ctx: hexDigest(encoded, 104),
       };
-      expect(await core.verifySpend(proofOf(entry), inputs)).toEqual({ ok: false, code: 'amount_out_of_range' });
+      expect(await core.verifySpend(proofOf(entry), inputs)).toEqual({
+        ok: false,
+        code: 'amount_out_of_range',
+      });
     }
   });
 });
