@@ -280,7 +280,7 @@ export class Ledger {
     if (typeof pi !== 'object' || pi === null || !this.canonical(pi.nullifier))
       return reject('invalid_payload');
     // 1. A settled nullifier wins over every other refusal.
-    const spent = await this.store.nullifier(pi.nullifier);
+    const spent = await this.spent(pi.nullifier);
     if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
     // 2. Shapes and encodings.
     if (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
@@ -338,7 +338,7 @@ export class Ledger {
     reason: R,
   ): Promise<LedgerRejection | { readonly ok: false; readonly reason: R }> {
     if (this.canonical(nullifier)) {
-      const spent = await this.store.nullifier(nullifier);
+      const spent = await this.spent(nullifier);
       if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
     }
     return { ok: false, reason };
