@@ -46,6 +46,8 @@ export interface FixtureSpec {
 
 /** One valid payment: a transition input plus what made it. */
 export interface PaymentFixture extends TransitionInput {
+  /** The proof (fixtures carry it inline). */
+  readonly proof: Uint8Array;
   /** The note spent (secret; tests only). */
   readonly note: DerivedNote;
   /** Its leaf index. */

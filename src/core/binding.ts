@@ -28,6 +28,8 @@ export interface RawBinding {
   proofErrorCodes(): string[];
   spendPublicInputs(witness: Uint8Array): Uint8Array;
   proveSpend(witness: Uint8Array, seed: Uint8Array): Uint8Array;
+  /** The proof's reference (32 bytes) followed by its header's parameter-set id (1 byte). */
+  proofReference(proof: Uint8Array, publicInputs: Uint8Array): Uint8Array;
   /** Empty bytes when the proof holds. */
   verifySpend(proof: Uint8Array, publicInputs: Uint8Array): Uint8Array;
   proveSpendAsync(witness: Uint8Array, seed: Uint8Array): Promise<Uint8Array>;

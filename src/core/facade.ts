@@ -67,6 +67,16 @@ export interface PaymentContext {
   readonly expiry: number;
 }
 
+/** A proof's content reference: `0x` + 64 lowercase hex digits (32 bytes; not field elements). */
+export type ProofReference = `0x${string}`;
+
+/** What {@link PrivStarkCore.proofReference} returns. */
+export interface ProofReferenceOf {
+  readonly reference: ProofReference;
+  /** The parameter-set id the proof's header names. */
+  readonly parameterSet: number;
+}
+
 /** The core: hashing, the pool tree and encodings, on one backend. */
 export interface PrivStarkCore {
   /** Which backend runs the calls. */
@@ -117,6 +127,15 @@ export interface PrivStarkCore {
    * (e.g. `insufficient_value`, `root_mismatch`); no proof of a false statement is attempted.
    */
   proveSpend(witness: SpendWitness): Promise<SpendProof>;
+  /**
+   * The content reference of a proof handed over to the pool operator's node (compact payments):
+   * BLAKE3 of a domain tag, the header's parameter set, the AIR digest, the public inputs and the
+   * proof bytes (`crates/proof/src/reference.rs`), and that parameter set. Reads the header only;
+   * it says nothing of validity.
+   * @throws CoreError (`proof_too_short`, `bad_magic`, …) for bytes without a proof header, or
+   *   public inputs that do not encode
+   */
+  proofReference(proof: Uint8Array, publicInputs: SpendPublicInputs): ProofReferenceOf;
   /**
    * Verifies a proof off the JavaScript thread. Hostile bytes or inputs never throw: the verdict
    * carries the stable code of the first check that failed. Wrong JavaScript types throw.
@@ -229,6 +248,15 @@ function encodeCaller(witness: SpendWitness): Uint8Array {
   }
 }
 
+function encodeCallerInputs(publicInputs: SpendPublicInputs): Uint8Array {
+  try {
+    return encodePublicInputs(publicInputs);
+  } catch (error) {
+    if (error instanceof SpendEncodingError) throw new CoreError(error.code, error.message);
+    throw error;
+  }
+}
+
 /** Calls the binding (arguments already checked) and turns what it throws into a `CoreError`. */
 function guard<A extends unknown[], T>(call: (...args: A) => T, ...args: A): T {
   try {
@@ -331,6 +359,11 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
       const seed = globalThis.crypto.getRandomValues(new Uint8Array(32));
       const proof = await guardAsync(raw.proveSpendAsync, encoded, seed);
       return { proof, publicInputs: decodePublicInputs(guard(raw.spendPublicInputs, encoded)) };
+    },
+    proofReference(proof, publicInputs) {
+      abytes(proof, 'proof');
+      const out = guard(raw.proofReference, proof, encodeCallerInputs(publicInputs));
+      return { reference: digestHex(out) as ProofReference, parameterSet: out[32]! };
     },
     async verifySpend(proof, publicInputs) {
       abytes(proof, 'proof');

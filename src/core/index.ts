@@ -19,6 +19,8 @@ export {
   type Frontier,
   type PaymentContext,
   type PrivStarkCore,
+  type ProofReference,
+  type ProofReferenceOf,
   TREE_CAPACITY,
   TREE_DEPTH,
 } from './facade.js';

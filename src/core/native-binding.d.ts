@@ -37,6 +37,9 @@ export declare function merge(left: Uint8Array, right: Uint8Array): Buffer
 /** Every error code the spend prover and verifier can report. */
 export declare function proofErrorCodes(): Array<string>
 
+/** The proof's reference (32 bytes) and the parameter-set id of its header (1 byte). */
+export declare function proofReference(proof: Uint8Array, publicInputs: Uint8Array): Buffer
+
 /** Proves an encoded witness with a 32-byte seed from a CSPRNG. */
 export declare function proveSpend(witness: Uint8Array, seed: Uint8Array): Buffer
 

@@ -127,6 +127,7 @@ function bindingOf(core: WasmCore, offThread?: OffThread): RawBinding {
     proofErrorCodes: () => core.text('proof_error_codes', []).split('\n'),
     spendPublicInputs: (witness) => bytes('spend_public_inputs', witness),
     proveSpend: (witness, seed) => bytes('prove_spend', witness, seed),
+    proofReference: (proof, publicInputs) => bytes('proof_reference', proof, publicInputs),
     verifySpend: (proof, publicInputs) => bytes('verify_spend', proof, publicInputs),
     proveSpendAsync: (witness, seed) => later('proveSpend', 'prove_spend', witness, seed),
     verifySpendAsync: (proof, publicInputs) =>

@@ -3,11 +3,17 @@
  * discriminating first, stopping at the first failure: encodings, then scheme / network / asset,
  * then `accepted` and the payload against the requirements, then expiry, then the caller's policy.
  * The envelope's schema was checked before (the HTTP layer validates the body against
- * `FacilitatorRequestSchema`). What passes comes out as the proof bytes, its public inputs — the
- * context digest recomputed from `paymentRequirements` and the payload's expiry — and the payment.
+ * `FacilitatorRequestSchema`). What passes comes out as the proof bytes (inline) or its reference
+ * (compact), its public inputs — the context digest recomputed from `paymentRequirements` and the
+ * payload's expiry — and the payment.
  */
 
-import type { DigestHex, PaymentContext, SpendPublicInputs } from '../core/index.js';
+import type {
+  DigestHex,
+  PaymentContext,
+  ProofReference,
+  SpendPublicInputs,
+} from '../core/index.js';
 import {
   CONTEXT_FIELD_MAX_BYTES,
   decodeProof,
@@ -15,6 +21,7 @@ import {
   type FacilitatorRequest,
   isAmount,
   isExpiryGranular,
+  isProofReference,
   type NetworkProfile,
   paymentContext,
   publicInputs,
@@ -24,10 +31,13 @@ import {
 } from '../scheme/index.js';
 import type { CallerPolicy, FacilitatorCore } from './types.js';
 
-/** A request that passed every check without I/O. */
+/** A request that passed every check without I/O: exactly one of `proof` and `reference`. */
 export interface CheckedPayment {
   readonly ok: true;
-  readonly proof: Uint8Array;
+  /** Inline: the proof bytes. */
+  readonly proof: Uint8Array | null;
+  /** Compact: the reference of a proof handed over to the pool node. */
+  readonly reference: ProofReference | null;
   readonly publicInputs: SpendPublicInputs;
   readonly payment: PaymentContext;
   readonly network: string;
@@ -83,10 +93,18 @@ export function checkRequest(
   const accepted = request.paymentPayload.accepted;
   const payload = request.paymentPayload.payload;
 
-  // 1. Encodings: the proof's base64 and size, amounts, expiry granularity, canonical digests,
-  //    the recipient's address, the resource id's length.
-  const proof = decodeProof(payload.proof);
-  if (!proof.ok) return fail(proof.reason);
+  // 1. Encodings: exactly one of the proof (base64 and size) and its reference, amounts, expiry
+  //    granularity, canonical digests, the recipient's address, the resource id's length.
+  if ((payload.proof === undefined) === (payload.proofRef === undefined))
+    return fail('invalid_payload');
+  let proof: Uint8Array | null = null;
+  if (payload.proof !== undefined) {
+    const decoded = decodeProof(payload.proof);
+    if (!decoded.ok) return fail(decoded.reason);
+    proof = decoded.bytes;
+  } else if (!isProofReference(payload.proofRef)) {
+    return fail('invalid_payload');
+  }
   if (!isAmount(payload.amount) || !isAmount(requirements.amount)) return fail('invalid_payload');
   if (!isExpiryGranular(payload.expiry)) return fail('invalid_payload');
   if (
@@ -143,7 +161,8 @@ export function checkRequest(
   }
   return {
     ok: true,
-    proof: proof.bytes,
+    proof,
+    reference: proof === null ? (payload.proofRef as ProofReference) : null,
     publicInputs: publicInputs(payload, ctx),
     payment,
     network: network.network,

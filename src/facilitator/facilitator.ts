@@ -83,10 +83,18 @@ export class Facilitator {
       const state = await this.poolChecks(checked);
       if (state === 'unknown_root') return { ok: false, reason: 'unknown_root' };
       if (state !== 'unspent') return { ok: false, reason: 'nullifier_already_spent' };
+      // Compact: the verdict of the proof's hand-over, if its public inputs are exactly these.
+      if (checked.reference !== null) {
+        const matches = await this.ledger.handedOverMatches(
+          checked.reference,
+          checked.publicInputs,
+        );
+        return matches ? { ok: true } : { ok: false, reason: 'unknown_proof_reference' };
+      }
     } catch (error) {
       return { ok: false, reason: poolFault(error) };
     }
-    const verdict = await this.verifier.run(checked.proof, checked.publicInputs);
+    const verdict = await this.verifier.run(checked.proof!, checked.publicInputs);
     return verdict.ok ? { ok: true } : { ok: false, reason: 'invalid_priv_stark_proof' };
   }
 
@@ -104,7 +112,8 @@ export class Facilitator {
     try {
       result = checked.ok
         ? await this.ledger.settle({
-            proof: checked.proof,
+            proof: checked.proof ?? undefined,
+            reference: checked.reference ?? undefined,
             publicInputs: checked.publicInputs,
             payment: checked.payment,
           })

@@ -4,7 +4,7 @@
  * only a fault of the facilitator itself throws.
  */
 
-import type { PrivStarkCore } from '../core/index.js';
+import type { PrivStarkCore, SpendPublicInputs } from '../core/index.js';
 import type {
   LedgerRejection,
   SettleResult,
@@ -25,6 +25,11 @@ export interface FacilitatorLedger {
   isCheckpoint(root: string): Promise<boolean>;
   /** The settlement that spent `nullifier`, `null` while unspent. */
   spent(nullifier: string): Promise<SpentNullifier | null>;
+  /**
+   * Whether `reference` names a handed-over proof, still kept and of an accepted parameter set,
+   * whose public inputs are exactly `publicInputs` (compact payments: its verdict holds).
+   */
+  handedOverMatches(reference: string, publicInputs: SpendPublicInputs): Promise<boolean>;
   /**
    * The pool's transition: a settled nullifier answered first, then its own checks, the proof
    * verified, the transition applied atomically and durably.

@@ -8,7 +8,7 @@
  * layers turn into 503 `pool_unavailable`.
  */
 
-import { type DepositReason, messageOf, type Reason } from '../scheme/reasons.js';
+import { type PoolNodeReason, messageOf, type Reason } from '../scheme/reasons.js';
 
 /** Every reason the ledger refuses a transition or a deposit with. */
 export const LEDGER_REASONS = [
@@ -20,16 +20,25 @@ export const LEDGER_REASONS = [
   'payment_requirements_mismatch',
   'payment_expired',
   'unknown_root',
+  'nullifier_already_spent',
   'duplicate_settlement',
+  'unknown_proof_reference',
   'invalid_priv_stark_proof',
-  // deposits and capacity
+  // deposits, hand-overs and capacity
   'amount_out_of_range',
   'duplicate_commitment',
   'tree_full',
-] as const satisfies readonly (Reason | DepositReason)[];
+  'too_many_proofs',
+  'proof_store_full',
+] as const satisfies readonly (Reason | PoolNodeReason)[];
 
 /** A reason from {@link LEDGER_REASONS}. */
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
+
+/** Whether `code` is a reason of {@link LEDGER_REASONS}. */
+export function isLedgerReason(code: unknown): code is LedgerReason {
+  return typeof code === 'string' && (LEDGER_REASONS as readonly string[]).includes(code);
+}
 
 /** A refusal by the ledger's rules. Nothing changed in the pool. */
 export interface LedgerRejection {

@@ -6,7 +6,14 @@
  */
 
 import { type DigestHex, TREE_CAPACITY } from '../core/index.js';
-import type { Checkpoint, PoolEvent, StoreOp, StoreOpResult, TreeHasher } from './store.js';
+import type {
+  Checkpoint,
+  HandOverOp,
+  PoolEvent,
+  StoreOp,
+  StoreOpResult,
+  TreeHasher,
+} from './store.js';
 
 /** The `pool_head` row. */
 export interface Head {
@@ -16,6 +23,8 @@ export interface Head {
   readonly eventCount: number;
   readonly checkpointCount: number;
   readonly depositTotal: string;
+  /** Handed-over proofs stored. */
+  readonly proofRows: number;
 }
 
 /** An `events` row; for a settlement, `commitment` is the change note (at `leaf_index`). */
@@ -32,12 +41,24 @@ export interface EventRow {
   recipient_note: string | null;
 }
 
+/** What the store holds of a group's handed-over proofs, read under the lock. */
+export interface StoredProofs {
+  /** References of the group already stored → their expiry (unix ms). */
+  readonly existing: ReadonlyMap<string, number>;
+  /** Rows stored per nullifier, for the nullifiers of the group's hand-overs and settlements. */
+  readonly perNullifier: ReadonlyMap<string, number>;
+}
+
 /** The rows one group writes. */
 export interface Plan {
   readonly results: StoreOpResult[];
   readonly leaves: { idx: number; commitment: string }[];
   readonly nullifiers: { nullifier: string; settlement_id: string; event_id: number }[];
   readonly events: EventRow[];
+  /** Handed-over proofs to insert (or, for a stored reference past its time, to keep again). */
+  readonly proofs: HandOverOp[];
+  /** Nullifiers whose handed-over proofs go (they settled); after the inserts. */
+  readonly dropProofsOf: string[];
   /** The new head, or `null` when nothing was accepted (no write needed). */
   readonly head: Head | null;
 }
@@ -52,13 +73,15 @@ export function emptyHead(tree: TreeHasher): Head {
     eventCount: 0,
     checkpointCount: 0,
     depositTotal: '0',
+    proofRows: 0,
   };
 }
 
 /**
  * Decides a group of ops against the store's contents.
- * @param spent nullifiers of the group already in the store
+ * @param spent nullifiers of the group's settlements and hand-overs already spent in the store
  * @param present deposit commitments of the group already in the tree
+ * @param stored what the store holds of the group's handed-over proofs
  */
 export function planGroup(
   tree: TreeHasher,
@@ -66,6 +89,7 @@ export function planGroup(
   ops: readonly StoreOp[],
   spent: ReadonlySet<string>,
   present: ReadonlySet<string>,
+  stored: StoredProofs,
   now: number,
 ): Plan {
   const seenNullifiers = new Set<string>();
@@ -74,9 +98,15 @@ export function planGroup(
   const leaves: { idx: number; commitment: string }[] = [];
   const nullifiers: { nullifier: string; settlement_id: string; event_id: number }[] = [];
   const events: EventRow[] = [];
+  const proofs: HandOverOp[] = [];
+  const dropProofsOf: string[] = [];
+  // Rows per nullifier as the group goes: the store's, plus this group's inserts.
+  const proofsOf = new Map(stored.perNullifier);
+  const addedReferences = new Map<string, number>();
   let size = head.size;
   let eventCount = head.eventCount;
   let depositTotal = BigInt(head.depositTotal);
+  let proofRows = head.proofRows;
 
   for (const op of ops) {
     if (op.kind === 'settlement') {
@@ -117,6 +147,68 @@ export function planGroup(
         recipientNote: op.recipientNote,
       });
       size += 2;
+      // Its handed-over proofs go in the same commit: they can serve nothing any more. Those of
+      // this group are not inserted at all (PostgreSQL's delete would not see them).
+      const rows = proofsOf.get(op.nullifier) ?? 0;
+      if (rows > 0) {
+        const fresh = proofs.filter((p) => p.nullifier === op.nullifier);
+        const kept = proofs.filter((p) => p.nullifier !== op.nullifier);
+        proofs.length = 0;
+        proofs.push(...kept);
+        const newRows = fresh.filter((p) => !stored.existing.has(p.reference)).length;
+        if (rows > newRows) dropProofsOf.push(op.nullifier);
+        proofRows -= rows;
+        proofsOf.set(op.nullifier, 0);
+      }
+    } else if (op.kind === 'handover') {
+      if (spent.has(op.nullifier) || seenNullifiers.has(op.nullifier)) {
+        results.push({ ok: false, reason: 'nullifier_already_spent' });
+        continue;
+      }
+      const known = addedReferences.get(op.reference) ?? stored.existing.get(op.reference);
+      if (known !== undefined && known > now) {
+        results.push({
+          ok: true,
+          kind: 'handover',
+          reference: op.reference,
+          expiresAt: known,
+          stored: false,
+        });
+        continue;
+      }
+      if (known !== undefined) {
+        // Stored but past its time and not pruned yet: the row is kept again with the new time.
+        proofs.push(op);
+        addedReferences.set(op.reference, op.expiresAt);
+        results.push({
+          ok: true,
+          kind: 'handover',
+          reference: op.reference,
+          expiresAt: op.expiresAt,
+          stored: true,
+        });
+        continue;
+      }
+      const rows = proofsOf.get(op.nullifier) ?? 0;
+      if (rows >= op.perNullifier) {
+        results.push({ ok: false, reason: 'too_many_proofs' });
+        continue;
+      }
+      if (proofRows >= op.capacity) {
+        results.push({ ok: false, reason: 'proof_store_full' });
+        continue;
+      }
+      proofs.push(op);
+      addedReferences.set(op.reference, op.expiresAt);
+      proofsOf.set(op.nullifier, rows + 1);
+      proofRows += 1;
+      results.push({
+        ok: true,
+        kind: 'handover',
+        reference: op.reference,
+        expiresAt: op.expiresAt,
+        stored: true,
+      });
     } else {
       if (present.has(op.commitment) || seenCommitments.has(op.commitment)) {
         results.push({ ok: false, reason: 'duplicate_commitment' });
@@ -153,11 +245,15 @@ export function planGroup(
     }
   }
 
-  if (leaves.length === 0) return { results, leaves, nullifiers, events, head: null };
-  const frontier = tree.frontierAppend(
-    { size: head.size, root: head.root, state: head.frontier },
-    leaves.map((leaf) => leaf.commitment),
-  );
+  const written = leaves.length > 0 || proofs.length > 0 || dropProofsOf.length > 0;
+  if (!written) return { results, leaves, nullifiers, events, proofs, dropProofsOf, head: null };
+  const frontier =
+    leaves.length === 0
+      ? { size: head.size, root: head.root, state: head.frontier }
+      : tree.frontierAppend(
+          { size: head.size, root: head.root, state: head.frontier },
+          leaves.map((leaf) => leaf.commitment),
+        );
   if (frontier.size !== size)
     throw new Error(`frontier size ${frontier.size} after the append, expected ${size}`);
   return {
@@ -165,6 +261,8 @@ export function planGroup(
     leaves,
     nullifiers,
     events,
+    proofs,
+    dropProofsOf,
     head: {
       size,
       root: frontier.root,
@@ -172,6 +270,7 @@ export function planGroup(
       eventCount,
       checkpointCount: head.checkpointCount,
       depositTotal: depositTotal.toString(),
+      proofRows,
     },
   };
 }

@@ -16,14 +16,29 @@ import {
   type DigestHex,
   type PaymentContext,
   type PrivStarkCore,
+  type ProofReference,
   type SpendPublicInputs,
-  isDigestFormat,
   type VerifyResult,
 } from '../core/index.js';
-import { DEVNET_NETWORK, MAX_PROOF_BYTES, parseAmount, SCHEME } from '../scheme/index.js';
+import {
+  DEVNET_NETWORK,
+  HANDOVER_GRACE_SECONDS,
+  HANDOVER_RETENTION_CAP_SECONDS,
+  isProofReference,
+  MAX_LIVE_PROOFS_PER_NULLIFIER,
+  MAX_PROOF_BYTES,
+  parseAmount,
+  SCHEME,
+} from '../scheme/index.js';
 import { GroupCommitter } from './committer.js';
-import { type LedgerRejection, PoolUnavailableError, reject } from './errors.js';
+import { isLedgerReason, type LedgerRejection, PoolUnavailableError, reject } from './errors.js';
 import { noteCommitment, recipientNote, settlementId } from './notes.js';
+import {
+  type CheckedFields,
+  type ClaimedInputs,
+  checkPayment,
+  isCanonicalDigest,
+} from './payment-rules.js';
 import type { Checkpoint, PoolEvent, PoolStore, SpentNullifier, StoreState } from './store.js';
 
 /** What the pool needs from the core: hashing, the tree, the context digest, addresses, the verifier. */
@@ -36,6 +51,7 @@ export type LedgerCore = Pick<
   | 'contextDigest'
   | 'decodeAddress'
   | 'verifySpend'
+  | 'proofReference'
 >;
 
 /** Options of {@link Ledger}. */
@@ -54,11 +70,22 @@ export interface LedgerOptions {
   readonly maxGroup?: number;
   /** Errors of the checkpoint timer (the store was unreachable); the timer keeps running. */
   readonly onTimerError?: (error: unknown) => void;
+  /** Handed-over proofs the store may hold at once (default 10000, `PROOF_STORE_MAX`). */
+  readonly proofStoreCapacity?: number;
+  /**
+   * Parameter sets whose handed-over verdicts still count; a stored proof of another set is an
+   * unknown reference. Default: every set the verifier accepted at hand-over.
+   */
+  readonly acceptedParameterSets?: readonly number[] | undefined;
 }
 
-/** A settlement transition: the proof, its public inputs, and the payment it pays. */
+/**
+ * A settlement transition: the proof — inline, or the reference of a proof handed over (exactly
+ * one) — its public inputs, and the payment it pays.
+ */
 export interface TransitionInput {
-  readonly proof: Uint8Array;
+  readonly proof?: Uint8Array | undefined;
+  readonly reference?: ProofReference | undefined;
   readonly publicInputs: SpendPublicInputs;
   /** The payment fields the proof is bound to; `payTo` is the recipient's shielded address. */
   readonly payment: PaymentContext;
@@ -78,6 +105,27 @@ export interface SettlementAccepted {
 
 /** What {@link Ledger.settle} returns. */
 export type SettleResult = SettlementAccepted | LedgerRejection;
+
+/** A proof handed over (compact payments): the root, nullifier, change and amount it claims, and
+ * the payment it pays, from which the ledger recomputes its context digest. */
+export interface HandOverInput {
+  readonly proof: Uint8Array;
+  readonly publicInputs: ClaimedInputs;
+  readonly payment: PaymentContext;
+}
+
+/** A handed-over proof kept. */
+export interface HandOverAccepted {
+  readonly ok: true;
+  readonly reference: ProofReference;
+  /** Unix ms when it is dropped. */
+  readonly expiresAt: number;
+  /** False when the same proof had been handed over before. */
+  readonly stored: boolean;
+}
+
+/** What {@link Ledger.handOver} returns. */
+export type HandOverResult = HandOverAccepted | LedgerRejection;
 
 /** An applied deposit. */
 export interface DepositAccepted {
@@ -127,6 +175,8 @@ export class Ledger {
   private readonly clock: () => number;
   private readonly committer: GroupCommitter;
   private readonly onTimerError: (error: unknown) => void;
+  private readonly proofStoreCapacity: number;
+  private readonly acceptedParameterSets: readonly number[] | undefined;
   private readonly knownRoots = new Set<string>();
   private readonly inFlight = new Map<string, Promise<SettleResult>>();
   private timer: NodeJS.Timeout | null = null;
@@ -142,6 +192,8 @@ export class Ledger {
     this.clock = options.clock ?? Date.now;
     this.committer = new GroupCommitter(this.store, this.clock, options.maxGroup ?? 512);
     this.onTimerError = options.onTimerError ?? (() => undefined);
+    this.proofStoreCapacity = options.proofStoreCapacity ?? 10_000;
+    this.acceptedParameterSets = options.acceptedParameterSets;
   }
 
   /** Starts the checkpoint timer (idempotent). It does not keep the process alive. */
@@ -164,6 +216,8 @@ export class Ledger {
     try {
       // 90% of the interval: timers in several processes publish about once per interval.
       await this.store.checkpoint(this.clock(), Math.floor(this.checkpointIntervalMs * 0.9));
+      // Handed-over proofs whose time has passed go (a lookup refuses them already).
+      await this.store.pruneProofs(this.clock());
     } catch (error) {
       this.onTimerError(error);
     } finally {
@@ -265,58 +319,48 @@ export class Ledger {
    * docs/facilitator.md gives for `/settle`: a nullifier that has settled is answered first,
    * whatever else the transition fails; then shapes, this pool's scheme, network and asset, the
    * proof's amount and context digest against the payment, expiry by the pool's clock, the anchor,
-   * the proof; the commit re-checks the nullifier under the store's lock and expiry at its time.
-   * Each question goes to the store once.
+   * then the proof — verified here when it is inline, or, for a reference, the verdict of its
+   * hand-over, whose public inputs must be exactly these; the commit re-checks the nullifier under
+   * the store's lock and expiry at its time. Each question goes to the store once.
    * @returns the settlement, or a rejection: `duplicate_settlement` (with the original id),
    *   `invalid_payload`, `unsupported_scheme`, `unsupported_network`, `unsupported_asset`,
    *   `payment_requirements_mismatch`, `payment_expired`, `unknown_root`,
-   *   `invalid_priv_stark_proof`, `tree_full`
+   *   `unknown_proof_reference`, `invalid_priv_stark_proof`, `tree_full`
    * @throws PoolUnavailableError when the store fails (nothing applied, or — if the commit itself
    *   failed — possibly applied: a retry then reports `duplicate_settlement`)
    */
   async settle(input: TransitionInput): Promise<SettleResult> {
     if (typeof input !== 'object' || input === null) return reject('invalid_payload');
-    const { proof, publicInputs: pi, payment } = input;
+    const { proof, reference, publicInputs: pi, payment } = input;
     if (typeof pi !== 'object' || pi === null || !this.canonical(pi.nullifier))
       return reject('invalid_payload');
     // 1. A settled nullifier wins over every other refusal.
     const spent = await this.spent(pi.nullifier);
     if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
-    // 2. Shapes and encodings.
-    if (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
+    // 2. Exactly one of the proof and its reference.
+    const inline = proof !== undefined;
+    if (inline === (reference !== undefined)) return reject('invalid_payload');
+    if (
+      inline &&
+      (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
+    )
       return reject('invalid_payload');
-    if (typeof payment !== 'object' || payment === null) return reject('invalid_payload');
-    for (const digest of [pi.root, pi.change, pi.ctx]) {
-      if (!this.canonical(digest)) return reject('invalid_payload');
-    }
-    const amount = parseAmount(payment.amount);
-    if (amount === null || typeof pi.amount !== 'string') return reject('invalid_payload');
-    // 3. This pool's scheme, network and asset.
-    if (payment.scheme !== this.scheme) return reject('unsupported_scheme');
-    if (payment.network !== this.network) return reject('unsupported_network');
-    if (payment.asset !== this.asset) return reject('unsupported_asset');
-    // 4. The proof pays this payment: same amount, same context digest.
-    if (pi.amount !== payment.amount) return reject('payment_requirements_mismatch');
-    let owner: DigestHex;
-    let ctx: DigestHex;
-    try {
-      owner = this.core.decodeAddress(payment.payTo);
-      ctx = this.core.contextDigest(payment);
-    } catch (error) {
-      if (error instanceof CoreError || error instanceof TypeError || error instanceof RangeError)
-        return reject('invalid_payload');
-      throw error;
-    }
-    if (ctx !== pi.ctx) return reject('payment_requirements_mismatch');
-    // 5. Expiry by the pool's own clock.
-    if (Math.floor(this.clock() / 1000) >= payment.expiry) return reject('payment_expired');
+    if (!inline && !isProofReference(reference)) return reject('invalid_payload');
+    // 3.–5. Shapes, this pool, the payment against the proof's inputs, expiry.
+    const checked = checkPayment(this.core, this, pi, pi.ctx, payment, this.nowSeconds());
+    if (!checked.ok) return checked;
     // Identical transitions arriving together are verified once: later ones wait for the first.
     const running = this.inFlight.get(pi.nullifier);
     if (running) {
       const first = await running.catch(() => null);
       if (first?.ok) return reject('duplicate_settlement', { settlementId: first.settlementId });
     }
-    const attempt = this.anchorVerifyCommit(proof, pi, payment, amount, owner);
+    const attempt = this.anchorVerifyCommit(
+      inline ? { proof } : { reference: reference as ProofReference },
+      pi,
+      payment,
+      checked,
+    );
     this.inFlight.set(pi.nullifier, attempt);
     try {
       return await attempt;
@@ -344,16 +388,95 @@ export class Ledger {
     return { ok: false, reason };
   }
 
-  private async anchorVerifyCommit(
-    proof: Uint8Array,
-    pi: SpendPublicInputs,
-    payment: PaymentContext,
-    amount: bigint,
-    owner: DigestHex,
-  ): Promise<SettleResult> {
-    // 6. The anchor is a checkpoint.
+  /**
+   * Keeps a proof handed over before a compact payment (docs/compact-payments.md), refusing before
+   * storing anything, cheapest first: shapes and encodings, this pool, the payment against the
+   * proof's amount (ctx recomputed from the payment sent with it), expiry, the anchor, an unspent
+   * nullifier, then the proof (Plonky3 checks its proof of work first). The stored row is the
+   * verdict `/verify` and `/settle` use for its reference; it is kept until
+   * `min(expiry, now + cap) + grace`, removed when its nullifier settles, at most
+   * {@link MAX_LIVE_PROOFS_PER_NULLIFIER} per nullifier and {@link LedgerOptions.proofStoreCapacity}
+   * in all. Handing the same proof over again answers the same reference.
+   * @returns the reference and when it is dropped, or a rejection: `invalid_payload`,
+   *   `unsupported_scheme`, `unsupported_network`, `unsupported_asset`,
+   *   `payment_requirements_mismatch`, `payment_expired`, `unknown_root`,
+   *   `nullifier_already_spent`, `invalid_priv_stark_proof`, `too_many_proofs`, `proof_store_full`
+   * @throws PoolUnavailableError when the store fails (nothing stored)
+   */
+  async handOver(input: HandOverInput): Promise<HandOverResult> {
+    if (typeof input !== 'object' || input === null) return reject('invalid_payload');
+    const { proof, publicInputs: claimed, payment } = input;
+    if (typeof claimed !== 'object' || claimed === null) return reject('invalid_payload');
+    if (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
+      return reject('invalid_payload');
+    const now = this.nowSeconds();
+    const checked = checkPayment(this.core, this, claimed, null, payment, now);
+    if (!checked.ok) return checked;
+    const pi: SpendPublicInputs = {
+      root: claimed.root as DigestHex,
+      nullifier: claimed.nullifier as DigestHex,
+      change: claimed.change as DigestHex,
+      amount: claimed.amount,
+      ctx: checked.ctx,
+    };
     if (!(await this.isCheckpoint(pi.root))) return reject('unknown_root');
-    // 7. The pool verifies the proof itself.
+    if (await this.spent(pi.nullifier)) return reject('nullifier_already_spent');
+    const verdict = await this.verify(proof, pi);
+    if (verdict !== null) return verdict;
+    const { reference, parameterSet } = this.core.proofReference(proof, pi);
+    const expiresAt =
+      (Math.min(payment.expiry, now + HANDOVER_RETENTION_CAP_SECONDS) + HANDOVER_GRACE_SECONDS) *
+      1000;
+    const result = await this.committer.submit({
+      kind: 'handover',
+      reference,
+      parameterSet,
+      root: pi.root,
+      nullifier: pi.nullifier,
+      change: pi.change,
+      amount: pi.amount,
+      ctx: pi.ctx,
+      proof,
+      expiresAt,
+      capacity: this.proofStoreCapacity,
+      perNullifier: MAX_LIVE_PROOFS_PER_NULLIFIER,
+    });
+    if (result.ok && result.kind === 'handover') {
+      return {
+        ok: true,
+        reference: result.reference,
+        expiresAt: result.expiresAt,
+        stored: result.stored,
+      };
+    }
+    return reject(
+      result.ok || result.reason === 'duplicate_settlement' ? 'invalid_payload' : result.reason,
+    );
+  }
+
+  /**
+   * Whether `reference` names a handed-over proof, still kept, of a parameter set still accepted,
+   * whose public inputs are exactly `pi` — so its hand-over's verdict holds for this payment.
+   * @throws PoolUnavailableError when the store fails
+   */
+  async handedOverMatches(reference: string, pi: SpendPublicInputs): Promise<boolean> {
+    if (!isProofReference(reference)) return false;
+    const stored = await this.store.handedOver(reference);
+    return (
+      stored !== null &&
+      stored.reference === reference &&
+      stored.expiresAt > this.clock() &&
+      (this.acceptedParameterSets?.includes(stored.parameterSet) ?? true) &&
+      stored.nullifier === pi.nullifier &&
+      stored.root === pi.root &&
+      stored.change === pi.change &&
+      stored.amount === pi.amount &&
+      stored.ctx === pi.ctx
+    );
+  }
+
+  /** The proof's verdict as a rejection, or `null` when it holds. */
+  private async verify(proof: Uint8Array, pi: SpendPublicInputs): Promise<LedgerRejection | null> {
     let verdict: VerifyResult;
     try {
       verdict = await this.core.verifySpend(proof, pi);
@@ -364,10 +487,28 @@ export class Ledger {
         return reject('invalid_priv_stark_proof');
       throw error;
     }
-    if (!verdict.ok) return reject('invalid_priv_stark_proof');
+    return verdict.ok ? null : reject('invalid_priv_stark_proof');
+  }
+
+  private async anchorVerifyCommit(
+    carried: { readonly proof: Uint8Array } | { readonly reference: ProofReference },
+    pi: SpendPublicInputs,
+    payment: PaymentContext,
+    checked: CheckedFields,
+  ): Promise<SettleResult> {
+    // 6. The anchor is a checkpoint.
+    if (!(await this.isCheckpoint(pi.root))) return reject('unknown_root');
+    // 7. The proof: verified here when inline; a reference's hand-over verdict otherwise.
+    if ('proof' in carried) {
+      const refused = await this.verify(carried.proof, pi);
+      if (refused !== null) return refused;
+    } else if (!(await this.handedOverMatches(carried.reference, pi))) {
+      return reject('unknown_proof_reference');
+    }
     // 8. The recipient note, derived by the pool from the recipient's owner and the nullifier.
-    const note = recipientNote(this.core, amount, owner, pi.nullifier);
-    // 9. One atomic step: nullifier, change, recipient note, event.
+    const note = recipientNote(this.core, checked.amount, checked.owner, pi.nullifier);
+    // 9. One atomic step: nullifier, change, recipient note, event (and the nullifier's
+    // handed-over proofs go).
     const id = settlementId(pi.nullifier);
     const result = await this.committer.submit(
       {
@@ -394,18 +535,16 @@ export class Ledger {
     }
     if (!result.ok && result.reason === 'duplicate_settlement')
       return reject('duplicate_settlement', { settlementId: result.settlementId });
-    return reject(result.ok ? 'invalid_payload' : result.reason);
+    return reject(result.ok || !isLedgerReason(result.reason) ? 'invalid_payload' : result.reason);
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.clock() / 1000);
   }
 
   /** Whether `text` is a digest with canonical elements. */
   private canonical(text: unknown): text is DigestHex {
-    if (!isDigestFormat(text)) return false;
-    try {
-      this.core.parseDigest(text);
-      return true;
-    } catch {
-      return false;
-    }
+    return isCanonicalDigest(this.core, text);
   }
 }
 

@@ -116,8 +116,49 @@ const V1 = {
     );`,
 } satisfies Migration;
 
+/**
+ * Handed-over proofs (compact payments): kept after the pool node verified them, each row the
+ * verdict for its reference, dropped when its nullifier settles or its time passes. `proof_rows`
+ * in the head counts them under the lock, so the store's capacity is checked without a scan.
+ */
+const V2 = {
+  version: 2,
+  name: 'handed-over proofs',
+  sqlite: `
+    ALTER TABLE pool_head ADD COLUMN proof_rows INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE proofs (
+      reference TEXT PRIMARY KEY,
+      nullifier TEXT NOT NULL,
+      parameter_set INTEGER NOT NULL,
+      root TEXT NOT NULL,
+      change TEXT NOT NULL,
+      amount TEXT NOT NULL,
+      ctx TEXT NOT NULL,
+      proof BLOB NOT NULL,
+      expires_at INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX proofs_nullifier ON proofs (nullifier);
+    CREATE INDEX proofs_expires_at ON proofs (expires_at);`,
+  postgres: `
+    ALTER TABLE pool_head ADD COLUMN proof_rows BIGINT NOT NULL DEFAULT 0;
+    CREATE TABLE proofs (
+      reference TEXT PRIMARY KEY,
+      nullifier TEXT NOT NULL,
+      parameter_set INTEGER NOT NULL,
+      root TEXT NOT NULL,
+      change TEXT NOT NULL,
+      amount TEXT NOT NULL,
+      ctx TEXT NOT NULL,
+      proof BYTEA NOT NULL,
+      expires_at BIGINT NOT NULL
+    );
+    ALTER TABLE proofs ALTER COLUMN proof SET STORAGE EXTERNAL;
+    CREATE INDEX proofs_nullifier ON proofs (nullifier);
+    CREATE INDEX proofs_expires_at ON proofs (expires_at);`,
+} satisfies Migration;
+
 /** Every migration, ascending. */
-export const MIGRATIONS: readonly Migration[] = [V1];
+export const MIGRATIONS: readonly Migration[] = [V1, V2];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -10,7 +10,7 @@
 
 import pg from 'pg';
 
-import type { DigestHex, Frontier } from '../core/index.js';
+import type { DigestHex, Frontier, ProofReference } from '../core/index.js';
 import { unavailable } from './errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 import {
@@ -23,6 +23,8 @@ import {
 } from './group-plan.js';
 import type {
   Checkpoint,
+  HandedOverProof,
+  HandOverOp,
   PoolEvent,
   PoolStore,
   SpentNullifier,
@@ -58,6 +60,18 @@ interface HeadRow {
   event_count: string;
   checkpoint_count: string;
   deposit_total: string;
+  proof_rows: string;
+}
+
+interface ProofRow {
+  reference: string;
+  parameter_set: number;
+  root: string;
+  nullifier: string;
+  change: string;
+  amount: string;
+  ctx: string;
+  expires_at: string;
 }
 
 interface CheckpointRow {
@@ -75,7 +89,23 @@ function headOf(row: HeadRow): Head {
     eventCount: Number(row.event_count),
     checkpointCount: Number(row.checkpoint_count),
     depositTotal: row.deposit_total,
+    proofRows: Number(row.proof_rows),
   };
+}
+
+function handedOverOf(row: ProofRow | undefined): HandedOverProof | null {
+  return row
+    ? {
+        reference: row.reference as ProofReference,
+        parameterSet: Number(row.parameter_set),
+        root: row.root as DigestHex,
+        nullifier: row.nullifier as DigestHex,
+        change: row.change as DigestHex,
+        amount: row.amount,
+        ctx: row.ctx as DigestHex,
+        expiresAt: Number(row.expires_at),
+      }
+    : null;
 }
 
 function checkpointOf(row: CheckpointRow | undefined): Checkpoint | null {
@@ -89,10 +119,27 @@ function checkpointOf(row: CheckpointRow | undefined): Checkpoint | null {
     : null;
 }
 
-const HEAD_COLUMNS = 'size, root, frontier, event_count, checkpoint_count, deposit_total';
+const HEAD_COLUMNS =
+  'size, root, frontier, event_count, checkpoint_count, deposit_total, proof_rows';
+const PROOF_COLUMNS = 'reference, parameter_set, root, nullifier, change, amount, ctx, expires_at';
 const CHECKPOINT_COLUMNS = 'seq, root, size, created_at';
 const EVENT_COLUMNS =
   'id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note';
+
+/** The column arrays of handed-over proofs to insert, in the insert's order ($23 … $31). */
+function proofColumns(proofs: readonly HandOverOp[]): unknown[] {
+  return [
+    proofs.map((p) => p.reference),
+    proofs.map((p) => p.nullifier),
+    proofs.map((p) => p.parameterSet),
+    proofs.map((p) => p.root),
+    proofs.map((p) => p.change),
+    proofs.map((p) => p.amount),
+    proofs.map((p) => p.ctx),
+    proofs.map((p) => Buffer.from(p.proof.buffer, p.proof.byteOffset, p.proof.length)),
+    proofs.map((p) => p.expiresAt),
+  ];
+}
 
 /**
  * Opens (migrating as needed) the PostgreSQL pool store.
@@ -188,7 +235,7 @@ async function migrate(pool: pg.Pool, tree: TreeHasher): Promise<void> {
     }
     const head = emptyHead(tree);
     await client.query(
-      `INSERT INTO pool_head (id, ${HEAD_COLUMNS}) VALUES (1, $1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+      `INSERT INTO pool_head (id, ${HEAD_COLUMNS}) VALUES (1, $1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
       [
         head.size,
         head.root,
@@ -196,6 +243,7 @@ async function migrate(pool: pg.Pool, tree: TreeHasher): Promise<void> {
         head.eventCount,
         head.checkpointCount,
         head.depositTotal,
+        head.proofRows,
       ],
     );
   });
@@ -220,7 +268,7 @@ class PostgresStore implements PoolStore {
 
   private async writeHead(client: pg.PoolClient, head: Head): Promise<void> {
     await client.query(
-      'UPDATE pool_head SET size = $1, root = $2, frontier = $3, event_count = $4, checkpoint_count = $5, deposit_total = $6 WHERE id = 1',
+      'UPDATE pool_head SET size = $1, root = $2, frontier = $3, event_count = $4, checkpoint_count = $5, deposit_total = $6, proof_rows = $7 WHERE id = 1',
       [
         head.size,
         head.root,
@@ -228,6 +276,7 @@ class PostgresStore implements PoolStore {
         head.eventCount,
         head.checkpointCount,
         head.depositTotal,
+        head.proofRows,
       ],
     );
   }
@@ -248,19 +297,44 @@ class PostgresStore implements PoolStore {
         async (client, locked) => {
           const head = locked as Head;
           // Under the lock (a statement after it, so its snapshot sees every earlier commit): which
-          // of the group's nullifiers are spent and which deposit commitments are in the tree.
-          const { rows } = await client.query<{ k: 'n' | 'c'; v: string }>(
-            `SELECT 'n' AS k, nullifier AS v FROM nullifiers WHERE nullifier = ANY($1::text[])
+          // of the group's nullifiers are spent, which deposit commitments are in the tree, which
+          // handed-over references are stored (and until when), and the proofs per nullifier.
+          const nullifiersOfGroup = ops.flatMap((op) =>
+            op.kind === 'deposit' ? [] : [op.nullifier],
+          );
+          const { rows } = await client.query<{
+            k: 'n' | 'c' | 'r' | 'p';
+            v: string;
+            x: string | null;
+          }>(
+            `SELECT 'n' AS k, nullifier AS v, NULL AS x FROM nullifiers WHERE nullifier = ANY($1::text[])
              UNION ALL
-             SELECT DISTINCT 'c' AS k, commitment AS v FROM leaves WHERE commitment = ANY($2::text[])`,
+             SELECT DISTINCT 'c' AS k, commitment AS v, NULL AS x FROM leaves WHERE commitment = ANY($2::text[])
+             UNION ALL
+             SELECT 'r' AS k, reference AS v, expires_at::text AS x FROM proofs WHERE reference = ANY($3::text[])
+             UNION ALL
+             SELECT 'p' AS k, nullifier AS v, COUNT(*)::text AS x FROM proofs WHERE nullifier = ANY($1::text[]) GROUP BY nullifier`,
             [
-              ops.flatMap((op) => (op.kind === 'settlement' ? [op.nullifier] : [])),
+              nullifiersOfGroup,
               ops.flatMap((op) => (op.kind === 'deposit' ? [op.commitment] : [])),
+              ops.flatMap((op) => (op.kind === 'handover' ? [op.reference] : [])),
             ],
           );
           const spent = new Set(rows.filter((r) => r.k === 'n').map((r) => r.v));
           const present = new Set(rows.filter((r) => r.k === 'c').map((r) => r.v));
-          const plan = planGroup(this.tree, head, ops, spent, present, now);
+          const existing = new Map(rows.filter((r) => r.k === 'r').map((r) => [r.v, Number(r.x)]));
+          const perNullifier = new Map(
+            rows.filter((r) => r.k === 'p').map((r) => [r.v, Number(r.x)]),
+          );
+          const plan = planGroup(
+            this.tree,
+            head,
+            ops,
+            spent,
+            present,
+            { existing, perNullifier },
+            now,
+          );
           if (plan.head === null) return plan.results;
           // Every row of the group and the new head in one statement.
           const e = plan.events;
@@ -271,9 +345,14 @@ class PostgresStore implements PoolStore {
                         SELECT * FROM unnest($3::text[], $4::text[], $5::bigint[])),
                   e AS (INSERT INTO events (${EVENT_COLUMNS})
                         SELECT * FROM unnest($6::bigint[], $7::text[], $8::bigint[], $9::text[], $10::bigint[],
-                                             $11::text[], $12::text[], $13::text[], $14::text[], $15::text[]))
+                                             $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])),
+                  p AS (INSERT INTO proofs (reference, nullifier, parameter_set, root, change, amount, ctx, proof, expires_at)
+                        SELECT * FROM unnest($23::text[], $24::text[], $25::integer[], $26::text[], $27::text[],
+                                             $28::text[], $29::text[], $30::bytea[], $31::bigint[])
+                        ON CONFLICT (reference) DO UPDATE SET expires_at = excluded.expires_at),
+                  d AS (DELETE FROM proofs WHERE nullifier = ANY($32::text[]))
              UPDATE pool_head SET size = $16, root = $17, frontier = $18, event_count = $19, checkpoint_count = $20,
-                                  deposit_total = $21
+                                  deposit_total = $21, proof_rows = $22
              WHERE id = 1`,
             [
               plan.leaves.map((l) => l.idx),
@@ -297,6 +376,9 @@ class PostgresStore implements PoolStore {
               h.eventCount,
               h.checkpointCount,
               h.depositTotal,
+              h.proofRows,
+              ...proofColumns(plan.proofs),
+              plan.dropProofsOf,
             ],
           );
           return plan.results;
@@ -332,6 +414,44 @@ class PostgresStore implements PoolStore {
         { lockHead: true },
       ),
     );
+  }
+
+  pruneProofs(now: number): Promise<number> {
+    return this.run('prune', () =>
+      transaction(
+        this.writes,
+        async (client, locked) => {
+          const head = locked as Head;
+          const { rowCount } = await client.query('DELETE FROM proofs WHERE expires_at <= $1', [
+            now,
+          ]);
+          const dropped = rowCount ?? 0;
+          if (dropped > 0)
+            await this.writeHead(client, { ...head, proofRows: head.proofRows - dropped });
+          return dropped;
+        },
+        { lockHead: true },
+      ),
+    );
+  }
+
+  handedOver(reference: string): Promise<HandedOverProof | null> {
+    return this.run('proof lookup', async () => {
+      const { rows } = await this.pool.query<ProofRow>(
+        `SELECT ${PROOF_COLUMNS} FROM proofs WHERE reference = $1`,
+        [reference],
+      );
+      return handedOverOf(rows[0]);
+    });
+  }
+
+  proofCount(): Promise<number> {
+    return this.run('proof count', async () => {
+      const { rows } = await this.pool.query<{ proof_rows: string }>(
+        'SELECT proof_rows FROM pool_head WHERE id = 1',
+      );
+      return Number(rows[0]?.proof_rows ?? 0);
+    });
   }
 
   state(): Promise<StoreState> {

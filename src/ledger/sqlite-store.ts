@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import type { Backend, DigestHex, Frontier } from '../core/index.js';
+import type { Backend, DigestHex, Frontier, ProofReference } from '../core/index.js';
 import { WorkerDiedError, WorkerThreads, workerScript } from '../core/worker-threads.js';
 import { PoolUnavailableError, unavailable } from './errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
@@ -28,6 +28,7 @@ import {
 import type { WriterData, WriterJob } from './sqlite-writer-messages.js';
 import type {
   Checkpoint,
+  HandedOverProof,
   PoolEvent,
   PoolStore,
   SpentNullifier,
@@ -68,6 +69,18 @@ interface HeadRow {
   event_count: number;
   checkpoint_count: number;
   deposit_total: string;
+  proof_rows: number;
+}
+
+interface ProofRow {
+  reference: string;
+  parameter_set: number;
+  root: string;
+  nullifier: string;
+  change: string;
+  amount: string;
+  ctx: string;
+  expires_at: number;
 }
 
 interface CheckpointRow {
@@ -85,7 +98,23 @@ function headOf(row: HeadRow): Head {
     eventCount: row.event_count,
     checkpointCount: row.checkpoint_count,
     depositTotal: row.deposit_total,
+    proofRows: row.proof_rows,
   };
+}
+
+function handedOverOf(row: ProofRow | undefined): HandedOverProof | null {
+  return row
+    ? {
+        reference: row.reference as ProofReference,
+        parameterSet: row.parameter_set,
+        root: row.root as DigestHex,
+        nullifier: row.nullifier as DigestHex,
+        change: row.change as DigestHex,
+        amount: row.amount,
+        ctx: row.ctx as DigestHex,
+        expiresAt: row.expires_at,
+      }
+    : null;
 }
 
 function checkpointOf(row: CheckpointRow | undefined): Checkpoint | null {
@@ -154,7 +183,7 @@ class WriterThread {
     });
   }
 
-  async call<T>(method: 'apply' | 'checkpoint', args: readonly unknown[]): Promise<T> {
+  async call<T>(method: WriterJob['method'], args: readonly unknown[]): Promise<T> {
     try {
       return (await this.thread.run({ method, args })) as T;
     } catch (error) {
@@ -215,6 +244,7 @@ class SqliteStore implements PoolStore {
   private readonly sql;
   private readonly applyTx;
   private readonly checkpointTx;
+  private readonly pruneTx;
   private readonly stateTx;
 
   constructor(
@@ -224,11 +254,24 @@ class SqliteStore implements PoolStore {
   ) {
     this.sql = {
       head: db.prepare(
-        'SELECT size, root, frontier, event_count, checkpoint_count, deposit_total FROM pool_head WHERE id = 1',
+        'SELECT size, root, frontier, event_count, checkpoint_count, deposit_total, proof_rows FROM pool_head WHERE id = 1',
       ),
       writeHead: db.prepare(
-        'UPDATE pool_head SET size = ?, root = ?, frontier = ?, event_count = ?, checkpoint_count = ?, deposit_total = ? WHERE id = 1',
+        'UPDATE pool_head SET size = ?, root = ?, frontier = ?, event_count = ?, checkpoint_count = ?, deposit_total = ?, proof_rows = ? WHERE id = 1',
       ),
+      proofExpiry: db.prepare('SELECT expires_at FROM proofs WHERE reference = ?').pluck(),
+      proofsOf: db.prepare('SELECT COUNT(*) FROM proofs WHERE nullifier = ?').pluck(),
+      insertProof: db.prepare(
+        `INSERT INTO proofs (reference, nullifier, parameter_set, root, change, amount, ctx, proof, expires_at)
+         VALUES (@reference, @nullifier, @parameterSet, @root, @change, @amount, @ctx, @proof, @expiresAt)
+         ON CONFLICT (reference) DO UPDATE SET expires_at = excluded.expires_at`,
+      ),
+      dropProofsOf: db.prepare('DELETE FROM proofs WHERE nullifier = ?'),
+      pruneProofs: db.prepare('DELETE FROM proofs WHERE expires_at <= ?'),
+      handedOver: db.prepare(
+        'SELECT reference, parameter_set, root, nullifier, change, amount, ctx, expires_at FROM proofs WHERE reference = ?',
+      ),
+      proofCount: db.prepare('SELECT proof_rows FROM pool_head WHERE id = 1').pluck(),
       spent: db.prepare('SELECT settlement_id, event_id FROM nullifiers WHERE nullifier = ?'),
       present: db.prepare('SELECT 1 FROM leaves WHERE commitment = ? LIMIT 1'),
       insertLeaf: db.prepare('INSERT INTO leaves (idx, commitment) VALUES (?, ?)'),
@@ -266,6 +309,14 @@ class SqliteStore implements PoolStore {
     this.checkpointTx = db.transaction((now: number, minGapMs: number) =>
       this.checkpointLocked(now, minGapMs),
     );
+    this.pruneTx = db.transaction((now: number) => {
+      const dropped = this.sql.pruneProofs.run(now).changes;
+      if (dropped > 0) {
+        const head = this.readHead();
+        this.writeHead({ ...head, proofRows: head.proofRows - dropped });
+      }
+      return dropped;
+    });
     this.stateTx = db.transaction((): StoreState => {
       const head = this.readHead();
       return {
@@ -292,6 +343,7 @@ class SqliteStore implements PoolStore {
       head.eventCount,
       head.checkpointCount,
       head.depositTotal,
+      head.proofRows,
     );
   }
 
@@ -299,19 +351,41 @@ class SqliteStore implements PoolStore {
     const head = this.readHead();
     const spent = new Set<string>();
     const present = new Set<string>();
+    const existing = new Map<string, number>();
+    const perNullifier = new Map<string, number>();
     for (const op of ops) {
-      if (op.kind === 'settlement') {
-        if (this.sql.spent.get(op.nullifier) !== undefined) spent.add(op.nullifier);
-      } else if (this.sql.present.get(op.commitment) !== undefined) {
-        present.add(op.commitment);
+      if (op.kind === 'deposit') {
+        if (this.sql.present.get(op.commitment) !== undefined) present.add(op.commitment);
+        continue;
+      }
+      if (this.sql.spent.get(op.nullifier) !== undefined) spent.add(op.nullifier);
+      if (!perNullifier.has(op.nullifier))
+        perNullifier.set(op.nullifier, Number(this.sql.proofsOf.get(op.nullifier)));
+      if (op.kind === 'handover') {
+        const expiresAt = this.sql.proofExpiry.get(op.reference) as number | undefined;
+        if (expiresAt !== undefined) existing.set(op.reference, expiresAt);
       }
     }
-    const plan = planGroup(this.tree, head, ops, spent, present, now);
+    const plan = planGroup(this.tree, head, ops, spent, present, { existing, perNullifier }, now);
     if (plan.head === null) return plan.results;
     for (const leaf of plan.leaves) this.sql.insertLeaf.run(leaf.idx, leaf.commitment);
     for (const n of plan.nullifiers)
       this.sql.insertNullifier.run(n.nullifier, n.settlement_id, n.event_id);
     for (const event of plan.events) this.sql.insertEvent.run(event);
+    for (const p of plan.proofs) {
+      this.sql.insertProof.run({
+        reference: p.reference,
+        nullifier: p.nullifier,
+        parameterSet: p.parameterSet,
+        root: p.root,
+        change: p.change,
+        amount: p.amount,
+        ctx: p.ctx,
+        proof: Buffer.from(p.proof.buffer, p.proof.byteOffset, p.proof.length),
+        expiresAt: p.expiresAt,
+      });
+    }
+    for (const nullifier of plan.dropProofsOf) this.sql.dropProofsOf.run(nullifier);
     this.writeHead(plan.head);
     return plan.results;
   }
@@ -355,6 +429,22 @@ class SqliteStore implements PoolStore {
     if (this.closed) return Promise.reject(new PoolUnavailableError('the pool store is closed'));
     if (this.writer) return this.writer.call('checkpoint', [now, minGapMs]);
     return this.run('checkpoint', () => this.checkpointTx.immediate(now, minGapMs));
+  }
+
+  pruneProofs(now: number): Promise<number> {
+    if (this.closed) return Promise.reject(new PoolUnavailableError('the pool store is closed'));
+    if (this.writer) return this.writer.call('pruneProofs', [now]);
+    return this.run('prune', () => this.pruneTx.immediate(now));
+  }
+
+  handedOver(reference: string): Promise<HandedOverProof | null> {
+    return this.run('proof lookup', () =>
+      handedOverOf(this.sql.handedOver.get(reference) as ProofRow | undefined),
+    );
+  }
+
+  proofCount(): Promise<number> {
+    return this.run('proof count', () => Number(this.sql.proofCount.get()));
   }
 
   state(): Promise<StoreState> {

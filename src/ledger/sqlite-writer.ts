@@ -42,7 +42,12 @@ serveJobs<WriterJob>(async ({ method, args }) => {
     setImmediate(() => parentPort?.close());
     throw new Error('the pool store failed during open', { cause: failure });
   }
-  return method === 'apply'
-    ? store.apply(args[0] as Parameters<PoolStore['apply']>[0], args[1] as number)
-    : store.checkpoint(args[0] as number, args[1] as number);
+  switch (method) {
+    case 'apply':
+      return store.apply(args[0] as Parameters<PoolStore['apply']>[0], args[1] as number);
+    case 'checkpoint':
+      return store.checkpoint(args[0] as number, args[1] as number);
+    case 'pruneProofs':
+      return store.pruneProofs(args[0] as number);
+  }
 });

@@ -11,7 +11,7 @@
  * writer of settlements.
  */
 
-import type { DigestHex, Frontier } from '../core/index.js';
+import type { DigestHex, Frontier, ProofReference } from '../core/index.js';
 
 /** The tree arithmetic a store needs from the core (frontier appends in O(depth)). */
 export interface TreeHasher {
@@ -42,8 +42,31 @@ export interface SettlementOp {
   readonly amount: string;
 }
 
+/**
+ * A proof handed over to the pool node (compact payments) to keep: the node verified it and
+ * computed its reference before submitting it, so a stored row *is* the verdict.
+ */
+export interface HandOverOp {
+  readonly kind: 'handover';
+  readonly reference: ProofReference;
+  /** The parameter set its header names. */
+  readonly parameterSet: number;
+  readonly root: DigestHex;
+  readonly nullifier: DigestHex;
+  readonly change: DigestHex;
+  readonly amount: string;
+  readonly ctx: DigestHex;
+  readonly proof: Uint8Array;
+  /** Unix ms after which it is dropped. */
+  readonly expiresAt: number;
+  /** The most proofs the store may hold; refused as `proof_store_full` at that count. */
+  readonly capacity: number;
+  /** The most proofs one nullifier may have; refused as `too_many_proofs` at that count. */
+  readonly perNullifier: number;
+}
+
 /** What {@link PoolStore.apply} takes. */
-export type StoreOp = DepositOp | SettlementOp;
+export type StoreOp = DepositOp | SettlementOp | HandOverOp;
 
 /** A deposit that was appended. */
 export interface DepositApplied {
@@ -65,14 +88,41 @@ export interface SettlementApplied {
   readonly recipientNote: DigestHex;
 }
 
+/** A handed-over proof kept (or already kept: the same reference is stored once). */
+export interface HandOverApplied {
+  readonly ok: true;
+  readonly kind: 'handover';
+  readonly reference: ProofReference;
+  /** Unix ms when the stored row is dropped. */
+  readonly expiresAt: number;
+  /** False when the reference was already stored. */
+  readonly stored: boolean;
+}
+
 /** An op the store's own rules refused; nothing of it was written. */
 export type StoreRefusal =
   | { readonly ok: false; readonly reason: 'duplicate_settlement'; readonly settlementId: string }
   | { readonly ok: false; readonly reason: 'duplicate_commitment' }
-  | { readonly ok: false; readonly reason: 'tree_full' };
+  | { readonly ok: false; readonly reason: 'tree_full' }
+  | { readonly ok: false; readonly reason: 'nullifier_already_spent' }
+  | { readonly ok: false; readonly reason: 'too_many_proofs' }
+  | { readonly ok: false; readonly reason: 'proof_store_full' };
 
 /** The result of one op, in the order of the ops given. */
-export type StoreOpResult = DepositApplied | SettlementApplied | StoreRefusal;
+export type StoreOpResult = DepositApplied | SettlementApplied | HandOverApplied | StoreRefusal;
+
+/** A stored handed-over proof, without its bytes: what `/verify` and `/settle` compare. */
+export interface HandedOverProof {
+  readonly reference: ProofReference;
+  readonly parameterSet: number;
+  readonly root: DigestHex;
+  readonly nullifier: DigestHex;
+  readonly change: DigestHex;
+  readonly amount: string;
+  readonly ctx: DigestHex;
+  /** Unix ms. */
+  readonly expiresAt: number;
+}
 
 /** A published anchor. Every checkpoint stays valid. */
 export interface Checkpoint {
@@ -143,9 +193,11 @@ export interface PoolStore {
   /**
    * Applies ops as one atomic group under the store's lock: each op is accepted or refused on its
    * own rules (a settlement whose nullifier is spent — also earlier in the same group — a deposit
-   * whose commitment is in the tree, anything past the tree's capacity); the accepted ones are
-   * appended in order and committed together, durably, before the promise resolves. If the store
-   * fails, nothing of the group is applied and the promise rejects.
+   * whose commitment is in the tree, anything past the tree's capacity; a handed-over proof whose
+   * nullifier is spent, or past the per-nullifier or total proof limits); the accepted ones are
+   * applied in order and committed together, durably, before the promise resolves. A settlement
+   * removes the handed-over proofs of its nullifier in the same commit. If the store fails,
+   * nothing of the group is applied and the promise rejects.
    * @param now unix milliseconds recorded as the events' time
    */
   apply(ops: readonly StoreOp[], now: number): Promise<StoreOpResult[]>;
@@ -170,6 +222,15 @@ export interface PoolStore {
   events(after: number, limit: number): Promise<PoolEvent[]>;
   /** The settlement that spent this nullifier, if any. */
   nullifier(nullifier: string): Promise<SpentNullifier | null>;
+  /** The handed-over proof with this reference, expired or not, if it is stored. */
+  handedOver(reference: string): Promise<HandedOverProof | null>;
+  /**
+   * Drops handed-over proofs whose time has passed (`expiresAt <= now`), under the store's lock.
+   * @returns how many were dropped
+   */
+  pruneProofs(now: number): Promise<number>;
+  /** Handed-over proofs stored now. */
+  proofCount(): Promise<number>;
   /** Throws `PoolUnavailableError` unless the store answers. */
   ping(): Promise<void>;
   /** Releases connections and files. Idempotent. */

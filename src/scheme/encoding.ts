@@ -4,6 +4,7 @@
  * Digests and shielded addresses are checked by the core (`parseDigest`, `decodeAddress`).
  */
 
+import type { ProofReference } from '../core/facade.js';
 import {
   EXPIRY_GRANULARITY_SECONDS,
   EXPIRY_SLACK_SECONDS,
@@ -125,6 +126,13 @@ function decodeBase64Strict(text: string): Uint8Array | null {
     if (padding === 1) out[o] = (n >>> 8) & 255;
   }
   return bad < 0 ? null : out;
+}
+
+const PROOF_REFERENCE_FORMAT = /^0x[0-9a-f]{64}$/;
+
+/** Whether `text` has the form of a proof reference (`0x` + 64 lowercase hex digits). */
+export function isProofReference(text: unknown): text is ProofReference {
+  return typeof text === 'string' && PROOF_REFERENCE_FORMAT.test(text);
 }
 
 const AMOUNT_FORMAT = /^[1-9][0-9]{0,18}$/;

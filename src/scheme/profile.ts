@@ -58,3 +58,36 @@ export const CONTEXT_FIELD_MAX_BYTES = {
 
 /** Amounts are decimal strings of atomic units with `0 < amount < 2^62`. */
 export const MAX_AMOUNT_EXCLUSIVE = 1n << 62n;
+
+/**
+ * How a payment carries its proof (compact payments, docs/compact-payments.md): `inline` in the
+ * payload (`proof`), or by `reference` to a proof handed over to the pool operator's node before
+ * paying (`proofRef`). Requirements list what the merchant's facilitator takes in
+ * `extra.proofTransports`, in the merchant's order of preference.
+ */
+export const PROOF_TRANSPORTS = ['reference', 'inline'] as const;
+
+/** A proof transport. */
+export type ProofTransport = (typeof PROOF_TRANSPORTS)[number];
+
+/**
+ * The `PAYMENT-SIGNATURE` header of a compact payment stays within this many bytes, everything the
+ * stock client copies into it included: below every cap of stock servers and proxies (nginx 8 KB
+ * per line, AWS API Gateway 10 KB for all headers, Node 16 KiB).
+ */
+export const COMPACT_HEADER_MAX_BYTES = 4096;
+
+/** Longest description a scheme server puts in a compact route's requirements, in UTF-8 bytes. */
+export const ROUTE_DESCRIPTION_MAX_BYTES = 256;
+
+/** A handed-over proof is kept until `min(expiry, hand-over + this)` plus the grace below. */
+export const HANDOVER_RETENTION_CAP_SECONDS = 3600;
+
+/** Kept this long past its payment's expiry (or the cap): room for the pool's clock. */
+export const HANDOVER_GRACE_SECONDS = 60;
+
+/** Live handed-over proofs one nullifier may have at once (a payment and one retry). */
+export const MAX_LIVE_PROOFS_PER_NULLIFIER = 2;
+
+/** The hand-over route's body limit: a proof of {@link MAX_PROOF_BYTES} in base64 and its fields. */
+export const HANDOVER_BODY_LIMIT_BYTES = MAX_PROOF_BASE64_CHARS + 4096;

@@ -33,6 +33,10 @@ export const REASONS = {
   unknown_root: { status: 422, message: 'the anchor is not a checkpoint of the pool' },
   nullifier_already_spent: { status: 409, message: 'the note has already been spent' },
   duplicate_settlement: { status: 409, message: 'the payment has already been settled' },
+  unknown_proof_reference: {
+    status: 422,
+    message: 'the proof reference is unknown, expired or does not match the payment',
+  },
   invalid_priv_stark_proof: { status: 422, message: 'the proof does not verify' },
   pool_unavailable: { status: 503, message: 'the privacy pool is unavailable' },
   facilitator_error: { status: 500, message: 'the facilitator failed' },
@@ -43,21 +47,27 @@ export const REASONS = {
 export type Reason = keyof typeof REASONS;
 
 /**
- * Reasons the ledger refuses a deposit with (the pool node's operator route), beside the
- * facilitator's table: the facilitator never answers them (`tree_full` on a settlement is its
- * `pool_unavailable`).
+ * Reasons of the pool node's own routes, beside the facilitator's table: the ledger's deposits
+ * (the operator's route) and proof hand-overs (compact payments). The facilitator never answers
+ * them (`tree_full` on a settlement is its `pool_unavailable`). `proof_store_full` comes with
+ * `Retry-After`.
  */
-export const DEPOSIT_REASONS = {
+export const POOL_NODE_REASONS = {
   amount_out_of_range: {
     status: 400,
     message: 'the amount must be an integer with 0 < amount < 2^62',
   },
   duplicate_commitment: { status: 409, message: 'the commitment is already in the tree' },
   tree_full: { status: 409, message: 'the pool tree is full' },
+  too_many_proofs: {
+    status: 409,
+    message: 'the note already has the most live handed-over proofs',
+  },
+  proof_store_full: { status: 503, message: 'the proof store is full, retry later' },
 } as const satisfies Record<string, ReasonEntry>;
 
-/** A reason code of a deposit. */
-export type DepositReason = keyof typeof DEPOSIT_REASONS;
+/** A reason code of the pool node's own routes. */
+export type PoolNodeReason = keyof typeof POOL_NODE_REASONS;
 
 /** Every reason code, in registry order. */
 export const REASON_CODES = Object.keys(REASONS) as Reason[];
@@ -67,18 +77,18 @@ export function isReason(code: unknown): code is Reason {
   return typeof code === 'string' && Object.hasOwn(REASONS, code);
 }
 
-function entryOf(reason: Reason | DepositReason): ReasonEntry {
+function entryOf(reason: Reason | PoolNodeReason): ReasonEntry {
   return Object.hasOwn(REASONS, reason)
     ? REASONS[reason as Reason]
-    : DEPOSIT_REASONS[reason as DepositReason];
+    : POOL_NODE_REASONS[reason as PoolNodeReason];
 }
 
 /** The status of a reason. */
-export function statusOf(reason: Reason | DepositReason): number {
+export function statusOf(reason: Reason | PoolNodeReason): number {
   return entryOf(reason).status;
 }
 
 /** The generic message of a reason. */
-export function messageOf(reason: Reason | DepositReason): string {
+export function messageOf(reason: Reason | PoolNodeReason): string {
   return entryOf(reason).message;
 }

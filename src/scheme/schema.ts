@@ -12,6 +12,7 @@ import { type Static, Type } from 'typebox';
 import { SCHEME, X402_VERSION } from './profile.js';
 
 const DIGEST_PATTERN = '^0x[0-9a-f]{64}$';
+const PROOF_REFERENCE_PATTERN = '^0x[0-9a-f]{64}$';
 const EXAMPLE_DIGEST = '0x5c1e8f0a3b2d4c6e7f9081a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6';
 
 /** A digest: `0x` + 64 lowercase hex digits (4 × u64 little-endian, each canonical). */
@@ -65,9 +66,20 @@ export const PrivStarkPayloadSchema = Type.Object(
     // No length bounds here: the body limit bounds it, and the encoding step refuses a proof over
     // 128 KiB with payload_too_large (a schema bound would say invalid_payload, and would make
     // ajv count the characters of every proof).
-    proof: Type.String({
-      description: 'canonical standard base64 of the proof bytes, at most 128 KiB decoded',
-    }),
+    // Exactly one of `proof` and `proofRef` (the checks refuse both or neither: invalid_payload).
+    proof: Type.Optional(
+      Type.String({
+        description:
+          'inline: canonical standard base64 of the proof bytes, at most 128 KiB decoded',
+      }),
+    ),
+    proofRef: Type.Optional(
+      Type.String({
+        pattern: PROOF_REFERENCE_PATTERN,
+        description: 'compact: the reference of a proof handed over to the pool node, 0x + 64 hex',
+        examples: [EXAMPLE_DIGEST],
+      }),
+    ),
     amount: text(32, "atomic units, equal to the requirements' amount"),
     recipient: text(256, "shielded address, equal to the requirements' payTo"),
     expiry: Type.Integer({

@@ -67,7 +67,7 @@ function requirements(
 
 /** Settles a payload straight through the pool (what the facilitator's settle ends in). */
 async function settle(pool: Ledger, req: PaymentRequirements, payload: PrivStarkPayload) {
-  const proof = decodeProof(payload.proof);
+  const proof = decodeProof(payload.proof ?? '');
   if (!proof.ok) throw new Error('bad proof encoding');
   const payment = paymentContext(req, payload.expiry);
   return pool.settle({

@@ -37,7 +37,8 @@ describe('ordered checks', () => {
     if (!result.ok) return;
     expect(result.publicInputs).toEqual(p.publicInputs);
     expect(result.payment).toEqual(p.payment);
-    expect(Buffer.from(result.proof).equals(Buffer.from(p.proof))).toBe(true);
+    expect(Buffer.from(result.proof!).equals(Buffer.from(p.proof))).toBe(true);
+    expect(result.reference).toBeNull();
     expect(result.network).toBe('shielded:devnet');
   });
 

@@ -284,6 +284,7 @@ describe('facilitator over a failing pool', () => {
     const ledger: FacilitatorLedger = {
       isCheckpoint: async () => true,
       spent: async () => null,
+      handedOverMatches: async () => false,
       settle: async (input) => {
         await ledger.spent(input.publicInputs.nullifier);
         await ledger.isCheckpoint(input.publicInputs.root);

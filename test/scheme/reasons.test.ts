@@ -4,9 +4,16 @@
 import { describe, expect, it } from 'vitest';
 
 import { LEDGER_REASONS } from '../../src/ledger/index.js';
-import { isReason, messageOf, REASON_CODES, REASONS, statusOf } from '../../src/scheme/index.js';
+import {
+  isReason,
+  messageOf,
+  POOL_NODE_REASONS,
+  REASON_CODES,
+  REASONS,
+  statusOf,
+} from '../../src/scheme/index.js';
 
-/** priv-stark-v1.md §4, transcribed row by row. */
+/** priv-stark-v1.md §4, transcribed row by row, with the compact-payments revision's row. */
 const PROFILE_TABLE: Record<string, number> = {
   unauthorized: 401,
   payload_too_large: 413,
@@ -22,6 +29,7 @@ const PROFILE_TABLE: Record<string, number> = {
   unknown_root: 422,
   nullifier_already_spent: 409,
   duplicate_settlement: 409,
+  unknown_proof_reference: 422,
   invalid_priv_stark_proof: 422,
   pool_unavailable: 503,
   facilitator_error: 500,
@@ -71,9 +79,16 @@ describe('reason registry', () => {
   });
 
   it("shares the pool's transition codes character for character", () => {
-    const transition = LEDGER_REASONS.filter(
-      (r) => !['amount_out_of_range', 'duplicate_commitment', 'tree_full'].includes(r),
-    );
+    const transition = LEDGER_REASONS.filter((r) => !Object.hasOwn(POOL_NODE_REASONS, r));
     for (const reason of transition) expect(Object.hasOwn(REASONS, reason)).toBe(true);
+    // The pool node's own reasons are the deposit and hand-over ones, none of them the facilitator's.
+    expect(Object.keys(POOL_NODE_REASONS).sort()).toEqual([
+      'amount_out_of_range',
+      'duplicate_commitment',
+      'proof_store_full',
+      'too_many_proofs',
+      'tree_full',
+    ]);
+    for (const reason of Object.keys(POOL_NODE_REASONS)) expect(isReason(reason)).toBe(false);
   });
 });

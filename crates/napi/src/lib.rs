@@ -213,6 +213,12 @@ pub fn prove_spend_async(witness: Uint8Array, seed: Uint8Array) -> AsyncTask<Wir
     WireTask::new(move || proof_wire::prove_spend(&witness, &seed))
 }
 
+/// The proof's reference (32 bytes) and the parameter-set id of its header (1 byte).
+#[napi]
+pub fn proof_reference(proof: Uint8Array, public_inputs: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| proof_wire::proof_reference(&proof, &public_inputs)))
+}
+
 /// Verifies a proof against encoded public inputs; returns an empty buffer when it holds.
 #[napi]
 pub fn verify_spend(proof: Uint8Array, public_inputs: Uint8Array) -> Result<Buffer> {

@@ -33,6 +33,7 @@ pub mod errors;
 pub mod layout;
 pub mod params;
 pub mod prover;
+pub mod reference;
 pub mod rpo_air;
 pub mod security;
 pub mod shape;

@@ -14,6 +14,7 @@ pub use crate::encoding::{MAX_PROOF_BYTES, PUBLIC_INPUTS_BYTES, SEED_BYTES, WITN
 use crate::{
     errors::ProofError,
     prover,
+    reference,
     statement::{PublicInputs, SpendWitness},
     verifier,
 };
@@ -50,6 +51,16 @@ pub fn prove_spend(witness: &[u8], seed: &[u8]) -> Result<Vec<u8>, ProofError> {
 /// A malformed or refused witness.
 pub fn public_inputs_of(witness: &[u8]) -> Result<Vec<u8>, ProofError> {
     Ok(SpendWitness::from_bytes(witness)?.public_inputs()?.to_bytes())
+}
+
+/// The reference of proof bytes for encoded public inputs, followed by the parameter-set id of the
+/// proof header (33 bytes; see [`crate::reference`]).
+///
+/// # Errors
+/// Malformed public inputs, or a proof whose size or header is refused.
+pub fn proof_reference(proof: &[u8], public_inputs: &[u8]) -> Result<Vec<u8>, ProofError> {
+    let public_inputs = PublicInputs::from_bytes(public_inputs)?;
+    Ok(reference::reference(proof, &public_inputs)?.to_bytes().to_vec())
 }
 
 /// Verifies proof bytes against encoded public inputs.

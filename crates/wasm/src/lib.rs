@@ -238,6 +238,21 @@ pub unsafe extern "C" fn ps_prove_spend(wp: *const u8, wl: usize, sp: *const u8,
     finish(proof_wire::prove_spend(unsafe { arg(wp, wl) }, unsafe { arg(sp, sl) }))
 }
 
+/// See `priv_stark_proof::wire::proof_reference`.
+///
+/// # Safety
+/// Arguments as in [`arg`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_proof_reference(
+    pp: *const u8,
+    pl: usize,
+    ip: *const u8,
+    il: usize,
+) -> u32 {
+    let (proof, inputs) = unsafe { (arg(pp, pl), arg(ip, il)) };
+    finish(proof_wire::proof_reference(proof, inputs))
+}
+
 /// See `priv_stark_proof::wire::verify_spend`; an empty result when the proof holds.
 ///
 /// # Safety
