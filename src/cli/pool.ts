@@ -17,6 +17,8 @@ export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--
                     run the devnet pool node (POOL_HOST, POOL_PORT, DATA_DIR, DATABASE_URL, CHECKPOINT_INTERVAL_MS,
                     POOL_OPERATOR_TOKEN, POOL_CORS_ORIGINS; defaults 127.0.0.1, 4021, ./data, SQLite, 2000, generated
                     once, no CORS); --cors lets browser wallets on those origins (comma-separated, or *) read its GET routes
+                    and hand proofs over; --proof-store-max N (PROOF_STORE_MAX, 10000) handed-over proofs kept at once;
+                    --handover-rate-limit N (HANDOVER_RATE_LIMIT, 120) hand-overs per minute and client address
   pool state [--url URL]
                     the pool's head: size, root, latest checkpoint, deposit total
   deposit --amount N --pre 0x… [--url URL] [--token T] [--data-dir D]
@@ -44,6 +46,8 @@ async function serve(argv: string[]): Promise<number> {
       'checkpoint-interval-ms': { type: 'string' },
       'log-level': { type: 'string' },
       cors: { type: 'string' },
+      'proof-store-max': { type: 'string' },
+      'handover-rate-limit': { type: 'string' },
     },
     strict: true,
   });
@@ -65,6 +69,19 @@ async function serve(argv: string[]): Promise<number> {
     ),
     operatorToken: env.POOL_OPERATOR_TOKEN || undefined,
     logLevel: values['log-level'] ?? env.LOG_LEVEL ?? d.logLevel,
+    proofStoreCapacity: integer(
+      values['proof-store-max'] ?? env.PROOF_STORE_MAX,
+      'proof store max',
+      d.proofStoreCapacity,
+    ),
+    handOverRateLimit: {
+      max: integer(
+        values['handover-rate-limit'] ?? env.HANDOVER_RATE_LIMIT,
+        'hand-over rate limit',
+        d.handOverRateLimit.max,
+      ),
+      timeWindowMs: 60_000,
+    },
   });
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -39,6 +39,10 @@ export const START_USAGE = `usage: priv-stark start [options]
   --metrics-port N            Prometheus listener, off when unset (METRICS_PORT)
   --checkpoint-interval-ms N  checkpoint cadence (CHECKPOINT_INTERVAL_MS, 2000)
   --log-level L               pino level (LOG_LEVEL, info)
+  --proof-store-max N         handed-over proofs kept at once, compact payments (PROOF_STORE_MAX,
+                              10000; about 62 KB each)
+  --handover-rate-limit N     hand-overs per minute and client address at the pool node
+                              (HANDOVER_RATE_LIMIT, 120)
 
   Proofs are verified on VERIFY_THREADS worker threads (one per core) at nice VERIFY_NICE (10),
   so verification never starves the event loop; VERIFY_THREADS=0 uses the core's own threads.
@@ -82,6 +86,8 @@ export function startConfig(
         'metrics-port': { type: 'string' },
         'checkpoint-interval-ms': { type: 'string' },
         'log-level': { type: 'string' },
+        'proof-store-max': { type: 'string' },
+        'handover-rate-limit': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -118,6 +124,23 @@ export function startConfig(
       ? integer(env.VERIFY_THREADS, 'VERIFY_THREADS', 0, 0, 64)
       : undefined,
     verifyNice: env.VERIFY_NICE ? integer(env.VERIFY_NICE, 'VERIFY_NICE', 10, 0, 19) : undefined,
+    proofStoreCapacity: integer(
+      str('proof-store-max', 'PROOF_STORE_MAX'),
+      'PROOF_STORE_MAX',
+      d.proofStoreCapacity,
+      1,
+      10_000_000,
+    ),
+    handOverRateLimit: {
+      max: integer(
+        str('handover-rate-limit', 'HANDOVER_RATE_LIMIT'),
+        'HANDOVER_RATE_LIMIT',
+        d.handOverRateLimit.max,
+        1,
+        10_000_000,
+      ),
+      timeWindowMs: 60_000,
+    },
     poolCorsOrigins: parseCorsOrigins(str('pool-cors', 'POOL_CORS_ORIGINS')),
   };
 }

@@ -32,6 +32,7 @@ import {
   recipientRhoOf,
 } from '../core/witness.js';
 import {
+  decodeProof,
   DEVNET_NETWORK,
   encodeProof,
   expiryFor,
@@ -39,12 +40,15 @@ import {
   type NetworkProfile,
   paymentContext,
   type PaymentRequirements,
+  PROOF_TRANSPORTS,
   type PrivStarkPayload,
+  type ProofTransport,
   resourceIdOf,
   SCHEME,
 } from '../scheme/index.js';
-import { PoolNodeClient, type PoolEvent } from '../pool-node/client.js';
+import { PoolNodeClient, PoolNodeError, type PoolEvent } from '../pool-node/client.js';
 import { FileWalletStore } from './file-store.js';
+import { handOverFetch } from './handover-fetch.js';
 import {
   InsufficientFundsError,
   PoolMismatchError,
@@ -89,7 +93,22 @@ export interface WalletOptions {
   readonly network?: NetworkProfile | undefined;
   /** Unix ms (default `Date.now`). */
   readonly clock?: (() => number) | undefined;
+  /**
+   * How proofs are handed over to the pool node for compact payments: a `fetch` of their own —
+   * through a proxy or Tor, say — so the hand-over never shares the sync's connection (default: in
+   * Node a fresh connection per hand-over; in browsers the page's `fetch`).
+   */
+  readonly handOverFetch?: typeof fetch | undefined;
+  /**
+   * Which transport to use when the merchant offers several: `merchant` (its order, default) or
+   * `inline` (browser wallets: a hand-over shows the payer's address to the operator; docs/
+   * compact-payments.md).
+   */
+  readonly transportPreference?: 'merchant' | 'inline' | undefined;
 }
+
+/** How {@link Wallet.createPayment} carries the proof. */
+export type PaymentTransport = ProofTransport;
 
 /** What the wallet holds, in atomic units. */
 export interface Balance {
@@ -140,6 +159,9 @@ export class Wallet {
   private readonly state: WalletState;
   private readonly tree: LocalTree;
   private readonly clock: () => number;
+  /** The pool node's client for hand-overs: its own transport (see {@link WalletOptions.handOverFetch}). */
+  private readonly handOverNode: PoolNodeClient;
+  private readonly transportPreference: 'merchant' | 'inline';
   /** Notes chosen by a payment being built (before its pending record exists). */
   private readonly reserved = new Set<string>();
   private saving: Promise<void> = Promise.resolve();
@@ -156,6 +178,10 @@ export class Wallet {
     this.core = options.core;
     this.poolNode =
       typeof options.pool === 'string' ? new PoolNodeClient(options.pool) : options.pool;
+    this.handOverNode = new PoolNodeClient(this.poolNode.url, {
+      fetch: options.handOverFetch ?? handOverFetch(),
+    });
+    this.transportPreference = options.transportPreference ?? 'merchant';
     this.network = options.network ?? DEVNET_NETWORK;
     this.store = store;
     this.clock = options.clock ?? Date.now;
@@ -530,7 +556,7 @@ export class Wallet {
    */
   async createPayment(
     requirements: PaymentRequirements,
-    options: { maxAmount?: bigint | undefined } = {},
+    options: { maxAmount?: bigint | undefined; transport?: PaymentTransport | undefined } = {},
   ): Promise<PrivStarkPayload> {
     // 1. Requirements this wallet can pay.
     if (requirements.scheme !== SCHEME)
@@ -654,7 +680,7 @@ export class Wallet {
         throw failure;
       }
       const proved = built.value;
-      return {
+      const inline: PrivStarkPayload = {
         scheme: SCHEME,
         network: requirements.network,
         root: checkpoint.root,
@@ -665,9 +691,80 @@ export class Wallet {
         recipient: requirements.payTo,
         expiry,
       };
+      const transport = options.transport ?? this.transportFor(requirements);
+      if (transport === 'inline') return inline;
+      try {
+        return await this.handOver(inline, requirements);
+      } catch (error) {
+        // A refusal (4xx) means the node kept nothing and nothing left the wallet: forget the
+        // record. Without a clear answer the node may hold the proof: the record stays, pending
+        // until the pool's log resolves it.
+        if (error instanceof PoolNodeError && error.status >= 400 && error.status < 500) {
+          this.state.pending.splice(this.state.pending.indexOf(pending), 1);
+          await this.save().catch(() => undefined);
+        }
+        throw error;
+      }
     } finally {
       this.reserved.delete(note.commitment);
     }
+  }
+
+  /**
+   * The transport for requirements: what the merchant lists in `extra.proofTransports` (`inline`
+   * when it lists nothing: a merchant from before compact payments), in its order — or `inline`
+   * first when this wallet prefers it and the merchant takes it.
+   */
+  transportFor(requirements: PaymentRequirements): PaymentTransport {
+    const listed = (requirements.extra as { proofTransports?: unknown } | undefined)
+      ?.proofTransports;
+    const offered = (Array.isArray(listed) ? listed : ['inline']).filter(
+      (t): t is PaymentTransport => PROOF_TRANSPORTS.includes(t as PaymentTransport),
+    );
+    if (this.transportPreference === 'inline' && offered.includes('inline')) return 'inline';
+    return offered[0] ?? 'inline';
+  }
+
+  /**
+   * Turns an inline payment of this wallet into a compact one: hands its proof over to the pool
+   * node (over the hand-over transport) and returns the payload with the reference instead. The
+   * payment's pending record stays as it is: the note is not locked twice. The wallet computes the
+   * reference itself and checks the node's answer against it.
+   * @throws PoolNodeError with the node's reason; PoolMismatchError when the node answers another
+   *   reference
+   */
+  async handOver(
+    payload: PrivStarkPayload,
+    requirements: PaymentRequirements,
+  ): Promise<PrivStarkPayload> {
+    if (payload.proof === undefined) return payload;
+    const decoded = decodeProof(payload.proof);
+    if (!decoded.ok) throw new UnpayableRequirementsError('the payment carries no readable proof');
+    const payment = paymentContext(requirements, payload.expiry);
+    const { reference } = this.core.proofReference(decoded.bytes, {
+      root: payload.root as DigestHex,
+      nullifier: payload.nullifier as DigestHex,
+      change: payload.commitment as DigestHex,
+      amount: payload.amount,
+      ctx: this.core.contextDigest(payment),
+    });
+    const answer = await this.handOverNode.handOver({
+      scheme: payment.scheme,
+      network: payment.network,
+      asset: payment.asset,
+      payTo: payment.payTo,
+      amount: payment.amount,
+      resourceId: payment.resourceId,
+      expiry: payment.expiry,
+      root: payload.root,
+      nullifier: payload.nullifier,
+      commitment: payload.commitment,
+      proof: payload.proof,
+    });
+    if (answer.reference !== reference)
+      throw new PoolMismatchError('the pool node answered another reference for this proof');
+    const { proof: _inline, ...fields } = payload;
+    return { ...fields, proofRef: reference };
   }
 
   /** Writes the state to the store (serialised, in call order; a no-op without a store). */

@@ -9,7 +9,14 @@ import { type Static, Type } from 'typebox';
 
 import type { Backend } from '../core/index.js';
 import type { StoreKind, StoreState } from '../ledger/index.js';
-import { DEVNET_NETWORK, type NetworkProfile, SCHEME, X402_VERSION } from '../scheme/index.js';
+import {
+  DEVNET_NETWORK,
+  type NetworkProfile,
+  PROOF_TRANSPORTS,
+  type ProofTransport,
+  SCHEME,
+  X402_VERSION,
+} from '../scheme/index.js';
 
 /** What the health route reads. */
 export interface HealthSource {
@@ -37,6 +44,9 @@ const common = {
   networks: Type.Array(
     Type.Object({ network: Type.String(), asset: Type.String(), decimals: Type.Integer() }),
   ),
+  proofTransports: Type.Array(Type.Union([Type.Literal('reference'), Type.Literal('inline')]), {
+    description: 'how payments may carry their proof: by reference (compact) and inline',
+  }),
 };
 
 const HealthOkSchema = Type.Object(
@@ -61,6 +71,7 @@ const HealthOkSchema = Type.Object(
         x402Version: X402_VERSION,
         backend: 'native',
         networks: [DEVNET_NETWORK],
+        proofTransports: [...PROOF_TRANSPORTS],
         pool: {
           kind: 'sqlite',
           ok: true,
@@ -104,6 +115,7 @@ export function registerHealth(app: FastifyInstance, source: HealthSource): void
     scheme: SCHEME,
     x402Version: X402_VERSION,
     networks: source.networks.map(({ network, asset, decimals }) => ({ network, asset, decimals })),
+    proofTransports: [...PROOF_TRANSPORTS] as ProofTransport[],
   } as const;
   app.get(
     '/health',

@@ -7,6 +7,7 @@
  */
 
 import type { DigestHex } from '../core/digest.js';
+import type { ProofReference } from '../core/facade.js';
 import type { Checkpoint, PoolEvent, StoreState } from '../ledger/store.js';
 
 /** A refusal or failure reported by the pool node, or no reply from it. */
@@ -31,6 +32,24 @@ export type { Checkpoint, PoolEvent } from '../ledger/store.js';
 export interface PoolNodeState extends StoreState {
   readonly network: string;
   readonly asset: string;
+}
+
+/** What `POST /proofs` takes: the payment fields the proof is bound to, its inputs, the proof. */
+export interface HandOverRequest {
+  readonly scheme: string;
+  readonly network: string;
+  readonly asset: string;
+  readonly payTo: string;
+  readonly amount: string;
+  /** `""` when the route has none. */
+  readonly resourceId: string;
+  readonly expiry: number;
+  readonly root: string;
+  readonly nullifier: string;
+  /** The change note. */
+  readonly commitment: string;
+  /** Canonical standard base64 of the proof bytes. */
+  readonly proof: string;
 }
 
 /** Options of {@link PoolNodeClient}. */
@@ -118,6 +137,23 @@ export class PoolNodeClient {
       if (page.leaves.length === 0 || (size !== undefined && out.length >= size))
         return size === undefined ? out : out.slice(0, size);
     }
+  }
+
+  /**
+   * Hands a proof over before a compact payment (`POST /proofs`): the payment fields the proof is
+   * bound to, its public inputs and the proof in canonical base64. Send it over a transport of its
+   * own (a client built with its own `fetch`), not the one that syncs: the node sees the address
+   * it comes from (docs/compact-payments.md, privacy).
+   * @returns the reference and when the node drops it (unix seconds)
+   * @throws PoolNodeError with the node's reason (`invalid_priv_stark_proof`, `unknown_root`,
+   *   `rate_limited`, `proof_store_full`, …)
+   */
+  handOver(body: HandOverRequest): Promise<{ reference: ProofReference; expires: number }> {
+    return this.request('/proofs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   }
 
   /** Shields `amount` to the precommitment `pre` (operator token required). */

@@ -1,10 +1,11 @@
 /**
  * @module The devnet pool node: the HTTP server that serves the ledger to wallets (checkpoints,
- * leaves, events) and to the operator (deposits), its request schemas, the operator's token, and
- * the one client of its API.
+ * leaves, events, proof hand-overs) and to the operator (deposits), its request schemas, the
+ * operator's token, and the one client of its API.
  */
 
 export {
+  type HandOverRequest,
   PoolNodeClient,
   type PoolNodeClientOptions,
   PoolNodeError,
@@ -18,4 +19,6 @@ export {
   resolveOperatorToken,
 } from './operator-token.js';
 export { PAGE_LIMITS } from './schemas.js';
-export { buildPoolNode, parseCorsOrigins, type PoolNodeOptions } from './server.js';
+export { parseCorsOrigins } from './cors.js';
+export type { HandOverLimits } from './handover-route.js';
+export { buildPoolNode, type PoolNodeOptions } from './server.js';

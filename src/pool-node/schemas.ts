@@ -184,6 +184,72 @@ export const depositSchema = {
   },
 } as const;
 
+/** `POST /proofs`: a proof handed over before a compact payment (docs/compact-payments.md). */
+export const handOverSchema = {
+  description:
+    'keeps a verified spend proof for a compact payment and answers its reference; the payment fields are only those the proof is bound to',
+  body: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      scheme: { type: 'string', minLength: 1, maxLength: 64 },
+      network: { type: 'string', minLength: 1, maxLength: 128 },
+      asset: { type: 'string', minLength: 1, maxLength: 128 },
+      payTo: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 256,
+        description: 'the recipient (pstark1…)',
+      },
+      amount: { ...amount, pattern: '^[0-9]{1,32}$' },
+      resourceId: { type: 'string', maxLength: 256, description: '"" when the route has none' },
+      expiry: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+      root: digest,
+      nullifier: digest,
+      commitment: { ...digest, description: 'the change note' },
+      // Bounded by the route's body limit; the canonical-base64 check refuses a proof over 128 KiB.
+      proof: { type: 'string', description: 'canonical standard base64 of the proof bytes' },
+    },
+    required: [
+      'scheme',
+      'network',
+      'asset',
+      'payTo',
+      'amount',
+      'resourceId',
+      'expiry',
+      'root',
+      'nullifier',
+      'commitment',
+      'proof',
+    ],
+  },
+  response: {
+    200: {
+      type: 'object',
+      description: 'kept (201), or kept before (200): the same reference',
+      properties: {
+        reference: digest,
+        expires: { ...count, description: 'unix seconds when the node drops it' },
+      },
+      required: ['reference', 'expires'],
+    },
+    201: {
+      type: 'object',
+      properties: {
+        reference: digest,
+        expires: { ...count, description: 'unix seconds when the node drops it' },
+      },
+      required: ['reference', 'expires'],
+    },
+    '4xx': {
+      ...errorBody,
+      description: 'a stable reason of the registry (docs/compact-payments.md)',
+    },
+    503: { ...errorBody, description: 'proof_store_full (with Retry-After) or pool_unavailable' },
+  },
+} as const;
+
 export const healthSchema = {
   description: 'whether the store answers',
   querystring: { type: 'object', additionalProperties: false, properties: {} },

@@ -33,7 +33,9 @@ import {
   stateSchema,
 } from './schemas.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { statusOf } from '../scheme/reasons.js';
+import { messageOf, statusOf } from '../scheme/reasons.js';
+import { allowedOrigin, checkCorsOrigins } from './cors.js';
+import { type HandOverLimits, registerHandOver } from './handover-route.js';
 import { MIN_TOKEN_LENGTH } from './operator-token.js';
 
 /** Options of {@link buildPoolNode}. */
@@ -50,9 +52,12 @@ export interface PoolNodeOptions {
   readonly bodyLimit?: number;
   /**
    * Origins whose pages may read the public GET routes (browser wallets): exact origins such as
-   * `https://shop.example`, or `'*'` for any. Default none. `POST /deposit` never answers CORS.
+   * `https://shop.example`, or `'*'` for any. Default none. Browser wallets on them may also hand
+   * proofs over (`POST /proofs`, with its preflight). `POST /deposit` never answers CORS.
    */
   readonly corsOrigins?: readonly string[] | '*' | undefined;
+  /** The hand-over route's per-client rate limit (default 120 per minute). */
+  readonly handOver?: HandOverLimits | undefined;
 }
 
 const UNAVAILABLE = {
@@ -62,39 +67,6 @@ const UNAVAILABLE = {
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest();
-}
-
-/**
- * Reads a CORS origin list as operators write it (`--pool-cors`, `POOL_CORS_ORIGINS`): `*`, or
- * comma-separated exact origins. Empty means none. Each origin is checked when the node is built.
- */
-export function parseCorsOrigins(text: string | undefined): readonly string[] | '*' | undefined {
-  const trimmed = text?.trim();
-  if (!trimmed) return undefined;
-  if (trimmed === '*') return '*';
-  return trimmed
-    .split(',')
-    .map((origin) => origin.trim())
-    .filter((origin) => origin.length > 0);
-}
-
-function corsOriginsOf(origins: PoolNodeOptions['corsOrigins']): Set<string> | '*' | null {
-  if (origins === undefined) return null;
-  if (origins === '*') return '*';
-  for (const origin of origins) {
-    let parsed: URL | null = null;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      // refused below
-    }
-    if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol)) {
-      throw new RangeError(
-        `"corsOrigins" expected origins like https://shop.example (scheme, host, optional port), got ${JSON.stringify(origin).slice(0, 80)}`,
-      );
-    }
-  }
-  return origins.length === 0 ? null : new Set(origins);
 }
 
 function limitOf(
@@ -136,7 +108,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     );
   }
   const tokenHash = sha256(options.operatorToken);
-  const corsOrigins = corsOriginsOf(options.corsOrigins);
+  const corsOrigins = checkCorsOrigins(options.corsOrigins);
   const logger = (
     options.logger === false
       ? false
@@ -166,16 +138,12 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
 
   if (corsOrigins) {
     // Read-only CORS: a page on an allowed origin may read what any wallet reads. Simple GETs need
-    // no preflight; nothing else is allowed cross-origin.
+    // no preflight; the hand-over route answers its own preflight; nothing else is cross-origin.
     app.addHook('onRequest', async (request, reply) => {
       if (request.method !== 'GET' && request.method !== 'HEAD') return;
-      const origin = request.headers.origin;
-      if (corsOrigins === '*') reply.header('access-control-allow-origin', '*');
-      else {
-        reply.header('vary', 'Origin');
-        if (typeof origin === 'string' && corsOrigins.has(origin))
-          reply.header('access-control-allow-origin', origin);
-      }
+      if (corsOrigins !== '*') reply.header('vary', 'Origin');
+      const allowed = allowedOrigin(corsOrigins, request.headers.origin);
+      if (allowed !== null) reply.header('access-control-allow-origin', allowed);
     });
   }
 
@@ -207,6 +175,10 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
         break;
     }
     const status = error.statusCode ?? 500;
+    // The hand-over route's rate limit (its Retry-After header is already set).
+    if (status === 429) {
+      return reply.code(429).send({ error: 'rate_limited', message: messageOf('rate_limited') });
+    }
     if (status >= 400 && status < 500) {
       return reply
         .code(400)
@@ -313,6 +285,8 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
       }
     },
   );
+
+  await registerHandOver(app, { ledger, corsOrigins, limits: options.handOver });
 
   return app;
 }

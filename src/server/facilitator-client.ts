@@ -16,7 +16,7 @@ import type {
   VerifyResponse,
 } from '@x402/core/types';
 
-import { SCHEME, X402_VERSION } from '../scheme/index.js';
+import { PROOF_TRANSPORTS, type ProofTransport, SCHEME, X402_VERSION } from '../scheme/index.js';
 
 /** Options of {@link PrivStarkFacilitatorClient}. */
 export interface PrivStarkFacilitatorOptions {
@@ -73,18 +73,25 @@ export class PrivStarkFacilitatorClient implements FacilitatorClient {
     return this.http.settle(paymentPayload, paymentRequirements);
   }
 
-  /** The kinds from configuration, or from `GET /health` (`networks`). */
+  /**
+   * The kinds from configuration, or from `GET /health` (`networks`), each with the proof
+   * transports the facilitator takes in `extra.proofTransports` (from `/health`; configured
+   * networks assume both).
+   */
   async getSupported(): Promise<SupportedResponse> {
-    const networks = this.options.networks ?? (await this.healthNetworks());
+    const { networks, proofTransports } = this.options.networks
+      ? { networks: this.options.networks, proofTransports: [...PROOF_TRANSPORTS] }
+      : await this.health();
     const kinds: SupportedKind[] = networks.map((network) => ({
       x402Version: X402_VERSION,
       scheme: SCHEME,
       network: network as SupportedKind['network'],
+      extra: { proofTransports },
     }));
     return { kinds, extensions: [], signers: {} };
   }
 
-  private async healthNetworks(): Promise<string[]> {
+  private async health(): Promise<{ networks: string[]; proofTransports: ProofTransport[] }> {
     const doFetch = this.options.fetch ?? globalThis.fetch;
     const response = await doFetch(`${this.url}/health`, {
       signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
@@ -92,6 +99,7 @@ export class PrivStarkFacilitatorClient implements FacilitatorClient {
     const body = (await response.json().catch(() => null)) as {
       scheme?: string;
       networks?: { network?: unknown }[];
+      proofTransports?: unknown;
     } | null;
     if (!body || !Array.isArray(body.networks))
       throw new Error(
@@ -99,6 +107,13 @@ export class PrivStarkFacilitatorClient implements FacilitatorClient {
       );
     if (body.scheme !== undefined && body.scheme !== SCHEME)
       throw new Error(`facilitator ${this.url} serves ${String(body.scheme)}, not ${SCHEME}`);
-    return body.networks.map((n) => n.network).filter((n): n is string => typeof n === 'string');
+    // A facilitator from before compact payments says nothing of transports: inline only.
+    const transports = Array.isArray(body.proofTransports) ? body.proofTransports : ['inline'];
+    return {
+      networks: body.networks
+        .map((n) => n.network)
+        .filter((n): n is string => typeof n === 'string'),
+      proofTransports: PROOF_TRANSPORTS.filter((t) => transports.includes(t)),
+    };
   }
 }

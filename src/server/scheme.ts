@@ -3,6 +3,12 @@
  * prices in the network's one asset, and the `upfront` flow by default — the resource server
  * settles before the handler runs, since spending the nullifier *is* the payment. `authorization`
  * (verify, handler, settle) stays available per route through `extra.paymentFlow`.
+ *
+ * It also says how payments may carry their proof (`extra.proofTransports`, outside the proof's
+ * context digest): the transports the merchant takes, in its order of preference, that its
+ * facilitator supports. By default only `reference` (compact payments: a header of about 2 KB that
+ * stock servers and proxies pass); a merchant whose server and proxies take large headers may add
+ * `inline`, first if it prefers it.
  */
 
 import type {
@@ -14,7 +20,14 @@ import type {
   SupportedKind,
 } from '@x402/core/types';
 
-import { isAmount, NETWORKS, type NetworkProfile, SCHEME } from '../scheme/index.js';
+import {
+  isAmount,
+  NETWORKS,
+  type NetworkProfile,
+  PROOF_TRANSPORTS,
+  type ProofTransport,
+  SCHEME,
+} from '../scheme/index.js';
 
 /** Converts a decimal amount of whole units to atomic units, refusing more digits than `decimals`. */
 export function toAtomic(decimal: string, decimals: number): string {
@@ -45,9 +58,32 @@ export class PrivStarkSchemeServer implements SchemeNetworkServer {
     default: { supported: ['upfront', 'authorization'], default: 'upfront' },
   } as const;
   private readonly networks: readonly NetworkProfile[];
+  private readonly proofTransports: readonly ProofTransport[];
 
-  constructor(options: { networks?: readonly NetworkProfile[] } = {}) {
+  /**
+   * @param options.networks the networks it prices in (default the profile's)
+   * @param options.proofTransports what the merchant takes, preferred first (default
+   *   `['reference']`; `['inline', 'reference']` for a merchant that takes large headers and
+   *   prefers them)
+   */
+  constructor(
+    options: {
+      networks?: readonly NetworkProfile[];
+      proofTransports?: readonly ProofTransport[];
+    } = {},
+  ) {
     this.networks = options.networks ?? NETWORKS;
+    const transports = options.proofTransports ?? ['reference'];
+    if (
+      transports.length === 0 ||
+      transports.some((t) => !PROOF_TRANSPORTS.includes(t)) ||
+      new Set(transports).size !== transports.length
+    ) {
+      throw new RangeError(
+        `"proofTransports" expected distinct values of ${PROOF_TRANSPORTS.join(', ')}, got ${JSON.stringify(transports).slice(0, 80)}`,
+      );
+    }
+    this.proofTransports = transports;
   }
 
   private profile(network: string): NetworkProfile {
@@ -89,12 +125,22 @@ export class PrivStarkSchemeServer implements SchemeNetworkServer {
 
   async enhancePaymentRequirements(
     requirements: PaymentRequirements,
-    _kind: SupportedKind,
+    kind: SupportedKind,
     _extensions: string[],
   ): Promise<PaymentRequirements> {
     const profile = this.profile(requirements.network);
     if (requirements.asset !== profile.asset)
       throw new Error(`${SCHEME}: ${requirements.network} has one asset, ${profile.asset}`);
-    return requirements;
+    // What the facilitator takes (one from before compact payments: inline only), in the
+    // merchant's order.
+    const offered = kind.extra?.proofTransports;
+    const supported = Array.isArray(offered) ? offered : ['inline'];
+    const proofTransports = this.proofTransports.filter((t) => supported.includes(t));
+    if (proofTransports.length === 0) {
+      throw new Error(
+        `${SCHEME}: the facilitator takes ${supported.join(', ') || 'no'} proof transport, the merchant ${this.proofTransports.join(', ')}`,
+      );
+    }
+    return { ...requirements, extra: { ...requirements.extra, proofTransports } };
   }
 }

@@ -32,7 +32,7 @@ import {
   postgresRateLimitStore,
 } from '../http/index.js';
 import { Ledger, openStore, type PoolStore } from '../ledger/index.js';
-import { buildPoolNode, resolveOperatorToken } from '../pool-node/index.js';
+import { buildPoolNode, type HandOverLimits, resolveOperatorToken } from '../pool-node/index.js';
 import { DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
 import { generatedApiKey } from './api-key.js';
 
@@ -72,6 +72,10 @@ export interface ServiceConfig {
   readonly verifyThreads: number | undefined;
   /** Nice value of the verification threads (undefined: 10). */
   readonly verifyNice: number | undefined;
+  /** Handed-over proofs the store may hold at once (compact payments). */
+  readonly proofStoreCapacity: number;
+  /** Hand-overs per client and window at the pool node. */
+  readonly handOverRateLimit: HandOverLimits;
 }
 
 /** What `priv-stark start` runs without flags or environment (priv-stark-v1.md §6). */
@@ -93,6 +97,8 @@ export const SERVICE_DEFAULTS: ServiceConfig = {
   logLevel: 'info',
   verifyThreads: undefined,
   verifyNice: undefined,
+  proofStoreCapacity: 10_000,
+  handOverRateLimit: { max: 120, timeWindowMs: 60_000 },
 };
 
 /** A configuration the service refuses (the message says why; it names no secret). */
@@ -174,10 +180,10 @@ export async function startService(
     for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
   };
   try {
-    // Proofs are verified on niced worker threads, by the facilitator and by the ledger alike
-    // (verifyThreads 0: on the core's own off-thread path instead).
+    // Proofs are verified on niced worker threads, by the facilitator, the ledger and the pool
+    // node's hand-over alike (verifyThreads 0: on the core's own off-thread path instead).
     let verify = core.verifySpend;
-    if (config.facilitator && config.verifyThreads !== 0) {
+    if (config.verifyThreads !== 0) {
       const verifier = await VerifierThreads.start({
         backend: core.backend,
         size: config.verifyThreads,
@@ -200,6 +206,7 @@ export async function startService(
       network: network.network,
       asset: network.asset,
       checkpointIntervalMs: config.checkpointIntervalMs,
+      proofStoreCapacity: config.proofStoreCapacity,
       onTimerError: (error) => say(`priv-stark: checkpoint failed: ${messageOf(error)}`),
     });
     closers.push(() => ledger.stop());
@@ -303,6 +310,7 @@ export async function startService(
         operatorToken: token.token,
         logger: { level: config.logLevel },
         corsOrigins: config.poolCorsOrigins,
+        handOver: config.handOverRateLimit,
       });
       closers.push(() => node.close());
       await node.listen({ port: config.poolPort, host: config.host });
