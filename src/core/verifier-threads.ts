@@ -72,6 +72,16 @@ export class VerifierThreads {
     }
   };
 
+  /** Verifications sent and not answered yet (the queue, for metrics). */
+  get busy(): number {
+    return this.threads.busy;
+  }
+
+  /** Threads. */
+  get size(): number {
+    return this.threads.size;
+  }
+
   /** Stops the workers. */
   close(): Promise<void> {
     return this.threads.close();

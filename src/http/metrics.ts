@@ -14,27 +14,51 @@ import type { StoreState } from '../ledger/index.js';
 /** Where pool gauges come from. */
 export interface PoolGaugeSource {
   state(): Promise<StoreState>;
+  /** Handed-over proofs stored (compact payments). */
+  proofCount?(): Promise<number>;
 }
 
-/** The facilitator's metrics in their own registry. */
+/** Where the verification queue gauges come from (the verification threads). */
+export interface VerifierGaugeSource {
+  /** Verifications sent and not answered yet. */
+  readonly busy: number;
+  /** Threads. */
+  readonly size: number;
+}
+
+/** Options of {@link FacilitatorMetrics}. */
+export interface FacilitatorMetricsOptions {
+  /** The loaded proof backend. */
+  readonly backend: string;
+  /** Read on each scrape for the pool gauges. */
+  readonly pool: PoolGaugeSource;
+  /** The verification threads, when the service runs them. */
+  readonly verifier?: VerifierGaugeSource | undefined;
+  /** The ledger's checkpoint cadence, ms (exported for the staleness alert). */
+  readonly checkpointIntervalMs?: number | undefined;
+  /** The proof store's capacity (`PROOF_STORE_MAX`). */
+  readonly proofStoreCapacity?: number | undefined;
+  /** Unix ms (checkpoint age). */
+  readonly clock?: () => number;
+  /** Node's process metrics too (default true). */
+  readonly processMetrics?: boolean;
+}
+
+/**
+ * The service's metrics in their own registry: the facilitator's replies, latencies and backend,
+ * the pool node's replies, the verification queue, the pool (size, checkpoint, whether its store
+ * answers) and the proof store. `ops/` has the dashboard and alert rules built on them.
+ */
 export class FacilitatorMetrics {
   readonly registry = new Registry();
   readonly requests: Counter<'route' | 'status' | 'reason'>;
+  /** Replies of the pool node's listener (`route` is the route pattern; `reason` its error code). */
+  readonly poolNodeRequests: Counter<'route' | 'status' | 'reason'>;
   readonly verifySeconds: Histogram;
   readonly settleSeconds: Histogram;
   readonly backend: Gauge<'backend'>;
 
-  /**
-   * @param options.backend the loaded proof backend
-   * @param options.pool read on each scrape for the pool gauges
-   * @param options.clock unix ms (checkpoint age)
-   */
-  constructor(options: {
-    backend: string;
-    pool: PoolGaugeSource;
-    clock?: () => number;
-    processMetrics?: boolean;
-  }) {
+  constructor(options: FacilitatorMetricsOptions) {
     const registers = [this.registry];
     const clock = options.clock ?? Date.now;
     if (options.processMetrics !== false)
@@ -42,6 +66,12 @@ export class FacilitatorMetrics {
     this.requests = new Counter({
       name: 'priv_stark_http_requests_total',
       help: 'Replies of the facilitator listener by route, status and reason ("" for success)',
+      labelNames: ['route', 'status', 'reason'],
+      registers,
+    });
+    this.poolNodeRequests = new Counter({
+      name: 'priv_stark_pool_node_requests_total',
+      help: 'Replies of the pool node listener by route, status and reason ("" for success)',
       labelNames: ['route', 'status', 'reason'],
       registers,
     });
@@ -65,8 +95,41 @@ export class FacilitatorMetrics {
       registers,
     });
     this.backend.set({ backend: options.backend }, 1);
+    const verifier = options.verifier;
+    if (verifier) {
+      new Gauge({
+        name: 'priv_stark_verify_queue',
+        help: 'Proof verifications sent to the verification threads and not answered yet',
+        registers,
+        collect() {
+          this.set(verifier.busy);
+        },
+      });
+      new Gauge({
+        name: 'priv_stark_verify_threads',
+        help: 'Verification threads',
+        registers,
+        collect() {
+          this.set(verifier.size);
+        },
+      });
+    }
+    if (options.checkpointIntervalMs !== undefined) {
+      new Gauge({
+        name: 'priv_stark_checkpoint_interval_seconds',
+        help: 'The ledger checkpoint cadence',
+        registers,
+      }).set(options.checkpointIntervalMs / 1000);
+    }
+    if (options.proofStoreCapacity !== undefined) {
+      new Gauge({
+        name: 'priv_stark_proof_store_capacity',
+        help: 'Handed-over proofs the store may hold (PROOF_STORE_MAX)',
+        registers,
+      }).set(options.proofStoreCapacity);
+    }
     let lastState: Promise<StoreState | null> | null = null;
-    // One pool read per scrape, shared by both gauges.
+    // One pool read per scrape, shared by the gauges.
     const poolState = () => {
       lastState ??= options.pool.state().catch(() => null);
       const read = lastState;
@@ -76,12 +139,29 @@ export class FacilitatorMetrics {
       return read;
     };
     new Gauge({
+      name: 'priv_stark_pool_up',
+      help: 'Whether the pool store answered this scrape (1) or not (0)',
+      registers,
+      async collect() {
+        this.set((await poolState()) ? 1 : 0);
+      },
+    });
+    new Gauge({
       name: 'priv_stark_pool_leaves',
       help: 'Leaves in the pool tree',
       registers,
       async collect() {
         const state = await poolState();
         if (state) this.set(state.size);
+      },
+    });
+    new Gauge({
+      name: 'priv_stark_pool_checkpoint_leaves',
+      help: 'Leaves covered by the latest checkpoint',
+      registers,
+      async collect() {
+        const state = await poolState();
+        if (state) this.set(state.checkpoint?.size ?? 0);
       },
     });
     new Gauge({
@@ -93,6 +173,18 @@ export class FacilitatorMetrics {
         if (state?.checkpoint) this.set(Math.max(0, (clock() - state.checkpoint.time) / 1000));
       },
     });
+    const proofCount = options.pool.proofCount?.bind(options.pool);
+    if (proofCount) {
+      new Gauge({
+        name: 'priv_stark_proof_store_proofs',
+        help: 'Handed-over proofs stored now (compact payments)',
+        registers,
+        async collect() {
+          const count = await proofCount().catch(() => null);
+          if (count !== null) this.set(count);
+        },
+      });
+    }
   }
 }
 

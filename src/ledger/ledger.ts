@@ -268,6 +268,11 @@ export class Ledger {
     return this.store.state();
   }
 
+  /** Handed-over proofs stored now. */
+  proofCount(): Promise<number> {
+    return this.store.proofCount();
+  }
+
   /** Checkpoints after a cursor. */
   checkpoints(after: number, limit: number): Promise<Checkpoint[]> {
     return this.store.checkpoints(after, limit);

@@ -58,6 +58,10 @@ export interface PoolNodeOptions {
   readonly corsOrigins?: readonly string[] | '*' | undefined;
   /** The hand-over route's per-client rate limit (default 120 per minute). */
   readonly handOver?: HandOverLimits | undefined;
+  /** Counts each reply by route pattern, status and error code (the service's metrics). */
+  readonly requests?:
+    | { inc(labels: { route: string; status: string; reason: string }): void }
+    | undefined;
 }
 
 const UNAVAILABLE = {
@@ -144,6 +148,28 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
       if (corsOrigins !== '*') reply.header('vary', 'Origin');
       const allowed = allowedOrigin(corsOrigins, request.headers.origin);
       if (allowed !== null) reply.header('access-control-allow-origin', allowed);
+    });
+  }
+
+  const requests = options.requests;
+  if (requests) {
+    // The error code of a failed reply, read from its body: the only field metrics take from it.
+    app.addHook('onSend', async (request, reply, payload) => {
+      let reason = '';
+      if (reply.statusCode >= 400 && typeof payload === 'string') {
+        try {
+          const code = (JSON.parse(payload) as { error?: unknown }).error;
+          if (typeof code === 'string' && /^[a-z_]{1,40}$/.test(code)) reason = code;
+        } catch {
+          // not JSON: no reason
+        }
+      }
+      requests.inc({
+        route: request.routeOptions?.url ?? 'unmatched',
+        status: String(reply.statusCode),
+        reason,
+      });
+      return payload;
     });
   }
 

@@ -183,8 +183,9 @@ export async function startService(
     // Proofs are verified on niced worker threads, by the facilitator, the ledger and the pool
     // node's hand-over alike (verifyThreads 0: on the core's own off-thread path instead).
     let verify = core.verifySpend;
+    let verifier: VerifierThreads | null = null;
     if (config.verifyThreads !== 0) {
-      const verifier = await VerifierThreads.start({
+      verifier = await VerifierThreads.start({
         backend: core.backend,
         size: config.verifyThreads,
         nice: config.verifyNice,
@@ -195,8 +196,9 @@ export async function startService(
         return null;
       });
       if (verifier) {
-        closers.push(() => verifier.close());
-        verify = verifier.verify;
+        const threads = verifier;
+        closers.push(() => threads.close());
+        verify = threads.verify;
       }
     }
     const ledger = new Ledger({
@@ -211,6 +213,18 @@ export async function startService(
     });
     closers.push(() => ledger.stop());
     ledger.start();
+
+    // One registry for the facilitator's and the pool node's metrics, on its own listener.
+    const metrics =
+      config.metricsPort === undefined
+        ? undefined
+        : new FacilitatorMetrics({
+            backend: core.backend,
+            pool: ledger,
+            verifier: verifier ?? undefined,
+            checkpointIntervalMs: config.checkpointIntervalMs,
+            proofStoreCapacity: config.proofStoreCapacity,
+          });
 
     let facilitatorUrl: string | null = null;
     let metricsUrl: string | null = null;
@@ -249,10 +263,6 @@ export async function startService(
       }
 
       const facilitator = new Facilitator({ core, ledger, networks: [network], verify });
-      const metrics =
-        config.metricsPort === undefined
-          ? undefined
-          : new FacilitatorMetrics({ backend: core.backend, pool: ledger });
       const app = await build({
         facilitator,
         auth,
@@ -273,16 +283,6 @@ export async function startService(
         );
       await app.listen({ port: config.port, host: config.host });
       facilitatorUrl = urlOf(config.host, addressPort(app.server));
-
-      if (metrics && config.metricsPort !== undefined) {
-        const server: Server = await listenMetrics(
-          metrics.registry,
-          config.metricsPort,
-          config.host,
-        );
-        closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-        metricsUrl = `${urlOf(config.host, addressPort(server))}/metrics`;
-      }
       const url = facilitatorUrl;
       announce = (poolNode) =>
         app.log.info(
@@ -311,6 +311,7 @@ export async function startService(
         logger: { level: config.logLevel },
         corsOrigins: config.poolCorsOrigins,
         handOver: config.handOverRateLimit,
+        requests: metrics?.poolNodeRequests,
       });
       closers.push(() => node.close());
       await node.listen({ port: config.poolPort, host: config.host });
@@ -319,6 +320,11 @@ export async function startService(
         { url: poolNodeUrl, store: store.kind, checkpointIntervalMs: config.checkpointIntervalMs },
         'pool node ready',
       );
+    }
+    if (metrics && config.metricsPort !== undefined) {
+      const server: Server = await listenMetrics(metrics.registry, config.metricsPort, config.host);
+      closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+      metricsUrl = `${urlOf(config.host, addressPort(server))}/metrics`;
     }
     announce(poolNodeUrl);
 
