@@ -155,6 +155,7 @@ export interface LedgerHealth {
 }
 
 const KNOWN_ROOTS_MAX = 4096;
+const RETENTION_CAP_GRANULARITY_SECONDS = 600;
 
 /**
  * The ledger of the privacy pool. One per process over a shared store; any number of processes
@@ -429,9 +430,11 @@ export class Ledger {
     const verdict = await this.verify(proof, pi);
     if (verdict !== null) return verdict;
     const { reference, parameterSet } = this.core.proofReference(proof, pi);
-    const expiresAt =
-      (Math.min(payment.expiry, now + HANDOVER_RETENTION_CAP_SECONDS) + HANDOVER_GRACE_SECONDS) *
-      1000;
+    // The cap is rounded up to ten minutes: a stored row tells no finer time of its hand-over.
+    const cap =
+      Math.ceil((now + HANDOVER_RETENTION_CAP_SECONDS) / RETENTION_CAP_GRANULARITY_SECONDS) *
+      RETENTION_CAP_GRANULARITY_SECONDS;
+    const expiresAt = (Math.min(payment.expiry, cap) + HANDOVER_GRACE_SECONDS) * 1000;
     const result = await this.committer.submit({
       kind: 'handover',
       reference,
