@@ -427,20 +427,25 @@ export class Ledger {
     const expiresAt =
       (Math.min(payment.expiry, now + HANDOVER_RETENTION_CAP_SECONDS) + HANDOVER_GRACE_SECONDS) *
       1000;
-    const result = await this.committer.submit({
-      kind: 'handover',
-      reference,
-      parameterSet,
-      root: pi.root,
-      nullifier: pi.nullifier,
-      change: pi.change,
-      amount: pi.amount,
-      ctx: pi.ctx,
-      proof,
-      expiresAt,
-      capacity: this.proofStoreCapacity,
-      perNullifier: MAX_LIVE_PROOFS_PER_NULLIFIER,
-    });
+    // Expiry is checked again at commit, as for a settlement: a payment that expired while its
+    // proof was verified is refused rather than kept (it could serve nothing).
+    const result = await this.committer.submit(
+      {
+        kind: 'handover',
+        reference,
+        parameterSet,
+        root: pi.root,
+        nullifier: pi.nullifier,
+        change: pi.change,
+        amount: pi.amount,
+        ctx: pi.ctx,
+        proof,
+        expiresAt,
+        capacity: this.proofStoreCapacity,
+        perNullifier: MAX_LIVE_PROOFS_PER_NULLIFIER,
+      },
+      payment.expiry,
+    );
     if (result.ok && result.kind === 'handover') {
       return {
         ok: true,
