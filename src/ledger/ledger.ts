@@ -321,7 +321,8 @@ export class Ledger {
    * proof's amount and context digest against the payment, expiry by the pool's clock, the anchor,
    * then the proof — verified here when it is inline, or, for a reference, the verdict of its
    * hand-over, whose public inputs must be exactly these; the commit re-checks the nullifier under
-   * the store's lock and expiry at its time. Each question goes to the store once.
+   * the store's lock and expiry at its time. Each question goes to the store once (a reference
+   * that matches no stored proof asks the nullifier again: its settlement may have dropped the row).
    * @returns the settlement, or a rejection: `duplicate_settlement` (with the original id),
    *   `invalid_payload`, `unsupported_scheme`, `unsupported_network`, `unsupported_asset`,
    *   `payment_requirements_mismatch`, `payment_expired`, `unknown_root`,
@@ -508,6 +509,11 @@ export class Ledger {
       const refused = await this.verify(carried.proof, pi);
       if (refused !== null) return refused;
     } else if (!(await this.handedOverMatches(carried.reference, pi))) {
+      // A settlement drops its nullifier's proofs in its commit: a settle that raced it (nullifier
+      // looked up before that commit, reference after — another process) finds no row, and must
+      // still learn it is a duplicate with the original transaction. Asked on this path only.
+      const spent = await this.spent(pi.nullifier);
+      if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
       return reject('unknown_proof_reference');
     }
     // 8. The recipient note, derived by the pool from the recipient's owner and the nullifier.

@@ -432,6 +432,44 @@ describe.each(kinds)('hand-overs on the %s store', (kind) => {
     expect(lookups).toHaveLength(1);
   });
 
+  it("a settle that loses the race to its nullifier's settlement is a duplicate, not an unknown reference", async () => {
+    // Two ledgers on one store (two facilitator processes): the loser looked its nullifier up
+    // before the winner committed, and its reference after — when the winner's commit had dropped
+    // the row. The answer must still be duplicate_settlement with the winner's transaction.
+    const { ledger, store } = await funded();
+    const p = pay(10, 1);
+    const handed = await ledger.handOver(handOverOf(p));
+    if (!handed.ok) throw new Error(handed.reason);
+    let winner: Promise<unknown> | null = null;
+    const loser = new Ledger({
+      core,
+      store: new Proxy(store, {
+        get(target, property, receiver) {
+          if (property === 'handedOver')
+            return async (reference: string) => {
+              winner ??= ledger.settle(compact(core, p, handed.reference));
+              expect(await winner).toMatchObject({ ok: true });
+              return target.handedOver(reference);
+            };
+          return Reflect.get(target, property, receiver);
+        },
+      }),
+      clock: () => NOW,
+    });
+    expect(await loser.settle(compact(core, p, handed.reference))).toMatchObject({
+      ok: false,
+      reason: 'duplicate_settlement',
+      settlementId: settlementId(p.note.nullifier),
+    });
+    expect(winner).not.toBeNull();
+    // the must-fail twin: a reference that is simply unknown, on an unspent nullifier
+    expect(await loser.settle(compact(core, pay(11, 1), randomDigest()))).toMatchObject({
+      ok: false,
+      reason: 'unknown_proof_reference',
+    });
+    expect(await ledgerProblems(core, store)).toEqual([]);
+  });
+
   it("expires stored proofs by the ledger's clock, and its timer removes them", async () => {
     let now = NOW;
     const { store } = await funded();
