@@ -28,6 +28,7 @@ describe('health and metrics', () => {
       x402Version: 2,
       backend: h.core().backend,
       networks: [{ network: 'shielded:devnet', asset: 'dUSD', decimals: 6 }],
+      proofTransports: ['reference', 'inline'],
       pool: {
         kind: 'sqlite',
         ok: true,
