@@ -332,6 +332,16 @@ describe('POST /proofs', () => {
     expect(await store.proofCount()).toBe(1);
   });
 
+  it('answers 503 pool_unavailable (no 500) when the store fails mid-hand-over', async () => {
+    const { post, store } = await node();
+    expect((await post(bodyOf(fx.payments[0]!))).statusCode).toBe(201);
+    await store.close();
+    const down = await post(bodyOf(fx.payments[1]!));
+    expect(down.statusCode).toBe(503);
+    expect(Object.keys(down.json()).sort()).toEqual(['error', 'message']);
+    expect(down.json().error).toBe('pool_unavailable');
+  });
+
   it('CORS: the preflight answers only configured origins, the POST carries allow-origin, other routes unchanged', async () => {
     const { app, post } = await node({ corsOrigins: [SHOP] });
     const preflight = (origin: string, url = '/proofs') =>
