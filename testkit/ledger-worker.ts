@@ -1,24 +1,28 @@
 /**
  * A child process of the race and crash tests: opens the ledger named in its argument, waits for
- * `go` on stdin, then either settles a list of fixture payments all at once (`race`) or keeps
- * applying deposits and settlements until it is killed (`crash`). Every acknowledged write is
- * printed on stdout (a pipe: synchronous on Linux) only after its commit resolved.
+ * `go` on stdin, then either settles a list of fixture payments all at once (`race`; by the
+ * reference of an earlier hand-over when `references` names one), keeps applying deposits and
+ * settlements until it is killed (`crash`), or keeps handing the payments' proofs over until it is
+ * killed (`handover`). Every acknowledged write is printed on stdout (a pipe: synchronous on Linux)
+ * only after its commit resolved.
  *
  *   node --import tsx testkit/ledger-worker.ts '{"mode":"race","config":{…},"spec":{…},"payments":[0,3,…]}'
  */
 
 import { createInterface } from 'node:readline';
 
-import { loadCore, randomDigest } from '../src/core/index.js';
+import { loadCore, type ProofReference, randomDigest } from '../src/core/index.js';
 import { openStore, Ledger, type StoreConfig } from '../src/ledger/index.js';
 import { type FixtureSpec, readFixtures } from './fixtures.js';
 
 interface Args {
-  mode: 'race' | 'crash';
+  mode: 'race' | 'crash' | 'handover';
   config: StoreConfig;
   spec: FixtureSpec;
   /** Indexes into the fixtures' payments. */
   payments: number[];
+  /** `race`: payment index → the reference it was handed over under (settled compact). */
+  references?: Record<number, string>;
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as Args;
@@ -41,7 +45,12 @@ await new Promise<void>((resolve) => {
 });
 
 if (args.mode === 'race') {
-  const results = await Promise.all(args.payments.map((i) => pool.settle(fixtures.payments[i]!)));
+  const settle = (i: number) => {
+    const payment = fixtures.payments[i]!;
+    const reference = args.references?.[i] as ProofReference | undefined;
+    return pool.settle(reference ? { ...payment, proof: undefined, reference } : payment);
+  };
+  const results = await Promise.all(args.payments.map(settle));
   print({
     results: results.map((r, k) => ({
       payment: args.payments[k],
@@ -52,6 +61,23 @@ if (args.mode === 'race') {
   });
   await store.close();
   process.exit(0);
+} else if (args.mode === 'handover') {
+  let next = 0;
+  const lane = async () => {
+    while (next < args.payments.length) {
+      const i = args.payments[next++]!;
+      const p = fixtures.payments[i]!;
+      const result = await pool.handOver({
+        proof: p.proof,
+        publicInputs: p.publicInputs,
+        payment: p.payment,
+      });
+      if (result.ok) print({ ack: 'handover', payment: i, reference: result.reference });
+    }
+    // every payment handed over: wait to be killed
+    await new Promise(() => undefined);
+  };
+  await Promise.all([lane(), lane(), lane(), lane()]);
 } else {
   let next = 0;
   const lane = async () => {

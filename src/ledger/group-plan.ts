@@ -55,7 +55,10 @@ export interface Plan {
   readonly leaves: { idx: number; commitment: string }[];
   readonly nullifiers: { nullifier: string; settlement_id: string; event_id: number }[];
   readonly events: EventRow[];
-  /** Handed-over proofs to insert (or, for a stored reference past its time, to keep again). */
+  /**
+   * Handed-over proofs to insert (or, for a stored reference past its time, to keep again), at
+   * most one per reference.
+   */
   readonly proofs: HandOverOp[];
   /** Nullifiers whose handed-over proofs go (they settled); after the inserts. */
   readonly dropProofsOf: string[];
@@ -178,6 +181,10 @@ export function planGroup(
       }
       if (known !== undefined) {
         // Stored but past its time and not pruned yet: the row is kept again with the new time.
+        // One row per reference in the group's writes: PostgreSQL's one-statement upsert refuses
+        // to touch a row twice (the whole group would fail), so a later op replaces an earlier one.
+        const earlier = proofs.findIndex((p) => p.reference === op.reference);
+        if (earlier >= 0) proofs.splice(earlier, 1);
         proofs.push(op);
         addedReferences.set(op.reference, op.expiresAt);
         results.push({

@@ -327,7 +327,8 @@ export class Ledger {
    * proof's amount and context digest against the payment, expiry by the pool's clock, the anchor,
    * then the proof — verified here when it is inline, or, for a reference, the verdict of its
    * hand-over, whose public inputs must be exactly these; the commit re-checks the nullifier under
-   * the store's lock and expiry at its time. Each question goes to the store once.
+   * the store's lock and expiry at its time. Each question goes to the store once (a reference
+   * that matches no stored proof asks the nullifier again: its settlement may have dropped the row).
    * @returns the settlement, or a rejection: `duplicate_settlement` (with the original id),
    *   `invalid_payload`, `unsupported_scheme`, `unsupported_network`, `unsupported_asset`,
    *   `payment_requirements_mismatch`, `payment_expired`, `unknown_root`,
@@ -435,20 +436,25 @@ export class Ledger {
       Math.ceil((now + HANDOVER_RETENTION_CAP_SECONDS) / RETENTION_CAP_GRANULARITY_SECONDS) *
       RETENTION_CAP_GRANULARITY_SECONDS;
     const expiresAt = (Math.min(payment.expiry, cap) + HANDOVER_GRACE_SECONDS) * 1000;
-    const result = await this.committer.submit({
-      kind: 'handover',
-      reference,
-      parameterSet,
-      root: pi.root,
-      nullifier: pi.nullifier,
-      change: pi.change,
-      amount: pi.amount,
-      ctx: pi.ctx,
-      proof,
-      expiresAt,
-      capacity: this.proofStoreCapacity,
-      perNullifier: MAX_LIVE_PROOFS_PER_NULLIFIER,
-    });
+    // Expiry is checked again at commit, as for a settlement: a payment that expired while its
+    // proof was verified is refused rather than kept (it could serve nothing).
+    const result = await this.committer.submit(
+      {
+        kind: 'handover',
+        reference,
+        parameterSet,
+        root: pi.root,
+        nullifier: pi.nullifier,
+        change: pi.change,
+        amount: pi.amount,
+        ctx: pi.ctx,
+        proof,
+        expiresAt,
+        capacity: this.proofStoreCapacity,
+        perNullifier: MAX_LIVE_PROOFS_PER_NULLIFIER,
+      },
+      payment.expiry,
+    );
     if (result.ok && result.kind === 'handover') {
       return {
         ok: true,
@@ -511,6 +517,11 @@ export class Ledger {
       const refused = await this.verify(carried.proof, pi);
       if (refused !== null) return refused;
     } else if (!(await this.handedOverMatches(carried.reference, pi))) {
+      // A settlement drops its nullifier's proofs in its commit: a settle that raced it (nullifier
+      // looked up before that commit, reference after — another process) finds no row, and must
+      // still learn it is a duplicate with the original transaction. Asked on this path only.
+      const spent = await this.spent(pi.nullifier);
+      if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
       return reject('unknown_proof_reference');
     }
     // 8. The recipient note, derived by the pool from the recipient's owner and the nullifier.

@@ -4,7 +4,12 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { loadCore, type PrivStarkCore, type SpendPublicInputs } from '../../src/core/index.js';
+import {
+  loadCore,
+  type PrivStarkCore,
+  randomDigest,
+  type SpendPublicInputs,
+} from '../../src/core/index.js';
 import {
   Facilitator,
   type FacilitatorCore,
@@ -14,7 +19,12 @@ import { Ledger, PoolUnavailableError, reject, settlementId } from '../../src/le
 import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
 import { allEvents } from '../ledger/helpers/invariants.js';
 import { storeHarness } from '../ledger/helpers/stores.js';
-import { liveSpec, requestOf } from '../http/helpers/requests.js';
+import {
+  compactRequestOf,
+  handedOverRequestOf,
+  liveSpec,
+  requestOf,
+} from '../http/helpers/requests.js';
 
 /** The real core with counted verifications. */
 function countingCore(core: PrivStarkCore) {
@@ -97,6 +107,66 @@ describe('facilitator over a pool', () => {
     );
     expect(refusedReplay.outcome).toMatchObject({ ok: false, reason: 'duplicate_settlement' });
     expect(refusedReplay.calls).toEqual({ nullifier: 1 });
+  });
+
+  it('asks the store each question once on a compact verify and a compact settle', async () => {
+    const { store } = await stores.fresh();
+    const counts: Record<string, number> = {};
+    const counted = new Proxy(store, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          counts[String(property)] = (counts[String(property)] ?? 0) + 1;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const ledger = new Ledger({ core, store: counted });
+    await fundPool(ledger, fx);
+    const compactA = (await handedOverRequestOf(ledger, pay(2))).request;
+    const compactB = (await handedOverRequestOf(ledger, pay(3))).request;
+    const { core: countingVerifier, calls: verifications } = countingCore(core);
+    const facilitator = new Facilitator({ core: countingVerifier, ledger });
+    const counting = async <T>(call: () => Promise<T>) => {
+      for (const key of Object.keys(counts)) delete counts[key];
+      const outcome = await call();
+      return { outcome, calls: { ...counts } };
+    };
+    // verify: the anchor (cached once known), the nullifier, the hand-over; no proof verified
+    const hand = await counting(() => facilitator.verify(compactA));
+    expect(hand.outcome).toEqual({ ok: true });
+    expect(hand.calls).toEqual({ nullifier: 1, handedOver: 1 });
+    expect(verifications).toHaveLength(0);
+    const unknown = await counting(() =>
+      facilitator.verify(compactRequestOf(pay(1), randomDigest())),
+    );
+    expect(unknown.outcome).toEqual({ ok: false, reason: 'unknown_proof_reference' });
+    expect(unknown.calls).toEqual({ nullifier: 1, handedOver: 1 });
+    // the must-fail twin: an inline verify asks for no hand-over and verifies the proof
+    const inline = await counting(() => facilitator.verify(requestOf(pay(1))));
+    expect(inline.outcome).toEqual({ ok: true });
+    expect(inline.calls).toEqual({ nullifier: 1 });
+    expect(verifications).toHaveLength(1);
+    // settle: the nullifier, the hand-over, the commit (the anchor is known by now)
+    const settle = await counting(() => facilitator.settle(compactA));
+    expect(settle.outcome).toMatchObject({ ok: true });
+    expect(settle.calls).toEqual({ nullifier: 1, handedOver: 1, apply: 1 });
+    const replay = await counting(() => facilitator.settle(compactA));
+    expect(replay.outcome).toMatchObject({ ok: false, reason: 'duplicate_settlement' });
+    expect(replay.calls).toEqual({ nullifier: 1 });
+    // a reference matching no stored proof asks the nullifier again (it may have just settled)
+    const refused = await counting(() =>
+      facilitator.settle(compactRequestOf(pay(1), randomDigest())),
+    );
+    expect(refused.outcome).toMatchObject({ ok: false, reason: 'unknown_proof_reference' });
+    expect(refused.calls).toEqual({ nullifier: 2, handedOver: 1 });
+    expect(verifications).toHaveLength(1);
+    // a fresh facilitator and ledger ask for the anchor once, on a compact settle too
+    const fresh = new Ledger({ core, store: counted });
+    const second = await counting(() => new Facilitator({ core, ledger: fresh }).settle(compactB));
+    expect(second.outcome).toMatchObject({ ok: true });
+    expect(second.calls).toEqual({ nullifier: 1, checkpointByRoot: 1, handedOver: 1, apply: 1 });
   });
 
   it('verify accepts a valid payment and changes nothing in the pool', async () => {

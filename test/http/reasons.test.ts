@@ -4,6 +4,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { randomDigest } from '../../src/core/index.js';
 import { PoolUnavailableError } from '../../src/ledger/index.js';
 import {
   encodeProof,
@@ -14,7 +15,13 @@ import {
   statusOf,
 } from '../../src/scheme/index.js';
 import { API_KEY, AUTH, facilitatorHarness } from './helpers/harness.js';
-import { liveSpec, type RequestOverrides, requestOf } from './helpers/requests.js';
+import {
+  compactRequestOf,
+  handedOverRequestOf,
+  liveSpec,
+  type RequestOverrides,
+  requestOf,
+} from './helpers/requests.js';
 
 const SPEC = liveSpec('http-reasons', 8, 2);
 const reached = new Set<Reason>();
@@ -252,6 +259,37 @@ describe('every reason over HTTP', () => {
     }
     // nothing of it was settled
     expect((await post(app, 'settle', requestOf(p))).statusCode).toBe(200);
+  });
+
+  it('422 unknown_proof_reference for a compact payment whose reference the pool does not hold, or holds for another payment', async () => {
+    const { app, pool, store } = await open({ fund: true });
+    const held = await handedOverRequestOf(pool, pay(4));
+    for (const kind of ['verify', 'settle'] as const) {
+      expectFailure(
+        await post(app, kind, compactRequestOf(pay(5), randomDigest())),
+        kind,
+        'unknown_proof_reference',
+      );
+      // pay(4)'s reference does not pay pay(5), nor pay(4, 1) (same note, other resource)
+      expectFailure(
+        await post(app, kind, compactRequestOf(pay(5), held.reference)),
+        kind,
+        'unknown_proof_reference',
+      );
+      expectFailure(
+        await post(app, kind, compactRequestOf(pay(4, 1), held.reference)),
+        kind,
+        'unknown_proof_reference',
+      );
+    }
+    expect(await store.nullifier(pay(5).publicInputs.nullifier)).toBeNull();
+    // the must-pass twin: the payment it was handed over for
+    const verify = await post(app, 'verify', held.request);
+    expect(verify.statusCode, verify.body).toBe(200);
+    expect(verify.json()).toEqual({ isValid: true });
+    const settle = await post(app, 'settle', held.request);
+    expect(settle.statusCode, settle.body).toBe(200);
+    expect(await store.proofCount()).toBe(0);
   });
 
   it('503 pool_unavailable when the store fails, 500 facilitator_error on a fault of the facilitator', async () => {

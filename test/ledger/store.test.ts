@@ -3,7 +3,6 @@
 
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 
 import { randomDigest } from '../../src/core/index.js';
@@ -16,46 +15,14 @@ import {
   SchemaTooNewError,
   settlementId,
   sqlitePath,
-  type StoreConfig,
-  type StoreKind,
 } from '../../src/ledger/index.js';
 import { ledgerProblems } from './helpers/invariants.js';
 import { allLeaves, depositOp, settlementOp } from './helpers/ops.js';
+import { failingTrigger, rawSql } from './helpers/raw-sql.js';
 import { postgresAvailable } from '../../testkit/postgres.js';
 import { STORE_KINDS, storeHarness } from './helpers/stores.js';
 
 const NOW = 1_800_000_000_000;
-
-/** Runs one SQL statement on the store's database directly, bypassing the store. */
-async function rawSql(kind: StoreKind, config: StoreConfig, sql: string): Promise<void> {
-  if (kind === 'sqlite') {
-    const db = new Database(sqlitePath(config.dataDir ?? './data'));
-    try {
-      db.exec(sql);
-    } finally {
-      db.close();
-    }
-    return;
-  }
-  const client = new pg.Client({ connectionString: config.databaseUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A trigger that aborts any transaction inserting an event for `recipient`. */
-function failingTrigger(kind: StoreKind, recipient: string): string {
-  if (kind === 'sqlite') {
-    return `CREATE TRIGGER boom BEFORE INSERT ON events WHEN NEW.recipient = '${recipient}'
-            BEGIN SELECT RAISE(ABORT, 'boom'); END;`;
-  }
-  return `CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN IF NEW.recipient = '${recipient}' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$;
-          CREATE TRIGGER boom BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION boom();`;
-}
 
 const kinds = STORE_KINDS.filter(
   (kind) => kind === 'sqlite' || postgresAvailable() || process.env.CI,

@@ -17,8 +17,14 @@ import {
   hashKey,
   type KeyPolicy,
 } from '../../../src/http/index.js';
-import { openStore, Ledger, type PoolStore, type StoreKind } from '../../../src/ledger/index.js';
-import { NETWORKS } from '../../../src/scheme/index.js';
+import {
+  Ledger,
+  type LedgerOptions,
+  openStore,
+  type PoolStore,
+  type StoreKind,
+} from '../../../src/ledger/index.js';
+import { NETWORKS, type NetworkProfile } from '../../../src/scheme/index.js';
 import { type FixtureSpec, type Fixtures, fixtures, fundPool } from '../../../testkit/fixtures.js';
 import { storeHarness } from '../../ledger/helpers/stores.js';
 
@@ -48,6 +54,10 @@ export interface AppOptions {
   readonly store?: PoolStore;
   /** The clock of the pool and the facilitator, unix ms (default `Date.now`). */
   readonly clock?: () => number;
+  /** More options of the ledger (its network, accepted parameter sets, …). */
+  readonly ledger?: Partial<LedgerOptions>;
+  /** The facilitator's networks (default the profile's). */
+  readonly networks?: readonly NetworkProfile[];
 }
 
 /** Registers the hooks of a facilitator harness on `kind` in the current `describe` block. */
@@ -69,9 +79,14 @@ export function facilitatorHarness(kind: StoreKind, spec: FixtureSpec) {
     const clock = options.clock ?? Date.now;
     // A handle of our own (the store harness closes its handles after each test): closed with the app.
     const store = options.store ?? (await openStore(core(), (await stores.fresh()).config));
-    const pool = new Ledger({ core: core(), store, clock });
+    const pool = new Ledger({ core: core(), store, clock, ...options.ledger });
     if (options.fund !== false && !options.store) await fundPool(pool, f);
-    const facilitator = new Facilitator({ core: core(), ledger: pool, clock });
+    const facilitator = new Facilitator({
+      core: core(),
+      ledger: pool,
+      clock,
+      ...(options.networks ? { networks: options.networks } : {}),
+    });
     const entries = [
       { id: 'test', sha256: hashKey(API_KEY), policy: {} },
       ...Object.entries(options.keys ?? {}).map(([token, policy], i) => ({
@@ -86,7 +101,7 @@ export function facilitatorHarness(kind: StoreKind, spec: FixtureSpec) {
       health: {
         version: 'test',
         backend: core().backend,
-        networks: NETWORKS,
+        networks: options.networks ?? NETWORKS,
         pool: { kind: store.kind, state: () => pool.state() },
       },
       logger: false,

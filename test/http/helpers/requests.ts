@@ -1,8 +1,10 @@
 /**
  * x402 request bodies from the pool's payment fixtures, with `Partial` overrides of each part:
- * what the official client sends to `/verify` and `/settle`.
+ * what the official client sends to `/verify` and `/settle` — the proof inline, or (compact) the
+ * reference of a proof handed over to a real ledger first.
  */
 
+import type { Ledger } from '../../../src/ledger/index.js';
 import {
   encodeProof,
   type FacilitatorRequest,
@@ -78,5 +80,45 @@ export function requestOf(p: PaymentFixture, overrides: RequestOverrides = {}): 
       payload: payloadOf(p, overrides.payload),
     },
     paymentRequirements: requirementsOf(p, overrides.requirements),
+  };
+}
+
+/** The body of `/verify` and `/settle` paying `p` by `reference` (compact): no inline proof. */
+export function compactRequestOf(
+  p: PaymentFixture,
+  reference: string,
+  overrides: RequestOverrides = {},
+): FacilitatorRequest {
+  const request = requestOf(p, overrides);
+  const { proof: _inline, ...payload } = request.paymentPayload.payload;
+  return {
+    ...request,
+    paymentPayload: {
+      ...request.paymentPayload,
+      payload: { ...payload, proofRef: reference, ...overrides.payload },
+    },
+  };
+}
+
+/**
+ * Hands `p`'s proof over through a real ledger (as the pool node does for `POST /proofs`) and
+ * returns the compact request paying with its reference.
+ * @throws when the ledger refuses the hand-over
+ */
+export async function handedOverRequestOf(
+  ledger: Ledger,
+  p: PaymentFixture,
+  overrides: RequestOverrides = {},
+): Promise<{ reference: string; request: FacilitatorRequest }> {
+  const { root, nullifier, change, amount } = p.publicInputs;
+  const result = await ledger.handOver({
+    proof: p.proof,
+    publicInputs: { root, nullifier, change, amount },
+    payment: p.payment,
+  });
+  if (!result.ok) throw new Error(`the hand-over was refused: ${result.reason}`);
+  return {
+    reference: result.reference,
+    request: compactRequestOf(p, result.reference, overrides),
   };
 }

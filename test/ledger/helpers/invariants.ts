@@ -1,8 +1,44 @@
 /** Whole-ledger invariants, checked after races and crashes: no partial transition anywhere. */
 
+import type Database from 'better-sqlite3';
+import type pg from 'pg';
+
 import type { PrivStarkCore } from '../../../src/core/index.js';
 import type { PoolEvent, PoolStore } from '../../../src/ledger/index.js';
 import { allLeaves } from './ops.js';
+
+/** A row of the `proofs` table, as the database holds it. */
+export interface ProofRow {
+  readonly reference: string;
+  readonly nullifier: string;
+  readonly expiresAt: number;
+}
+
+/**
+ * Every row of the `proofs` table, read from the database itself rather than through the store:
+ * the store's interface reports only the head's counter (`proofCount`), which is what these rows
+ * check. The store's own connection is used (SQLite's `db`, PostgreSQL's read pool); a store
+ * without one fails here rather than skipping the check.
+ */
+export async function storedProofRows(store: PoolStore): Promise<ProofRow[]> {
+  const sql = 'SELECT reference, nullifier, expires_at FROM proofs ORDER BY reference';
+  type Raw = { reference: string; nullifier: string; expires_at: number | string };
+  let rows: Raw[];
+  if (store.kind === 'sqlite') {
+    const db = (store as unknown as { db?: Database.Database }).db;
+    if (!db) throw new Error('storedProofRows: the SQLite store has no db handle');
+    rows = db.prepare(sql).all() as Raw[];
+  } else {
+    const pool = (store as unknown as { pool?: pg.Pool }).pool;
+    if (!pool) throw new Error('storedProofRows: the PostgreSQL store has no connection pool');
+    rows = (await pool.query<Raw>(sql)).rows;
+  }
+  return rows.map((row) => ({
+    reference: row.reference,
+    nullifier: row.nullifier,
+    expiresAt: Number(row.expires_at),
+  }));
+}
 
 /** Every event, by paging. */
 export async function allEvents(store: PoolStore): Promise<PoolEvent[]> {
@@ -18,7 +54,9 @@ export async function allEvents(store: PoolStore): Promise<PoolEvent[]> {
  * What is wrong with the ledger (empty when consistent): the frontier root equals the root of all
  * leaves; events have ids 1..n and account for every leaf exactly once, in order; each settlement's
  * two leaves are its change and recipient note and its nullifier is recorded with its id; the
- * deposit total is the sum of deposit events; every checkpoint is the root of a prefix.
+ * deposit total is the sum of deposit events; every checkpoint is the root of a prefix; the head's
+ * count of handed-over proofs (`proof_rows`) is the number of rows, and no stored proof belongs to a
+ * nullifier that has settled (a settlement drops them in its own commit).
  */
 export async function ledgerProblems(core: PrivStarkCore, store: PoolStore): Promise<string[]> {
   const problems: string[] = [];
@@ -61,6 +99,14 @@ export async function ledgerProblems(core: PrivStarkCore, store: PoolStore): Pro
     problems.push(`events account for ${next} leaves of ${leaves.length}`);
   if (total.toString() !== state.depositTotal)
     problems.push(`deposit total ${state.depositTotal}, events sum to ${total}`);
+  const proofs = await storedProofRows(store);
+  const proofRows = await store.proofCount();
+  if (proofRows !== proofs.length)
+    problems.push(`head says ${proofRows} proof rows, the table holds ${proofs.length}`);
+  for (const proof of proofs) {
+    if (nullifiers.has(proof.nullifier) || (await store.nullifier(proof.nullifier)) !== null)
+      problems.push(`proof ${proof.reference} is kept for a settled nullifier`);
+  }
   for (const checkpoint of await store.checkpoints(0, 100_000)) {
     if (
       checkpoint.size > leaves.length ||

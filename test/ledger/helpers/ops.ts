@@ -1,7 +1,12 @@
 /** Builders of store ops with random canonical digests, taking `Partial` overrides. */
 
 import { type DigestHex, type PrivStarkCore, randomDigest } from '../../../src/core/index.js';
-import { type DepositOp, type SettlementOp, settlementId } from '../../../src/ledger/index.js';
+import {
+  type DepositOp,
+  type HandOverOp,
+  type SettlementOp,
+  settlementId,
+} from '../../../src/ledger/index.js';
 
 /** A deposit op of a random commitment. */
 export function depositOp(overrides: Partial<DepositOp> = {}): DepositOp {
@@ -22,6 +27,28 @@ export function settlementOp(
     recipientNote: randomDigest(),
     recipient: core.encodeAddress(randomDigest()),
     amount: '250',
+    ...overrides,
+  };
+}
+
+/**
+ * A hand-over op of a random reference and nullifier (the store does not verify proofs: the ledger
+ * did before submitting), with the profile's limits unless overridden.
+ */
+export function handOverOp(overrides: Partial<HandOverOp> = {}): HandOverOp {
+  return {
+    kind: 'handover',
+    reference: randomDigest(),
+    parameterSet: 1,
+    root: randomDigest(),
+    nullifier: randomDigest(),
+    change: randomDigest(),
+    amount: '250',
+    ctx: randomDigest(),
+    proof: new Uint8Array([1, 2, 3, 4]),
+    expiresAt: Number.MAX_SAFE_INTEGER,
+    capacity: 10_000,
+    perNullifier: 2,
     ...overrides,
   };
 }
