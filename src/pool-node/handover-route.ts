@@ -76,7 +76,10 @@ export async function registerHandOver(
     if (corsOrigins === null) return;
     if (corsOrigins !== '*') reply.header('vary', 'Origin');
     const allowed = allowedOrigin(corsOrigins, request.headers.origin);
-    if (allowed !== null) reply.header('access-control-allow-origin', allowed);
+    if (allowed === null) return;
+    reply.header('access-control-allow-origin', allowed);
+    // A browser wallet reads when to retry (429 rate_limited, 503 proof_store_full).
+    reply.header('access-control-expose-headers', 'retry-after');
   };
 
   await app.register(async (scope) => {

@@ -377,6 +377,9 @@ describe('POST /proofs', () => {
     const limited = await limitedNode.post({ nope: 1 }, { origin: SHOP });
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['access-control-allow-origin']).toBe(SHOP);
+    // The page may read when to retry.
+    expect(limited.headers['retry-after']).toBeDefined();
+    expect(limited.headers['access-control-expose-headers']).toBe('retry-after');
     const other = await post(bodyOf(fx.payments[0]!), { origin: 'https://evil.example' });
     expect(other.statusCode).toBe(200);
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
