@@ -18,6 +18,7 @@ import {
   type NetworkProfile,
   type Reason,
 } from '../scheme/index.js';
+import { inSpan, inSpanSync } from '../tracing/spans.js';
 import { type CheckedPayment, checkRequest } from './checks.js';
 import { ContextDigests } from './context-digests.js';
 import { InFlightVerifier } from './inflight.js';
@@ -94,7 +95,11 @@ export class Facilitator {
     } catch (error) {
       return { ok: false, reason: poolFault(error) };
     }
-    const verdict = await this.verifier.run(checked.proof!, checked.publicInputs);
+    const verdict = await inSpan(
+      'proof.verify',
+      () => this.verifier.run(checked.proof!, checked.publicInputs),
+      { reasonOf: (v) => (v.ok ? null : 'invalid_priv_stark_proof') },
+    );
     return verdict.ok ? { ok: true } : { ok: false, reason: 'invalid_priv_stark_proof' };
   }
 
@@ -144,13 +149,18 @@ export class Facilitator {
   }
 
   private check(request: FacilitatorRequest, policy: CallerPolicy | undefined) {
-    return checkRequest(request, {
-      core: this.core,
-      networks: this.networks,
-      now: Math.floor(this.clock() / 1000),
-      policy,
-      contextDigest: (payment) => this.contexts.of(payment),
-    });
+    return inSpanSync(
+      'facilitator.checks',
+      () =>
+        checkRequest(request, {
+          core: this.core,
+          networks: this.networks,
+          now: Math.floor(this.clock() / 1000),
+          policy,
+          contextDigest: (payment) => this.contexts.of(payment),
+        }),
+      { reasonOf: (checked) => (checked.ok ? null : checked.reason) },
+    );
   }
 
   /** The anchor is a checkpoint, then the nullifier is unspent (or who spent it). */
