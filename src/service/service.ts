@@ -10,7 +10,11 @@
  * loopback address, with a warning in the log; without configured secrets, an API key and the
  * operator token are generated once, kept in the data directory (mode 0600) and shown once.
  * `close()` shuts down gracefully: stop accepting, finish in-flight requests (settles reach their
- * durable commit), stop the checkpoint timer, stop the threads, close the store.
+ * durable commit), stop the checkpoint timer, stop the threads, close the store, then export the
+ * spans still queued.
+ *
+ * Traces are on only when the `OTEL_*` environment asks for them (`src/tracing/sdk.ts`): then the
+ * SDK starts, both listeners trace their requests, and the store is wrapped so each call is a span.
  */
 
 import { readFileSync } from 'node:fs';
@@ -31,9 +35,15 @@ import {
   loadAccessConfig,
   postgresRateLimitStore,
 } from '../http/index.js';
-import { Ledger, openStore, type PoolStore } from '../ledger/index.js';
-import { buildPoolNode, type HandOverLimits, resolveOperatorToken } from '../pool-node/index.js';
+import { Ledger, openStore, type PoolStore, tracedStore } from '../ledger/index.js';
+import {
+  buildPoolNode,
+  errorCodeOf,
+  type HandOverLimits,
+  resolveOperatorToken,
+} from '../pool-node/index.js';
 import { DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
+import { sharedTracing, type Tracing, tracingRequested } from '../tracing/index.js';
 import { generatedApiKey } from './api-key.js';
 
 /** What the service runs and how. */
@@ -76,6 +86,12 @@ export interface ServiceConfig {
   readonly proofStoreCapacity: number;
   /** Hand-overs per client and window at the pool node. */
   readonly handOverRateLimit: HandOverLimits;
+  /**
+   * Traces: undefined follows the `OTEL_*` environment (off unless it names an exporter or an
+   * endpoint); tests pass a running {@link Tracing} of their own (an in-memory exporter), which the
+   * service uses and leaves running.
+   */
+  readonly tracing?: Tracing | undefined;
 }
 
 /** What `priv-stark start` runs without flags or environment (priv-stark-v1.md §6). */
@@ -170,15 +186,26 @@ export async function startService(
   const network = access?.networks?.[0] ?? DEVNET_NETWORK;
 
   const core = await loadCore();
-  const store: PoolStore = await openStore(core, {
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    onIdleError: (error) => say(`priv-stark: a database connection closed: ${error.message}`),
-  });
-  const closers: (() => Promise<unknown>)[] = [() => store.close()];
+  const tracing = config.tracing ?? (tracingRequested() ? sharedTracing() : null);
+  // Closed last: spans still queued are exported once everything else has stopped.
+  const closers: (() => Promise<unknown>)[] =
+    tracing && !config.tracing ? [() => tracing.shutdown()] : [];
   const cleanup = async () => {
     for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
   };
+  let opened: PoolStore;
+  try {
+    opened = await openStore(core, {
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onIdleError: (error) => say(`priv-stark: a database connection closed: ${error.message}`),
+    });
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+  closers.push(() => opened.close());
+  const store = tracing ? tracedStore(opened) : opened;
   try {
     // Proofs are verified on niced worker threads, by the facilitator, the ledger and the pool
     // node's hand-over alike (verifyThreads 0: on the core's own off-thread path instead).
@@ -269,6 +296,7 @@ export async function startService(
         rateLimitStore,
         metrics,
         logger: { level: config.logLevel },
+        instrument: tracing?.facilitatorPlugin((request) => request.x402Reason),
         health: {
           version: VERSION,
           backend: core.backend,
@@ -312,6 +340,9 @@ export async function startService(
         corsOrigins: config.poolCorsOrigins,
         handOver: config.handOverRateLimit,
         requests: metrics?.poolNodeRequests,
+        instrument: tracing?.poolNodePlugin((_request, reply, payload) =>
+          errorCodeOf(reply.statusCode, payload),
+        ),
       });
       closers.push(() => node.close());
       await node.listen({ port: config.poolPort, host: config.host });
