@@ -321,6 +321,7 @@ export async function startService(
             store: store.kind,
             backend: core.backend,
             network: network.network,
+            traces: tracing !== null,
           },
           'Facilitator listening',
         );
@@ -348,7 +349,12 @@ export async function startService(
       await node.listen({ port: config.poolPort, host: config.host });
       poolNodeUrl = urlOf(config.host, addressPort(node.server));
       node.log.info(
-        { url: poolNodeUrl, store: store.kind, checkpointIntervalMs: config.checkpointIntervalMs },
+        {
+          url: poolNodeUrl,
+          store: store.kind,
+          checkpointIntervalMs: config.checkpointIntervalMs,
+          traces: tracing !== null,
+        },
         'pool node ready',
       );
     }

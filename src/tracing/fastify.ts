@@ -1,10 +1,11 @@
 /**
  * @module The request spans of the two listeners: `@fastify/otel` registered first on each Fastify
- * app, one server span per request named by method and route pattern (`POST /verify`), a child
- * span for the route handler (under which the facilitator's and the ledger's spans hang), no span
- * per lifecycle hook, no recorded exceptions, and every span scrubbed (`scrub.ts`: no `url.path`,
- * so no query string; no status messages). No HTTP instrumentation runs, so no span records the
- * client address, the headers or the user agent.
+ * app, one server span per request named by method and route pattern (`POST /verify`), no span per
+ * lifecycle hook or for the handler (each costs as much as the spans that say something; the
+ * facilitator's and the ledger's spans hang under the request span directly), no recorded
+ * exceptions, and every span scrubbed (`scrub.ts`: no `url.path`, so no query string; no status
+ * messages). No HTTP instrumentation runs, so no span records the client address, the headers or
+ * the user agent.
  *
  * A failed reply sets the request span's status and `priv_stark.reason` (the registry reason the
  * reply carries). The pool node refuses inbound trace context: a wallet's `traceparent` or
@@ -18,6 +19,7 @@ import {
   context,
   INVALID_SPAN_CONTEXT,
   ROOT_CONTEXT,
+  type Span,
   SpanStatusCode,
   type TracerProvider,
   trace,
@@ -69,6 +71,20 @@ function refuseInboundContext(
   context.with(NO_INBOUND_CONTEXT, done);
 }
 
+/** Each traced request's span, as the instrumentation started it (read by the hooks below). */
+const requestSpans = new WeakMap<FastifyRequest, Span>();
+
+/** Runs the rest of the request (its handler) under its span, when it has one. */
+function enterRequestContext(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
+  const span = requestSpans.get(request);
+  if (span) context.with(trace.setSpan(context.active(), span), done);
+  else done();
+}
+
 /**
  * The plugin that traces one listener's requests, its spans made by `provider`'s tracers.
  * Register it before anything else on the app (routes and hooks registered earlier are not seen).
@@ -80,11 +96,11 @@ export function requestTracing(
 ): FastifyPluginAsync {
   const instrumentation = new FastifyOtelInstrumentation({
     instrumentHooks: false,
+    instrumentHandler: false,
     recordExceptions: false,
-    requestHook: (span, request) => span.updateName(routeName(request)),
-    // The handler's span would be named after the plugin chain it was registered in.
-    lifecycleHook: (span, info) => {
-      if (info.hookName === 'handler') span.updateName(`handler ${routeName(info.request)}`);
+    requestHook: (span, request) => {
+      span.updateName(routeName(request));
+      requestSpans.set(request, span);
     },
     ...(listener === 'facilitator'
       ? { ignorePaths: (route: { url: string }) => pathOf(route.url) === '/health' }
@@ -94,9 +110,12 @@ export function requestTracing(
 
   const plugin: FastifyPluginAsync = async (app) => {
     if (listener === 'pool-node') app.addHook('onRequest', refuseInboundContext);
+    // The handler runs under the request span: the context the instrumentation entered at
+    // onRequest does not survive reading the body (stream events run in the socket's context).
+    app.addHook('preHandler', enterRequestContext);
     // Instance hooks run before the route's own onSend, where the instrumentation ends the span.
     app.addHook('onSend', (request, reply, payload, done) => {
-      const span = request.opentelemetry?.().span;
+      const span = requestSpans.get(request);
       const reason = span ? reasonOf(request, reply, payload) : null;
       if (span && reason !== null) {
         span.setStatus({ code: SpanStatusCode.ERROR });

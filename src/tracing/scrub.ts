@@ -49,21 +49,37 @@ export const ALLOWED_ATTRIBUTES: ReadonlySet<string> = new Set([
  */
 const DATA_LIKE = /[?=&]|[0-9a-fA-F]{16}|[A-Za-z0-9+/_-]{40}/;
 
-/** The attributes of `attributes` on the allowlist (`undefined` when none). */
+/**
+ * The attributes of `attributes` on the allowlist: `attributes` itself when all are (the common
+ * case, no copy), `undefined` when none is.
+ */
 export function allowedAttributes(attributes: Attributes | undefined): Attributes | undefined {
   if (attributes === undefined) return undefined;
-  let kept: Attributes | undefined;
-  for (const key of Object.keys(attributes)) {
-    if (!ALLOWED_ATTRIBUTES.has(key)) continue;
-    kept ??= {};
-    kept[key] = attributes[key];
+  for (const key in attributes) {
+    if (ALLOWED_ATTRIBUTES.has(key)) continue;
+    let kept: Attributes | undefined;
+    for (const allowed in attributes) {
+      if (!ALLOWED_ATTRIBUTES.has(allowed)) continue;
+      kept ??= {};
+      kept[allowed] = attributes[allowed];
+    }
+    return kept;
   }
-  return kept;
+  return attributes;
 }
+
+/** Names already judged: span names come from code, so there are few (bounded all the same). */
+const judgedNames = new Map<string, string>();
+const JUDGED_NAMES_MAX = 1024;
 
 /** `name`, or a neutral one when it looks like it could hold request data. */
 export function safeSpanName(name: string): string {
-  return DATA_LIKE.test(name) ? 'span' : name;
+  const judged = judgedNames.get(name);
+  if (judged !== undefined) return judged;
+  const safe = DATA_LIKE.test(name) ? 'span' : name;
+  // A name that looks like data is not kept: it could be data.
+  if (safe === name && judgedNames.size < JUDGED_NAMES_MAX) judgedNames.set(name, safe);
+  return safe;
 }
 
 /** A span that drops what {@link ALLOWED_ATTRIBUTES} does not allow, events and messages. */
@@ -125,13 +141,13 @@ class ScrubbedSpan implements Span {
 /** The options of a span with its attributes scrubbed and its links' attributes dropped. */
 function scrubbedOptions(options: SpanOptions | undefined): SpanOptions | undefined {
   if (options === undefined) return undefined;
-  const { attributes, links, ...rest } = options;
-  const kept = allowedAttributes(attributes);
-  return {
-    ...rest,
-    ...(kept ? { attributes: kept } : {}),
-    ...(links ? { links: links.map((link) => ({ context: link.context })) } : {}),
-  };
+  const kept = allowedAttributes(options.attributes);
+  if (kept === options.attributes && options.links === undefined) return options;
+  const scrubbed: SpanOptions = { ...options };
+  if (kept) scrubbed.attributes = kept;
+  else delete scrubbed.attributes;
+  if (options.links) scrubbed.links = options.links.map((link) => ({ context: link.context }));
+  return scrubbed;
 }
 
 class ScrubbingTracer implements Tracer {
@@ -181,7 +197,14 @@ export function scrubbedTracerProvider(provider: TracerProvider): TracerProvider
   };
 }
 
-/** One tracer of `provider`, scrubbed. */
+const scrubbedTracers = new WeakMap<Tracer, Tracer>();
+
+/** `tracer`, scrubbed (the same wrapper for the same tracer). */
 export function scrubbedTracer(tracer: Tracer): Tracer {
-  return new ScrubbingTracer(tracer);
+  let scrubbed = scrubbedTracers.get(tracer);
+  if (scrubbed === undefined) {
+    scrubbed = new ScrubbingTracer(tracer);
+    scrubbedTracers.set(tracer, scrubbed);
+  }
+  return scrubbed;
 }

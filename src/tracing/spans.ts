@@ -17,6 +17,7 @@ import {
   type Span,
   SpanStatusCode,
   type Tracer,
+  type TracerProvider,
   trace,
 } from '@opentelemetry/api';
 
@@ -53,9 +54,17 @@ export const TRACER_NAME = 'priv-stark';
 
 const ERROR_TYPE = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
-/** Asked per span, not kept: a tracer kept from one SDK would outlive it (tests start several). */
+let cached: { readonly provider: TracerProvider; readonly tracer: Tracer } | undefined;
+
+/**
+ * This project's tracer, kept per global provider: a tracer kept across SDKs would outlive its
+ * own (tests start several; shutting one down registers a new global provider).
+ */
 function tracer(): Tracer {
-  return scrubbedTracer(trace.getTracer(TRACER_NAME));
+  const provider = trace.getTracerProvider();
+  if (cached?.provider !== provider)
+    cached = { provider, tracer: scrubbedTracer(provider.getTracer(TRACER_NAME)) };
+  return cached.tracer;
 }
 
 /** The active context when its span records, else `null` (no SDK, no request, not sampled). */

@@ -213,11 +213,11 @@ describe('traces of the service', () => {
       'http.route': '/verify',
       'http.response.status_code': 200,
     });
-    const handler = tree.one('handler POST /verify');
-    expect(tree.childrenOf(tree.root)).toEqual(['handler POST /verify']);
-    expect(tree.childrenOf(handler)).toEqual(
+    // The spans of the work hang under the request span itself (no handler or hook spans).
+    expect(tree.childrenOf(tree.root)).toEqual(
       expect.arrayContaining(['facilitator.checks', 'store.nullifier', 'proof.verify']),
     );
+    expect(tree.spans.map((s) => s.name).filter((n) => /handler|hook/i.test(n))).toEqual([]);
     expect(tree.one('store.nullifier').attributes['priv_stark.store']).toBe('sqlite');
     expectAccepted(tree);
     expect(findForbidden(ok.spans, { ...REQUEST_VALUES, ...paymentValues(p) })).toEqual([]);
