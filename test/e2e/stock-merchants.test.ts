@@ -10,10 +10,15 @@
 // scripts/system-deps.sh; without it the nginx cases are skipped with a warning, except under
 // CI=true or PRIV_STARK_REQUIRE_NGINX=1, where a missing nginx fails.
 
+import { createServer } from 'node:http';
+
 import { x402Client } from '@x402/core/client';
 import { decodePaymentSignatureHeader } from '@x402/core/http';
+import { x402ResourceServer } from '@x402/core/server';
 import type { PaymentPayloadResult, PaymentRequirements } from '@x402/core/types';
+import { paymentMiddleware as expressPayment } from '@x402/express';
 import { wrapFetchWithPayment } from '@x402/fetch';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
@@ -29,9 +34,15 @@ import {
   COMPACT_HEADER_MAX_BYTES,
   type PaymentRequirements as ProfileRequirements,
 } from '../../src/scheme/index.js';
-import { MERCHANT_MAX_HEADER_BYTES } from '../../src/server/index.js';
+import {
+  MERCHANT_MAX_HEADER_BYTES,
+  PrivStarkFacilitatorClient,
+  PrivStarkSchemeServer,
+  privStarkRoutes,
+} from '../../src/server/index.js';
 import { nginxPath, startNginx } from '../../testkit/nginx.js';
 import {
+  API_KEY,
   expressMerchant,
   fastifyMerchant,
   honoMerchant,
@@ -308,6 +319,76 @@ describe('merchants that list inline behind stock limits: payingFetch falls back
       expect(merchant.calls.settle).toBe(0);
     } finally {
       await merchant.close();
+    }
+  });
+});
+
+describe('the route helper bounds what every compact header carries', () => {
+  const payTo = 'pstark1merchant';
+  /** A route key of `bytes` UTF-8 bytes. */
+  const keyOf = (bytes: number) => `GET /${'r'.repeat(bytes - 5)}`;
+  /** A description that JSON writes in `bytes` bytes: multi-byte characters and escapes. */
+  const descriptionOf = (bytes: number) => {
+    const text = `"\u0001${'€'.repeat(80)}`; // 2 + 6 + 240 bytes as JSON
+    return text + 'd'.repeat(bytes - 248);
+  };
+
+  it('refuses a resource id over 256 bytes and a description over ROUTE_DESCRIPTION_MAX_BYTES', () => {
+    expect(() => privStarkRoutes({ [keyOf(257)]: { payTo, price: '$0.01' } })).toThrow(
+      /resource id, at most 256 bytes in UTF-8, got 257/,
+    );
+    expect(() =>
+      privStarkRoutes({ 'GET /x': { payTo, price: '$0.01', description: descriptionOf(257) } }),
+    ).toThrow(/at most 256 bytes \(as JSON, in UTF-8\), got 257/);
+    // Counted as JSON writes it: 43 control characters are 258 bytes there, 43 in UTF-8.
+    expect(() =>
+      privStarkRoutes({ 'GET /x': { payTo, price: '$0.01', description: '\u0001'.repeat(43) } }),
+    ).toThrow(/got 258/);
+    expect(
+      Object.keys(
+        privStarkRoutes({
+          [keyOf(256)]: { payTo, price: '$0.01', description: descriptionOf(256) },
+        }),
+      ),
+    ).toEqual([keyOf(256)]);
+  });
+
+  it('at those bounds, on a stock Express merchant with no options, the compact header stays within 4096 bytes', async () => {
+    const payer = await stack.wallet();
+    const merchantWallet = await stack.wallet();
+    const key = keyOf(256);
+    const app = express();
+    app.use(
+      expressPayment(
+        privStarkRoutes({
+          [key]: { payTo: merchantWallet.address, price: '$0.01', description: descriptionOf(256) },
+        }),
+        new x402ResourceServer(
+          new PrivStarkFacilitatorClient({ url: stack.facilitatorUrl, apiKey: API_KEY }),
+        ).register('shielded:devnet', new PrivStarkSchemeServer()),
+      ),
+    );
+    app.get(key.slice(4), (_request, response) => {
+      response.json({ paid: true });
+    });
+    const server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      await stack.fund(payer, '40000');
+      const sent = capturing();
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}${key.slice(4)}`;
+      const response = await payingFetch(payer, { fetch: sent.fetch })(url);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ paid: true });
+      const envelope = decodePaymentSignatureHeader(sent.sent[0]!);
+      expect(envelope.resource).toMatchObject({ url, description: descriptionOf(256) });
+      expect(envelope.accepted.extra).toMatchObject({ resourceId: key });
+      expect(headerBytes(sent.sent[0]!)).toBeLessThanOrEqual(COMPACT_HEADER_MAX_BYTES);
+      await stack.settle(payer, merchantWallet);
+      expect(merchantWallet.balance().total).toBe(PRICE_ATOMIC);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });
