@@ -4,8 +4,9 @@
  * foreground with a configuration generated in a temporary directory — `daemon off`, its pid file,
  * error log and temp paths in that directory, a loopback listener on a free port, `proxy_pass` to
  * the upstream — and nginx's **default** header buffers: `large_client_header_buffers` is not set
- * (4 × 8 KB: a request header line over 8 KB is answered 400). As root its workers run as
- * `nobody` (nginx's own default user, with Debian's `nogroup`).
+ * (4 × 8 KB: a request header line over 8 KB is answered 400) unless a test adds directives of its
+ * own to the server block. As root its workers run as `nobody` (nginx's own default user, with
+ * Debian's `nogroup`).
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -51,9 +52,13 @@ async function freePort(): Promise<number> {
 
 /**
  * Starts nginx proxying to `upstream` (`http://127.0.0.1:<port>`); resolves once it answers.
+ * @param options.server directives added to the server block (none: nginx's defaults)
  * @throws when there is no nginx binary, or it does not come up (with its error log)
  */
-export async function startNginx(upstream: string): Promise<Nginx> {
+export async function startNginx(
+  upstream: string,
+  options: { server?: readonly string[] } = {},
+): Promise<Nginx> {
   const binary = nginxPath();
   if (!binary)
     throw new Error('nginx not found: install it (apt-get install nginx) or set NGINX_PATH');
@@ -78,6 +83,7 @@ export async function startNginx(upstream: string): Promise<Nginx> {
     `  scgi_temp_path ${join(dir, 'scgi')};`,
     '  server {',
     `    listen 127.0.0.1:${port};`,
+    ...(options.server ?? []).map((directive) => `    ${directive}`),
     '    location / {',
     `      proxy_pass ${upstream};`,
     '    }',

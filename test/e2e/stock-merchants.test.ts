@@ -27,7 +27,7 @@ import {
   PaymentHeaderTooLargeError,
   payingFetch,
   PrivStarkSchemeClient,
-  type Wallet,
+  Wallet,
 } from '../../src/client/index.js';
 import { loadCore } from '../../src/core/index.js';
 import {
@@ -391,4 +391,87 @@ describe('the route helper bounds what every compact header carries', () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+});
+
+describe("a merchant's own 400 to a payment it settled is returned as is, never paid again", () => {
+  /** Express taking inline payments (limit raised) whose `GET /broken` settles, then answers 400. */
+  async function brokenMerchant(payTo: string) {
+    const app = express();
+    app.use(
+      expressPayment(
+        privStarkRoutes({ 'GET /broken': { payTo, price: '$0.01' } }),
+        new x402ResourceServer(
+          new PrivStarkFacilitatorClient({ url: stack.facilitatorUrl, apiKey: API_KEY }),
+        ).register(
+          'shielded:devnet',
+          new PrivStarkSchemeServer({ proofTransports: ['inline', 'reference'] }),
+        ),
+      ),
+    );
+    app.get('/broken', (_request, response) => {
+      response.status(400).json({ error: 'the handler failed' });
+    });
+    const server = createServer({ maxHeaderSize: MERCHANT_MAX_HEADER_BYTES }, app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    return {
+      url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
+  }
+
+  const cases: [string, boolean, boolean][] = [
+    ['with its PAYMENT-RESPONSE: no hand-over, no second request', false, false],
+    [
+      'behind nginx dropping PAYMENT-RESPONSE: the hand-over finds the nullifier spent, no second request',
+      true,
+      !nginxAvailable,
+    ],
+  ];
+  for (const [name, proxied, skip] of cases) {
+    it.skipIf(skip)(name, async () => {
+      // The wallet's hand-overs, counted on their way to the pool node.
+      const handOvers: number[] = [];
+      const payer = await Wallet.create({
+        core: stack.service.core,
+        pool: stack.poolUrl,
+        handOverFetch: async (input, init) => {
+          const response = await fetch(input, init);
+          handOvers.push(response.status);
+          return response;
+        },
+      });
+      const merchantWallet = await stack.wallet();
+      const merchant = await brokenMerchant(merchantWallet.address);
+      const proxy = proxied
+        ? await startNginx(merchant.url, {
+            server: ['large_client_header_buffers 4 256k;', 'proxy_hide_header PAYMENT-RESPONSE;'],
+          })
+        : null;
+      try {
+        await stack.fund(payer, '40000');
+        const sent = capturing();
+        const response = await payingFetch(payer, { fetch: sent.fetch })(
+          `${proxy?.url ?? merchant.url}/broken`,
+        );
+        expect(response.status).toBe(400);
+        expect(await response.json()).toEqual({ error: 'the handler failed' });
+        expect(response.headers.has('payment-response')).toBe(!proxied);
+        // One inline payment, settled by the merchant before its handler failed; nothing sent again.
+        expect(sent.sent).toHaveLength(1);
+        expect(payloadOf(sent.sent[0]!).proof).toBeDefined();
+        // Without the merchant's PAYMENT-RESPONSE, the pool node's answer tells: already spent.
+        expect(handOvers).toEqual(proxied ? [409] : []);
+        await stack.settle(payer, merchantWallet);
+        expect(payer.payments()).toEqual([expect.objectContaining({ status: 'settled' })]);
+        expect(merchantWallet.balance().total).toBe(PRICE_ATOMIC);
+      } finally {
+        await proxy?.close();
+        await merchant.close();
+      }
+    });
+  }
 });
