@@ -16,6 +16,7 @@ export {
   WalletError,
 } from './errors.js';
 export {
+  compactFallback,
   guardHeaderSize,
   PAYMENT_RESPONSE_HEADER,
   PrivStarkHttpClient,

@@ -28,10 +28,12 @@ export interface PrivStarkAsset {
 }
 
 /**
- * The scheme client.
+ * The scheme client. The wallet picks how the proof travels: compactly where the merchant lists
+ * `reference` (the proof handed over to the pool node first), inline otherwise.
  * @example
  * const client = new x402Client().register('shielded:devnet', new PrivStarkSchemeClient(wallet));
- * const pay = wrapFetchWithPayment(fetch, client);
+ * // compactFallback: an inline payment the merchant refuses for its size is sent once more compactly.
+ * const pay = wrapFetchWithPayment(compactFallback(wallet), client);
  * await pay('http://127.0.0.1:3000/weather');
  */
 export class PrivStarkSchemeClient implements SchemeNetworkClient {
@@ -75,8 +77,13 @@ export class PrivStarkSchemeClient implements SchemeNetworkClient {
 }
 
 /**
- * Registers the scheme for the wallet's network on an `x402Client`.
+ * Registers the scheme for the wallet's network on an `x402Client`: its payments are compact where
+ * the merchant lists `reference`. The fallback of an inline payment refused for its size needs the
+ * response's status, which x402's hooks do not see: give the stock wrapper `compactFallback(wallet)`
+ * as its fetch (`payingFetch` does both).
  * @returns the client, for chaining
+ * @example
+ * const pay = wrapFetchWithPayment(compactFallback(wallet), registerPrivStark(new x402Client(), wallet));
  */
 export function registerPrivStark(client: x402Client, wallet: Wallet): x402Client {
   return client.register(
