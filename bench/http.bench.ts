@@ -24,6 +24,7 @@ import { encodeProof } from '../src/scheme/index.js';
 import { type Fixtures, fundPool, type PaymentFixture } from '../testkit/fixtures.js';
 import { benchFixtures } from './http-fixtures.js';
 import { environment, writeResults } from './report.js';
+import { type SecondOfRun, Timeline } from './timeline.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -154,6 +155,8 @@ interface RunResult {
   readonly generatorCpuMsPerRequest: number;
   /** Seconds from the start of the run to its last 200 reply (saturated runs). */
   readonly lastOkS?: number;
+  /** Replies and latency in each second of the run (the chart's throughput over the run). */
+  readonly perSecond: readonly SecondOfRun[];
 }
 
 /** Milliseconds of CPU this process has used. */
@@ -184,6 +187,7 @@ async function load(
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${KEY}` };
   let next = 0;
   const started = performance.now();
+  const timeline = new Timeline(started);
   let lastOk = started;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
@@ -201,7 +205,8 @@ async function load(
       },
       (error, done) => (error ? reject(error) : resolve(done)),
     );
-    instance.on('response', (_client, statusCode) => {
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      timeline.record(statusCode, responseTime);
       if (statusCode === 200) lastOk = performance.now();
     });
   });
@@ -230,6 +235,7 @@ async function load(
       ((ownCpuMs() - ownBefore) / Math.max(1, result.requests.total)).toFixed(2),
     ),
     lastOkS: (lastOk - started) / 1000,
+    perSecond: timeline.perSecond(),
   };
 }
 
@@ -259,6 +265,7 @@ async function paced(
   const ownBefore = ownCpuMs();
   const start = performance.now() + 5;
   const dueAt = (i: number) => start + (i * 1000) / options.rate;
+  const timeline = new Timeline(start);
   let lastEnd = start;
   await new Promise<void>((resolve) => {
     let finished = 0;
@@ -277,6 +284,7 @@ async function paced(
             const code = String(res.statusCode);
             statusCodes[code] = (statusCodes[code] ?? 0) + 1;
             if (res.statusCode === 200) latencies.push(performance.now() - dueAt(i));
+            timeline.record(res.statusCode ?? 0, performance.now() - dueAt(i));
             finish();
           });
         },
@@ -318,6 +326,7 @@ async function paced(
       ((processCpuMs(options.pid ?? 0) - cpuBefore) / Math.max(1, requests)).toFixed(2),
     ),
     generatorCpuMsPerRequest: Number(((ownCpuMs() - ownBefore) / Math.max(1, requests)).toFixed(2)),
+    perSecond: timeline.perSecond(),
   };
 }
 
@@ -420,7 +429,7 @@ const markdown = [
   '',
   ...notes.map((n) => `- ${n}`),
 ].join('\n');
-writeResults(
+await writeResults(
   'http',
   {
     environment: environment(),

@@ -152,7 +152,7 @@ const table = [
   '',
   ...Object.entries(budgets).map(([name, met]) => `- ${met ? 'met' : 'MISSED'}: ${name}`),
 ].join('\n');
-writeResults(
+await writeResults(
   'proof',
   { bench: 'proof', environment: environment(), timePerTaskMs: TIME_MS, results, budgets },
   table,
