@@ -1,4 +1,4 @@
-// The payments of the HTTP bench, from the pool's fixture factory (test/pool/fixtures.ts): one note
+// The payments of the HTTP bench, from the pool's fixture factory (testkit/fixtures.ts): one note
 // per payment, so every payment has its own nullifier and can settle. Proofs are cached on disk by
 // the factory (node_modules/.cache/priv-stark/fixtures); the first build takes about
 // notes × 0.075 s on two cores (8000: about 10 minutes).
