@@ -5,6 +5,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,8 +52,36 @@ export interface ServiceProcess {
   readonly logFile: string;
 }
 
+/** A free TCP port on the loopback address (free when asked; the service binds it right after). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** Whether `url` answers 200 now. */
+async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    await response.arrayBuffer();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Starts `priv-stark start` on free ports and resolves once it says it listens.
+ * Starts `priv-stark start` on free ports and resolves once its listeners answer `GET /health`
+ * (whatever the log level).
  * @param options.dataDir the data directory (the SQLite store unless `databaseUrl` is given)
  * @param options.poolNode run the devnet pool node too (default off)
  * @param options.env extra environment (e.g. `PROOF_STORE_MAX`, `HANDOVER_RATE_LIMIT`)
@@ -65,8 +94,10 @@ export async function startService(options: {
 }): Promise<ServiceProcess> {
   // BENCH_SERVER_NODE_OPTIONS: flags of the service's node (e.g. `--cpu-prof --cpu-prof-dir=DIR`).
   const nodeFlags = (process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
-  const args = [...nodeFlags, MAIN, 'start', '--port', '0', '--data-dir', options.dataDir];
-  if (options.poolNode) args.push('--pool-port', '0');
+  const port = await freePort();
+  const poolPort = options.poolNode ? await freePort() : null;
+  const args = [...nodeFlags, MAIN, 'start', '--port', String(port), '--data-dir', options.dataDir];
+  if (poolPort !== null) args.push('--pool-port', String(poolPort));
   else args.push('--no-pool-node');
   if (options.databaseUrl) args.push('--database-url', options.databaseUrl);
   // The service logs (one line per request) to a file, as a deployment would, not to a pipe this
@@ -84,21 +115,24 @@ export async function startService(options: {
     },
   });
   closeSync(logFd);
-  const exited = new Promise<never>((_resolve, reject) =>
-    child.once('exit', (code) => reject(new Error(`priv-stark start exited with ${code}`))),
-  );
-  exited.catch(() => undefined);
-  const listening = async (): Promise<{ url: string; poolNode: string | null }> => {
-    for (;;) {
-      const line = readFileSync(logFile, 'utf8')
-        .split('\n')
-        .find((l) => l.includes('"msg":"Facilitator listening"'));
-      if (line) return JSON.parse(line) as { url: string; poolNode: string | null };
-      await new Promise((resolve) => setTimeout(resolve, 50));
+  const url = `http://127.0.0.1:${port}`;
+  const poolNodeUrl = poolPort === null ? null : `http://127.0.0.1:${poolPort}`;
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`priv-stark start exited (${child.exitCode ?? child.signalCode})`);
+    if (
+      (await answers(`${url}/health`)) &&
+      (poolNodeUrl === null || (await answers(`${poolNodeUrl}/health`)))
+    )
+      break;
+    if (Date.now() - started > 60_000) {
+      child.kill('SIGKILL');
+      throw new Error('priv-stark start did not answer /health within 60 s');
     }
-  };
-  const said = await Promise.race([listening(), exited]);
-  return { child, pid: child.pid!, url: said.url, poolNodeUrl: said.poolNode, logFile };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { child, pid: child.pid!, url, poolNodeUrl, logFile };
 }
 
 /** SIGTERM, then waits for the exit (the service shuts down gracefully). */
