@@ -360,13 +360,16 @@ async function routeRuns(
   return { store, handOver, verifySaturated, verifyPaced };
 }
 
+/** Seconds of the raw verify measurement (0: skipped, e.g. while profiling one run). */
+const RAW_VERIFY_S = Number(process.env.BENCH_RAW_VERIFY_S ?? 5);
 log('raw verify throughput (core, off the JS thread, this process)');
-await rawVerify(core, fx, 1, 8);
-const rawVerifyPerSec = await rawVerify(core, fx, 5, 8);
+if (RAW_VERIFY_S > 0) await rawVerify(core, fx, 1, 8);
+const rawVerifyPerSec = RAW_VERIFY_S > 0 ? await rawVerify(core, fx, RAW_VERIFY_S, 8) : Number.NaN;
 
 const flows: FlowRun[] = [];
 const routes: RouteRuns[] = [];
 for (const store of STORES) {
+  if (![...FLOWS.map((f) => f.id), 'routes'].some((id) => selected(`${store}:${id}`))) continue;
   const pg = store === 'postgres' ? await startTestPostgres() : null;
   try {
     for (const flow of FLOWS)
