@@ -13,30 +13,41 @@
 // transports, apart from decoding a 2 KB instead of a 110 KB header.)
 //
 // Method. The service runs as `priv-stark start` from the built dist/ (facilitator and pool node in
-// one process, over one ledger) on a freshly funded copy of the fixtures' pool for every run, with
-// PROOF_STORE_MAX above the number of payments and HANDOVER_RATE_LIMIT high enough for one load
-// generator on one address. The load generator runs in this process on the same 2-core machine:
-// a fixed number of payments in flight (BENCH_IN_FLIGHT, 32), a payment starting when one ends,
-// each payment of the fixture set (one note per payment) used once, so every payment settles once;
-// a run lasts BENCH_DURATION_S (10 s) or until the payments run out, and says which. The wallet's
-// hand-over goes over a connection of its own per payment, as the wallet does in Node
-// (BENCH_HANDOVER_KEEPALIVE=1: keep-alive instead); the merchant's calls to the facilitator over
-// keep-alive connections. The wallet's own work (proving, computing the reference) is done before
-// the run; the bench checks the node's reference against it, as the wallet does. Reported per run:
-// payments/s, p50/p99 of a whole payment and of each call, the CPU time of the service process and
-// of the load generator per payment, the 1-minute load average, and the bytes of each hop
-// (hand-over body, /verify and /settle bodies, and the PAYMENT-SIGNATURE header the merchant would
-// receive, built as the stock x402Client builds it). Then, per store, the routes alone: the
-// hand-over route saturated (every payment handed over once, BENCH_IN_FLIGHT at a time), /verify
-// of compact payments saturated (autocannon, BENCH_IN_FLIGHT keep-alive connections) and at a fixed
+// one process, over one ledger; its log to a file) on a freshly funded copy of the fixtures' pool
+// for every run — a fresh SQLite data directory, or a fresh database on a throwaway local
+// PostgreSQL cluster (testkit/postgres.ts) — with PROOF_STORE_MAX above the number of payments and
+// HANDOVER_RATE_LIMIT high enough for one load generator on one address. The load generator runs
+// in this process on the same 2-core machine: a fixed number of payments in flight
+// (BENCH_IN_FLIGHT, 32), a payment starting when one ends, each payment of the fixture set (one
+// note per payment) used once, so every payment settles once. The first BENCH_WARMUP_PAYMENTS
+// (256, at most a quarter of the set) warm each fresh service up through the same calls and are
+// not measured; the measured run lasts BENCH_DURATION_S (10 s) or until the payments run out, and
+// says which. The wallet's hand-over goes over a connection of its own per payment, as the wallet
+// does in Node (BENCH_HANDOVER_KEEPALIVE=1: keep-alive instead); the merchant's calls to the
+// facilitator over keep-alive connections. The wallet's own work (proving, computing the
+// reference) is done before the run; the bench checks the node's reference against it, as the
+// wallet does, and checks every reply (201 with the reference, isValid, success).
+//
+// Reported per run: payments/s, p50/p99 of a whole payment and of each call, the CPU time per
+// payment of the service process (and by thread role: the main thread's event loop, the niced
+// verification threads, the rest — the SQLite writer thread, V8 and libuv helpers), of the
+// PostgreSQL cluster, and of the load generator, the 1-minute load average, what the store holds
+// afterwards (settlements, handed-over proofs left), and the bytes of each hop (hand-over body,
+// /verify and /settle bodies, and the PAYMENT-SIGNATURE header the merchant would receive, built
+// as the stock x402Client builds it). Then, per store, the routes alone: the hand-over route
+// saturated (every payment handed over once, BENCH_IN_FLIGHT at a time), /verify of the compact
+// payments it made, saturated (autocannon, BENCH_IN_FLIGHT keep-alive connections) and at a fixed
 // rate (open loop, BENCH_VERIFY_RATE, 1000 req/s), and the raw two-core verify throughput of the
 // core for scale. Other processes share the machine: every run records the load average, and
 // figures to compare must be taken on a quiet machine.
 //
 // Run: npm run bench:flow → bench/results/flow.json and flow.md, and the tables on stdout.
-// BENCH_NOTES payments (default 8000; proved on first use, about notes × 0.075 s, cached);
-// BENCH_STORES=sqlite,postgres; BENCH_ONLY=<run ids, comma-separated> to run a few (development,
-// profiling: BENCH_SERVER_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=…" reaches the service process).
+// BENCH_NOTES payments (default 8000, the set http.bench.ts uses; proved on first use, about
+// notes × 0.075 s on two cores, cached); BENCH_STORES=sqlite,postgres; BENCH_ONLY=<store:run,…>
+// (compact-upfront, compact-authorization, inline-upfront, inline-authorization, routes) runs a
+// few and leaves bench/results alone; for profiling, BENCH_SERVER_NODE_OPTIONS="--cpu-prof
+// --cpu-prof-dir=DIR" reaches the service process and BENCH_RAW_VERIFY_S=0 skips the raw verify
+// measurement; BENCH_LOG_LEVEL sets the service's log level (info).
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
