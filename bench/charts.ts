@@ -471,6 +471,43 @@ function httpChart(json: Fields): TopLevelSpec {
   } as TopLevelSpec;
 }
 
+function flowChart(json: Fields): TopLevelSpec {
+  const flows = list(json.flows, 'flows').map((value, i) => {
+    const f = fields(value, `flows[${i}]`);
+    const flow = fields(f.flow, `flows[${i}].flow`);
+    const latency = fields(f.latencyMs, `flows[${i}].latencyMs`);
+    return {
+      store: text(f.store, `flows[${i}].store`),
+      flow: `${text(flow.transport, `flows[${i}].flow.transport`) === 'reference' ? 'compact' : 'inline'} ${text(flow.flow, `flows[${i}].flow.flow`)}`,
+      paymentsPerSec: num(f.paymentsPerSec, `flows[${i}].paymentsPerSec`),
+      p50: num(latency.p50, `flows[${i}].latencyMs.p50`),
+      p99: num(latency.p99, `flows[${i}].latencyMs.p99`),
+      cpu: num(f.serverCpuMsPerPayment, `flows[${i}].serverCpuMsPerPayment`),
+    };
+  });
+  const panel = (title: string, field: string, axis: string) => ({
+    width: 220,
+    height: 220,
+    title,
+    data: { values: flows },
+    mark: { type: 'bar' as const, tooltip: true },
+    encoding: {
+      x: { field: 'flow', type: 'nominal' as const, title: null, axis: { labelAngle: -30 } },
+      xOffset: { field: 'store' },
+      y: { field, type: 'quantitative' as const, title: axis },
+      color: { field: 'store', type: 'nominal' as const, title: 'store' },
+    },
+  });
+  return {
+    ...frame('Whole flow: hand-over + the facilitator calls of one payment', json),
+    hconcat: [
+      panel('payments per second', 'paymentsPerSec', 'payments/s'),
+      panel('latency of a whole payment, p99', 'p99', 'ms'),
+      panel('service CPU per payment', 'cpu', 'ms'),
+    ],
+  } as TopLevelSpec;
+}
+
 /** The chart of each bench, by results name. */
 export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = {
   proof: proofChart,
@@ -478,6 +515,7 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   pool: poolChart,
   client: clientChart,
   http: httpChart,
+  flow: flowChart,
 };
 
 /** The Vega-Lite spec of bench `name`'s chart from its results JSON; refuses a malformed one. */
