@@ -101,7 +101,7 @@ pub fn build_spend(
         context,
     };
     let public_inputs = witness.public_inputs()?;
-    debug_assert_eq!(public_inputs.root, tree.root());
+    debug_assert_eq!(public_inputs.root(), tree.root());
     Ok(SpendScenario { leaves, tree, note, witness, public_inputs })
 }
 

@@ -105,11 +105,11 @@ impl PublicInputs {
     /// The 136-byte encoding.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(PUBLIC_INPUTS_BYTES);
-        out.extend_from_slice(&self.root.to_bytes());
-        out.extend_from_slice(&self.nullifier.to_bytes());
-        out.extend_from_slice(&self.change.to_bytes());
-        out.extend_from_slice(&self.amount.to_le_bytes());
-        out.extend_from_slice(&self.context.to_bytes());
+        out.extend_from_slice(&self.root().to_bytes());
+        out.extend_from_slice(&self.nullifier().to_bytes());
+        out.extend_from_slice(&self.change().to_bytes());
+        out.extend_from_slice(&self.amount().to_le_bytes());
+        out.extend_from_slice(&self.context().to_bytes());
         out
     }
 
@@ -126,7 +126,7 @@ impl PublicInputs {
         let change = reader.digest("change")?;
         let amount = check_amount(reader.u64())?;
         let context = reader.digest("context")?;
-        Ok(Self { root, nullifier, change, amount, context })
+        Self::new(root, nullifier, change, amount, context)
     }
 }
 

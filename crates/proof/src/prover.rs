@@ -36,7 +36,8 @@ pub struct SpendProof {
 /// A refused witness ([`SpendWitness::derive`]), [`ProofError::UnsatisfiedConstraints`],
 /// [`ProofError::ProvingFailed`] or [`ProofError::InternalPanic`].
 pub fn prove(witness: &SpendWitness, seed: [u8; 32]) -> Result<SpendProof, ProofError> {
-    prove_with(&PARAMETER_SET, witness, seed)
+    let values = witness.derive()?;
+    prove_values(&PARAMETER_SET, witness, &values, seed)
 }
 
 /// As [`prove`], after checking that the witness proves exactly `expected` (the anchor root,
@@ -53,11 +54,13 @@ pub fn prove_against(
     prove_values(&PARAMETER_SET, witness, &values, seed).map(|proof| proof.bytes)
 }
 
-/// As [`prove`] with another parameter set: for measurements and tuning only. A proof made
-/// with any set but [`PARAMETER_SET`] is refused by [`crate::verifier::verify`].
+/// As [`prove`] with any parameter set: for measurements and tuning only (feature `measure`, off
+/// by default). A proof made with a set the verifier does not accept is refused by
+/// [`crate::verifier::verify`].
 ///
 /// # Errors
 /// As [`prove`].
+#[cfg(feature = "measure")]
 pub fn prove_with(
     params: &ParameterSet,
     witness: &SpendWitness,

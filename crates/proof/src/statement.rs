@@ -34,23 +34,100 @@ pub const PV_AMOUNT: usize = 12;
 pub const PV_CONTEXT: usize = 13;
 
 /// What a spend proof reveals.
+///
+/// Built only through [`PublicInputs::new`] (or [`PublicInputs::from_bytes`], or a witness),
+/// which check `0 < amount < 2^62`; the fields are private, so every value of this type holds a
+/// valid amount. This matters because the AIR sees the amount as a field element: an unchecked
+/// `u64` of `p − 1` or of `p + k` would be reduced modulo p, and a proof of a trace whose change
+/// note is worth `v + 1` would verify for an "amount" of `p − 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PublicInputs {
-    /// The anchor: a checkpoint root of the pool tree.
-    pub root: Digest,
-    /// The nullifier of the spent note.
-    pub nullifier: Digest,
-    /// The commitment of the change note.
-    pub change: Digest,
-    /// The amount paid, `0 < amount < 2^62`.
-    pub amount: u64,
-    /// The payment context digest.
-    pub context: Digest,
+    root: Digest,
+    nullifier: Digest,
+    change: Digest,
+    amount: u64,
+    context: Digest,
 }
 
 impl PublicInputs {
-    /// The 17 public values in AIR order.
+    /// Public inputs with a checked amount.
+    ///
+    /// # Errors
+    /// [`ProofError::AmountOutOfRange`] unless `0 < amount < 2^62`.
+    pub const fn new(
+        root: Digest,
+        nullifier: Digest,
+        change: Digest,
+        amount: u64,
+        context: Digest,
+    ) -> Result<Self, ProofError> {
+        match check_amount(amount) {
+            Ok(amount) => Ok(Self { root, nullifier, change, amount, context }),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// The anchor: a checkpoint root of the pool tree.
+    pub const fn root(&self) -> Digest {
+        self.root
+    }
+
+    /// The nullifier of the spent note.
+    pub const fn nullifier(&self) -> Digest {
+        self.nullifier
+    }
+
+    /// The commitment of the change note.
+    pub const fn change(&self) -> Digest {
+        self.change
+    }
+
+    /// The amount paid, `0 < amount < 2^62`.
+    pub const fn amount(&self) -> u64 {
+        self.amount
+    }
+
+    /// The payment context digest.
+    pub const fn context(&self) -> Digest {
+        self.context
+    }
+
+    /// The same inputs with another root.
+    #[must_use]
+    pub const fn with_root(self, root: Digest) -> Self {
+        Self { root, ..self }
+    }
+
+    /// The same inputs with another nullifier.
+    #[must_use]
+    pub const fn with_nullifier(self, nullifier: Digest) -> Self {
+        Self { nullifier, ..self }
+    }
+
+    /// The same inputs with another change commitment.
+    #[must_use]
+    pub const fn with_change(self, change: Digest) -> Self {
+        Self { change, ..self }
+    }
+
+    /// The same inputs with another context.
+    #[must_use]
+    pub const fn with_context(self, context: Digest) -> Self {
+        Self { context, ..self }
+    }
+
+    /// The same inputs with another amount, checked as in [`PublicInputs::new`].
+    ///
+    /// # Errors
+    /// [`ProofError::AmountOutOfRange`] unless `0 < amount < 2^62`.
+    pub const fn with_amount(self, amount: u64) -> Result<Self, ProofError> {
+        Self::new(self.root, self.nullifier, self.change, amount, self.context)
+    }
+
+    /// The 17 public values in AIR order. The amount is below 2^62 < p, so its field element
+    /// is the amount itself.
     pub fn to_field_elements(&self) -> [Felt; NUM_PUBLIC_VALUES] {
+        debug_assert!(check_amount(self.amount).is_ok());
         let mut out = [Felt::ZERO; NUM_PUBLIC_VALUES];
         out[PV_ROOT..PV_ROOT + 4].copy_from_slice(&self.root.0);
         out[PV_NULLIFIER..PV_NULLIFIER + 4].copy_from_slice(&self.nullifier.0);
@@ -189,6 +266,7 @@ impl SpendWitness {
         Ok(self.public_inputs_from(&values))
     }
 
+    /// Only after [`SpendWitness::derive`] has checked the amount.
     pub(crate) const fn public_inputs_from(&self, values: &SpendValues) -> PublicInputs {
         PublicInputs {
             root: values.root(),

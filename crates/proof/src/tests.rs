@@ -54,13 +54,7 @@ fn codes_are_listed_once_in_order_and_snake_case() {
 #[test]
 fn public_inputs_and_witness_round_trip() {
     let digest = |seed: u64| Digest([Felt::from_u64(seed), Felt::ONE, Felt::TWO, Felt::NEG_ONE]);
-    let public = PublicInputs {
-        root: digest(1),
-        nullifier: digest(2),
-        change: digest(3),
-        amount: 42,
-        context: digest(4),
-    };
+    let public = PublicInputs::new(digest(1), digest(2), digest(3), 42, digest(4)).unwrap();
     let bytes = public.to_bytes();
     assert_eq!(bytes.len(), PUBLIC_INPUTS_BYTES);
     assert_eq!(PublicInputs::from_bytes(&bytes), Ok(public));

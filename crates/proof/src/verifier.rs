@@ -1,6 +1,7 @@
 //! The spend verifier. It never panics on any input and rejects in this order, cheapest first:
 //!
-//! 1. public inputs: exact length, canonical elements, `0 < amount < 2^62`;
+//! 1. public inputs: exact length, canonical elements, `0 < amount < 2^62` (checked when the
+//!    [`PublicInputs`] were built, and again here);
 //! 2. size (at most [`MAX_PROOF_BYTES`]) and header (magic, format version, parameter set);
 //! 3. the postcard body: decodes completely, with canonical field elements and no trailing byte;
 //! 4. the fixed shape ([`crate::shape::check_shape`]): trace height, widths, counts;
@@ -19,7 +20,7 @@ use crate::{
     params::{PARAMETER_SET, ParameterSet},
     prover::guard,
     shape::check_shape,
-    statement::PublicInputs,
+    statement::{PublicInputs, check_amount},
     transcript::transcript_prefix,
     verifier_air::VerifierAir,
 };
@@ -29,18 +30,31 @@ use crate::{
 /// # Errors
 /// The first failed check, as a typed [`ProofError`].
 pub fn verify(proof: &[u8], public_inputs: &PublicInputs) -> Result<(), ProofError> {
-    verify_with(&PARAMETER_SET, proof, public_inputs)
+    verify_params(&PARAMETER_SET, proof, public_inputs)
 }
 
-/// As [`verify`] with another parameter set: for measurements and tuning only.
+/// As [`verify`] with any parameter set, accepted or not: for measurements and tuning only
+/// (feature `measure`, off by default).
 ///
 /// # Errors
 /// As [`verify`].
+#[cfg(feature = "measure")]
 pub fn verify_with(
     params: &ParameterSet,
     proof: &[u8],
     public_inputs: &PublicInputs,
 ) -> Result<(), ProofError> {
+    verify_params(params, proof, public_inputs)
+}
+
+fn verify_params(
+    params: &ParameterSet,
+    proof: &[u8],
+    public_inputs: &PublicInputs,
+) -> Result<(), ProofError> {
+    // `PublicInputs` can only hold a valid amount; checked again because the AIR reads the
+    // amount modulo p, where an amount of p − 1 or p + k would alias another statement.
+    check_amount(public_inputs.amount())?;
     let body = split_header(proof, params.id)?;
     let stark_proof = decode_body(body)?;
     check_shape(&stark_proof, params)?;

@@ -175,13 +175,14 @@ fn wrapped_change_value_violates_the_range_check() {
     values.change = hash_elements(Domain::Note, &input);
     // The nullifier and change branch do not depend on the amount: recompute only the change.
     let trace = build_trace(&witness, &values);
-    let public = PublicInputs {
-        root: values.root(),
-        nullifier: values.nullifier,
-        change: values.change,
-        amount: witness.amount,
-        context: witness.context,
-    }
+    let public = PublicInputs::new(
+        values.root(),
+        values.nullifier,
+        values.change,
+        witness.amount,
+        witness.context,
+    )
+    .unwrap()
     .to_field_elements();
     let report = check_all_constraints(&SpendAir::new(), &trace, &public, None);
     assert!(!report.failures.is_empty());
@@ -210,13 +211,14 @@ fn forged_trace_proof_is_rejected() {
     input[1..].copy_from_slice(&values.change_precommitment.0);
     values.change = hash_elements(Domain::Note, &input);
     let trace = build_trace(&witness, &values);
-    let public = PublicInputs {
-        root: values.root(),
-        nullifier: values.nullifier,
-        change: values.change,
-        amount: witness.amount,
-        context: witness.context,
-    };
+    let public = PublicInputs::new(
+        values.root(),
+        values.nullifier,
+        values.change,
+        witness.amount,
+        witness.context,
+    )
+    .unwrap();
     let config = build_config(&PARAMETER_SET, &transcript_prefix(&PARAMETER_SET), [9; 32]);
     let proof =
         p3_uni_stark::prove(&config, SpendAir::shared(), trace, &public.to_field_elements())

@@ -4,6 +4,9 @@
 //!
 //! `public.json` holds the public inputs in wire encoding: digests as `0x` + 64 lowercase hex
 //! digits, the amount as a decimal string, and `publicInputs`, the 136 encoded bytes in hex.
+//!
+//! `forged.json` lists proofs of forged traces (see `amount_range.rs`) whose claimed `u64`
+//! amount is outside `1..2^62`, for the bindings' tests: every entry point must refuse them.
 
 mod common;
 
@@ -32,11 +35,11 @@ fn unhex(text: &str) -> Vec<u8> {
 
 fn to_json(public: &PublicInputs) -> serde_json::Value {
     serde_json::json!({
-        "root": public.root.to_hex(),
-        "nullifier": public.nullifier.to_hex(),
-        "commitment": public.change.to_hex(),
-        "amount": public.amount.to_string(),
-        "context": public.context.to_hex(),
+        "root": public.root().to_hex(),
+        "nullifier": public.nullifier().to_hex(),
+        "commitment": public.change().to_hex(),
+        "amount": public.amount().to_string(),
+        "context": public.context().to_hex(),
         "publicInputs": hex(&public.to_bytes()),
         "parameterSet": PARAMETER_SET.id,
     })
@@ -44,13 +47,14 @@ fn to_json(public: &PublicInputs) -> serde_json::Value {
 
 fn from_json(json: &serde_json::Value) -> PublicInputs {
     let digest = |key: &str| Digest::from_hex(json[key].as_str().unwrap(), "fixture").unwrap();
-    PublicInputs {
-        root: digest("root"),
-        nullifier: digest("nullifier"),
-        change: digest("commitment"),
-        amount: json["amount"].as_str().unwrap().parse().unwrap(),
-        context: digest("context"),
-    }
+    PublicInputs::new(
+        digest("root"),
+        digest("nullifier"),
+        digest("commitment"),
+        json["amount"].as_str().unwrap().parse().unwrap(),
+        digest("context"),
+    )
+    .unwrap()
 }
 
 #[test]
@@ -81,8 +85,60 @@ fn golden_fixture_verifies() {
     let mut flipped = proof.clone();
     flipped[HEADER_BYTES + 100] ^= 0x10;
     assert!(verify(&flipped, &public).is_err());
-    let other = PublicInputs { amount: public.amount + 1, ..public };
+    let other = public.with_amount(public.amount() + 1).unwrap();
     assert_eq!(verify(&proof, &other).unwrap_err().code(), "invalid_proof");
     // The fixture's statement is the deterministic scenario's.
     assert_eq!(public, common::scenario(2024).public_inputs);
+}
+
+/// The forged fixtures: one amount in `[2^62, p)`, one at `p` (the field's zero).
+const FORGED: [(&str, u64); 2] =
+    [("p-minus-1", priv_stark_core::field::MODULUS - 1), ("p", priv_stark_core::field::MODULUS)];
+
+#[test]
+#[ignore = "writes the forged-amount fixtures"]
+fn regenerate_forged_fixtures() {
+    let dir = fixture_dir();
+    let mut entries = Vec::new();
+    for (name, amount) in FORGED {
+        let (bytes, forged) = common::forge::prove(&PARAMETER_SET, amount);
+        let file = format!("forged-{name}.bin");
+        std::fs::write(dir.join(&file), &bytes).unwrap();
+        entries.push(serde_json::json!({
+            "name": name,
+            "amount": amount.to_string(),
+            "publicInputs": hex(&forged.encoded),
+            "proof": file,
+            "parameterSet": PARAMETER_SET.id,
+        }));
+    }
+    let json = serde_json::to_string_pretty(&entries).unwrap();
+    std::fs::write(dir.join("forged.json"), json + "\n").unwrap();
+}
+
+#[test]
+fn forged_fixtures_are_valid_starks_refused_for_their_amount() {
+    use priv_stark_proof::{
+        air::SpendAir, config::build_config, transcript::transcript_prefix, verifier::decode_body,
+    };
+    let dir = fixture_dir();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("forged.json")).unwrap()).unwrap();
+    let entries = json.as_array().unwrap();
+    assert_eq!(entries.len(), FORGED.len());
+    for (entry, (name, amount)) in entries.iter().zip(FORGED) {
+        assert_eq!(entry["name"], name);
+        assert_eq!(entry["amount"].as_str().unwrap().parse::<u64>().unwrap(), amount);
+        let proof = std::fs::read(dir.join(entry["proof"].as_str().unwrap())).unwrap();
+        let encoded = unhex(entry["publicInputs"].as_str().unwrap());
+        let (_, forged) = common::forge::statement(amount);
+        assert_eq!(encoded, forged.encoded);
+        // Still a valid STARK for the field-level statement, so the fixture keeps testing
+        // what it claims to test.
+        let params = PARAMETER_SET;
+        let config = build_config(&params, &transcript_prefix(&params), [0; 32]);
+        let stark = decode_body(&proof[HEADER_BYTES..]).unwrap();
+        p3_uni_stark::verify(&config, SpendAir::shared(), &stark, &forged.public).unwrap();
+        assert_eq!(verify_spend(&proof, &encoded).unwrap_err().code(), "amount_out_of_range");
+    }
 }

@@ -53,8 +53,9 @@ fn pitfall_01_fiat_shamir_binds_parameters_and_public_inputs() {
     let err = verify_with(&relabelled, &bytes, &scenario.public_inputs).unwrap_err();
     assert_eq!(err.code(), "invalid_proof");
     // Any other public input (here: the context) changes the challenges.
-    let mut public = scenario.public_inputs;
-    public.context.0[0] += Felt::ONE;
+    let mut context = scenario.public_inputs.context();
+    context.0[0] += Felt::ONE;
+    let public = scenario.public_inputs.with_context(context);
     assert_eq!(verify(&proof.bytes, &public).unwrap_err().code(), "invalid_proof");
 }
 

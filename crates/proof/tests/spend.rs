@@ -5,7 +5,7 @@ mod common;
 use p3_field::PrimeCharacteristicRing;
 use priv_stark_core::{Digest, Felt, notes::VALUE_LIMIT, tree::MerkleTree};
 use priv_stark_proof::{
-    ProofError, PublicInputs,
+    ProofError,
     builder::{Note, build_spend, random_digest},
     prover::{prove, prove_against},
     verifier::verify,
@@ -26,7 +26,7 @@ fn code<T: core::fmt::Debug>(result: Result<T, ProofError>) -> &'static str {
 fn round_trip_and_fresh_randomness() {
     let (scenario, proof) = common::proven();
     assert_eq!(proof.public_inputs, scenario.public_inputs);
-    assert_eq!(proof.public_inputs.root, scenario.tree.root());
+    assert_eq!(proof.public_inputs.root(), scenario.tree.root());
     verify(&proof.bytes, &scenario.public_inputs).expect("verifies");
 
     // A second proof of the same witness with another seed differs and verifies too.
@@ -40,12 +40,12 @@ fn altered_public_inputs_are_rejected() {
     let (scenario, proof) = common::proven();
     let honest = scenario.public_inputs;
     let altered = [
-        PublicInputs { root: bump(&honest.root), ..honest },
-        PublicInputs { nullifier: bump(&honest.nullifier), ..honest },
-        PublicInputs { change: bump(&honest.change), ..honest },
-        PublicInputs { amount: honest.amount + 1, ..honest },
-        PublicInputs { amount: honest.amount - 1, ..honest },
-        PublicInputs { context: bump(&honest.context), ..honest },
+        honest.with_root(bump(&honest.root())),
+        honest.with_nullifier(bump(&honest.nullifier())),
+        honest.with_change(bump(&honest.change())),
+        honest.with_amount(honest.amount() + 1).unwrap(),
+        honest.with_amount(honest.amount() - 1).unwrap(),
+        honest.with_context(bump(&honest.context())),
     ];
     for public in altered {
         assert_eq!(code(verify(&proof.bytes, &public)), "invalid_proof", "{public:?}");
@@ -129,9 +129,9 @@ fn wrong_key_path_or_index_do_not_prove_the_statement() {
     wrong_context.context = bump(&wrong_context.context);
     assert_eq!(code(prove_against(&wrong_context, honest, seed)), "context_mismatch");
 
-    let expect_nf = PublicInputs { nullifier: bump(&honest.nullifier), ..*honest };
+    let expect_nf = honest.with_nullifier(bump(&honest.nullifier()));
     assert_eq!(code(prove_against(&scenario.witness, &expect_nf, seed)), "nullifier_mismatch");
-    let expect_change = PublicInputs { change: bump(&honest.change), ..*honest };
+    let expect_change = honest.with_change(bump(&honest.change()));
     assert_eq!(code(prove_against(&scenario.witness, &expect_change, seed)), "change_mismatch");
 
     // Must-pass twin: the honest witness proves the honest statement.
@@ -148,7 +148,7 @@ fn spend_at_the_edges_of_the_tree() {
         let note = Note::random(&mut rng, key, 777);
         let scenario = build_spend(&mut rng, note, others, index, 777, Digest::ZERO).unwrap();
         let tree = MerkleTree::from_leaves(&scenario.leaves).unwrap();
-        assert_eq!(scenario.public_inputs.root, tree.root());
+        assert_eq!(scenario.public_inputs.root(), tree.root());
         let proof = prove(&scenario.witness, common::seed(5)).unwrap();
         verify(&proof.bytes, &scenario.public_inputs).unwrap();
     }

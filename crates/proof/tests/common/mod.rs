@@ -31,3 +31,95 @@ pub fn proven() -> &'static (SpendScenario, SpendProof) {
         (scenario, proof)
     })
 }
+
+/// Forged spends for the amount-range tests: a trace that satisfies every constraint of the AIR
+/// for a field-element amount no valid `u64` amount maps to, proven with Plonky3 directly.
+pub mod forge {
+    use p3_air::check_all_constraints;
+    use p3_field::{PrimeCharacteristicRing, PrimeField64};
+    use priv_stark_core::{
+        Digest, Domain, Felt, field::MODULUS, notes::VALUE_LIMIT, sponge::hash_elements,
+    };
+    use priv_stark_proof::{
+        air::SpendAir,
+        builder::random_spend,
+        config::build_config,
+        encoding::proof_header,
+        params::ParameterSet,
+        statement::{NUM_PUBLIC_VALUES, PV_AMOUNT, PublicInputs, SpendWitness},
+        trace::build_trace,
+        transcript::transcript_prefix,
+    };
+    use rand::{SeedableRng, rngs::StdRng};
+
+    /// The note value of every forged spend: large enough for `2^32 − 2` to be paid from it.
+    pub const NOTE_VALUE: u64 = 1 << 40;
+
+    /// A forged statement: the public values in AIR order (the amount as the field element
+    /// `amount mod p`) and the 136-byte wire encoding with the `u64` amount as claimed.
+    pub struct Forged {
+        /// The claimed `u64` amount (not in `1..2^62`).
+        pub amount: u64,
+        /// The 17 public values the proof is about.
+        pub public: [Felt; NUM_PUBLIC_VALUES],
+        /// The wire encoding a caller would send: digests, then `amount` as a `u64`.
+        pub encoded: Vec<u8>,
+        /// The honest public inputs of the same witness paying 1, whose digests the forged
+        /// statement shares except `change`.
+        pub honest: PublicInputs,
+    }
+
+    /// Amounts whose forged traces satisfy every constraint: in `[2^62, p)` they are
+    /// "negative" (the change note gains value), at `p` and above they alias a small amount.
+    pub const AMOUNTS: [u64; 5] =
+        [MODULUS - 1, MODULUS - 1_000_000, MODULUS, MODULUS + 1_000, u64::MAX];
+
+    /// The forged trace for `amount` and its statement; panics if the trace does not satisfy the
+    /// AIR (the point of the test is that it does).
+    pub fn statement(amount: u64) -> (p3_matrix::dense::RowMajorMatrix<Felt>, Forged) {
+        assert!(amount >= VALUE_LIMIT);
+        let mut rng = StdRng::seed_from_u64(amount);
+        let scenario = random_spend(&mut rng, NOTE_VALUE, 1, 20).expect("scenario");
+        let field_amount = Felt::from_u64(amount);
+        // Everything but the change note is independent of the amount.
+        let mut values = scenario.witness.derive().expect("honest witness");
+        let change = Felt::from_u64(NOTE_VALUE) - field_amount;
+        values.change_value = change.as_canonical_u64();
+        assert!(values.change_value < VALUE_LIMIT, "the change passes the range check");
+        let mut note = [Felt::ZERO; 5];
+        note[0] = change;
+        note[1..].copy_from_slice(&values.change_precommitment.0);
+        values.change = hash_elements(Domain::Note, &note);
+        let witness = SpendWitness { amount, ..scenario.witness.clone() };
+        let trace = build_trace(&witness, &values);
+        let mut public = scenario.public_inputs.with_change(values.change).to_field_elements();
+        public[PV_AMOUNT] = field_amount;
+        let report = check_all_constraints(SpendAir::shared(), &trace, &public, None);
+        assert!(report.failures.is_empty(), "the forged trace satisfies the AIR");
+        let honest = scenario.public_inputs;
+        let mut encoded = Vec::new();
+        for digest in [honest.root(), honest.nullifier(), values.change] {
+            encoded.extend_from_slice(&digest.to_bytes());
+        }
+        encoded.extend_from_slice(&amount.to_le_bytes());
+        encoded.extend_from_slice(&honest.context().to_bytes());
+        (trace, Forged { amount, public, encoded, honest })
+    }
+
+    /// Proves the forged trace of `amount` under `params` with Plonky3 directly (the project's
+    /// prover refuses the witness) and returns the proof bytes with their header.
+    pub fn prove(params: &ParameterSet, amount: u64) -> (Vec<u8>, Forged) {
+        let (trace, forged) = statement(amount);
+        let config = build_config(params, &transcript_prefix(params), super::seed(77));
+        let proof = p3_uni_stark::prove(&config, SpendAir::shared(), trace, &forged.public)
+            .expect("Plonky3 proves a satisfied trace");
+        let mut bytes = proof_header(params.id).to_vec();
+        bytes.extend(postcard::to_allocvec(&proof).expect("encode"));
+        (bytes, forged)
+    }
+
+    /// The digest a caller would read back from the forged statement's encoding.
+    pub fn change_of(forged: &Forged) -> Digest {
+        Digest::from_bytes(&forged.encoded[64..96], "change").expect("canonical")
+    }
+}
