@@ -32,9 +32,6 @@ use crate::{
     statement::{NUM_PUBLIC_VALUES, PV_AMOUNT, PV_CHANGE, PV_CONTEXT, PV_NULLIFIER, PV_ROOT},
 };
 
-/// Version of the constraint system, bound into the transcript; bump it with any change to the
-/// constraints, the layout or the schedule.
-pub const AIR_VERSION: usize = 1;
 /// Maximum constraint degree of the AIR.
 pub const MAX_CONSTRAINT_DEGREE: usize = 4;
 

@@ -25,6 +25,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod air;
+pub mod air_digest;
 pub mod builder;
 pub mod config;
 pub mod encoding;

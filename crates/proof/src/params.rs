@@ -30,6 +30,17 @@ pub struct ParameterSet {
     pub num_random_codewords: usize,
     /// Height of the Merkle caps (0 = a single root).
     pub cap_height: usize,
+    /// How the transcript names the AIR.
+    pub air_binding: AirBinding,
+}
+
+/// How a parameter set's transcript prefix names the constraint system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AirBinding {
+    /// A version number bumped by hand (sets 1 and 2, kept so that their proofs still verify).
+    Version(u32),
+    /// [`crate::air_digest::air_digest`], computed from the constraints and periodic columns.
+    Digest,
 }
 
 /// The parameter set of `priv-stark/v1` spend proofs (set 2): blowup 32, 23 queries, 16 bits of
@@ -52,6 +63,7 @@ pub const PARAMETER_SET: ParameterSet = ParameterSet {
     ood_pow_bits: 0,
     num_random_codewords: 3,
     cap_height: 0,
+    air_binding: AirBinding::Version(1),
 };
 
 /// The first parameter set (blowup 64, 19 queries): smaller proofs, slower proving. Proofs made

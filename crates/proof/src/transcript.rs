@@ -2,32 +2,44 @@
 //!
 //! Plonky3 binds the trace shape and the public values into its transcript, but neither the
 //! identity of the AIR (its constraints) nor the FRI parameters. The challenger therefore starts
-//! from a fixed prefix naming the statement, the AIR version, the field and hash choices and
-//! every number of the parameter set: a proof made for another AIR or parameter set draws other
+//! from a fixed prefix naming the statement, the AIR, the field and hash choices and every
+//! number of the parameter set: a proof made for another AIR or parameter set draws other
 //! challenges and fails.
+//!
+//! Parameter sets name the AIR as [`AirBinding`] says: sets 1 and 2 by the hand-kept version
+//! number 1 (their prefix is unchanged, so their proofs still verify), later sets by
+//! [`air_digest`], computed from the constraints and periodic columns.
 
 use alloc::vec::Vec;
 
 use crate::{
-    air::AIR_VERSION,
+    air_digest::air_digest,
     config::SALT_ELEMS,
     encoding::FORMAT_VERSION,
     layout::{TRACE_ROWS, TRACE_WIDTH},
-    params::ParameterSet,
+    params::{AirBinding, ParameterSet},
     statement::NUM_PUBLIC_VALUES,
 };
 
 /// The statement's name in the transcript.
 pub const TRANSCRIPT_LABEL: &[u8] =
     b"priv-stark/v1 spend | goldilocks^3 x^3-x-1 | rpo-256 air | blake3 | hiding fri";
+/// The label of a prefix naming the AIR by its digest (followed by the 32 digest bytes).
+pub const AIR_DIGEST_LABEL: &[u8] = b" | air digest";
 
-/// The transcript prefix for `params`.
+/// The transcript prefix for `params`: the label, 17 numbers as `u32` little-endian (the format
+/// version, the AIR version or 0, the set's id and numbers, the trace shape, the salt size),
+/// then, for [`AirBinding::Digest`], [`AIR_DIGEST_LABEL`] and the digest.
 pub fn transcript_prefix(params: &ParameterSet) -> Vec<u8> {
-    let mut out = Vec::with_capacity(TRANSCRIPT_LABEL.len() + 64);
+    let mut out = Vec::with_capacity(TRANSCRIPT_LABEL.len() + 128);
     out.extend_from_slice(TRANSCRIPT_LABEL);
+    let air_version = match params.air_binding {
+        AirBinding::Version(version) => version as usize,
+        AirBinding::Digest => 0,
+    };
     let numbers = [
         usize::from(FORMAT_VERSION),
-        AIR_VERSION,
+        air_version,
         usize::from(params.id),
         TRACE_ROWS,
         TRACE_WIDTH,
@@ -46,6 +58,10 @@ pub fn transcript_prefix(params: &ParameterSet) -> Vec<u8> {
     ];
     for number in numbers {
         out.extend_from_slice(&(number as u32).to_le_bytes());
+    }
+    if params.air_binding == AirBinding::Digest {
+        out.extend_from_slice(AIR_DIGEST_LABEL);
+        out.extend_from_slice(&air_digest());
     }
     out
 }
