@@ -30,6 +30,7 @@ pub mod builder;
 pub mod config;
 pub mod encoding;
 pub mod errors;
+pub mod hash;
 pub mod layout;
 pub mod params;
 pub mod prover;

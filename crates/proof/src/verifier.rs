@@ -47,6 +47,7 @@ pub fn verify_with(
     verify_params(params, proof, public_inputs)
 }
 
+#[inline(never)]
 fn verify_params(
     params: &ParameterSet,
     proof: &[u8],
