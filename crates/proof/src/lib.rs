@@ -33,6 +33,7 @@ pub mod errors;
 pub mod hash;
 pub mod layout;
 pub mod params;
+pub mod periodic;
 pub mod prover;
 pub mod rpo_air;
 pub mod security;
