@@ -126,7 +126,6 @@ function proofChart(json: Fields): TopLevelSpec {
       ['verifyIn', 'verify', 'in thread'],
       ['verifyOff', 'verify', 'off the JS thread'],
       ['proveIn', 'prove', 'in thread'],
-      ['proveOff', 'prove', 'off the JS thread'],
     ] as const)
       rows.push({
         backend,

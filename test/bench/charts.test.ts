@@ -65,13 +65,11 @@ const proof = {
       verifyIn: t(0.811, 1),
       verifyOff: t(1.2, 2),
       proveIn: t(101, 130),
-      proveOff: t(117, 150),
     },
     wasm: {
       verifyIn: t(2.22, 3),
       verifyOff: t(2.71, 4),
       proveIn: t(433, 480),
-      proveOff: t(577, 620),
     },
     groth16: { coldMs: 600, warm: t(29.5, 70) },
   },
@@ -96,7 +94,7 @@ describe('bench charts', () => {
     const texts = wellFormedSvg(await drawChart('proof', proof));
     for (const series of ['native', 'WebAssembly', 'Groth16 (snarkjs)', 'verify', 'prove'])
       expect(texts).toContain(series);
-    for (const median of ['0.811', '2.22', '29.5', '101', '577']) expect(texts).toContain(median);
+    for (const median of ['0.811', '2.22', '29.5', '101', '433']) expect(texts).toContain(median);
     expect(texts.join(' ')).toContain('Test CPU');
   });
 
