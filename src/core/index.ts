@@ -17,6 +17,7 @@ export {
   type Domain,
   DOMAINS,
   type Frontier,
+  type ParameterSetInfo,
   type PaymentContext,
   type PrivStarkCore,
   type ProofReference,

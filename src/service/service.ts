@@ -42,7 +42,7 @@ import {
   type HandOverLimits,
   resolveOperatorToken,
 } from '../pool-node/index.js';
-import { DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
+import { ContextDigests, DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
 import { sharedTracing, type Tracing, tracingRequested } from '../tracing/index.js';
 import { generatedApiKey } from './api-key.js';
 
@@ -87,6 +87,11 @@ export interface ServiceConfig {
   /** Hand-overs per client and window at the pool node. */
   readonly handOverRateLimit: HandOverLimits;
   /**
+   * Proof parameter sets to accept (`PROOF_PARAMETER_SETS`; undefined: the core's default, today
+   * sets 3 and 2). Drop an old set once no payment proved under it can still be in flight.
+   */
+  readonly parameterSets: readonly number[] | undefined;
+  /**
    * Traces: undefined follows the `OTEL_*` environment (off unless it names an exporter or an
    * endpoint); tests pass a running {@link Tracing} of their own (an in-memory exporter), which the
    * service uses and leaves running.
@@ -115,6 +120,7 @@ export const SERVICE_DEFAULTS: ServiceConfig = {
   verifyNice: undefined,
   proofStoreCapacity: 10_000,
   handOverRateLimit: { max: 120, timeWindowMs: 60_000 },
+  parameterSets: undefined,
 };
 
 /** A configuration the service refuses (the message says why; it names no secret). */
@@ -186,6 +192,16 @@ export async function startService(
   const network = access?.networks?.[0] ?? DEVNET_NETWORK;
 
   const core = await loadCore();
+  if (config.parameterSets !== undefined) {
+    try {
+      core.acceptParameterSets(config.parameterSets);
+    } catch (error) {
+      throw new ServiceConfigError(`PROOF_PARAMETER_SETS: ${messageOf(error)}`);
+    }
+  }
+  // One list for every verifier of the process: the core, its threads and the ledger's stored
+  // verdicts of handed-over proofs.
+  const accepted = core.acceptedParameterSets().map((set) => set.id);
   const tracing = config.tracing ?? (tracingRequested() ? sharedTracing() : null);
   // Closed last: spans still queued are exported once everything else has stopped.
   const closers: (() => Promise<unknown>)[] =
@@ -216,6 +232,7 @@ export async function startService(
         backend: core.backend,
         size: config.verifyThreads,
         nice: config.verifyNice,
+        acceptedParameterSets: config.parameterSets === undefined ? undefined : accepted,
       }).catch((error: unknown) => {
         say(
           `priv-stark: verification threads did not start (${messageOf(error)}); verifying on the core's own threads`,
@@ -228,14 +245,18 @@ export async function startService(
         verify = threads.verify;
       }
     }
+    // One memo of payment context digests for the ledger and the facilitator: a payment's context
+    // is hashed once across its hand-over, /verify and /settle (about 60 µs each time otherwise).
+    const contexts = new ContextDigests((payment) => core.contextDigest(payment));
     const ledger = new Ledger({
-      core: { ...core, verifySpend: verify },
+      core: { ...core, verifySpend: verify, contextDigest: (payment) => contexts.of(payment) },
       store,
       scheme: SCHEME,
       network: network.network,
       asset: network.asset,
       checkpointIntervalMs: config.checkpointIntervalMs,
       proofStoreCapacity: config.proofStoreCapacity,
+      acceptedParameterSets: accepted,
       onTimerError: (error) => say(`priv-stark: checkpoint failed: ${messageOf(error)}`),
     });
     closers.push(() => ledger.stop());
@@ -289,7 +310,7 @@ export async function startService(
         rateLimitStore = await postgresRateLimitStore(connections);
       }
 
-      const facilitator = new Facilitator({ core, ledger, networks: [network], verify });
+      const facilitator = new Facilitator({ core, ledger, networks: [network], verify, contexts });
       const app = await build({
         facilitator,
         auth,
@@ -301,6 +322,7 @@ export async function startService(
           version: VERSION,
           backend: core.backend,
           networks: [network],
+          parameterSets: core.acceptedParameterSets(),
           pool: { kind: store.kind, state: () => ledger.state() },
         },
       });
