@@ -43,7 +43,7 @@ import {
   resolveOperatorToken,
 } from '../pool-node/index.js';
 import { ContextDigests, DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
-import { sharedTracing, type Tracing, tracingRequested } from '../tracing/index.js';
+import { sharedTracing, tracingRequested } from '../tracing/index.js';
 import { generatedApiKey } from './api-key.js';
 
 /** What the service runs and how. */
@@ -91,12 +91,6 @@ export interface ServiceConfig {
    * sets 3 and 2). Drop an old set once no payment proved under it can still be in flight.
    */
   readonly parameterSets: readonly number[] | undefined;
-  /**
-   * Traces: undefined follows the `OTEL_*` environment (off unless it names an exporter or an
-   * endpoint); tests pass a running {@link Tracing} of their own (an in-memory exporter), which the
-   * service uses and leaves running.
-   */
-  readonly tracing?: Tracing | undefined;
 }
 
 /** What `priv-stark start` runs without flags or environment (priv-stark-v1.md §6). */
@@ -202,10 +196,9 @@ export async function startService(
   // One list for every verifier of the process: the core, its threads and the ledger's stored
   // verdicts of handed-over proofs.
   const accepted = core.acceptedParameterSets().map((set) => set.id);
-  const tracing = config.tracing ?? (tracingRequested() ? sharedTracing() : null);
+  const tracing = tracingRequested() ? sharedTracing() : null;
   // Closed last: spans still queued are exported once everything else has stopped.
-  const closers: (() => Promise<unknown>)[] =
-    tracing && !config.tracing ? [() => tracing.shutdown()] : [];
+  const closers: (() => Promise<unknown>)[] = tracing ? [() => tracing.shutdown()] : [];
   const cleanup = async () => {
     for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
   };

@@ -15,9 +15,7 @@ export {
 } from './scrub.js';
 export {
   sharedTracing,
-  startTracing,
   type Tracing,
-  type TracingOptions,
   tracingRequested,
 } from './sdk.js';
 export {

@@ -16,7 +16,6 @@
 import { context, logs, propagation, trace } from '@opentelemetry/api';
 import { defaultResource, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { FastifyPluginAsync } from 'fastify';
 
 import { type ReplyReason, requestTracing } from './fastify.js';
@@ -29,14 +28,6 @@ export interface Tracing {
   poolNodePlugin(reasonOf: ReplyReason): FastifyPluginAsync;
   /** Exports what is queued, stops the SDK and unregisters it (idempotent). */
   shutdown(): Promise<void>;
-}
-
-/** Options of {@link startTracing}. */
-export interface TracingOptions {
-  /**
-   * Where spans go instead of the exporters the environment names (tests: an in-memory exporter).
-   */
-  readonly spanProcessors?: SpanProcessor[] | undefined;
 }
 
 const SERVICE_NAME = 'priv-stark';
@@ -67,10 +58,10 @@ export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean 
 let running: NodeSDK | null = null;
 
 /**
- * Starts the SDK and registers it for the process.
+ * Starts the SDK from the environment and registers it for the process.
  * @throws Error when tracing already runs in this process
  */
-export function startTracing(options: TracingOptions = {}): Tracing {
+export function startTracing(): Tracing {
   if (running) throw new Error('tracing already runs in this process');
   const sdk = new NodeSDK({
     resource: defaultResource().merge(resourceFromAttributes({ 'service.name': SERVICE_NAME })),
@@ -78,7 +69,6 @@ export function startTracing(options: TracingOptions = {}): Tracing {
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [],
-    ...(options.spanProcessors ? { spanProcessors: options.spanProcessors } : {}),
   });
   sdk.start();
   running = sdk;

@@ -7,7 +7,6 @@
 // exports what was queued and unregisters the SDK (the twin of "off").
 
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,6 +18,7 @@ import { type RunningService, SERVICE_DEFAULTS, startService } from '../../src/s
 import { tracingRequested } from '../../src/tracing/index.js';
 import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
 import { liveSpec, requestOf } from '../http/helpers/requests.js';
+import { startCollector } from './helpers/collector.js';
 import {
   type Forbidden,
   findForbiddenText,
@@ -35,15 +35,6 @@ const CLIENT_HEADERS = {
   traceparent: `00-${INBOUND_TRACE}-10f067aa0ba902b7-01`,
   baggage: 'payer=wallet-9191',
 };
-
-/** The part of an OTLP/HTTP JSON export the suite reads. */
-interface OtlpBody {
-  readonly resourceSpans: {
-    readonly scopeSpans: {
-      readonly spans: { readonly name: string; readonly traceId: string }[];
-    }[];
-  }[];
-}
 
 /** Whether a span started through the API now would record (an SDK is registered). */
 function apiRecords(): boolean {
@@ -166,20 +157,10 @@ describe('the service and the OTEL_* environment', () => {
   });
 
   it('on with an OTLP endpoint: spans reach the collector, without a forbidden value; close unregisters', async () => {
-    const bodies: string[] = [];
-    const collector: Server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        if (request.url === '/v1/traces') bodies.push(Buffer.concat(chunks).toString('utf8'));
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
-    });
-    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    const collector = await startCollector();
     try {
-      const port = (collector.address() as { port: number }).port;
       Object.assign(process.env, {
-        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_BSP_SCHEDULE_DELAY: '50',
         OTEL_SERVICE_NAME: 'priv-stark-traces-test',
@@ -214,7 +195,7 @@ describe('the service and the OTEL_* environment', () => {
       expect(apiRecords()).toBe(false);
       expect(propagation.fields()).toEqual([]);
 
-      const wire = bodies.join('\n');
+      const wire = collector.bodies.join('\n');
       const names = [...wire.matchAll(/"name":"([^"]+)"/g)].map((m) => m[1]);
       expect(names).toEqual(
         expect.arrayContaining([
@@ -249,12 +230,7 @@ describe('the service and the OTEL_* environment', () => {
       };
       expect(findForbiddenText(wire, forbidden)).toEqual([]);
       // The facilitator joined the inbound trace; the pool node's requests started their own.
-      const spans = bodies.flatMap((body) =>
-        (JSON.parse(body) as OtlpBody).resourceSpans.flatMap((r) =>
-          r.scopeSpans.flatMap((scope) => scope.spans),
-        ),
-      );
-      const traceOf = (name: string) => spans.find((span) => span.name === name)?.traceId;
+      const traceOf = (name: string) => collector.spans.find((span) => span.name === name)?.traceId;
       expect(traceOf('POST /verify')).toBe(INBOUND_TRACE);
       expect(traceOf('POST /proofs')).toMatch(/^[0-9a-f]{32}$/);
       expect(traceOf('POST /proofs')).not.toBe(INBOUND_TRACE);
@@ -265,7 +241,7 @@ describe('the service and the OTEL_* environment', () => {
         'service',
       ]);
     } finally {
-      await new Promise((resolve) => collector.close(resolve));
+      await collector.close();
     }
   });
 });

@@ -1,5 +1,6 @@
-// Traces of the real service on loopback (startService, both listeners, the embedded store), the
-// SDK's spans caught by an in-memory exporter: each /verify, /settle and pool-node request is one
+// Traces of the real service on loopback (startService, both listeners, the embedded store), on
+// as an operator turns them on — the OTEL_* environment names an OTLP endpoint — and exported over
+// OTLP/HTTP (JSON) to a collector in the test process that decodes the spans: each /verify, /settle and pool-node request is one
 // server span with the checks, the store calls, the proof's verification, the ledger's settle and
 // commit and the hand-over as children; a failure sets the status and priv_stark.reason on the
 // request span and on the child that refused; the pool node starts a new trace whatever
@@ -25,9 +26,9 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningService, SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
-import { startTracing, type Tracing } from '../../src/tracing/index.js';
 import { type Fixtures, fixtures, fundPool, type PaymentFixture } from '../../testkit/fixtures.js';
 import { compactRequestOf, liveSpec, requestOf } from '../http/helpers/requests.js';
+import { type Collector, type ExportedSpan, startCollector } from './helpers/collector.js';
 import { type Forbidden, findForbidden, handOverBodyOf, paymentValues } from './helpers/scan.js';
 
 /** Payments of an amount no span attribute would hold by chance. */
@@ -62,33 +63,31 @@ const REQUEST_VALUES: Forbidden = {
 };
 
 interface Tree {
-  readonly root: ReadableSpan;
-  readonly spans: readonly ReadableSpan[];
+  readonly root: ExportedSpan;
+  readonly spans: readonly ExportedSpan[];
   /** The span named `name` (exactly one). */
-  one(name: string): ReadableSpan;
+  one(name: string): ExportedSpan;
   /** The names of the spans whose parent is `parent`. */
-  childrenOf(parent: ReadableSpan): string[];
+  childrenOf(parent: ExportedSpan): string[];
 }
-
-const idOf = (span: ReadableSpan) => span.spanContext().spanId;
 
 /** JSON that does not parse (a parser's error may quote the body; Fastify's names the content type). */
 const brokenBody = (p: PaymentFixture) =>
   `{"scheme":"priv-stark/v1","amount": x${p.payment.amount}}`;
 
 /** The trace of the request span named `name`: every span in it descends from that span. */
-function requestTree(spans: readonly ReadableSpan[], name: string): Tree {
+function requestTree(spans: readonly ExportedSpan[], name: string): Tree {
   const roots = spans.filter((s) => s.name === name && s.kind === SpanKind.SERVER);
   expect(
     roots,
     `one ${name} server span among ${spans.map((s) => s.name).join(', ')}`,
   ).toHaveLength(1);
   const root = roots[0]!;
-  const inTrace = spans.filter((s) => s.spanContext().traceId === root.spanContext().traceId);
-  const byId = new Map(inTrace.map((s) => [idOf(s), s]));
+  const inTrace = spans.filter((s) => s.traceId === root.traceId);
+  const byId = new Map(inTrace.map((s) => [s.spanId, s]));
   for (const span of inTrace) {
-    let at: ReadableSpan | undefined = span;
-    while (at && at !== root) at = byId.get(at.parentSpanContext?.spanId ?? '');
+    let at: ExportedSpan | undefined = span;
+    while (at && at !== root) at = byId.get(at.parentSpanId ?? '');
     expect(at, `${span.name} descends from ${name}`).toBe(root);
   }
   return {
@@ -100,11 +99,11 @@ function requestTree(spans: readonly ReadableSpan[], name: string): Tree {
       return found[0]!;
     },
     childrenOf: (parent) =>
-      inTrace.filter((s) => s.parentSpanContext?.spanId === idOf(parent)).map((s) => s.name),
+      inTrace.filter((s) => s.parentSpanId === parent.spanId).map((s) => s.name),
   };
 }
 
-function expectRefused(span: ReadableSpan, reason: string): void {
+function expectRefused(span: ExportedSpan, reason: string): void {
   expect(span.status.code, span.name).toBe(SpanStatusCode.ERROR);
   expect(span.attributes['priv_stark.reason'], span.name).toBe(reason);
 }
@@ -117,19 +116,22 @@ function expectAccepted(tree: Tree): void {
 }
 
 describe('traces of the service', () => {
-  let exporter: InMemorySpanExporter;
-  let tracing: Tracing;
+  let collector: Collector;
   let service: RunningService;
   let dir: string;
   let fx: Fixtures;
+  const saved = { ...process.env };
   /** Every span of the suite, for the final scan. */
-  const seen: ReadableSpan[] = [];
+  const seen: ExportedSpan[] = [];
   /** Values of every payment the suite used. */
   const used: Forbidden[] = [REQUEST_VALUES];
 
   beforeAll(async () => {
-    exporter = new InMemorySpanExporter();
-    tracing = startTracing({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    collector = await startCollector();
+    for (const key of Object.keys(process.env))
+      if (key.startsWith('OTEL_')) delete process.env[key];
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.url;
+    process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json';
     dir = mkdtempSync(join(tmpdir(), 'priv-stark-tracing-'));
     service = await startService(
       {
@@ -142,7 +144,6 @@ describe('traces of the service', () => {
         checkpointIntervalMs: 3_600_000,
         apiKeys: API_KEY,
         operatorToken: OPERATOR_TOKEN,
-        tracing,
       },
       () => undefined,
     );
@@ -152,7 +153,10 @@ describe('traces of the service', () => {
 
   afterAll(async () => {
     await service?.close();
-    await tracing?.shutdown();
+    await collector?.close();
+    for (const key of Object.keys(process.env))
+      if (key.startsWith('OTEL_')) delete process.env[key];
+    Object.assign(process.env, saved);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -162,10 +166,9 @@ describe('traces of the service', () => {
     return p;
   };
 
-  /** The spans finished since the last call (all of them are kept for the final scan). */
-  function take(): ReadableSpan[] {
-    const spans = exporter.getFinishedSpans().slice();
-    exporter.reset();
+  /** The spans exported since the last call (all of them are kept for the final scan). */
+  async function take(): Promise<ExportedSpan[]> {
+    const spans = await collector.take();
     seen.push(...spans);
     return spans;
   }
@@ -174,8 +177,8 @@ describe('traces of the service', () => {
     route: 'verify' | 'settle',
     body: unknown,
     headers: Record<string, string> = {},
-  ): Promise<{ status: number; body: Record<string, unknown>; spans: ReadableSpan[] }> {
-    take();
+  ): Promise<{ status: number; body: Record<string, unknown>; spans: ExportedSpan[] }> {
+    await take();
     const response = await fetch(`${service.facilitatorUrl}/${route}`, {
       method: 'POST',
       headers: {
@@ -186,20 +189,20 @@ describe('traces of the service', () => {
       body: JSON.stringify(body),
     });
     const json = (await response.json()) as Record<string, unknown>;
-    return { status: response.status, body: json, spans: take() };
+    return { status: response.status, body: json, spans: await take() };
   }
 
   async function poolNode(
     path: string,
     init: RequestInit = {},
-  ): Promise<{ status: number; text: string; spans: ReadableSpan[] }> {
-    take();
+  ): Promise<{ status: number; text: string; spans: ExportedSpan[] }> {
+    await take();
     const response = await fetch(`${service.poolNodeUrl}${path}`, {
       ...init,
       headers: { ...CLIENT_HEADERS, ...(init.headers as Record<string, string>) },
     });
     const text = await response.text();
-    return { status: response.status, text, spans: take() };
+    return { status: response.status, text, spans: await take() };
   }
 
   it('/verify: a server span with the checks, the store calls and the proof verification', async () => {
@@ -207,7 +210,7 @@ describe('traces of the service', () => {
     const ok = await facilitator('verify', requestOf(p));
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     const tree = requestTree(ok.spans, 'POST /verify');
-    expect(tree.root.parentSpanContext).toBeUndefined();
+    expect(tree.root.parentSpanId).toBeUndefined();
     expect(tree.root.attributes).toMatchObject({
       'http.request.method': 'POST',
       'http.route': '/verify',
@@ -255,21 +258,21 @@ describe('traces of the service', () => {
     expectRefused(tree.root, 'invalid_priv_stark_proof');
     expectRefused(tree.one('proof.verify'), 'invalid_priv_stark_proof');
 
-    take();
+    await take();
     const anonymous = await fetch(`${service.facilitatorUrl}/verify`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(requestOf(p)),
     });
     expect(anonymous.status).toBe(401);
-    expectRefused(requestTree(take(), 'POST /verify').root, 'unauthorized');
+    expectRefused(requestTree(await take(), 'POST /verify').root, 'unauthorized');
 
-    take();
+    await take();
     const unknown = await fetch(`${service.facilitatorUrl}/verify/0xfeed?after=1`, {
       method: 'POST',
     });
     expect(unknown.status).toBe(404);
-    const spans = take();
+    const spans = await take();
     expectRefused(requestTree(spans, 'POST').root, 'not_found');
     expect(findForbidden(spans, { path: 'feed' })).toEqual([]);
   });
@@ -319,8 +322,8 @@ describe('traces of the service', () => {
     used.push(paymentValues(p, reference));
     const tree = requestTree(handOver.spans, 'POST /proofs');
     // A wallet's traceparent and baggage are not taken: a new trace, no parent.
-    expect(tree.root.spanContext().traceId).not.toBe(INBOUND_TRACE);
-    expect(tree.root.parentSpanContext).toBeUndefined();
+    expect(tree.root.traceId).not.toBe(INBOUND_TRACE);
+    expect(tree.root.parentSpanId).toBeUndefined();
     const kept = tree.one('ledger.hand_over');
     expect(tree.childrenOf(kept)).toEqual(
       expect.arrayContaining(['store.nullifier', 'proof.verify', 'ledger.commit']),
@@ -387,8 +390,8 @@ describe('traces of the service', () => {
       const read = await poolNode(path);
       expect(read.status, `${path}: ${read.text.slice(0, 200)}`).toBe(200);
       const tree = requestTree(read.spans, name);
-      expect(tree.root.spanContext().traceId, path).not.toBe(INBOUND_TRACE);
-      expect(tree.root.parentSpanContext, path).toBeUndefined();
+      expect(tree.root.traceId, path).not.toBe(INBOUND_TRACE);
+      expect(tree.root.parentSpanId, path).toBeUndefined();
       expect(tree.root.attributes['http.route']).toBe(name.slice(4));
       expect(tree.spans.map((s) => s.name)).toContain(storeCall);
       expectAccepted(tree);
@@ -402,8 +405,8 @@ describe('traces of the service', () => {
     const ok = await facilitator('verify', requestOf(pay(0, 1)), CLIENT_HEADERS);
     expect(ok.status).toBe(200);
     const tree = requestTree(ok.spans, 'POST /verify');
-    expect(tree.root.spanContext().traceId).toBe(INBOUND_TRACE);
-    expect(tree.root.parentSpanContext?.spanId).toBe(INBOUND_SPAN);
+    expect(tree.root.traceId).toBe(INBOUND_TRACE);
+    expect(tree.root.parentSpanId).toBe(INBOUND_SPAN);
     // Joined, still nothing of the headers on a span (the trace id is the trace's, not a value).
     const { 'inbound trace id': _joined, ...values } = REQUEST_VALUES;
     expect(findForbidden(ok.spans, values)).toEqual([]);
@@ -413,7 +416,7 @@ describe('traces of the service', () => {
     expect(seen.length).toBeGreaterThan(60);
     const forbidden = Object.assign({}, ...used) as Forbidden;
     expect(Object.keys(forbidden).length).toBeGreaterThan(40);
-    const joinedTrace = seen.filter((s) => s.spanContext().traceId === INBOUND_TRACE);
+    const joinedTrace = seen.filter((s) => s.traceId === INBOUND_TRACE);
     const { 'inbound trace id': _joined, ...values } = forbidden;
     expect(findForbidden(joinedTrace, values)).toEqual([]);
     expect(

@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { type Span, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, propagation, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
+import { NodeSDK } from '@opentelemetry/sdk-node';
 import {
   InMemorySpanExporter,
   type ReadableSpan,
@@ -19,21 +20,32 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore, randomDigest } from '../../src/core/index.js';
 import { Ledger, openStore, PoolUnavailableError, tracedStore } from '../../src/ledger/index.js';
-import { inSpan, inSpanSync, startTracing, type Tracing } from '../../src/tracing/index.js';
+import { inSpan, inSpanSync } from '../../src/tracing/index.js';
 
 describe('span helpers', () => {
   let exporter: InMemorySpanExporter;
-  let tracing: Tracing;
+  let sdk: NodeSDK;
   let core: PrivStarkCore;
   const dirs: string[] = [];
 
   beforeAll(async () => {
     core = await loadCore();
     exporter = new InMemorySpanExporter();
-    tracing = startTracing({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    // The SDK as the service registers it (provider and context manager), spans kept in memory.
+    sdk = new NodeSDK({
+      spanProcessors: [new SimpleSpanProcessor({ exporter })],
+      metricReaders: [],
+      logRecordProcessors: [],
+      instrumentations: [],
+      autoDetectResources: false,
+    });
+    sdk.start();
   });
   afterAll(async () => {
-    await tracing.shutdown();
+    await sdk.shutdown();
+    trace.disable();
+    context.disable();
+    propagation.disable();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
   beforeEach(() => exporter.reset());

@@ -8,7 +8,6 @@
  */
 
 import type { Attributes } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 
 import { encodeProof } from '../../../src/scheme/index.js';
 import type { PaymentFixture } from '../../../testkit/fixtures.js';
@@ -20,7 +19,23 @@ export const FORBIDDEN_KEYS =
 /** Labelled values no span may hold. */
 export type Forbidden = Readonly<Record<string, string>>;
 
-function texts(span: ReadableSpan): [where: string, text: string][] {
+/**
+ * What is scanned of a span: the SDK's (an in-memory exporter's) and the collector's decoded ones
+ * alike.
+ */
+export interface ScannedSpan {
+  readonly name: string;
+  readonly attributes: Attributes;
+  readonly status: { readonly message?: string | undefined };
+  readonly events: readonly {
+    readonly name: string;
+    readonly attributes?: Attributes | undefined;
+  }[];
+  readonly links: readonly { readonly attributes?: Attributes | undefined }[];
+  readonly resource: { readonly attributes: Attributes };
+}
+
+function texts(span: ScannedSpan): [where: string, text: string][] {
   const ofAttributes = (where: string, attributes: Attributes | undefined) =>
     Object.entries(attributes ?? {}).map(
       ([key, value]) => [`${where} ${key}`, `${key}=${String(value)}`] as [string, string],
@@ -42,7 +57,7 @@ function texts(span: ReadableSpan): [where: string, text: string][] {
  * Every place a forbidden value or key occurs in `spans`, as `span name: where: label` lines
  * (empty when none: what the suites expect).
  */
-export function findForbidden(spans: readonly ReadableSpan[], forbidden: Forbidden): string[] {
+export function findForbidden(spans: readonly ScannedSpan[], forbidden: Forbidden): string[] {
   const found: string[] = [];
   const values = Object.entries(forbidden).filter(([, value]) => value !== '');
   for (const span of spans) {
