@@ -33,7 +33,15 @@ export interface RawBinding {
   /** Empty bytes when the proof holds. */
   verifySpend(proof: Uint8Array, publicInputs: Uint8Array): Uint8Array;
   proveSpendAsync(witness: Uint8Array, seed: Uint8Array): Promise<Uint8Array>;
-  verifySpendAsync(proof: Uint8Array, publicInputs: Uint8Array): Promise<Uint8Array>;
+  /**
+   * `timeoutMs`: a binding that queues the call elsewhere (the WebAssembly worker threads) stops
+   * waiting for it then, rejecting with `VerificationTimeoutError`; the addon ignores it.
+   */
+  verifySpendAsync(
+    proof: Uint8Array,
+    publicInputs: Uint8Array,
+    timeoutMs?: number,
+  ): Promise<Uint8Array>;
   frontierAppendAsync(frontier: Uint8Array, leaves: Uint8Array): Promise<Uint8Array>;
   treeRootAsync(leaves: Uint8Array): Promise<Uint8Array>;
   treePathAsync(leaves: Uint8Array, index: number): Promise<Uint8Array>;

@@ -7,7 +7,13 @@
 import { availableParallelism } from 'node:os';
 
 import type { RawBinding } from './binding.js';
-import { WorkerDiedError, WorkerThreads, workerScript } from './worker-threads.js';
+import { VerificationTimeoutError } from './errors.js';
+import {
+  WorkerDiedError,
+  WorkerThreads,
+  WorkerTimeoutError,
+  workerScript,
+} from './worker-threads.js';
 
 /** A call of the binding, as the worker (`wasm-worker.ts`) takes it. */
 export interface WasmCall {
@@ -28,13 +34,20 @@ export class WasmThreads {
   }
 
   /**
-   * Runs `method(...args)` of the binding on a worker.
-   * @throws Error with the binding's `"<code>: <message>"`; `internal_panic` when the worker died
+   * Runs `method(...args)` of the binding on a worker; with `timeoutMs`, waits that long at most
+   * (only verification has a deadline: proving a large witness legitimately takes long).
+   * @throws Error with the binding's `"<code>: <message>"`; `internal_panic` when the worker died;
+   *   VerificationTimeoutError when `timeoutMs` passed
    */
-  async run<M extends keyof RawBinding>(method: M, ...args: unknown[]): Promise<Uint8Array> {
+  async run<M extends keyof RawBinding>(
+    method: M,
+    args: readonly unknown[],
+    timeoutMs?: number,
+  ): Promise<Uint8Array> {
     try {
-      return await this.#threads.run({ method, args });
+      return await this.#threads.run({ method, args }, { timeoutMs });
     } catch (error) {
+      if (error instanceof WorkerTimeoutError) throw new VerificationTimeoutError(timeoutMs ?? 0);
       if (error instanceof WorkerDiedError) throw new Error(`internal_panic: ${error.message}`);
       throw new Error((error as Error).message);
     }

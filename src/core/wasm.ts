@@ -85,8 +85,12 @@ class WasmCore {
   }
 }
 
-/** Runs a binding call somewhere else and resolves with its bytes. */
-type OffThread = (method: keyof RawBinding, args: readonly Argument[]) => Promise<Uint8Array>;
+/** Runs a binding call somewhere else and resolves with its bytes (waiting `timeoutMs` at most). */
+type OffThread = (
+  method: keyof RawBinding,
+  args: readonly Argument[],
+  timeoutMs?: number,
+) => Promise<Uint8Array>;
 
 /**
  * Wraps an instantiated module in the byte-level contract. The async variants run on
@@ -130,8 +134,10 @@ function bindingOf(core: WasmCore, offThread?: OffThread): RawBinding {
     proofReference: (proof, publicInputs) => bytes('proof_reference', proof, publicInputs),
     verifySpend: (proof, publicInputs) => bytes('verify_spend', proof, publicInputs),
     proveSpendAsync: (witness, seed) => later('proveSpend', 'prove_spend', witness, seed),
-    verifySpendAsync: (proof, publicInputs) =>
-      later('verifySpend', 'verify_spend', proof, publicInputs),
+    verifySpendAsync: (proof, publicInputs, timeoutMs) =>
+      offThread
+        ? offThread('verifySpend', [proof, publicInputs], timeoutMs)
+        : sameThread('verify_spend', [proof, publicInputs]),
     frontierAppendAsync: (frontier, leaves) =>
       later('frontierAppend', 'frontier_append', frontier, leaves),
     treeRootAsync: (leaves) => later('treeRoot', 'tree_root', leaves),
@@ -154,12 +160,10 @@ export async function instantiateWasm(
 
 /** Node: the async variants run on worker threads, started on first use. */
 function workerThreadsRunner(url: URL): OffThread {
-  let threads:
-    | Promise<{ run(method: keyof RawBinding, ...args: unknown[]): Promise<Uint8Array> }>
-    | undefined;
-  return async (method, args) => {
+  let threads: Promise<import('./wasm-threads.js').WasmThreads> | undefined;
+  return async (method, args, timeoutMs) => {
     threads ??= import('./wasm-threads.js').then(({ WasmThreads }) => new WasmThreads(url));
-    return (await threads).run(method, ...args);
+    return (await threads).run(method, args, timeoutMs);
   };
 }
 
