@@ -94,15 +94,12 @@ interface Slot {
 
 function spawnWorker(script: URL, workerData: unknown): Worker {
   if (!script.pathname.endsWith('.ts')) return new Worker(script, { workerData });
-  // Under the test runner the sources are TypeScript: register tsx (a development dependency)
-  // in the worker before importing its script.
-  return new Worker(
-    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}); })`,
-    {
-      eval: true,
-      workerData,
-    },
-  );
+  // Under the test runner the sources are TypeScript: the worker registers tsx (a development
+  // dependency) before importing its script (`tsx-worker.mjs`).
+  return new Worker(new URL('./tsx-worker.mjs', import.meta.url), {
+    argv: [script.href],
+    workerData,
+  });
 }
 
 /**
