@@ -1,6 +1,6 @@
 /**
  * @module Loads the WebAssembly build of the core (raw C ABI, see `crates/wasm/src/lib.rs`) in
- * Node or a browser.
+ * Node, Bun, Deno, a browser or a worker runtime that hands over a compiled module (workerd).
  */
 
 import type { RawBinding } from './binding.js';
@@ -20,8 +20,20 @@ type Argument = Uint8Array | number;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
-/** Where the module is, relative to this file both in `src/` and in `dist/`. */
-export const WASM_URL = new URL('../../build/wasm/priv_stark.wasm', import.meta.url);
+/**
+ * Where the module is, relative to this file both in `src/` and in `dist/`. Where modules have no
+ * URL to resolve against (workerd's `import.meta.url` is not one), a `priv-stark:` URL that no
+ * loader can fetch: those runtimes hand over the compiled module instead.
+ */
+export const WASM_URL: URL = packagedWasmUrl();
+
+function packagedWasmUrl(): URL {
+  try {
+    return new URL('../../build/wasm/priv_stark.wasm', import.meta.url);
+  } catch {
+    return new URL('priv-stark:build/wasm/priv_stark.wasm');
+  }
+}
 
 /**
  * One live instance, replaced when a call traps (a Rust panic aborts the instance; its memory can
@@ -147,7 +159,10 @@ function bindingOf(core: WasmCore, offThread?: OffThread): RawBinding {
 
 /**
  * Instantiates the module from its bytes or a compiled module (browsers: pass
- * `await (await fetch(url)).arrayBuffer()`, or a `WebAssembly.Module`).
+ * `await (await fetch(url)).arrayBuffer()`, or a `WebAssembly.Module`). Runtimes that cannot
+ * compile WebAssembly at run time (Cloudflare's workerd: no `WebAssembly.compile` of bytes) must
+ * pass the `WebAssembly.Module` they were given (a wasm module binding or import): a module is
+ * only instantiated, never compiled.
  */
 export async function instantiateWasm(
   source: BufferSource | WebAssembly.Module,
@@ -168,10 +183,16 @@ function workerThreadsRunner(url: URL): OffThread {
 }
 
 /**
- * Loads `build/wasm/priv_stark.wasm` from disk (Node) or by `fetch` (browsers). In Node the async
- * variants run on worker threads unless `offThread` is false (the workers themselves).
+ * Loads `build/wasm/priv_stark.wasm` from disk (Node, Bun, Deno) or by `fetch` (browsers), or
+ * instantiates a precompiled `WebAssembly.Module` (workerd). From disk, the async variants run on
+ * worker threads unless `offThread` is false (the workers themselves); otherwise, on this thread.
  */
-export async function loadWasm(url: URL = WASM_URL, offThread = true): Promise<RawBinding> {
+export async function loadWasm(
+  source: URL | WebAssembly.Module = WASM_URL,
+  offThread = true,
+): Promise<RawBinding> {
+  if (source instanceof WebAssembly.Module) return instantiateWasm(source);
+  const url = source;
   if (url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
     return instantiateWasm(await readFile(url), offThread ? workerThreadsRunner(url) : undefined);
