@@ -94,7 +94,7 @@ export function lastJson<T>(run: Run): T {
   }
 }
 
-/** What `fixtures/verify-fixture.mjs` prints. */
+/** What `testkit/verify-fixture.mjs` prints. */
 export interface FixtureVerdict {
   readonly backend: string;
   readonly version: string;

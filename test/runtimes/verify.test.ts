@@ -16,7 +16,7 @@ import {
 } from './helpers.js';
 
 const rt = installedRuntimes();
-const SCRIPT = `${ROOT}test/runtimes/fixtures/verify-fixture.mjs`;
+const SCRIPT = `${ROOT}testkit/verify-fixture.mjs`;
 
 type Runtime = { name: string; command: string; args: string[]; byOption: boolean };
 const RUNTIMES: Runtime[] = rt

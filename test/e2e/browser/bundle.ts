@@ -91,18 +91,16 @@ function staticallyReached(outputs: Metafile['outputs'], from: string): string[]
 }
 
 /**
- * The browser bundle of `entry`. `alias` maps imports, e.g. the package's own name to its sources;
- * `external` leaves imports to the runtime (e.g. a WebAssembly module workerd provides).
+ * The browser bundle of `entry`. `alias` maps imports, e.g. the package's own name to its sources.
  * @throws when a module loaded up front imports a Node built-in or uses a Node global
  */
 export async function bundleForBrowser(
   entry: string,
-  options: { alias?: Record<string, string>; external?: string[] } = {},
+  options: { alias?: Record<string, string> } = {},
 ): Promise<BrowserBundle> {
   const result = await build({
     entryPoints: [entry],
     ...(options.alias ? { alias: options.alias } : {}),
-    ...(options.external ? { external: options.external } : {}),
     bundle: true,
     splitting: true,
     format: 'esm',
