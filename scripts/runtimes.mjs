@@ -15,7 +15,15 @@
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -124,6 +132,32 @@ function sqliteForNode26(node26, quiet) {
 }
 
 /**
+ * Runs `work` holding `tools/.install-lock` (a directory: its creation is atomic), so test files
+ * started together do not install into the same directory at once. A lock older than 30 minutes
+ * is taken to be a dead process's.
+ */
+function locked(work) {
+  const lock = join(TOOLS, '.install-lock');
+  const wait = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const age = Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+      if (age > 30 * 60_000) rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(wait, 0, 0, 500);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/**
  * Installs what is missing and returns the paths: `bun`, `deno`, `workerd`, `node[22|24|26]`,
  * and `sqliteNode26`, the better-sqlite3 package directory built for Node 26.
  * @throws RuntimesUnavailableError off Linux x64, or when npm or the build fails
@@ -133,11 +167,13 @@ export function runtimes({ quiet = false } = {}) {
     throw new RuntimesUnavailableError(
       `the pinned runtimes are Linux x64 packages (this is ${process.platform}-${process.arch})`,
     );
-  installDirectory('runtimes', quiet);
-  const paths = binaries();
-  for (const path of [paths.bun, paths.deno, paths.workerd, ...Object.values(paths.node)])
-    if (!existsSync(path)) throw new RuntimesUnavailableError(`not installed: ${path}`);
-  return { ...paths, sqliteNode26: sqliteForNode26(paths.node[26], quiet) };
+  return locked(() => {
+    installDirectory('runtimes', quiet);
+    const paths = binaries();
+    for (const path of [paths.bun, paths.deno, paths.workerd, ...Object.values(paths.node)])
+      if (!existsSync(path)) throw new RuntimesUnavailableError(`not installed: ${path}`);
+    return { ...paths, sqliteNode26: sqliteForNode26(paths.node[26], quiet) };
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
