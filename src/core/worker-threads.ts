@@ -260,7 +260,12 @@ export class WorkerThreads<Job, Result> {
             slot.pending.set(id, { resolve: () => resolve(), reject: () => resolve() }),
           );
           worker.ref();
-          worker.postMessage({ id, job: options.farewell });
+          // Like every job, posted once the worker listens (within the grace below).
+          const farewell = options.farewell;
+          slot.ready?.then(
+            () => worker.postMessage({ id, job: farewell }),
+            () => undefined,
+          );
           let timer: NodeJS.Timeout | undefined;
           const grace = new Promise<void>((resolve) => {
             timer = setTimeout(resolve, options.graceMs ?? 5000);
