@@ -1,22 +1,25 @@
 #!/usr/bin/env node
 // The runtimes the tests run the package on, from the npm registry into directories of their own:
 // `tools/runtimes/` (Bun, Deno, workerd and the maintained Node lines 22, 24 and 26, each pinned by
-// its package-lock.json) and `tools/sqlite-node26/` (better-sqlite3, the project's version, built
-// for Node 26's ABI so the TypeScript suites can run under Node 26). Installed once, when missing
-// or when their package.json or lockfile changed (a stamp beside the install), with install
-// scripts off: the binaries are in the platform packages, and better-sqlite3 is built here by
-// node-gyp against the headers the Node 26 package ships (`--nodedir`), so nothing is downloaded
-// but npm packages. That build is kept in the user's cache (keyed by better-sqlite3's version and
-// the ABI), so a fresh clone on the same machine copies it instead of compiling SQLite again.
+// its package-lock.json) and `tools/sqlite-lines/` (better-sqlite3, the project's version, with
+// node-gyp, to build it for a Node line's ABI so the TypeScript suites can run on that line).
+// Installed once, when missing or when their package.json or lockfile changed (a stamp beside the
+// install), with install scripts off: the binaries are in the platform packages, and better-sqlite3
+// is built here by node-gyp against the headers the line's Node package ships (`--nodedir`), so
+// nothing is downloaded but npm packages. Each build is kept in the user's cache (keyed by
+// better-sqlite3's version and the ABI), so a fresh clone on the same machine copies it instead of
+// compiling SQLite again.
 //
-// `node scripts/runtimes.mjs [--quiet]` installs; `runtimes()` (imported) installs and returns
-// the binaries' paths. Node built-ins only. Linux x64 (the platform packages named in the
-// lockfiles); elsewhere `runtimes()` throws RuntimesUnavailableError.
+// `node scripts/runtimes.mjs [--quiet] [--sqlite-lines 22,24,26]` installs; `runtimes()`
+// (imported) installs and returns the binaries' paths. Node built-ins only. Linux x64 (the
+// platform packages named in the lockfiles); elsewhere `runtimes()` throws
+// RuntimesUnavailableError.
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   readFileSync,
@@ -95,40 +98,55 @@ function binaries() {
   };
 }
 
-/** better-sqlite3 built for Node 26: from the cache, else compiled (and cached). */
-function sqliteForNode26(node26, quiet) {
-  const dir = installDirectory('sqlite-node26', quiet);
-  const pkg = join(dir, 'node_modules', 'better-sqlite3');
-  const built = join(pkg, 'build', 'Release', 'better_sqlite3.node');
-  const abi = run(node26, ['-p', 'process.versions.modules']).stdout.trim();
-  const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
+/** The Node lines whose better-sqlite3 build this script can provide. */
+export const NODE_LINES = ['22', '24', '26'];
+
+/**
+ * better-sqlite3 for one Node line: `tools/sqlite-lines/node<line>/better-sqlite3`, the package's
+ * JavaScript with the native module built for that line's ABI — from the user's cache, else
+ * compiled by node-gyp in the installed source against the headers of tools/runtimes' Node
+ * package of that line (`--nodedir`), then cached. Returns that package directory.
+ */
+function sqliteFor(line, node, quiet) {
+  const dir = installDirectory('sqlite-lines', quiet);
+  const source = join(dir, 'node_modules', 'better-sqlite3');
+  const target = join(dir, `node${line}`, 'better-sqlite3');
+  const abi = run(node, ['-p', 'process.versions.modules']).stdout.trim();
+  const { version } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8'));
+  const native = join(target, 'build', 'Release', 'better_sqlite3.node');
+  const stamp = `${native}.${version}-abi${abi}`;
+  if (existsSync(native) && existsSync(stamp)) return target;
   const cacheDir = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'priv-stark');
   const cached = join(cacheDir, `better-sqlite3-${version}-abi${abi}-linux-x64.node`);
-  if (existsSync(built) && existsSync(`${built}.abi${abi}`)) return pkg;
-  if (existsSync(cached)) {
-    mkdirSync(dirname(built), { recursive: true });
-    copyFileSync(cached, built);
-  } else {
-    log(quiet, `better-sqlite3 ${version}: compiling for Node 26 (ABI ${abi}), once per machine`);
+  if (!existsSync(cached)) {
+    log(
+      quiet,
+      `better-sqlite3 ${version}: compiling for Node ${line} (ABI ${abi}), once per machine`,
+    );
     const started = Date.now();
     const nodeGyp = join(dir, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
-    const nodedir = dirname(dirname(node26));
-    run(node26, [nodeGyp, 'rebuild', '--release', `--nodedir=${nodedir}`, '-j', '2'], {
-      cwd: pkg,
-      // node-gyp's `make` runs the Node 26 binary where it needs a node; no npm config (the
-      // user's `nodedir` would point at the system Node's headers).
+    const nodedir = dirname(dirname(node));
+    run(node, [nodeGyp, 'rebuild', '--release', `--nodedir=${nodedir}`, '-j', '2'], {
+      cwd: source,
+      // node-gyp's `make` runs this line's node where it needs one; the headers are its package's
+      // (the user's npm `nodedir` would point at the system Node's).
       env: {
         ...process.env,
-        PATH: `${dirname(node26)}:${process.env.PATH}`,
+        PATH: `${dirname(node)}:${process.env.PATH}`,
         npm_config_nodedir: nodedir,
       },
     });
     mkdirSync(cacheDir, { recursive: true });
-    copyFileSync(built, cached);
+    copyFileSync(join(source, 'build', 'Release', 'better_sqlite3.node'), cached);
     log(quiet, `better-sqlite3: compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
-  writeFileSync(`${built}.abi${abi}`, '');
-  return pkg;
+  rmSync(target, { recursive: true, force: true });
+  cpSync(join(source, 'lib'), join(target, 'lib'), { recursive: true });
+  copyFileSync(join(source, 'package.json'), join(target, 'package.json'));
+  mkdirSync(dirname(native), { recursive: true });
+  copyFileSync(cached, native);
+  writeFileSync(stamp, '');
+  return target;
 }
 
 /**
@@ -158,11 +176,13 @@ function locked(work) {
 }
 
 /**
- * Installs what is missing and returns the paths: `bun`, `deno`, `workerd`, `node[22|24|26]`,
- * and `sqliteNode26`, the better-sqlite3 package directory built for Node 26.
+ * Installs what is missing and returns the paths: `bun`, `deno`, `workerd`, `node[22|24|26]`, and
+ * `sqlite[line]`, the better-sqlite3 package built for each line of `sqliteLines` (none unless
+ * asked: only a run of the TypeScript suites on another line needs one). A no-op but for a stamp
+ * check when all of it is present.
  * @throws RuntimesUnavailableError off Linux x64, or when npm or the build fails
  */
-export function runtimes({ quiet = false } = {}) {
+export function runtimes({ quiet = false, sqliteLines = [] } = {}) {
   if (process.platform !== 'linux' || process.arch !== 'x64')
     throw new RuntimesUnavailableError(
       `the pinned runtimes are Linux x64 packages (this is ${process.platform}-${process.arch})`,
@@ -172,11 +192,22 @@ export function runtimes({ quiet = false } = {}) {
     const paths = binaries();
     for (const path of [paths.bun, paths.deno, paths.workerd, ...Object.values(paths.node)])
       if (!existsSync(path)) throw new RuntimesUnavailableError(`not installed: ${path}`);
-    return { ...paths, sqliteNode26: sqliteForNode26(paths.node[26], quiet) };
+    const sqlite = {};
+    for (const line of sqliteLines) {
+      if (!NODE_LINES.includes(String(line)))
+        throw new RuntimesUnavailableError(
+          `no Node ${line} here (lines: ${NODE_LINES.join(', ')})`,
+        );
+      sqlite[line] = sqliteFor(String(line), paths.node[line], quiet);
+    }
+    return { ...paths, sqlite };
   });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const paths = runtimes({ quiet: process.argv.includes('--quiet') });
+  // `--sqlite-lines 22,24,26`: also build better-sqlite3 for those lines.
+  const at = process.argv.indexOf('--sqlite-lines');
+  const sqliteLines = at > 0 ? process.argv[at + 1].split(',') : undefined;
+  const paths = runtimes({ quiet: process.argv.includes('--quiet'), sqliteLines });
   process.stdout.write(`${JSON.stringify(paths, null, 2)}\n`);
 }

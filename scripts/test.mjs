@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { runtimes } from './runtimes.mjs';
+import { nodeLineCommand } from './test-node-line.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const vitestReport = join(root, 'build', 'vitest-report.json');
@@ -21,7 +22,7 @@ function step(name, command, args, { count, env } = {}) {
   const started = Date.now();
   const result = spawnSync(command, args, {
     cwd: root,
-    env: env ? { ...process.env, ...env } : process.env,
+    env: env ?? process.env,
     encoding: 'utf8',
     stdio: ['ignore', count === 'cargo' ? 'pipe' : 'inherit', 'inherit'],
     maxBuffer: 256 * 1024 * 1024,
@@ -49,12 +50,16 @@ step('cargo test', 'cargo', ['test', '--workspace'], { count: 'cargo' });
 step('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
 step('biome', bin('biome'), ['ci', '--error-on-warnings', '.']);
 // The pinned runtimes (Bun, Deno, workerd, Node 22/24/26, better-sqlite3 for Node 26), installed
-// once here so the suites under test/runtimes find them; a failure to install is a failure.
+// once here (a stamp check when present) so the suites under test/runtimes and the Node 26 run
+// find them; a failure to install is a failure.
 let installed = null;
-process.stderr.write('\n[test] runtimes: node scripts/runtimes.mjs\n');
+process.stderr.write('\n[test] runtimes: node scripts/runtimes.mjs --sqlite-lines 26\n');
+const installStarted = Date.now();
 try {
-  installed = runtimes();
-  process.stderr.write('[test] runtimes: ok\n');
+  installed = runtimes({ sqliteLines: ['26'] });
+  process.stderr.write(
+    `[test] runtimes: ok in ${((Date.now() - installStarted) / 1000).toFixed(1)} s\n`,
+  );
 } catch (error) {
   failedSteps.push('runtimes');
   process.stderr.write(`[test] runtimes: FAILED (${error.message})\n`);
@@ -79,51 +84,16 @@ step('vitest', bin('vitest'), [
 ]);
 countReport(vitestReport, 'vitest');
 
-// The TypeScript suites again on the newest maintained Node line, those that exercise what differs
-// between lines: the native addon (N-API) and better-sqlite3 (built for Node 26 in
-// tools/sqlite-node26, resolved by testkit/node26-sqlite.mjs), worker threads, the stores, the
-// facilitator's HTTP surface, the wallet, the pool node and the MCP server. Left to the first run:
-// the end-to-end suites (browser, CLI, examples), kill -9 and crash suites, the proof store's
-// PostgreSQL-heavy suites and the runtime suites (they start other runtimes anyway): about a third
-// of the first run's time.
-const NODE26_SUITES = [
-  'test/architecture.test.ts',
-  'test/core/',
-  'test/scheme/',
-  'test/facilitator/',
-  'test/client/',
-  'test/pool-node/',
-  'test/mcp/',
-  'test/ledger/ledger.test.ts',
-  'test/ledger/store.test.ts',
-  'test/http/auth.test.ts',
-  'test/http/client.test.ts',
-  'test/http/health.test.ts',
-  'test/http/json-body.test.ts',
-  'test/http/reasons.test.ts',
-  'test/http/unreadable.test.ts',
-];
+// The TypeScript suites again on the newest maintained Node line (scripts/test-node-line.mjs says
+// which and why; better-sqlite3 built for Node 26).
 if (installed) {
   rmSync(vitestNode26Report, { force: true });
-  step(
-    'vitest (node 26)',
-    installed.node[26],
-    [
-      join(root, 'node_modules', 'vitest', 'vitest.mjs'),
-      'run',
-      ...NODE26_SUITES,
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${vitestNode26Report}`,
-    ],
-    {
-      env: {
-        NODE_OPTIONS: `--import ${join(root, 'testkit', 'node26-sqlite.mjs')}`,
-        // Children started as `node` run Node 26 too.
-        PATH: `${dirname(installed.node[26])}:${process.env.PATH}`,
-      },
-    },
+  const { command, args, env } = nodeLineCommand(
+    '26',
+    ['--reporter=default', '--reporter=json', `--outputFile.json=${vitestNode26Report}`],
+    installed,
   );
+  step('vitest (node 26)', command, args, { env });
   countReport(vitestNode26Report, 'vitest (node 26)');
 }
 
