@@ -152,5 +152,9 @@ const markdown = [
     (r) => `| ${r.runtime} | ${r.version} | ${r.backend} | ${r.medianMs.toFixed(3)} | ${r.how} |`,
   ),
 ].join('\n');
-writeResults('runtimes', { environment: { ...environment(), load, loadAfter }, results }, markdown);
+await writeResults(
+  'runtimes',
+  { environment: { ...environment(), load, loadAfter }, results },
+  markdown,
+);
 process.stdout.write(`${markdown}\n`);

@@ -3,8 +3,12 @@
 //
 //   FACILITATOR_URL=http://127.0.0.1:4020 API_KEY=… PAY_TO=pstark1… npx tsx examples/merchant-express.ts
 //
-// PAY_TO is the merchant's shielded address (`priv-stark wallet address`). The server's header
-// limit is raised to 256 KiB: the PAYMENT-SIGNATURE header carries the proof (~96 KB).
+// PAY_TO is the merchant's shielded address (`priv-stark wallet address`). The server keeps Node's
+// default header limit: payments are compact (the payer hands its proof to the pool node first, the
+// PAYMENT-SIGNATURE header carries a reference, about 1.2 KB). To take inline payments too, list
+// them (new PrivStarkSchemeServer({ proofTransports: ['reference', 'inline'] })) and raise the
+// limit on the server and every proxy in front of it (createServer({ maxHeaderSize:
+// MERCHANT_MAX_HEADER_BYTES }, app)); docs/compact-payments.md.
 
 import { createServer } from 'node:http';
 
@@ -12,7 +16,6 @@ import { x402ResourceServer } from '@x402/core/server';
 import { paymentMiddleware } from '@x402/express';
 import express from 'express';
 import {
-  MERCHANT_MAX_HEADER_BYTES,
   PrivStarkFacilitatorClient,
   PrivStarkSchemeServer,
   privStarkRoutes,
@@ -43,7 +46,7 @@ app.get('/weather', (_req, res) => {
   res.json({ weather: 'sunny', temperature: 21 });
 });
 
-const http = createServer({ maxHeaderSize: MERCHANT_MAX_HEADER_BYTES }, app);
+const http = createServer(app);
 http.listen(Number(env.PORT ?? 3000), env.HOST ?? '127.0.0.1', () => {
   const { port } = http.address() as { port: number };
   process.stdout.write(`merchant listening on http://${env.HOST ?? '127.0.0.1'}:${port}\n`);

@@ -1,11 +1,13 @@
 // A merchant on Fastify with priv-stark's plugin (the x402 HTTP resource server in Fastify hooks).
 //
 //   FACILITATOR_URL=http://127.0.0.1:4020 API_KEY=… PAY_TO=pstark1… npx tsx examples/merchant-fastify.ts
+//
+// On Fastify's defaults: payments are compact (see merchant-express.ts; a merchant that also takes
+// inline payments builds the app with FASTIFY_MERCHANT_OPTIONS).
 
 import { x402ResourceServer } from '@x402/core/server';
 import Fastify from 'fastify';
 import {
-  FASTIFY_MERCHANT_OPTIONS,
   PrivStarkFacilitatorClient,
   privStarkFastify,
   PrivStarkSchemeServer,
@@ -26,7 +28,7 @@ const server = new x402ResourceServer(facilitator).register(
   new PrivStarkSchemeServer(),
 );
 
-const app = Fastify(FASTIFY_MERCHANT_OPTIONS); // request headers up to 256 KiB
+const app = Fastify();
 await app.register(privStarkFastify, {
   routes: privStarkRoutes({ 'GET /weather': { payTo, price: '$0.01' } }),
   server,

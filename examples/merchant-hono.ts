@@ -1,13 +1,14 @@
 // A merchant on Hono (Node adapter) with the stock @x402/hono middleware.
 //
 //   FACILITATOR_URL=http://127.0.0.1:4020 API_KEY=… PAY_TO=pstark1… npx tsx examples/merchant-hono.ts
+//
+// On serve()'s defaults: payments are compact (see merchant-express.ts).
 
 import { serve } from '@hono/node-server';
 import { x402ResourceServer } from '@x402/core/server';
 import { paymentMiddleware } from '@x402/hono';
 import { Hono } from 'hono';
 import {
-  MERCHANT_MAX_HEADER_BYTES,
   PrivStarkFacilitatorClient,
   PrivStarkSchemeServer,
   privStarkRoutes,
@@ -36,7 +37,6 @@ serve(
     fetch: app.fetch,
     port: Number(env.PORT ?? 3000),
     hostname: env.HOST ?? '127.0.0.1',
-    serverOptions: { maxHeaderSize: MERCHANT_MAX_HEADER_BYTES },
   },
   (info) =>
     process.stdout.write(`merchant listening on http://${env.HOST ?? '127.0.0.1'}:${info.port}\n`),

@@ -75,6 +75,9 @@ function countReport(path, name) {
   failed += report.numFailedTests ?? 0;
 }
 
+// The Next.js merchant example's own dependencies and build (once; a no-op when nothing changed),
+// before vitest so its test does not spend its time installing.
+step('next merchant', process.execPath, [join(root, 'scripts', 'next-merchant.mjs')]);
 rmSync(vitestReport, { force: true });
 step('vitest', bin('vitest'), [
   'run',

@@ -1,9 +1,11 @@
 /**
  * The whole stack on loopback for the end-to-end suites: the facilitator and the devnet pool node
  * as `priv-stark start` runs them (same code, a temporary data directory, an API key, a fast
- * checkpoint timer), and merchants on the stock `@x402/express` and `@x402/hono` middleware with
- * this project's scheme server and facilitator client, each on its own listener with the header
- * limit raised to 256 KiB. Wallets talk to the pool node over HTTP like any wallet.
+ * checkpoint timer), and merchants on the stock `@x402/express` and `@x402/hono` middleware and
+ * this project's Fastify plugin, with this project's scheme server and facilitator client, each on
+ * its own listener with the framework's default header limit (compact payments fit it). A merchant
+ * may opt into inline payments (`proofTransports`) and raise its limit (`maxHeaderSize`). Wallets
+ * talk to the pool node over HTTP like any wallet.
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,9 +24,8 @@ import { Hono } from 'hono';
 import { Wallet } from '../src/client/index.js';
 import type { PrivStarkCore } from '../src/core/index.js';
 import { PoolNodeClient } from '../src/pool-node/index.js';
+import type { ProofTransport } from '../src/scheme/index.js';
 import {
-  FASTIFY_MERCHANT_OPTIONS,
-  MERCHANT_MAX_HEADER_BYTES,
   PrivStarkFacilitatorClient,
   privStarkFastify,
   PrivStarkSchemeServer,
@@ -111,7 +112,23 @@ export interface Merchant {
   readonly served: Map<string, number>;
   /** Calls the middleware made to the facilitator. */
   readonly calls: { verify: number; settle: number };
+  /** How the proof travelled in each payment the middleware asked the facilitator to settle. */
+  readonly settled: ProofTransport[];
   close(): Promise<void>;
+}
+
+/** How a merchant is set up (default: the framework's own header limit, compact payments only). */
+export interface MerchantOptions {
+  /** Request header limit of the merchant's server, bytes (default: the framework's). */
+  readonly maxHeaderSize?: number;
+  /** What the scheme server advertises (default its own: `['reference']`). */
+  readonly proofTransports?: readonly ProofTransport[];
+}
+
+/** What a merchant's middleware reports to the test. */
+interface Recorder {
+  readonly calls: Merchant['calls'];
+  readonly settled: ProofTransport[];
 }
 
 /** Routes every merchant serves: `GET /weather` (upfront) and `GET /report` (authorization). */
@@ -123,7 +140,15 @@ function routesFor(payTo: string) {
   });
 }
 
-function resourceServer(facilitatorUrl: string, calls: Merchant['calls']): x402ResourceServer {
+function recorder(): Recorder {
+  return { calls: { verify: 0, settle: 0 }, settled: [] };
+}
+
+function resourceServer(
+  facilitatorUrl: string,
+  record: Recorder,
+  options: MerchantOptions,
+): x402ResourceServer {
   const client = new PrivStarkFacilitatorClient({
     url: facilitatorUrl,
     apiKey: API_KEY,
@@ -132,14 +157,21 @@ function resourceServer(facilitatorUrl: string, calls: Merchant['calls']): x402R
   const verify = client.verify.bind(client);
   const settle = client.settle.bind(client);
   client.verify = (...args) => {
-    calls.verify++;
+    record.calls.verify++;
     return verify(...args);
   };
   client.settle = (...args) => {
-    calls.settle++;
+    record.calls.settle++;
+    const payload = args[0].payload as { proofRef?: unknown };
+    record.settled.push(payload.proofRef === undefined ? 'inline' : 'reference');
     return settle(...args);
   };
-  return new x402ResourceServer(client).register('shielded:devnet', new PrivStarkSchemeServer());
+  return new x402ResourceServer(client).register(
+    'shielded:devnet',
+    new PrivStarkSchemeServer(
+      options.proofTransports ? { proofTransports: options.proofTransports } : {},
+    ),
+  );
 }
 
 function listen(server: Server): Promise<string> {
@@ -162,12 +194,12 @@ function closer(server: Server): () => Promise<void> {
 export async function expressMerchant(
   facilitatorUrl: string,
   payTo: string,
-  options: { maxHeaderSize?: number } = {},
+  options: MerchantOptions = {},
 ): Promise<Merchant> {
   const served = new Map<string, number>();
-  const calls = { verify: 0, settle: 0 };
+  const record = recorder();
   const app = express();
-  app.use(expressPayment(routesFor(payTo), resourceServer(facilitatorUrl, calls)));
+  app.use(expressPayment(routesFor(payTo), resourceServer(facilitatorUrl, record, options)));
   app.get('/weather', (_req, res) => {
     served.set('GET /weather', (served.get('GET /weather') ?? 0) + 1);
     res.json({ weather: 'sunny', by: 'express' });
@@ -179,19 +211,23 @@ export async function expressMerchant(
     served.set('GET /report', (served.get('GET /report') ?? 0) + 1);
     res.json({ report: 'quarterly', by: 'express' });
   });
-  const server = createServer(
-    { maxHeaderSize: options.maxHeaderSize ?? MERCHANT_MAX_HEADER_BYTES },
-    app,
-  );
-  return { url: await listen(server), served, calls, close: closer(server) };
+  const server =
+    options.maxHeaderSize === undefined
+      ? createServer(app)
+      : createServer({ maxHeaderSize: options.maxHeaderSize }, app);
+  return { url: await listen(server), served, ...record, close: closer(server) };
 }
 
 /** A merchant on Hono (Node adapter) with the stock `@x402/hono` middleware. */
-export async function honoMerchant(facilitatorUrl: string, payTo: string): Promise<Merchant> {
+export async function honoMerchant(
+  facilitatorUrl: string,
+  payTo: string,
+  options: MerchantOptions = {},
+): Promise<Merchant> {
   const served = new Map<string, number>();
-  const calls = { verify: 0, settle: 0 };
+  const record = recorder();
   const app = new Hono();
-  app.use(honoPayment(routesFor(payTo), resourceServer(facilitatorUrl, calls)));
+  app.use(honoPayment(routesFor(payTo), resourceServer(facilitatorUrl, record, options)));
   app.get('/weather', (c) => {
     served.set('GET /weather', (served.get('GET /weather') ?? 0) + 1);
     return c.json({ weather: 'sunny', by: 'hono' });
@@ -207,22 +243,33 @@ export async function honoMerchant(facilitatorUrl: string, payTo: string): Promi
         fetch: app.fetch,
         port: 0,
         hostname: '127.0.0.1',
-        serverOptions: { maxHeaderSize: MERCHANT_MAX_HEADER_BYTES },
+        ...(options.maxHeaderSize === undefined
+          ? {}
+          : { serverOptions: { maxHeaderSize: options.maxHeaderSize } }),
       },
       (info) => resolve({ server, url: `http://127.0.0.1:${info.port}` }),
     ) as Server;
   });
-  return { url: url.url, served, calls, close: closer(url.server) };
+  return { url: url.url, served, ...record, close: closer(url.server) };
 }
 
 /** A merchant on Fastify with this project's plugin. */
-export async function fastifyMerchant(facilitatorUrl: string, payTo: string): Promise<Merchant> {
+export async function fastifyMerchant(
+  facilitatorUrl: string,
+  payTo: string,
+  options: MerchantOptions = {},
+): Promise<Merchant> {
   const served = new Map<string, number>();
-  const calls = { verify: 0, settle: 0 };
-  const app = Fastify({ ...FASTIFY_MERCHANT_OPTIONS, logger: false });
+  const record = recorder();
+  const app = Fastify({
+    logger: false,
+    ...(options.maxHeaderSize === undefined
+      ? {}
+      : { http: { maxHeaderSize: options.maxHeaderSize } }),
+  });
   await app.register(privStarkFastify, {
     routes: routesFor(payTo),
-    server: resourceServer(facilitatorUrl, calls),
+    server: resourceServer(facilitatorUrl, record, options),
   });
   app.get('/weather', async () => {
     served.set('GET /weather', (served.get('GET /weather') ?? 0) + 1);
@@ -234,5 +281,5 @@ export async function fastifyMerchant(facilitatorUrl: string, payTo: string): Pr
   });
   app.get('/premium', async () => ({ premium: true }));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { url, served, calls, close: () => app.close() };
+  return { url, served, ...record, close: () => app.close() };
 }

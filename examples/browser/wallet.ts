@@ -24,9 +24,15 @@ const pool = new URLSearchParams(location.search).get('pool') ?? 'http://127.0.0
 const status = (text: string) => (element('status').textContent = text);
 
 const core = await loadWasmCore(new URL('priv_stark.wasm', location.href));
-const wallet = await Wallet.open({ core, pool, store: new IndexedDbWalletStore('example') }).catch(
-  () => Wallet.create({ core, pool, store: new IndexedDbWalletStore('example') }),
-);
+// A page cannot route its hand-overs through a proxy: where a merchant takes inline payments, pay
+// inline and show the pool operator nothing (docs/compact-payments.md, privacy).
+const options = {
+  core,
+  pool,
+  store: new IndexedDbWalletStore('example'),
+  transportPreference: 'inline',
+} as const;
+const wallet = await Wallet.open(options).catch(() => Wallet.create(options));
 
 function show(): void {
   const { spendable, pending, unconfirmed } = wallet.balance();

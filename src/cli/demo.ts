@@ -1,9 +1,9 @@
 /**
  * @module `priv-stark demo`: the whole flow in one process on loopback — a facilitator and the
  * devnet pool node (as `priv-stark start` runs them, in a temporary data directory), a paywalled
- * merchant (Fastify with the priv-stark plugin, headers up to 256 KiB), a payer funded through the
- * pool node, several paid requests through the stock `@x402/fetch`, then the merchant spending what
- * it received at a second merchant. Every step is printed with its timing; on a terminal each step
+ * merchant (Fastify with the priv-stark plugin, on Fastify's defaults: payments are compact), a
+ * payer funded through the pool node, several paid requests through the stock `@x402/fetch`, then
+ * the merchant spending what it received at a second merchant. Every step is printed with its timing; on a terminal each step
  * is shown live while it runs (see `./progress.ts`).
  */
 
@@ -21,7 +21,6 @@ import { loadCore, type PrivStarkCore } from '../core/index.js';
 import { PoolNodeClient } from '../pool-node/client.js';
 import { DEVNET_NETWORK } from '../scheme/index.js';
 import {
-  FASTIFY_MERCHANT_OPTIONS,
   PrivStarkFacilitatorClient,
   privStarkFastify,
   PrivStarkSchemeServer,
@@ -32,7 +31,7 @@ import { createProgress, isLiveTerminal, type ProgressOutput } from './progress.
 import { formatUnits } from './wallet.js';
 
 async function merchant(facilitatorUrl: string, apiKey: string, payTo: string, name: string) {
-  const app = Fastify({ ...FASTIFY_MERCHANT_OPTIONS, logger: false });
+  const app = Fastify({ logger: false });
   const server = new x402ResourceServer(
     new PrivStarkFacilitatorClient({ url: facilitatorUrl, apiKey }),
   ).register(DEVNET_NETWORK.network as `${string}:${string}`, new PrivStarkSchemeServer());

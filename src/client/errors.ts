@@ -2,6 +2,8 @@
  * @module The wallet's errors: each has a stable `code` so callers (and the CLI) can act on it.
  */
 
+import { COMPACT_HEADER_MAX_BYTES } from '../scheme/index.js';
+
 /** Base class of wallet errors. */
 export class WalletError extends Error {
   constructor(
@@ -59,16 +61,25 @@ export class UnpayableRequirementsError extends WalletError {
   }
 }
 
-/** The merchant answered 431: its server refuses a `PAYMENT-SIGNATURE` header of this size. */
+/**
+ * The merchant answered 431: its server (or a proxy in front of it) refuses the `PAYMENT-SIGNATURE`
+ * header of this size. For an inline payment the paying fetch first retries compactly (the proof
+ * handed over to the pool node); this error means even that was refused, or no compact retry was
+ * possible.
+ */
 export class PaymentHeaderTooLargeError extends WalletError {
   constructor(
-    /** Bytes of the `PAYMENT-SIGNATURE` header that was refused. */
+    /** Bytes of the `PAYMENT-SIGNATURE` header that was refused (name, `: ` and value). */
     readonly headerBytes: number,
     readonly url: string,
+    /** How the refused payment carried its proof. */
+    readonly transport: 'inline' | 'reference' = 'inline',
   ) {
     super(
       'payment_header_too_large',
-      `the merchant at ${url} answered 431: its server (or a proxy in front of it) refuses the ${headerBytes}-byte PAYMENT-SIGNATURE header that carries the proof; it must allow request headers of at least 256 KiB (Node: http.createServer({ maxHeaderSize: 262144 }) or --max-http-header-size=262144)`,
+      transport === 'reference'
+        ? `the merchant at ${url} answered 431 even to the ${headerBytes}-byte compact PAYMENT-SIGNATURE header (the proof handed over to the pool node, only its reference in the header): its server or a proxy in front of it allows less than stock servers do (Node 16 KiB, nginx 8 KB a line); a compact header stays within ${COMPACT_HEADER_MAX_BYTES} bytes for routes within the profile's bounds, so the merchant's limit must be raised (or its route's description or URL shortened)`
+        : `the merchant at ${url} answered 431 to the ${headerBytes}-byte PAYMENT-SIGNATURE header that carries the proof inline: pay compactly (payingFetch hands the proof over to the pool node and retries when the merchant refuses an inline payment), or the merchant must allow request headers of at least 256 KiB (Node: http.createServer({ maxHeaderSize: 262144 }))`,
     );
     this.name = 'PaymentHeaderTooLargeError';
   }

@@ -1,46 +1,31 @@
 /**
  * @module One-call payments with the stock `@x402/fetch`: {@link payingFetch} wraps `fetch` with
- * `wrapFetchWithPayment` over an `x402Client` holding the `priv-stark/v1` scheme, and turns a
- * merchant's 431 (its server refuses the proof-carrying `PAYMENT-SIGNATURE` header) into a
- * {@link PaymentHeaderTooLargeError} that says what the merchant must allow.
+ * `wrapFetchWithPayment` over an `x402Client` holding the `priv-stark/v1` scheme. The wallet pays
+ * compactly where the merchant lists `reference` (the proof handed over to the pool node, a header
+ * of about 2 KB), inline otherwise; under the stock wrapper sits {@link compactFallback}, which
+ * turns an inline payment a merchant refuses for its size (431, or nginx's 400) compact and sends
+ * it once more, and a refused compact one into a {@link PaymentHeaderTooLargeError}.
  */
 
 import { x402Client, x402HTTPClient } from '@x402/core/client';
 import type { PaymentPayload } from '@x402/core/types';
 import { decodePaymentResponseHeader, wrapFetchWithPayment } from '@x402/fetch';
 
-import { encodeBase64 } from '../scheme/encoding.js';
-import { PaymentHeaderTooLargeError } from './errors.js';
+import { compactFallback } from './compact-fallback.js';
+import {
+  encodePaymentSignature,
+  PAYMENT_RESPONSE_HEADER,
+  PAYMENT_SIGNATURE_HEADER,
+} from './payment-header.js';
 import { registerPrivStark } from './scheme.js';
 import type { Wallet } from './wallet.js';
 
-/** Header names of x402 v2 (HTTP transport). */
-export const PAYMENT_SIGNATURE_HEADER = 'PAYMENT-SIGNATURE';
-export const PAYMENT_RESPONSE_HEADER = 'PAYMENT-RESPONSE';
-
-/**
- * A `fetch` that throws {@link PaymentHeaderTooLargeError} when a request carrying a payment is
- * answered 431. Pass it to `wrapFetchWithPayment` (the stock wrapper returns a 431 as is).
- */
-export function guardHeaderSize(inner: typeof fetch = globalThis.fetch): typeof fetch {
-  return async (input, init) => {
-    const response = await inner(input, init);
-    if (response.status === 431) {
-      const request = input instanceof Request ? input : new Request(input, init);
-      const header = request.headers.get(PAYMENT_SIGNATURE_HEADER);
-      if (header !== null) {
-        await response.body?.cancel().catch(() => undefined);
-        throw new PaymentHeaderTooLargeError(
-          header.length + PAYMENT_SIGNATURE_HEADER.length + 2,
-          request.url,
-        );
-      }
-    }
-    return response;
-  };
-}
-
-const utf8 = new TextEncoder();
+export { compactFallback } from './compact-fallback.js';
+export {
+  guardHeaderSize,
+  PAYMENT_RESPONSE_HEADER,
+  PAYMENT_SIGNATURE_HEADER,
+} from './payment-header.js';
 
 /**
  * The stock HTTP client with a faster `PAYMENT-SIGNATURE` encoder: the same bytes (base64 of the
@@ -50,22 +35,22 @@ const utf8 = new TextEncoder();
 export class PrivStarkHttpClient extends x402HTTPClient {
   override encodePaymentSignatureHeader(paymentPayload: PaymentPayload): Record<string, string> {
     if (paymentPayload.x402Version !== 2) return super.encodePaymentSignatureHeader(paymentPayload);
-    return {
-      [PAYMENT_SIGNATURE_HEADER]: encodeBase64(utf8.encode(JSON.stringify(paymentPayload))),
-    };
+    return { [PAYMENT_SIGNATURE_HEADER]: encodePaymentSignature(paymentPayload) };
   }
 }
 
 /** Options of {@link payingFetch}. */
 export interface PayingFetchOptions {
-  /** The fetch underneath (default `globalThis.fetch`). */
+  /** The fetch to merchants underneath (default `globalThis.fetch`; hand-overs take the wallet's own). */
   readonly fetch?: typeof fetch;
   /** An `x402Client` to add the scheme to (default a new one with x402's default spend controls). */
   readonly client?: x402Client;
 }
 
 /**
- * `fetch` that pays a 402 from the wallet in one call, through the stock `@x402/fetch`.
+ * `fetch` that pays a 402 from the wallet in one call, through the stock `@x402/fetch`: compactly
+ * where the merchant lists `reference`, and an inline payment refused for its size once more
+ * compactly ({@link compactFallback}).
  * @example
  * const pay = payingFetch(wallet);
  * const response = await pay('http://127.0.0.1:3000/weather');
@@ -74,7 +59,7 @@ export interface PayingFetchOptions {
 export function payingFetch(wallet: Wallet, options: PayingFetchOptions = {}): typeof fetch {
   const client = registerPrivStark(options.client ?? new x402Client(), wallet);
   return wrapFetchWithPayment(
-    guardHeaderSize(options.fetch),
+    compactFallback(wallet, options.fetch),
     new PrivStarkHttpClient(client),
   ) as typeof fetch;
 }

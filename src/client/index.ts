@@ -16,6 +16,7 @@ export {
   WalletError,
 } from './errors.js';
 export {
+  compactFallback,
   guardHeaderSize,
   PAYMENT_RESPONSE_HEADER,
   PrivStarkHttpClient,
@@ -32,7 +33,12 @@ export {
   type PoolEvent,
   type PoolNodeState,
 } from '../pool-node/client.js';
-export { type PrivStarkAsset, PrivStarkSchemeClient, registerPrivStark } from './scheme.js';
+export {
+  type PrivStarkAsset,
+  PrivStarkSchemeClient,
+  registerPrivStark,
+  type SchemeClientRegistry,
+} from './scheme.js';
 export { FileWalletStore } from './file-store.js';
 export { IndexedDbWalletStore } from './indexeddb-store.js';
 export {

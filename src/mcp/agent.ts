@@ -20,14 +20,20 @@ import type {
 import { wrapFetchWithPayment } from '@x402/fetch';
 
 import {
-  guardHeaderSize,
+  compactFallback,
   PAYMENT_SIGNATURE_HEADER,
+  PoolNodeError,
   PrivStarkSchemeClient,
   settlementOf,
   type StoredPending,
   type Wallet,
 } from '../client/index.js';
-import { expiryFor, SCHEME } from '../scheme/index.js';
+import {
+  expiryFor,
+  type PaymentRequirements as ProfileRequirements,
+  resourceIdOf,
+  SCHEME,
+} from '../scheme/index.js';
 import { PolicyRefusal, ToolError } from './errors.js';
 import type { LedgerFile } from './ledger-file.js';
 import type { SpendEntry, SpendLedger } from './ledger.js';
@@ -241,6 +247,7 @@ class PolicedScheme implements SchemeNetworkClient {
         );
       }
       let result: PaymentPayloadResult;
+      const known = new Set(this.inner.wallet.payments().map((p) => p.nullifier as string));
       try {
         // The wallet enforces the policy's per-payment maximum as its spend cap too.
         result = await this.inner.createPaymentPayload(x402Version, requirements, {
@@ -248,8 +255,12 @@ class PolicedScheme implements SchemeNetworkClient {
           maxAmountPerPayment: policy.maxPerPayment.toString(),
         });
       } catch (error) {
-        // Nothing left the wallet (it removes its record when proving fails).
-        this.ledger.ledger.release(entry.id);
+        // Nothing left the wallet (it removes its record when proving fails or the pool node
+        // refuses the hand-over) — unless a hand-over failed without a clear answer: the node may
+        // hold the proof, the wallet keeps the payment pending, and so does the ledger.
+        const kept = this.keptRecord(known, requirements);
+        if (kept) this.ledger.ledger.markLeft(entry.id, kept.nullifier, kept.expiry);
+        else this.ledger.ledger.release(entry.id);
         await this.ledger.save().catch(() => undefined);
         throw error;
       }
@@ -262,6 +273,29 @@ class PolicedScheme implements SchemeNetworkClient {
       this.failure = error;
       throw error;
     }
+  }
+
+  /**
+   * The pending record a failed payment left in the wallet: new since `known`, for these
+   * requirements, linked to no entry of the ledger.
+   */
+  private keptRecord(
+    known: ReadonlySet<string>,
+    requirements: PaymentRequirements,
+  ): StoredPending | undefined {
+    const linked = new Set(this.ledger.ledger.entries().map((e) => e.nullifier));
+    const resourceId = resourceIdOf(requirements as unknown as ProfileRequirements);
+    return this.inner.wallet
+      .payments()
+      .find(
+        (p) =>
+          p.status === 'pending' &&
+          !known.has(p.nullifier) &&
+          !linked.has(p.nullifier) &&
+          p.amount === requirements.amount &&
+          p.payTo === requirements.payTo &&
+          p.resourceId === resourceId,
+      );
   }
 }
 
@@ -576,8 +610,10 @@ export class PaymentAgent {
     const network = this.wallet.network.network as `${string}:${string}`;
     // x402's own caps are replaced by the policy (checked in the scheme above, and passed to the wallet as its cap).
     const client = new x402Client().register(network, scheme).setSpendControls(false);
+    // Compact where the merchant lists `reference` (the wallet decides); an inline payment refused
+    // for its size is handed over and sent once more, under the same pending record.
     const pay = wrapFetchWithPayment(
-      guardHeaderSize(this.preflight(merchantFetch(this.fetchImpl))),
+      compactFallback(this.wallet, this.preflight(merchantFetch(this.fetchImpl))),
       client,
     );
     let response: Response;
@@ -588,6 +624,7 @@ export class PaymentAgent {
       const left = scheme.entry === null ? '' : this.leftNote(scheme.entry.id);
       if (
         error instanceof ToolError ||
+        error instanceof PoolNodeError ||
         (error as { code?: unknown }).code === 'payment_header_too_large'
       ) {
         if (left) (error as Error).message += left;

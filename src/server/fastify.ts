@@ -3,8 +3,8 @@
  * Express and Hono middleware use (`x402HTTPResourceServer` from `@x402/core/server`), wired into
  * Fastify's hooks. `onRequest` answers 402 (or settles first, in the `upfront` flow);
  * `onSend` settles after the handler in the `authorization` flow, replaces the reply with the 402
- * when that fails, and adds `PAYMENT-RESPONSE`. Build the Fastify instance with
- * {@link FASTIFY_MERCHANT_OPTIONS} so the proof-carrying header fits.
+ * when that fails, and adds `PAYMENT-RESPONSE`. Fastify's defaults take compact payments; a
+ * merchant that opts into inline ones builds the instance with {@link FASTIFY_MERCHANT_OPTIONS}.
  */
 
 import {
@@ -26,7 +26,10 @@ import fp from 'fastify-plugin';
 
 import { MERCHANT_MAX_HEADER_BYTES } from './routes.js';
 
-/** Fastify options for a merchant: request headers up to 256 KiB. */
+/**
+ * Fastify options for a merchant that takes inline payments (`proofTransports` with `inline`):
+ * request headers up to 256 KiB. Not needed for compact payments, the default.
+ */
 export const FASTIFY_MERCHANT_OPTIONS = {
   http: { maxHeaderSize: MERCHANT_MAX_HEADER_BYTES },
 } as const;
@@ -222,7 +225,7 @@ const plugin: FastifyPluginAsync<PrivStarkFastifyOptions> = async (app, options)
 /**
  * The merchant plugin.
  * @example
- * const app = Fastify(FASTIFY_MERCHANT_OPTIONS);
+ * const app = Fastify();
  * await app.register(privStarkFastify, { routes: privStarkRoutes({ 'GET /weather': { payTo, price: '$0.01' } }), server });
  * app.get('/weather', async () => ({ weather: 'sunny' }));
  */

@@ -51,9 +51,9 @@ describe.each(BACKENDS)('%s backend: a verification always settles', (backend) =
     const deadlines: (number | undefined)[] = [];
     const recording: RawBinding = {
       ...raw,
-      verifySpendAsync: (p, i, timeoutMs) => {
+      verifySpendAsync: (p, i, accepted, timeoutMs) => {
         deadlines.push(timeoutMs);
-        return raw.verifySpendAsync(p, i, timeoutMs);
+        return raw.verifySpendAsync(p, i, accepted, timeoutMs);
       },
     };
     await createCore(recording, backend).verifySpend(proof, inputs);
@@ -73,10 +73,14 @@ describe('wasm backend: the worker threads apply the deadline themselves', () =>
     const raw = await loadWasm();
     // 1 ms: the first call starts a worker thread and compiles the module in it, which takes far
     // longer, so the threads' own deadline passes first.
-    const outcome = await raw.verifySpendAsync(proof, new Uint8Array(0), 1).catch((e) => e);
+    const outcome = await raw
+      .verifySpendAsync(proof, new Uint8Array(0), undefined, 1)
+      .catch((e) => e);
     expect(outcome).toBeInstanceOf(VerificationTimeoutError);
     // The twin: the same threads, given time, answer (a refusal of the empty inputs here).
-    const answered = await raw.verifySpendAsync(proof, new Uint8Array(0), 60_000).catch((e) => e);
+    const answered = await raw
+      .verifySpendAsync(proof, new Uint8Array(0), undefined, 60_000)
+      .catch((e) => e);
     expect(answered).not.toBeInstanceOf(VerificationTimeoutError);
     expect(String(answered)).toMatch(/^Error: [a-z_]+: /);
   });

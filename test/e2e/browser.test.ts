@@ -4,8 +4,10 @@
 // 1. the WebAssembly core proves a spend with the wallet's tree, verifies it, refuses a tampered twin;
 // 2. a wallet kept in IndexedDB syncs from a real pool node on loopback (cross-origin, through the
 //    node's opt-in CORS), proves with the WebAssembly core and pays a real shop — stock
-//    @x402/express in front of a real facilitator — through the stock @x402/fetch; the balance
-//    moves only as the pool's log says, and the wallet opens again from IndexedDB.
+//    @x402/express on Node's default header limit, in front of a real facilitator — through the
+//    stock @x402/fetch, compactly: the page hands its proof over to the pool node (cross-origin,
+//    with a preflight) and sends a header within 4096 bytes; the balance moves only as the pool's
+//    log says, and the wallet opens again from IndexedDB.
 // `npm test` installs Debian's chromium when missing (scripts/system-deps.sh); a run without it is
 // skipped with a warning, except under CI=true or PRIV_STARK_REQUIRE_BROWSER=1, where a missing
 // browser fails. The bundle checks run without a browser.
@@ -19,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Wallet } from '../../src/client/index.js';
 import { loadCore, ownerOf, type PrivStarkCore, randomDigest } from '../../src/core/index.js';
+import { COMPACT_HEADER_MAX_BYTES } from '../../src/scheme/index.js';
 import { bundleForBrowser, nodeGlobalsIn } from './browser/bundle.js';
 import { type BrowserStack, startBrowserStack } from './browser/stack.js';
 
@@ -129,14 +132,18 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
     );
   });
 
-  /** What a page reported, and the requests it made that were not answered 2xx (favicon aside). */
+  /**
+   * What a page reported, the requests it made that were not answered 2xx (favicon aside), and
+   * every answer it got, as `<status> <method> <origin><path>`.
+   */
   async function resultOf(
     url: string,
     timeout: number,
-  ): Promise<{ result: Record<string, unknown>; refused: string[] }> {
+  ): Promise<{ result: Record<string, unknown>; refused: string[]; answers: string[] }> {
     const page = await browser.newPage();
     const problems: string[] = [];
     const refused: string[] = [];
+    const answers: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
     page.on('console', (message) => {
       // A refused request is also logged to the console; those are checked by status below.
@@ -144,7 +151,8 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
         problems.push(message.text());
     });
     page.on('response', (response) => {
-      const path = new URL(response.url()).pathname;
+      const { origin, pathname: path } = new URL(response.url());
+      answers.push(`${response.status()} ${response.request().method()} ${origin}${path}`);
       if (response.status() >= 300 && path !== '/favicon.ico')
         refused.push(`${response.status()} ${response.request().method()} ${path}`);
     });
@@ -156,7 +164,7 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
     expect(result.error).toBeUndefined();
     expect(problems).toEqual([]);
     await page.close();
-    return { result, refused };
+    return { result, refused, answers };
   }
 
   it('the WebAssembly core proves a spend, verifies it and refuses a tampered twin', async () => {
@@ -175,10 +183,26 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
   }, 120_000);
 
   it('a wallet in IndexedDB syncs from the pool node, proves with WebAssembly and pays the shop through @x402/fetch', async () => {
-    const { result, refused } = await resultOf(`${stack.shopUrl}/`, 240_000);
+    const { result, refused, answers } = await resultOf(`${stack.shopUrl}/`, 240_000);
     expect(result.backend).toBe('wasm');
     // The only request not answered 2xx is the first, unpaid one.
     expect(refused).toEqual(['402 GET /weather']);
+    // Compactly: the page handed the proof over to the pool node across origins (the node allows
+    // the shop's origin, preflight included), then sent one header within the compact bound.
+    expect(answers.filter((a) => a.endsWith(`${stack.poolUrl}/proofs`))).toEqual([
+      `201 POST ${stack.poolUrl}/proofs`,
+    ]);
+    expect(result.signatures).toEqual([
+      {
+        bytes: expect.any(Number),
+        proofRef: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        inline: false,
+      },
+    ]);
+    expect((result.signatures as { bytes: number }[])[0]!.bytes).toBeLessThanOrEqual(
+      COMPACT_HEADER_MAX_BYTES,
+    );
+    expect(stack.settled()).toEqual(['reference']);
     // Funded with two notes through the operator; both found by the page's own sync.
     expect(result.funded).toEqual({
       spendable: '150000',
@@ -228,7 +252,7 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
     });
   }, 300_000);
 
-  it('the pool node answers CORS only for the allowed origin and only on its read routes', async () => {
+  it('the pool node answers CORS only for the allowed origin, on its read routes and the hand-over', async () => {
     const allowed = await fetch(`${stack.poolUrl}/state`, { headers: { origin: stack.shopUrl } });
     expect(allowed.headers.get('access-control-allow-origin')).toBe(stack.shopUrl);
     const other = await fetch(`${stack.poolUrl}/state`, {
@@ -242,6 +266,23 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
       body: '{}',
     });
     expect(deposit.headers.get('access-control-allow-origin')).toBeNull();
+    // The hand-over's preflight: the shop's pages may POST a JSON body; another origin may not.
+    const preflight = (origin: string) =>
+      fetch(`${stack.poolUrl}/proofs`, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
+      });
+    const shopPreflight = await preflight(stack.shopUrl);
+    expect(shopPreflight.status).toBe(204);
+    expect(shopPreflight.headers.get('access-control-allow-origin')).toBe(stack.shopUrl);
+    expect(shopPreflight.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(shopPreflight.headers.get('access-control-allow-headers')).toBe('content-type');
+    const otherPreflight = await preflight('http://127.0.0.1:9');
+    expect(otherPreflight.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('the browser example: a deposit ticket for the operator, sync, and a paid fetch, through its page', async () => {
@@ -286,6 +327,8 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
       );
       // Pending until the pool's log says otherwise.
       expect(await text('balance')).toBe('0 spendable, 30000 pending, 0 unconfirmed');
+      // Compactly, like the page before it: its proof handed over from the example's page.
+      expect(stack.settled()).toEqual(['reference', 'reference']);
       expect(problems).toEqual([]);
     } finally {
       await page.close();

@@ -1,6 +1,7 @@
 // priv-stark/server's facilitator client against the real facilitator on loopback: supported kinds
-// from /health (exact networks, x402Version 2, the scheme) or from configuration without asking,
-// and a clear error when /health does not describe a priv-stark/v1 facilitator.
+// from /health (exact networks, x402Version 2, the scheme, the proof transports it takes) or from
+// configuration without asking, inline only for a facilitator from before compact payments, and a
+// clear error when /health does not describe a priv-stark/v1 facilitator.
 
 import { createServer } from 'node:http';
 
@@ -25,7 +26,14 @@ describe('PrivStarkFacilitatorClient.getSupported', () => {
       apiKey: API_KEY,
     });
     expect(await client.getSupported()).toEqual({
-      kinds: [{ x402Version: 2, scheme: 'priv-stark/v1', network: 'shielded:devnet' }],
+      kinds: [
+        {
+          x402Version: 2,
+          scheme: 'priv-stark/v1',
+          network: 'shielded:devnet',
+          extra: { proofTransports: ['reference', 'inline'] },
+        },
+      ],
       extensions: [],
       signers: {},
     });
@@ -43,6 +51,32 @@ describe('PrivStarkFacilitatorClient.getSupported', () => {
       'shielded:devnet',
       'shielded:other',
     ]);
+  });
+
+  it('takes a facilitator whose /health lists no proof transports for one from before compact payments: inline only', async () => {
+    const server = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          status: 'ok',
+          scheme: 'priv-stark/v1',
+          networks: [{ network: 'shielded:devnet' }],
+        }),
+      ),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      expect((await new PrivStarkFacilitatorClient({ url }).getSupported()).kinds).toEqual([
+        {
+          x402Version: 2,
+          scheme: 'priv-stark/v1',
+          network: 'shielded:devnet',
+          extra: { proofTransports: ['inline'] },
+        },
+      ]);
+    } finally {
+      server.close();
+    }
   });
 
   it('refuses a /health that does not describe a priv-stark/v1 facilitator', async () => {

@@ -1,13 +1,16 @@
 // End to end on loopback with the stock packages: @x402/fetch pays (through this project's scheme
 // client and wallet), @x402/express and @x402/hono charge (through this project's scheme server
 // and facilitator client), the facilitator and the devnet pool node run as `priv-stark start` runs
-// them. Both flows on both frameworks: 200 with a PAYMENT-RESPONSE whose settlement is in the
-// pool, balances move from the pool's log, and the merchant spends what it received at a second
-// merchant.
+// them. Both flows on both frameworks, compactly (the merchants' default): 200 with a
+// PAYMENT-RESPONSE whose settlement is in the pool, balances move from the pool's log, and the
+// merchant spends what it received at a second merchant. A merchant that opts into inline payments
+// (and raises its header limit) is paid inline; one that refuses even the compact header gets a
+// clear error. test/e2e/stock-merchants.test.ts has the merchants on stock limits and behind nginx.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
+  PAYMENT_SIGNATURE_HEADER,
   PaymentHeaderTooLargeError,
   payingFetch,
   settlementOf,
@@ -15,6 +18,8 @@ import {
 } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { settlementId } from '../../src/ledger/index.js';
+import { COMPACT_HEADER_MAX_BYTES } from '../../src/scheme/index.js';
+import { MERCHANT_MAX_HEADER_BYTES } from '../../src/server/index.js';
 import {
   expressMerchant,
   fastifyMerchant,
@@ -92,6 +97,8 @@ describe.each(frameworks)('%s merchant', (_name, makeMerchant) => {
       // upfront: only /settle, before the handler; authorization: /verify, handler, /settle.
       expect(merchant.calls.verify - calls.verify).toBe(flow === 'upfront' ? 0 : 1);
       expect(merchant.calls.settle - calls.settle).toBe(1);
+      // The merchant lists only `reference` (stock header limits): the proof was handed over.
+      expect(merchant.settled.at(-1)).toBe('reference');
       const settlement = settlementOf(response);
       const pending = payer.payments().at(-1)!;
       expect(pending.status).toBe('pending');
@@ -173,10 +180,42 @@ describe('wallet and header size', () => {
     }
   });
 
-  it('fails with a clear error when the merchant answers 431 to the proof-carrying header', async () => {
+  it('a merchant that opts into inline payments (and raises its header limit) is paid inline', async () => {
     const payer = await stack.wallet();
+    const merchantWallet = await stack.wallet();
+    const merchant = await expressMerchant(stack.facilitatorUrl, merchantWallet.address, {
+      proofTransports: ['inline', 'reference'],
+      maxHeaderSize: MERCHANT_MAX_HEADER_BYTES,
+    });
+    try {
+      await stack.fund(payer, '40000');
+      const sent: string[] = [];
+      const response = await payingFetch(payer, {
+        fetch: (input, init) => {
+          const request = new Request(input, init);
+          const header = request.headers.get(PAYMENT_SIGNATURE_HEADER);
+          if (header !== null) sent.push(header);
+          return fetch(request);
+        },
+      })(`${merchant.url}/weather`);
+      expect(response.status).toBe(200);
+      // One request, the proof in it: far above Node's default 16 KiB.
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.length).toBeGreaterThan(16 * 1024);
+      expect(merchant.settled).toEqual(['inline']);
+      await stack.settle(payer, merchantWallet);
+      expect(payer.payments()).toEqual([expect.objectContaining({ status: 'settled' })]);
+      expect(merchantWallet.balance().total).toBe(PRICE_ATOMIC);
+    } finally {
+      await merchant.close();
+    }
+  });
+
+  it('fails with a clear error when the merchant refuses even the compact header (431)', async () => {
+    const payer = await stack.wallet();
+    // A limit below any compact payment's headers (the unpaid request still fits).
     const merchant = await expressMerchant(stack.facilitatorUrl, (await stack.wallet()).address, {
-      maxHeaderSize: 16 * 1024,
+      maxHeaderSize: 1024,
     });
     try {
       await stack.fund(payer, '40000');
@@ -185,10 +224,18 @@ describe('wallet and header size', () => {
         (e: unknown) => e,
       );
       expect(error).toBeInstanceOf(PaymentHeaderTooLargeError);
-      expect((error as PaymentHeaderTooLargeError).headerBytes).toBeGreaterThan(16 * 1024);
-      expect((error as Error).message).toMatch(/431.*256 KiB/);
-      // The payment never reached the merchant: nothing was served or settled.
+      expect(error).toMatchObject({ transport: 'reference', code: 'payment_header_too_large' });
+      const bytes = (error as PaymentHeaderTooLargeError).headerBytes;
+      expect(bytes).toBeGreaterThan(1024);
+      expect(bytes).toBeLessThanOrEqual(COMPACT_HEADER_MAX_BYTES);
+      expect((error as Error).message).toMatch(
+        /431 even to the \d+-byte compact PAYMENT-SIGNATURE/,
+      );
+      // The payment never reached the merchant: nothing was served or settled. It left the wallet
+      // (handed over), so it stays pending until the pool's log resolves it.
       expect(merchant.calls.settle).toBe(0);
+      expect(merchant.served.size).toBe(0);
+      expect(payer.payments()).toEqual([expect.objectContaining({ status: 'pending' })]);
     } finally {
       await merchant.close();
     }

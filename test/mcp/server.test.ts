@@ -1,8 +1,9 @@
 // The MCP server as an agent runs it: `node dist/cli/main.js mcp` in a child process, driven by the
 // MCP SDK's client over stdio (and once over streamable HTTP), against the facilitator and pool
-// node as `priv-stark start` runs them and merchants on the stock @x402/express middleware, all on
-// loopback. Payments within the policy are made and settled in the pool's log; refusals name the
-// rule and spend nothing; a merchant whose facilitator rejects the payment loses no note.
+// node as `priv-stark start` runs them and merchants on the stock @x402/express middleware on
+// Node's default header limit, all on loopback. Payments within the policy are made compactly (the
+// proof handed over to the pool node) and settled in the pool's log; refusals name the rule and
+// spend nothing; a merchant whose facilitator rejects the payment loses no note.
 
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
@@ -19,7 +20,6 @@ import { Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { settlementId } from '../../src/ledger/index.js';
 import {
-  MERCHANT_MAX_HEADER_BYTES,
   PrivStarkFacilitatorClient,
   PrivStarkSchemeServer,
   privStarkRoutes,
@@ -76,7 +76,7 @@ async function shortTimeoutMerchant(facilitatorUrl: string, payTo: string) {
   app.get('/weather', (_req, res) => {
     res.json({ weather: 'sunny', by: 'rejecting' });
   });
-  const http: Server = createServer({ maxHeaderSize: MERCHANT_MAX_HEADER_BYTES }, app);
+  const http: Server = createServer(app);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
   return {
     url: `http://127.0.0.1:${(http.address() as { port: number }).port}`,
@@ -239,6 +239,8 @@ describe('priv-stark mcp over stdio', () => {
     });
     expect(paid.payment.settlement_id).toMatch(/^0x[0-9a-f]{64}$/);
     expect(paid.merchant_claim).toEqual({ success: true, transaction: paid.payment.settlement_id });
+    // Compactly: the facilitator was asked to settle a reference to a handed-over proof.
+    expect(merchant.settled).toEqual(['reference']);
     // The pool's own log has that settlement.
     const { events } = await stack.operator.events(0, 1000);
     expect(

@@ -1,10 +1,11 @@
 /**
  * The stack a browser wallet meets, on loopback: the service as `priv-stark start` runs it (an API
  * key, a SQLite pool with a fast checkpoint timer, the devnet pool node with CORS for the shop's
- * origin), and the shop: stock `@x402/express` charging `GET /weather`
- * with this project's scheme server and facilitator client, and serving the page that pays it
- * (so the paid request is same-origin; only the pool node is read cross-origin), and the browser
- * example at `/example/`. `POST /fund` plays the operator: it shields a deposit ticket the page made
+ * origin), and the shop: stock `@x402/express` on Node's default header limit charging
+ * `GET /weather` with this project's scheme server (compact payments only, its default) and
+ * facilitator client, and serving the page that pays it (so the paid request is same-origin; the
+ * pool node is read, and the proof handed over, cross-origin), and the browser example at
+ * `/example/`. `POST /fund` plays the operator: it shields a deposit ticket the page made
  * (the operator token stays on the server).
  */
 
@@ -18,8 +19,8 @@ import { paymentMiddleware } from '@x402/express';
 import express from 'express';
 
 import { PoolNodeClient } from '../../../src/pool-node/index.js';
+import type { ProofTransport } from '../../../src/scheme/index.js';
 import {
-  MERCHANT_MAX_HEADER_BYTES,
   PrivStarkFacilitatorClient,
   PrivStarkSchemeServer,
   privStarkRoutes,
@@ -35,6 +36,8 @@ export interface BrowserStack {
   readonly operator: PoolNodeClient;
   /** Requests the shop's `GET /weather` handler served. */
   served(): number;
+  /** How the proof travelled in each payment the shop asked its facilitator to settle. */
+  settled(): ProofTransport[];
   close(): Promise<void>;
 }
 
@@ -63,13 +66,10 @@ export async function startBrowserStack(payTo: string, assets: ShopAssets): Prom
   try {
     // The shop listens first: its origin is what the pool node allows.
     let app: express.Express | null = null;
-    const shop: Server = createServer(
-      { maxHeaderSize: MERCHANT_MAX_HEADER_BYTES },
-      (request, response) => {
-        if (app) app(request, response);
-        else response.writeHead(503).end();
-      },
-    );
+    const shop: Server = createServer((request, response) => {
+      if (app) app(request, response);
+      else response.writeHead(503).end();
+    });
     await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', () => resolve()));
     closers.push(
       () =>
@@ -100,9 +100,23 @@ export async function startBrowserStack(payTo: string, assets: ShopAssets): Prom
     const operator = new PoolNodeClient(poolUrl, { token: OPERATOR_TOKEN });
 
     let served = 0;
-    const server = new x402ResourceServer(
-      new PrivStarkFacilitatorClient({ url: facilitatorUrl, apiKey: API_KEY, timeoutMs: 20_000 }),
-    ).register('shielded:devnet', new PrivStarkSchemeServer());
+    const settled: ProofTransport[] = [];
+    const facilitator = new PrivStarkFacilitatorClient({
+      url: facilitatorUrl,
+      apiKey: API_KEY,
+      timeoutMs: 20_000,
+    });
+    const settle = facilitator.settle.bind(facilitator);
+    facilitator.settle = (payload, requirements) => {
+      settled.push(
+        (payload.payload as { proofRef?: unknown }).proofRef === undefined ? 'inline' : 'reference',
+      );
+      return settle(payload, requirements);
+    };
+    const server = new x402ResourceServer(facilitator).register(
+      'shielded:devnet',
+      new PrivStarkSchemeServer(),
+    );
     const shopApp = express();
     shopApp.use(
       paymentMiddleware(privStarkRoutes({ 'GET /weather': { payTo, price: '$0.01' } }), server),
@@ -142,7 +156,14 @@ export async function startBrowserStack(payTo: string, assets: ShopAssets): Prom
     });
     app = shopApp;
 
-    return { shopUrl, poolUrl, operator, served: () => served, close };
+    return {
+      shopUrl,
+      poolUrl,
+      operator,
+      served: () => served,
+      settled: () => [...settled],
+      close,
+    };
   } catch (error) {
     await close();
     throw error;

@@ -1,6 +1,7 @@
 // Runs in the browser (bundled by test/e2e/browser/bundle.ts for test/e2e/browser.test.ts): the
 // client as a page loads it — the WebAssembly core, a wallet kept in IndexedDB that syncs from the
-// pool node across origins, and the stock @x402/fetch paying the shop's 402 in one call. The
+// pool node across origins, and the stock @x402/fetch paying the shop's 402 in one call, compactly
+// (the proof handed over to the pool node across origins; the header the page sent is reported). The
 // operator shields the page's deposit tickets through the shop's POST /fund. Everything the page
 // saw is reported back to the test, which checks it against the pool.
 
@@ -47,8 +48,16 @@ async function run() {
   await syncUntil(wallet, () => wallet.balance().spendable === 150_000n);
   const funded = plain(wallet.balance());
 
+  // What the page sends to the shop: the PAYMENT-SIGNATURE headers, as they leave.
+  const signatures: string[] = [];
+  const shopFetch: typeof fetch = (input, init) => {
+    const request = new Request(input, init);
+    const header = request.headers.get('PAYMENT-SIGNATURE');
+    if (header !== null) signatures.push(header);
+    return fetch(request);
+  };
   const started = performance.now();
-  const response = await payingFetch(wallet)('/weather');
+  const response = await payingFetch(wallet, { fetch: shopFetch })('/weather');
   const paidMs = performance.now() - started;
   const body = await response.text();
   const claimed = settlementOf(response);
@@ -86,6 +95,14 @@ async function run() {
     body,
     claimed,
     paidMs,
+    signatures: signatures.map((header) => {
+      const payload = JSON.parse(atob(header)).payload as { proof?: string; proofRef?: string };
+      return {
+        bytes: 'PAYMENT-SIGNATURE: '.length + header.length,
+        proofRef: payload.proofRef ?? null,
+        inline: payload.proof !== undefined,
+      };
+    }),
     afterPayment,
     pendingRecord,
     settled,
