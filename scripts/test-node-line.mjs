@@ -6,9 +6,9 @@
 //
 // The suites are those that exercise what differs between lines: the native addon (N-API),
 // better-sqlite3, worker threads, the stores, the facilitator's HTTP surface, the wallet, the pool
-// node, the MCP server: 40 files, about a third of the first run's time (3.5 min on two busy
-// cores; `npm test` keeps this pass under 5 min, so a suite joins the list only for what a Node
-// line can change). Left to the first run: the end-to-end suites (browser, CLI, examples), kill -9
+// node, the MCP server: 42 files, about a third of the first run's time (under 3 min on two cores
+// at load 7; `npm test` keeps this pass under 5 min, so a suite joins the list only for what a
+// Node line can change). Left to the first run: the end-to-end suites (browser, CLI, examples), kill -9
 // and crash suites, the proof store's PostgreSQL-heavy suites, and the runtime suites (they start
 // other runtimes anyway).
 
