@@ -7,17 +7,22 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { runtimes } from './runtimes.mjs';
+import { nodeLineCommand } from './test-node-line.mjs';
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const vitestReport = join(root, 'build', 'vitest-report.json');
+const vitestNode26Report = join(root, 'build', 'vitest-node26-report.json');
 let passed = 0;
 let failed = 0;
 const failedSteps = [];
 
-function step(name, command, args, { count } = {}) {
+function step(name, command, args, { count, env } = {}) {
   process.stderr.write(`\n[test] ${name}: ${command} ${args.join(' ')}\n`);
   const started = Date.now();
   const result = spawnSync(command, args, {
     cwd: root,
+    env: env ?? process.env,
     encoding: 'utf8',
     stdio: ['ignore', count === 'cargo' ? 'pipe' : 'inherit', 'inherit'],
     maxBuffer: 256 * 1024 * 1024,
@@ -44,6 +49,32 @@ step('clippy', 'cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', '
 step('cargo test', 'cargo', ['test', '--workspace'], { count: 'cargo' });
 step('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
 step('biome', bin('biome'), ['ci', '--error-on-warnings', '.']);
+// The pinned runtimes (Bun, Deno, workerd, Node 22/24/26, better-sqlite3 for Node 26), installed
+// once here (a stamp check when present) so the suites under test/runtimes and the Node 26 run
+// find them; a failure to install is a failure.
+let installed = null;
+process.stderr.write('\n[test] runtimes: node scripts/runtimes.mjs --sqlite-lines 26\n');
+const installStarted = Date.now();
+try {
+  installed = runtimes({ sqliteLines: ['26'] });
+  process.stderr.write(
+    `[test] runtimes: ok in ${((Date.now() - installStarted) / 1000).toFixed(1)} s\n`,
+  );
+} catch (error) {
+  failedSteps.push('runtimes');
+  process.stderr.write(`[test] runtimes: FAILED (${error.message})\n`);
+}
+
+function countReport(path, name) {
+  if (!existsSync(path)) {
+    failedSteps.push(`${name} report`);
+    return;
+  }
+  const report = JSON.parse(readFileSync(path, 'utf8'));
+  passed += report.numPassedTests ?? 0;
+  failed += report.numFailedTests ?? 0;
+}
+
 // The Next.js merchant example's own dependencies and build (once; a no-op when nothing changed),
 // before vitest so its test does not spend its time installing.
 step('next merchant', process.execPath, [join(root, 'scripts', 'next-merchant.mjs')]);
@@ -54,12 +85,19 @@ step('vitest', bin('vitest'), [
   '--reporter=json',
   `--outputFile.json=${vitestReport}`,
 ]);
-if (existsSync(vitestReport)) {
-  const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
-  passed += report.numPassedTests ?? 0;
-  failed += report.numFailedTests ?? 0;
-} else {
-  failedSteps.push('vitest report');
+countReport(vitestReport, 'vitest');
+
+// The TypeScript suites again on the newest maintained Node line (scripts/test-node-line.mjs says
+// which and why; better-sqlite3 built for Node 26).
+if (installed) {
+  rmSync(vitestNode26Report, { force: true });
+  const { command, args, env } = nodeLineCommand(
+    '26',
+    ['--reporter=default', '--reporter=json', `--outputFile.json=${vitestNode26Report}`],
+    installed,
+  );
+  step('vitest (node 26)', command, args, { env });
+  countReport(vitestNode26Report, 'vitest (node 26)');
 }
 
 process.stdout.write(`\n${failedSteps.length ? `failed steps: ${failedSteps.join(', ')}\n` : ''}`);

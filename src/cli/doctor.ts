@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 
 import type { Backend } from '../core/binding.js';
 import { loadBackend, loadCore } from '../core/load.js';
+import { satisfiesEngines } from './node-lines.js';
 
 /** miden-crypto's RPO vector: the permutation of [0, 1, …, 11]. */
 const RPO_KAT_OUTPUT = [
@@ -39,6 +40,10 @@ export interface DoctorReport {
   readonly ok: boolean;
   readonly package: { readonly name: string; readonly version: string };
   readonly node: string;
+  /** Whether this Node is a supported line (`engines.node`); `null` when that cannot be read. */
+  readonly nodeSupported: boolean | null;
+  /** The supported lines, as `engines.node` says them. */
+  readonly nodeLines: string | null;
   readonly platform: string;
   readonly selected: Backend | null;
   readonly backends: Record<Backend, BackendReport>;
@@ -68,7 +73,9 @@ export async function doctor(): Promise<DoctorReport> {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     name: string;
     version: string;
+    engines?: { node?: string };
   };
+  const nodeLines = pkg.engines?.node ?? null;
   const backends = { native: await probe('native'), wasm: await probe('wasm') };
   const selected = await loadCore().then(
     (core) => core.backend,
@@ -79,6 +86,8 @@ export async function doctor(): Promise<DoctorReport> {
     ok: selected !== null && healthy,
     package: { name: pkg.name, version: pkg.version },
     node: process.version,
+    nodeSupported: nodeLines === null ? null : satisfiesEngines(process.version, nodeLines),
+    nodeLines,
     platform: `${process.platform}-${process.arch}`,
     selected,
     backends,
@@ -90,6 +99,10 @@ export function formatDoctor(report: DoctorReport): string {
   const lines = [
     `${report.package.name} ${report.package.version} on node ${report.node} (${report.platform})`,
   ];
+  if (report.nodeSupported === false)
+    lines.push(
+      `  node   unsupported: this package supports Node ${report.nodeLines}${report.node.startsWith('v20.') ? ' (Node 20 reached end of life on 2026-04-30)' : ''}`,
+    );
   for (const [name, b] of Object.entries(report.backends)) {
     lines.push(
       b.loaded

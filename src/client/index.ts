@@ -50,7 +50,8 @@ export {
   type WalletStore,
 } from './store.js';
 export { LocalTree } from './tree.js';
-export { loadWasmCore } from './wasm-core.js';
+export { loadWasmCore, type WasmCoreSource } from './wasm-core.js';
+export { VerificationTimeoutError } from '../core/errors.js';
 export {
   type Balance,
   DEPOSIT_GAP,

@@ -36,10 +36,16 @@ export interface RawBinding {
    */
   verifySpend(proof: Uint8Array, publicInputs: Uint8Array, accepted?: Uint8Array): Uint8Array;
   proveSpendAsync(witness: Uint8Array, seed: Uint8Array): Promise<Uint8Array>;
+  /**
+   * `accepted` as in `verifySpend`. `timeoutMs`: a binding that queues the call elsewhere (the
+   * WebAssembly worker threads) stops waiting for it then, rejecting with
+   * `VerificationTimeoutError`; the addon ignores it.
+   */
   verifySpendAsync(
     proof: Uint8Array,
     publicInputs: Uint8Array,
     accepted?: Uint8Array,
+    timeoutMs?: number,
   ): Promise<Uint8Array>;
   /**
    * Every parameter set a verifier can accept, newest first, 8 bytes each: id, flags (1: accepted

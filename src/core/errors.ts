@@ -1,6 +1,6 @@
 /**
- * @module Typed errors of the core facade: a rejection by the Rust core, and the failure to load
- * any backend.
+ * @module Typed errors of the core facade: a rejection by the Rust core, a verification past its
+ * deadline, and the failure to load any backend.
  */
 
 import { type CoreErrorCode, isCoreErrorCode } from './codes.js';
@@ -15,6 +15,21 @@ export class CoreError extends Error {
     super(message);
     this.name = 'CoreError';
     this.code = code;
+  }
+}
+
+/**
+ * A verification that gave no verdict within its deadline (`verifyTimeoutMs` of `loadCore()` or
+ * `createCore()`). It says nothing of the proof: ask again, or refuse the payment as unverified.
+ */
+export class VerificationTimeoutError extends Error {
+  /** The deadline that passed, in milliseconds. */
+  readonly timeoutMs: number;
+
+  constructor(timeoutMs: number) {
+    super(`no verdict within ${timeoutMs} ms`);
+    this.name = 'VerificationTimeoutError';
+    this.timeoutMs = timeoutMs;
   }
 }
 

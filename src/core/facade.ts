@@ -6,7 +6,7 @@
 
 import { aarray, abytes, aint, astring, au64 } from './assert.js';
 import type { Backend, RawBinding } from './binding.js';
-import { CoreError, coreErrorFrom } from './errors.js';
+import { CoreError, coreErrorFrom, VerificationTimeoutError } from './errors.js';
 import {
   decodePublicInputs,
   encodePublicInputs,
@@ -165,7 +165,9 @@ export interface PrivStarkCore {
   proofReference(proof: Uint8Array, publicInputs: SpendPublicInputs): ProofReferenceOf;
   /**
    * Verifies a proof off the JavaScript thread. Hostile bytes or inputs never throw: the verdict
-   * carries the stable code of the first check that failed. Wrong JavaScript types throw.
+   * carries the stable code of the first check that failed. Wrong JavaScript types throw. Always
+   * settles: with no verdict within the core's `verifyTimeoutMs`, rejects with
+   * {@link VerificationTimeoutError}.
    */
   verifySpend(proof: Uint8Array, publicInputs: SpendPublicInputs): Promise<VerifyResult>;
   /** Every parameter set the loaded binary knows, newest first, with its security figures. */
@@ -185,6 +187,31 @@ export interface PrivStarkCore {
    * core.acceptParameterSets([3]); // once no set-2 proof can still be in flight
    */
   acceptParameterSets(ids: readonly number[]): readonly ParameterSetInfo[];
+}
+
+/** Options of {@link createCore}. */
+export interface CoreOptions {
+  /**
+   * How long `verifySpend` waits for a verdict before it rejects with
+   * {@link VerificationTimeoutError} (default {@link DEFAULT_VERIFY_TIMEOUT_MS}).
+   */
+  readonly verifyTimeoutMs?: number | undefined;
+}
+
+/**
+ * The default deadline of a verification: a verdict takes milliseconds (the first call of a
+ * WebAssembly core also starts its threads and compiles the module in each), so half a minute
+ * means the call is lost, not slow.
+ */
+export const DEFAULT_VERIFY_TIMEOUT_MS = 30_000;
+
+/** `call()`, or {@link VerificationTimeoutError} if it has not settled after `timeoutMs`. */
+function withDeadline<T>(call: () => Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new VerificationTimeoutError(timeoutMs)), timeoutMs);
+  });
+  return Promise.race([call(), deadline]).finally(() => clearTimeout(timer));
 }
 
 const DIGEST_BYTES = 32;
@@ -360,7 +387,13 @@ async function guardAsync<A extends unknown[], T>(
  * const core = createCore(loadNative(), 'native');
  * core.merge(core.emptyFrontier().root, core.emptyFrontier().root);
  */
-export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
+export function createCore(
+  raw: RawBinding,
+  backend: Backend,
+  options: CoreOptions = {},
+): PrivStarkCore {
+  const verifyTimeoutMs = options.verifyTimeoutMs ?? DEFAULT_VERIFY_TIMEOUT_MS;
+  aint(verifyTimeoutMs, 'verifyTimeoutMs', 1, 2_147_483_647);
   const index = (value: unknown) => {
     aint(value, 'index', 0, TREE_CAPACITY - 1);
     return value;
@@ -456,11 +489,13 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
         throw error;
       }
       try {
-        await (accepted === undefined
-          ? raw.verifySpendAsync(proof, encoded)
-          : raw.verifySpendAsync(proof, encoded, accepted));
+        await withDeadline(
+          () => raw.verifySpendAsync(proof, encoded, accepted, verifyTimeoutMs),
+          verifyTimeoutMs,
+        );
         return { ok: true };
       } catch (error) {
+        if (error instanceof VerificationTimeoutError) throw error;
         return { ok: false, code: coreErrorFrom(error).code };
       }
     },

@@ -10,9 +10,11 @@ export {
   PROOF_ERROR_CODES,
   type ProofErrorCode,
 } from './codes.js';
-export { BackendLoadError, CoreError } from './errors.js';
+export { BackendLoadError, CoreError, VerificationTimeoutError } from './errors.js';
 export {
+  type CoreOptions,
   createCore,
+  DEFAULT_VERIFY_TIMEOUT_MS,
   type DigestHex,
   type Domain,
   DOMAINS,

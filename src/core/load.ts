@@ -18,6 +18,9 @@ export interface LoadCoreOptions {
   /** Path of the `.node` addon, tried alone (default: `PRIV_STARK_NATIVE_PATH`, then the package's
    * `build/native/`). */
   readonly nativePath?: string;
+  /** How long a verification may take before it rejects with `VerificationTimeoutError`
+   * (default `DEFAULT_VERIFY_TIMEOUT_MS`, 30 s). */
+  readonly verifyTimeoutMs?: number;
 }
 
 const loaders: Record<Backend, (options: LoadCoreOptions) => Promise<RawBinding>> = {
@@ -43,8 +46,14 @@ export function loadBackend(
   backend: Backend,
   options: LoadCoreOptions = {},
 ): Promise<PrivStarkCore> {
-  if (options.nativePath !== undefined || options.wasmUrl !== undefined) {
-    return loaders[backend](options).then((raw) => createCore(raw, backend));
+  if (
+    options.nativePath !== undefined ||
+    options.wasmUrl !== undefined ||
+    options.verifyTimeoutMs !== undefined
+  ) {
+    return loaders[backend](options).then((raw) =>
+      createCore(raw, backend, { verifyTimeoutMs: options.verifyTimeoutMs }),
+    );
   }
   let loading = cache.get(backend);
   if (!loading) {

@@ -1,6 +1,6 @@
 /**
  * @module Loads the WebAssembly build of the core (raw C ABI, see `crates/wasm/src/lib.rs`) in
- * Node or a browser.
+ * Node, Bun, Deno, a browser or a worker runtime that hands over a compiled module (workerd).
  */
 
 import type { RawBinding } from './binding.js';
@@ -20,8 +20,20 @@ type Argument = Uint8Array | number;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
-/** Where the module is, relative to this file both in `src/` and in `dist/`. */
-export const WASM_URL = new URL('../../build/wasm/priv_stark.wasm', import.meta.url);
+/**
+ * Where the module is, relative to this file both in `src/` and in `dist/`. Where modules have no
+ * URL to resolve against (workerd's `import.meta.url` is not one), a `priv-stark:` URL that no
+ * loader can fetch: those runtimes hand over the compiled module instead.
+ */
+export const WASM_URL: URL = packagedWasmUrl();
+
+function packagedWasmUrl(): URL {
+  try {
+    return new URL('../../build/wasm/priv_stark.wasm', import.meta.url);
+  } catch {
+    return new URL('priv-stark:build/wasm/priv_stark.wasm');
+  }
+}
 
 /**
  * One live instance, replaced when a call traps (a Rust panic aborts the instance; its memory can
@@ -85,8 +97,12 @@ class WasmCore {
   }
 }
 
-/** Runs a binding call somewhere else and resolves with its bytes. */
-type OffThread = (method: keyof RawBinding, args: readonly Argument[]) => Promise<Uint8Array>;
+/** Runs a binding call somewhere else and resolves with its bytes (waiting `timeoutMs` at most). */
+type OffThread = (
+  method: keyof RawBinding,
+  args: readonly Argument[],
+  timeoutMs?: number,
+) => Promise<Uint8Array>;
 
 /**
  * Wraps an instantiated module in the byte-level contract. The async variants run on
@@ -133,10 +149,13 @@ function bindingOf(core: WasmCore, offThread?: OffThread): RawBinding {
         ? bytes('verify_spend', proof, publicInputs)
         : bytes('verify_spend_accepting', proof, publicInputs, accepted),
     proveSpendAsync: (witness, seed) => later('proveSpend', 'prove_spend', witness, seed),
-    verifySpendAsync: (proof, publicInputs, accepted) =>
-      accepted === undefined
-        ? later('verifySpend', 'verify_spend', proof, publicInputs)
-        : later('verifySpend', 'verify_spend_accepting', proof, publicInputs, accepted),
+    verifySpendAsync: (proof, publicInputs, accepted, timeoutMs) => {
+      const [name, args]: [string, Argument[]] =
+        accepted === undefined
+          ? ['verify_spend', [proof, publicInputs]]
+          : ['verify_spend_accepting', [proof, publicInputs, accepted]];
+      return offThread ? offThread('verifySpend', args, timeoutMs) : sameThread(name, args);
+    },
     parameterSets: () => bytes('parameter_sets'),
     acceptParameterSets: (ids) => bytes('accept_parameter_sets', ids),
     frontierAppendAsync: (frontier, leaves) =>
@@ -148,7 +167,10 @@ function bindingOf(core: WasmCore, offThread?: OffThread): RawBinding {
 
 /**
  * Instantiates the module from its bytes or a compiled module (browsers: pass
- * `await (await fetch(url)).arrayBuffer()`, or a `WebAssembly.Module`).
+ * `await (await fetch(url)).arrayBuffer()`, or a `WebAssembly.Module`). Runtimes that cannot
+ * compile WebAssembly at run time (Cloudflare's workerd: no `WebAssembly.compile` of bytes) must
+ * pass the `WebAssembly.Module` they were given (a wasm module binding or import): a module is
+ * only instantiated, never compiled.
  */
 export async function instantiateWasm(
   source: BufferSource | WebAssembly.Module,
@@ -161,20 +183,24 @@ export async function instantiateWasm(
 
 /** Node: the async variants run on worker threads, started on first use. */
 function workerThreadsRunner(url: URL): OffThread {
-  let threads:
-    | Promise<{ run(method: keyof RawBinding, ...args: unknown[]): Promise<Uint8Array> }>
-    | undefined;
-  return async (method, args) => {
+  let threads: Promise<import('./wasm-threads.js').WasmThreads> | undefined;
+  return async (method, args, timeoutMs) => {
     threads ??= import('./wasm-threads.js').then(({ WasmThreads }) => new WasmThreads(url));
-    return (await threads).run(method, ...args);
+    return (await threads).run(method, args, timeoutMs);
   };
 }
 
 /**
- * Loads `build/wasm/priv_stark.wasm` from disk (Node) or by `fetch` (browsers). In Node the async
- * variants run on worker threads unless `offThread` is false (the workers themselves).
+ * Loads `build/wasm/priv_stark.wasm` from disk (Node, Bun, Deno) or by `fetch` (browsers), or
+ * instantiates a precompiled `WebAssembly.Module` (workerd). From disk, the async variants run on
+ * worker threads unless `offThread` is false (the workers themselves); otherwise, on this thread.
  */
-export async function loadWasm(url: URL = WASM_URL, offThread = true): Promise<RawBinding> {
+export async function loadWasm(
+  source: URL | WebAssembly.Module = WASM_URL,
+  offThread = true,
+): Promise<RawBinding> {
+  if (source instanceof WebAssembly.Module) return instantiateWasm(source);
+  const url = source;
   if (url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
     return instantiateWasm(await readFile(url), offThread ? workerThreadsRunner(url) : undefined);

@@ -3,13 +3,18 @@
  * proof verifiers, the WebAssembly core's slow calls, the SQLite store's writer: spawning (under
  * the test runner, whose sources are TypeScript, through the development loader), least-busy
  * dispatch, a dead worker's jobs failed with {@link WorkerDiedError} (never sent again) and a fresh
- * worker started when next needed, and shutdown. A worker is referenced only while it has a job or
- * is starting, so idle threads never keep a process alive. Nothing here retires a live worker: a
- * job runs to its end (the SQLite writer is never stopped in the middle of a transaction).
+ * worker started when next needed, a job's optional deadline ({@link WorkerTimeoutError}), and
+ * shutdown. A worker is referenced only while it has a job or is starting, so idle threads never
+ * keep a process alive. Nothing here retires a live worker: a job runs to its end (the SQLite
+ * writer is never stopped in the middle of a transaction).
  *
- * The two sides speak one protocol: the main thread posts `{ id, job }`; the worker
- * ({@link serveJobs}) answers `{ id, ok: true, result }` or `{ id, ok: false, message, cause }`, and
- * posts `{ ready: true }` once it can take jobs.
+ * The two sides speak one protocol: the worker ({@link serveJobs}) posts `{ ready: true }` once it
+ * listens; only then does the main thread post `{ id, job }` to it; the worker answers
+ * `{ id, ok: true, result }` or `{ id, ok: false, message, cause }`. Jobs wait for `ready` because
+ * not every runtime keeps a message that reaches a worker before it listens: Node queues it on the
+ * worker's port until a `message` listener is attached, but Deno's `parentPort` dispatches it as
+ * an event of the worker's global scope at once and, with no listener yet (a worker still in a
+ * top-level `await`, loading its WebAssembly module), the job is gone and its caller waits forever.
  */
 
 import { parentPort, type Transferable, Worker } from 'node:worker_threads';
@@ -19,6 +24,15 @@ export class WorkerDiedError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'WorkerDiedError';
+  }
+}
+
+/** A job not answered within its deadline (see {@link RunOptions.timeoutMs}); its answer, should
+ * one come later, is dropped. */
+export class WorkerTimeoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkerTimeoutError';
   }
 }
 
@@ -52,6 +66,18 @@ type Reply =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; message?: string; cause?: string };
 
+/** Options of {@link WorkerThreads.run}. */
+export interface RunOptions {
+  /** Buffers moved to the worker instead of copied. */
+  readonly transfer?: readonly Transferable[] | undefined;
+  /**
+   * Fail the job with {@link WorkerTimeoutError} when it has no answer this many milliseconds
+   * after `run` (default: no deadline). The worker is not stopped (it may be running the job), but
+   * no longer referenced for it; a worker that has not even started by then is stopped.
+   */
+  readonly timeoutMs?: number | undefined;
+}
+
 interface Pending {
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: Error) => void;
@@ -62,19 +88,18 @@ interface Slot {
   readonly pending: Map<number, Pending>;
   /** Resolves when the current worker has posted `ready`. */
   ready: Promise<void> | null;
+  /** Whether the current worker has posted `ready`. */
+  listening: boolean;
 }
 
 function spawnWorker(script: URL, workerData: unknown): Worker {
   if (!script.pathname.endsWith('.ts')) return new Worker(script, { workerData });
-  // Under the test runner the sources are TypeScript: register tsx (a development dependency)
-  // in the worker before importing its script.
-  return new Worker(
-    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}); })`,
-    {
-      eval: true,
-      workerData,
-    },
-  );
+  // Under the test runner the sources are TypeScript: the worker registers tsx (a development
+  // dependency) before importing its script (`tsx-worker.mjs`).
+  return new Worker(new URL('./tsx-worker.mjs', import.meta.url), {
+    argv: [script.href],
+    workerData,
+  });
 }
 
 /**
@@ -96,6 +121,7 @@ export class WorkerThreads<Job, Result> {
       worker: null,
       pending: new Map(),
       ready: null,
+      listening: false,
     }));
   }
 
@@ -121,6 +147,7 @@ export class WorkerThreads<Job, Result> {
     if (slot.worker && slot.ready) return { worker: slot.worker, ready: slot.ready };
     const worker = spawnWorker(this.#options.script, this.#options.workerData);
     slot.worker = worker;
+    slot.listening = false;
     // Referenced while starting: an idle process must not exit before its workers are up.
     worker.ref();
     let started: () => void = () => undefined;
@@ -132,6 +159,7 @@ export class WorkerThreads<Job, Result> {
     slot.ready.catch(() => undefined);
     worker.on('message', (message: Reply | { ready?: boolean }) => {
       if ('ready' in message && message.ready) {
+        slot.listening = true;
         if (slot.pending.size === 0) worker.unref();
         started();
         return;
@@ -167,20 +195,49 @@ export class WorkerThreads<Job, Result> {
   }
 
   /**
-   * Runs a job on the least busy worker (starting one if its slot has none).
-   * @param transfer buffers moved to the worker instead of copied
+   * Runs a job on the least busy worker (starting one if its slot has none). The job is posted
+   * once that worker listens.
    * @throws WorkerJobError when the worker's handler failed; WorkerDiedError when the worker died
-   *   before it answered (the job is not sent again), or after {@link close}
+   *   before it answered (the job is not sent again), or after {@link close}; WorkerTimeoutError
+   *   when `timeoutMs` passed without an answer
    */
-  run(job: Job, transfer?: readonly Transferable[]): Promise<Result> {
+  run(job: Job, options: RunOptions = {}): Promise<Result> {
     if (this.#closed) return Promise.reject(new WorkerDiedError('the worker threads are closed'));
     const slot = this.#slots.reduce((best, s) => (s.pending.size < best.pending.size ? s : best));
-    const { worker } = this.#live(slot);
+    const { worker, ready } = this.#live(slot);
     const id = this.#nextId++;
     return new Promise<Result>((resolve, reject) => {
-      slot.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      slot.pending.set(id, {
+        resolve: (value) => {
+          clearTimeout(timer);
+          resolve(value as Result);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
       worker.ref();
-      worker.postMessage({ id, job }, transfer as Transferable[] | undefined);
+      ready.then(
+        () => {
+          if (slot.worker === worker && slot.pending.has(id))
+            worker.postMessage({ id, job }, options.transfer as Transferable[] | undefined);
+        },
+        // The worker died before it listened: `died` has already failed this job.
+        () => undefined,
+      );
+      if (options.timeoutMs === undefined) return;
+      timer = setTimeout(() => {
+        if (!slot.pending.delete(id)) return;
+        if (slot.worker === worker) {
+          // Never started: stopped (its `exit` clears the slot for a fresh worker). Started: kept
+          // for its other jobs, and referenced only while it has some.
+          if (!slot.listening) void worker.terminate();
+          else if (slot.pending.size === 0) worker.unref();
+        }
+        reject(new WorkerTimeoutError(`no answer within ${options.timeoutMs} ms`));
+      }, options.timeoutMs);
     });
   }
 
@@ -203,7 +260,12 @@ export class WorkerThreads<Job, Result> {
             slot.pending.set(id, { resolve: () => resolve(), reject: () => resolve() }),
           );
           worker.ref();
-          worker.postMessage({ id, job: options.farewell });
+          // Like every job, posted once the worker listens (within the grace below).
+          const farewell = options.farewell;
+          slot.ready?.then(
+            () => worker.postMessage({ id, job: farewell }),
+            () => undefined,
+          );
           let timer: NodeJS.Timeout | undefined;
           const grace = new Promise<void>((resolve) => {
             timer = setTimeout(resolve, options.graceMs ?? 5000);

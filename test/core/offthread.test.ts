@@ -27,3 +27,30 @@ describe.each(BACKENDS)('%s backend: async calls leave the event loop free', (ba
     expect(ticks).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe('wasm backend: bytes cross to the worker threads as their own buffers', () => {
+  it('sends a view inside a larger buffer as exactly its bytes, and the caller keeps its view', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { loadWasm } = await import('../../src/core/wasm.js');
+    const raw = await loadWasm();
+    const proof = readFileSync(new URL('../fixtures/spend/proof.bin', import.meta.url));
+    const fixture = JSON.parse(
+      readFileSync(new URL('../fixtures/spend/public.json', import.meta.url), 'utf8'),
+    ) as { publicInputs: string };
+    const inputs = Uint8Array.from(Buffer.from(fixture.publicInputs, 'hex'));
+    // Both surrounded by bytes that would spoil the proof if they were sent along.
+    const padded = (bytes: Uint8Array) => {
+      const big = new Uint8Array(bytes.length + 64).fill(0xff);
+      big.set(bytes, 32);
+      return big.subarray(32, 32 + bytes.length);
+    };
+    const [proofView, inputsView] = [padded(proof), padded(inputs)];
+    await expect(raw.verifySpendAsync(proofView, inputsView)).resolves.toEqual(new Uint8Array(0));
+    expect(proofView.length).toBe(proof.length);
+    expect(Buffer.from(proofView).equals(proof)).toBe(true);
+    // The twin: one changed input byte is refused.
+    const tampered = inputsView.slice();
+    tampered[0]! ^= 1;
+    await expect(raw.verifySpendAsync(proofView, tampered)).rejects.toThrow(/^[a-z_]+: /);
+  });
+});

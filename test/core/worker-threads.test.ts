@@ -1,6 +1,10 @@
 // The one worker-thread helper: least-busy dispatch, a job's failure reported with its message,
 // a dead worker's jobs failed with WorkerDiedError and never sent again, a fresh worker started
-// for the next job, and shutdown with a farewell job. Must-fail twins: the died and failed cases.
+// for the next job, shutdown with a farewell job, jobs posted only to a worker that listens (the
+// Deno hang), and a job's deadline. Must-fail twins: the died, failed and timed-out cases.
+
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -8,6 +12,7 @@ import {
   WorkerDiedError,
   WorkerJobError,
   WorkerThreads,
+  WorkerTimeoutError,
   workerScript,
 } from '../../src/core/worker-threads.js';
 
@@ -18,10 +23,12 @@ const script = workerScript(
   new URL('./fixtures/', import.meta.url).href.replace(/\/$/, '/x.ts'),
   'counting-worker',
 );
-const opened: WorkerThreads<Job, Answer>[] = [];
+const fixture = (name: string) =>
+  workerScript(new URL('./fixtures/', import.meta.url).href.replace(/\/$/, '/x.ts'), name);
+const opened: WorkerThreads<never, unknown>[] = [];
 function threads(size: number): WorkerThreads<Job, Answer> {
   const t = new WorkerThreads<Job, Answer>({ script, size });
-  opened.push(t);
+  opened.push(t as WorkerThreads<never, unknown>);
   return t;
 }
 afterEach(async () => {
@@ -81,5 +88,46 @@ describe('worker threads', () => {
     await t.start();
     await t.close({ farewell: { kind: 'echo', value: 0 }, graceMs: 2000 });
     await expect(t.run({ kind: 'echo', value: 1 })).rejects.toBeInstanceOf(WorkerDiedError);
+  });
+
+  it('posts a job only once its worker listens, so a runtime that drops earlier messages loses none', async () => {
+    const t = new WorkerThreads<{ value: number }, { value: number; lost: number }>({
+      script: fixture('late-listening-worker'),
+    });
+    opened.push(t as WorkerThreads<never, unknown>);
+    // Sent while the worker is still loading: kept back until it has said it listens.
+    const answers = await Promise.all([t.run({ value: 1 }), t.run({ value: 2 })]);
+    expect(answers).toEqual([
+      { value: 1, lost: 0 },
+      { value: 2, lost: 0 },
+    ]);
+  });
+
+  it('fails a job past its deadline with WorkerTimeoutError, and not one answered in time', async () => {
+    const t = new WorkerThreads<{ value: number }, unknown>({
+      script: fixture('never-ready-worker'),
+    });
+    opened.push(t as WorkerThreads<never, unknown>);
+    const outcome = await t.run({ value: 1 }, { timeoutMs: 200 }).catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(WorkerTimeoutError);
+    expect((outcome as Error).message).toBe('no answer within 200 ms');
+    expect(t.busy).toBe(0);
+    // The twin: a worker that answers, with the same kind of deadline (generous), is not failed.
+    const answered = threads(1);
+    expect(await answered.run({ kind: 'echo', value: 7 }, { timeoutMs: 30_000 })).toMatchObject({
+      value: 7,
+    });
+  });
+
+  it('stops a worker that never started once its job timed out, so the process can exit', () => {
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./fixtures/deadline-child.ts', import.meta.url))],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
+    // Killed by the guard (signal) had it hung; exited by itself otherwise.
+    expect(child.signal).toBeNull();
+    expect(child.status).toBe(0);
+    expect(JSON.parse(child.stdout)).toEqual({ timedOut: true, busy: 0 });
   });
 });

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// The TypeScript suites on one maintained Node line from tools/runtimes: `node
+// scripts/test-node-line.mjs 22|24|26 [vitest arguments]`. `npm test` runs it for Node 26 (the
+// newest line); run it for 22 or 24 by hand. better-sqlite3 comes built for that line
+// (scripts/runtimes.mjs) and resolves through testkit/node-line-sqlite.mjs.
+//
+// The suites are those that exercise what differs between lines: the native addon (N-API),
+// better-sqlite3, worker threads, the stores, the facilitator's HTTP surface, the wallet, the pool
+// node, the MCP server: 42 files, about a third of the first run's time (under 3 min on two cores
+// at load 7; `npm test` keeps this pass under 5 min, so a suite joins the list only for what a
+// Node line can change). Left to the first run: the end-to-end suites (browser, CLI, examples), kill -9
+// and crash suites, the proof store's PostgreSQL-heavy suites, and the runtime suites (they start
+// other runtimes anyway).
+
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { runtimes } from './runtimes.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export const NODE_LINE_SUITES = [
+  'test/architecture.test.ts',
+  'test/core/',
+  'test/scheme/',
+  'test/facilitator/',
+  'test/client/',
+  'test/pool-node/',
+  'test/mcp/',
+  'test/cli/node-lines.test.ts',
+  'test/ledger/ledger.test.ts',
+  'test/ledger/store.test.ts',
+  'test/http/auth.test.ts',
+  'test/http/client.test.ts',
+  'test/http/health.test.ts',
+  'test/http/json-body.test.ts',
+  'test/http/reasons.test.ts',
+  'test/http/unreadable.test.ts',
+];
+
+/**
+ * The command that runs the suites on `line`: vitest under that line's node, better-sqlite3
+ * redirected, that node first on PATH (children started as `node` run it too). `installed`: what
+ * `runtimes()` returned with `sqliteLines` holding `line`; installed here when not given.
+ */
+export function nodeLineCommand(
+  line,
+  vitestArgs = [],
+  installed = runtimes({ sqliteLines: [line] }),
+) {
+  if (!installed.sqlite[line]) throw new Error(`better-sqlite3 for Node ${line} was not installed`);
+  const node = installed.node[line];
+  return {
+    command: node,
+    args: [
+      join(root, 'node_modules', 'vitest', 'vitest.mjs'),
+      'run',
+      ...NODE_LINE_SUITES,
+      ...vitestArgs,
+    ],
+    env: {
+      ...process.env,
+      NODE_OPTIONS: `--import ${join(root, 'testkit', 'node-line-sqlite.mjs')}`,
+      PATH: `${dirname(node)}:${process.env.PATH}`,
+    },
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const [line, ...rest] = process.argv.slice(2);
+  const { command, args, env } = nodeLineCommand(line ?? '26', rest);
+  const result = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
+  process.exitCode = result.status ?? 1;
+}
