@@ -211,6 +211,48 @@ function coreChart(json: Fields): TopLevelSpec {
   } as TopLevelSpec;
 }
 
+/** Verification on each runtime: the published API's verifySpend median, native vs WebAssembly. */
+function runtimesChart(json: Fields): TopLevelSpec {
+  const rows = list(json.results, 'results').map((value, i) => {
+    const row = fields(value, `results[${i}]`);
+    const backend = text(row.backend, `results[${i}].backend`);
+    return {
+      runtime: text(row.runtime, `results[${i}].runtime`),
+      backend: backend === 'wasm' ? 'WebAssembly' : backend,
+      median: num(row.medianMs, `results[${i}].medianMs`),
+    };
+  });
+  return {
+    ...frame('Verification per runtime: native vs WebAssembly (ms, median)', json),
+    data: { values: rows },
+    width: 620,
+    height: 260,
+    encoding: {
+      x: { field: 'runtime', type: 'nominal', title: null, sort: null, axis: { labelAngle: 0 } },
+      xOffset: { field: 'backend', type: 'nominal', sort: ['native', 'WebAssembly'] },
+      color: {
+        field: 'backend',
+        type: 'nominal',
+        scale: backends('native', 'WebAssembly'),
+        legend: { title: null, orient: 'top' },
+      },
+      y: {
+        field: 'median',
+        type: 'quantitative',
+        title: 'verifySpend median, ms',
+        scale: { zero: true },
+      },
+    },
+    layer: [
+      { mark: { type: 'bar', tooltip: true } },
+      {
+        mark: { type: 'text', dy: -6, fontSize: 10 },
+        encoding: { text: { field: 'median', type: 'quantitative', format: ',.3~r' } },
+      },
+    ],
+  } as TopLevelSpec;
+}
+
 /** The ledger: durable transitions per second per store, and deposits one at a time vs grouped. */
 function poolChart(json: Fields): TopLevelSpec {
   const stores = fields(json.stores, 'stores');
@@ -604,6 +646,7 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   http: httpChart,
   flow: flowChart,
   tracing: tracingChart,
+  runtimes: runtimesChart,
 };
 
 /** The Vega-Lite spec of bench `name`'s chart from its results JSON; refuses a malformed one. */

@@ -150,6 +150,23 @@ describe('bench charts', () => {
     ).rejects.toThrow(/segments\[0\]\.mode/);
   });
 
+  it('draws the runtimes chart: each runtime with its native and WebAssembly medians', async () => {
+    const runtimes = {
+      environment,
+      results: [
+        { runtime: 'node 22', backend: 'native', medianMs: 0.852 },
+        { runtime: 'node 22', backend: 'wasm', medianMs: 2.33 },
+        { runtime: 'deno', backend: 'wasm', medianMs: 1.91 },
+      ],
+    };
+    const texts = wellFormedSvg(await drawChart('runtimes', runtimes));
+    for (const label of ['node 22', 'deno', 'native', 'WebAssembly', '0.852', '2.33', '1.91'])
+      expect(texts).toContain(label);
+    await expect(
+      drawChart('runtimes', { ...runtimes, results: [{ runtime: 'bun', backend: 'native' }] }),
+    ).rejects.toThrow(/results\[0\]\.medianMs/);
+  });
+
   it('refuses a malformed results file and writes no chart for it', async () => {
     const broken = structuredClone(proof) as { results: { native: Record<string, unknown> } };
     broken.results.native.verifyIn = { medianMs: '0.8', p99Ms: 1 };
@@ -178,7 +195,8 @@ describe('bench charts', () => {
     const names = readdirSync(results)
       .filter((f) => f.endsWith('.json'))
       .map((f) => f.slice(0, -'.json'.length));
-    expect(names.filter((n) => n in CHARTS).sort()).toEqual(Object.keys(CHARTS).sort());
+    // Every bench's results have a chart, and every chart its committed results.
+    expect(names.sort()).toEqual(Object.keys(CHARTS).sort());
     for (const name of Object.keys(CHARTS)) {
       const json = JSON.parse(readFileSync(new URL(`${name}.json`, results), 'utf8'));
       const svg = await drawChart(name, json);
