@@ -549,6 +549,94 @@ function flowChart(json: Fields): TopLevelSpec {
   } as TopLevelSpec;
 }
 
+const TRACING_MODES = ['off', 'on'];
+
+/** Traces: /verify throughput and CPU per request with tracing off and on, interleaved rounds. */
+function tracingChart(json: Fields): TopLevelSpec {
+  const totals: Fields[] = [];
+  const cpu: Fields[] = [];
+  for (const mode of TRACING_MODES) {
+    const m = fields(json[mode], mode);
+    totals.push({ mode, reqPerSec: num(m.reqPerSec, `${mode}.reqPerSec`) });
+    cpu.push(
+      {
+        mode,
+        thread: 'whole server',
+        ms: num(m.serverCpuMsPerRequest, `${mode}.serverCpuMsPerRequest`),
+      },
+      {
+        mode,
+        thread: 'main thread',
+        ms: num(m.mainThreadCpuMsPerRequest, `${mode}.mainThreadCpuMsPerRequest`),
+      },
+    );
+  }
+  const rounds = list(json.segments, 'segments').map((value, i) => {
+    const s = fields(value, `segments[${i}]`);
+    const mode = text(s.mode, `segments[${i}].mode`);
+    if (!TRACING_MODES.includes(mode)) throw new ChartInputError(`segments[${i}].mode: ${mode}`);
+    return { mode, reqPerSec: num(s.reqPerSec, `segments[${i}].reqPerSec`) };
+  });
+  const ratio = num(json.ratio, 'ratio');
+  const short = json.short === true ? ' · short run, not a measurement' : '';
+  const x = {
+    field: 'mode',
+    type: 'nominal',
+    sort: TRACING_MODES,
+    title: 'tracing',
+    axis: { labelAngle: 0 },
+  };
+  // One legend for both panels (their color scales are shared).
+  const color = {
+    field: 'mode',
+    type: 'nominal',
+    sort: TRACING_MODES,
+    scale: { domain: TRACING_MODES, range: ['#4c78a8', '#f58518'] },
+    legend: { title: 'tracing', orient: 'top' },
+  };
+  return {
+    ...frame(`Traces: /verify with tracing off and on (on/off ${ratio.toFixed(3)})${short}`, json),
+    hconcat: [
+      {
+        width: 220,
+        height: 240,
+        title: { text: '/verify req/s', subtitle: 'bars: all rounds · dots: each round' },
+        layer: [
+          {
+            data: { values: totals },
+            mark: { type: 'bar', tooltip: true },
+            encoding: { x, y: { field: 'reqPerSec', type: 'quantitative', title: 'req/s' }, color },
+          },
+          {
+            data: { values: rounds },
+            mark: { type: 'point', color: 'black', filled: true, size: 25 },
+            encoding: { x, y: { field: 'reqPerSec', type: 'quantitative' } },
+          },
+        ],
+      },
+      {
+        width: 260,
+        height: 240,
+        title: 'CPU per request (ms)',
+        data: { values: cpu },
+        mark: { type: 'bar', tooltip: true },
+        encoding: {
+          x: {
+            field: 'thread',
+            type: 'nominal',
+            title: null,
+            sort: ['whole server', 'main thread'],
+            axis: { labelAngle: 0 },
+          },
+          xOffset: { field: 'mode', type: 'nominal', sort: TRACING_MODES },
+          y: { field: 'ms', type: 'quantitative', title: 'ms per request' },
+          color,
+        },
+      },
+    ],
+  } as TopLevelSpec;
+}
+
 /** The chart of each bench, by results name. */
 export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = {
   proof: proofChart,
@@ -557,6 +645,7 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   client: clientChart,
   http: httpChart,
   flow: flowChart,
+  tracing: tracingChart,
   runtimes: runtimesChart,
 };
 

@@ -146,7 +146,7 @@ describe('the rooms of src/', () => {
 });
 
 describe('priv-stark/facilitator', () => {
-  it('bundles without Fastify, the pool node, the HTTP layer or a database driver', async () => {
+  it('bundles without Fastify, the pool node, the HTTP layer, a database driver or the OpenTelemetry SDK', async () => {
     const result = await build({
       entryPoints: [join(SRC, 'facilitator/index.ts')],
       bundle: true,
@@ -170,6 +170,9 @@ describe('priv-stark/facilitator', () => {
       );
     for (const name of external)
       expect(name, name).not.toMatch(/^(fastify|@fastify\/|fastify-plugin|pg|pg-|better-sqlite3)/);
+    // Traces: the API alone (a no-op until the service registers an SDK).
+    for (const name of external) expect(name, name).not.toMatch(/^@opentelemetry\/(?!api$)/);
+    expect(external).toContain('@opentelemetry/api');
     // Must-fail twin: the service entry does load them.
     const service = await build({
       entryPoints: [join(SRC, 'service/index.ts')],
@@ -184,7 +187,15 @@ describe('priv-stark/facilitator', () => {
     const serviceExternal = Object.values(service.metafile.inputs).flatMap((input) =>
       input.imports.filter((i) => i.external).map((i) => i.path),
     );
-    expect(serviceExternal).toEqual(expect.arrayContaining(['fastify', 'pg', 'better-sqlite3']));
+    expect(serviceExternal).toEqual(
+      expect.arrayContaining([
+        'fastify',
+        'pg',
+        'better-sqlite3',
+        '@opentelemetry/sdk-node',
+        '@fastify/otel',
+      ]),
+    );
   }, 60_000);
 });
 

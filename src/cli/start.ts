@@ -52,7 +52,11 @@ export const START_USAGE = `usage: priv-stark start [options]
 
   API keys come from API_KEYS (comma-separated) and the CONFIG file; the pool operator's deposit
   token from POOL_OPERATOR_TOKEN. Without them, both are generated on first start, printed once and
-  kept in the data directory (api-key, operator-token; mode 0600).`;
+  kept in the data directory (api-key, operator-token; mode 0600).
+
+  OpenTelemetry traces are off unless OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT) or
+  OTEL_TRACES_EXPORTER is set; the other OTEL_* variables apply (docs/operations.md). Spans carry
+  no client address, query, header or payment value.`;
 
 function integer(
   text: string | undefined,

@@ -19,6 +19,7 @@ import {
   type NetworkProfile,
   type Reason,
 } from '../scheme/index.js';
+import { inSpan, inSpanSync } from '../tracing/spans.js';
 import { type CheckedPayment, checkRequest } from './checks.js';
 import { InFlightVerifier } from './inflight.js';
 import type {
@@ -100,7 +101,11 @@ export class Facilitator {
     } catch (error) {
       return { ok: false, reason: poolFault(error) };
     }
-    const verdict = await this.verifier.run(checked.proof!, checked.publicInputs);
+    const verdict = await inSpan(
+      'proof.verify',
+      () => this.verifier.run(checked.proof!, checked.publicInputs),
+      { reasonOf: (v) => (v.ok ? null : 'invalid_priv_stark_proof') },
+    );
     return verdict.ok ? { ok: true } : { ok: false, reason: 'invalid_priv_stark_proof' };
   }
 
@@ -150,13 +155,18 @@ export class Facilitator {
   }
 
   private check(request: FacilitatorRequest, policy: CallerPolicy | undefined) {
-    return checkRequest(request, {
-      core: this.core,
-      networks: this.networks,
-      now: Math.floor(this.clock() / 1000),
-      policy,
-      contextDigest: (payment) => this.contexts.of(payment),
-    });
+    return inSpanSync(
+      'facilitator.checks',
+      () =>
+        checkRequest(request, {
+          core: this.core,
+          networks: this.networks,
+          now: Math.floor(this.clock() / 1000),
+          policy,
+          contextDigest: (payment) => this.contexts.of(payment),
+        }),
+      { reasonOf: (checked) => (checked.ok ? null : checked.reason) },
+    );
   }
 
   /** The anchor is a checkpoint, then the nullifier is unspent (or who spent it). */

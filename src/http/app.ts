@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
   type FastifyInstance,
+  type FastifyPluginAsync,
   type FastifyReply,
   type FastifyRequest,
   LogController,
@@ -54,6 +55,8 @@ export interface BuildOptions {
   readonly metrics?: FacilitatorMetrics | undefined;
   /** `false` for silence (tests), or pino settings. */
   readonly logger?: false | LogSettings;
+  /** Request tracing (the service's, when traces are on): registered before anything else. */
+  readonly instrument?: FastifyPluginAsync | undefined;
 }
 
 const SCHEMAS = {
@@ -131,6 +134,8 @@ export async function build(options: BuildOptions): Promise<FastifyInstance> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // First, so it sees every route and hook registered after it.
+  if (options.instrument) await app.register(options.instrument);
   registerJsonBodyParser(app);
   app.decorateRequest('caller', null);
   app.decorateRequest('x402Reason', null);

@@ -5,6 +5,7 @@
  * promise resolves after the commit that holds it, so durability is the same as one commit per op.
  */
 
+import { activeContext, inContext, type TraceContext } from '../tracing/spans.js';
 import type { PoolStore, StoreOp, StoreOpResult } from './store.js';
 
 /** What a submitted op resolves to: the store's verdict, or expiry by the pool's clock at commit time. */
@@ -16,6 +17,8 @@ interface Pending {
   readonly op: StoreOp;
   /** Unix seconds; the op is refused if the clock has reached it when its group commits. */
   readonly expiry: number | undefined;
+  /** The submitter's trace context: its group's store call is traced under the first op's. */
+  readonly context: TraceContext;
   readonly resolve: (result: CommitResult) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -39,7 +42,7 @@ export class GroupCommitter {
   /** Queues an op; resolves once its group is durable, rejects with the store's error if that group failed. */
   submit(op: StoreOp, expiry?: number): Promise<CommitResult> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ op, expiry, resolve, reject });
+      this.queue.push({ op, expiry, context: activeContext(), resolve, reject });
       this.running ??= this.drain();
     });
   }
@@ -67,9 +70,13 @@ export class GroupCommitter {
         }
         if (live.length === 0) continue;
         try {
-          const results = await this.store.apply(
-            live.map((p) => p.op),
-            now,
+          // Under the first op's context: the drain loop itself runs in whichever request started
+          // it, which may have finished long ago.
+          const results = await inContext(live[0]!.context, () =>
+            this.store.apply(
+              live.map((p) => p.op),
+              now,
+            ),
           );
           live.forEach((pending, i) => {
             const result = results[i];

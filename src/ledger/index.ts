@@ -32,6 +32,7 @@ export {
 } from './ledger.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
 export { openSqliteStore, type SqliteStoreOptions, sqlitePath } from './sqlite-store.js';
+export { tracedStore } from './traced-store.js';
 export type {
   Checkpoint,
   DepositApplied,

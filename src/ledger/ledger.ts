@@ -30,7 +30,8 @@ import {
   parseAmount,
   SCHEME,
 } from '../scheme/index.js';
-import { GroupCommitter } from './committer.js';
+import { inSpan, type SpanFacts } from '../tracing/spans.js';
+import { type CommitResult, GroupCommitter } from './committer.js';
 import { isLedgerReason, type LedgerRejection, PoolUnavailableError, reject } from './errors.js';
 import { noteCommitment, recipientNote, settlementId } from './notes.js';
 import {
@@ -39,7 +40,14 @@ import {
   checkPayment,
   isCanonicalDigest,
 } from './payment-rules.js';
-import type { Checkpoint, PoolEvent, PoolStore, SpentNullifier, StoreState } from './store.js';
+import type {
+  Checkpoint,
+  PoolEvent,
+  PoolStore,
+  SpentNullifier,
+  StoreOp,
+  StoreState,
+} from './store.js';
 
 /** What the pool needs from the core: hashing, the tree, the context digest, addresses, the verifier. */
 export type LedgerCore = Pick<
@@ -156,6 +164,16 @@ export interface LedgerHealth {
 
 const KNOWN_ROOTS_MAX = 4096;
 const RETENTION_CAP_GRANULARITY_SECONDS = 600;
+
+/** The reason of a refusal, for its span (`null` when accepted). */
+const reasonOf = (result: { readonly ok: boolean; readonly reason?: string }) =>
+  result.ok ? null : (result.reason ?? null);
+
+/** Whether a transition carries its proof or a reference, for its span. */
+function transportOf(input: unknown): SpanFacts {
+  const inline = typeof input === 'object' && input !== null && 'proof' in input;
+  return { 'priv_stark.transport': inline && input.proof !== undefined ? 'inline' : 'reference' };
+}
 
 /**
  * The ledger of the privacy pool. One per process over a shared store; any number of processes
@@ -304,7 +322,7 @@ export class Ledger {
     if (amount === null) return reject('amount_out_of_range');
     if (!this.canonical(pre)) return reject('invalid_payload');
     const commitment = noteCommitment(this.core, amount, pre);
-    const result = await this.committer.submit({
+    const result = await this.commit({
       kind: 'deposit',
       amount: amount.toString(),
       commitment,
@@ -336,7 +354,14 @@ export class Ledger {
    * @throws PoolUnavailableError when the store fails (nothing applied, or — if the commit itself
    *   failed — possibly applied: a retry then reports `duplicate_settlement`)
    */
-  async settle(input: TransitionInput): Promise<SettleResult> {
+  settle(input: TransitionInput): Promise<SettleResult> {
+    return inSpan('ledger.settle', () => this.settleTransition(input), {
+      facts: transportOf(input),
+      reasonOf,
+    });
+  }
+
+  private async settleTransition(input: TransitionInput): Promise<SettleResult> {
     if (typeof input !== 'object' || input === null) return reject('invalid_payload');
     const { proof, reference, publicInputs: pi, payment } = input;
     if (typeof pi !== 'object' || pi === null || !this.canonical(pi.nullifier))
@@ -384,7 +409,14 @@ export class Ledger {
    * @returns `duplicate_settlement` with the original id, or the caller's `reason`
    * @throws PoolUnavailableError when the store fails (which answer is right cannot be told)
    */
-  async refuse<R extends string>(
+  refuse<R extends string>(
+    nullifier: unknown,
+    reason: R,
+  ): Promise<LedgerRejection | { readonly ok: false; readonly reason: R }> {
+    return inSpan('ledger.refuse', () => this.refuseTransition(nullifier, reason), { reasonOf });
+  }
+
+  private async refuseTransition<R extends string>(
     nullifier: unknown,
     reason: R,
   ): Promise<LedgerRejection | { readonly ok: false; readonly reason: R }> {
@@ -410,7 +442,11 @@ export class Ledger {
    *   `nullifier_already_spent`, `invalid_priv_stark_proof`, `too_many_proofs`, `proof_store_full`
    * @throws PoolUnavailableError when the store fails (nothing stored)
    */
-  async handOver(input: HandOverInput): Promise<HandOverResult> {
+  handOver(input: HandOverInput): Promise<HandOverResult> {
+    return inSpan('ledger.hand_over', () => this.keepHandedOver(input), { reasonOf });
+  }
+
+  private async keepHandedOver(input: HandOverInput): Promise<HandOverResult> {
     if (typeof input !== 'object' || input === null) return reject('invalid_payload');
     const { proof, publicInputs: claimed, payment } = input;
     if (typeof claimed !== 'object' || claimed === null) return reject('invalid_payload');
@@ -438,7 +474,7 @@ export class Ledger {
     const expiresAt = (Math.min(payment.expiry, cap) + HANDOVER_GRACE_SECONDS) * 1000;
     // Expiry is checked again at commit, as for a settlement: a payment that expired while its
     // proof was verified is refused rather than kept (it could serve nothing).
-    const result = await this.committer.submit(
+    const result = await this.commit(
       {
         kind: 'handover',
         reference,
@@ -490,7 +526,16 @@ export class Ledger {
   }
 
   /** The proof's verdict as a rejection, or `null` when it holds. */
-  private async verify(proof: Uint8Array, pi: SpendPublicInputs): Promise<LedgerRejection | null> {
+  private verify(proof: Uint8Array, pi: SpendPublicInputs): Promise<LedgerRejection | null> {
+    return inSpan('proof.verify', () => this.verifyProof(proof, pi), {
+      reasonOf: (refused) => refused?.reason ?? null,
+    });
+  }
+
+  private async verifyProof(
+    proof: Uint8Array,
+    pi: SpendPublicInputs,
+  ): Promise<LedgerRejection | null> {
     let verdict: VerifyResult;
     try {
       verdict = await this.core.verifySpend(proof, pi);
@@ -529,7 +574,7 @@ export class Ledger {
     // 9. One atomic step: nullifier, change, recipient note, event (and the nullifier's
     // handed-over proofs go).
     const id = settlementId(pi.nullifier);
-    const result = await this.committer.submit(
+    const result = await this.commit(
       {
         kind: 'settlement',
         nullifier: pi.nullifier,
@@ -555,6 +600,11 @@ export class Ledger {
     if (!result.ok && result.reason === 'duplicate_settlement')
       return reject('duplicate_settlement', { settlementId: result.settlementId });
     return reject(result.ok || !isLedgerReason(result.reason) ? 'invalid_payload' : result.reason);
+  }
+
+  /** Submits one op to the group committer; resolves once its group is durable. */
+  private commit(op: StoreOp, expiry?: number): Promise<CommitResult> {
+    return inSpan('ledger.commit', () => this.committer.submit(op, expiry), { reasonOf });
   }
 
   private nowSeconds(): number {

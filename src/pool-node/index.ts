@@ -21,4 +21,4 @@ export {
 export { PAGE_LIMITS } from './schemas.js';
 export { parseCorsOrigins } from './cors.js';
 export type { HandOverLimits } from './handover-route.js';
-export { buildPoolNode, type PoolNodeOptions } from './server.js';
+export { buildPoolNode, errorCodeOf, type PoolNodeOptions } from './server.js';

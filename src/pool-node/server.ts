@@ -16,6 +16,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
+  type FastifyPluginAsync,
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
@@ -65,6 +66,22 @@ export interface PoolNodeOptions {
   readonly requests?:
     | { inc(labels: { route: string; status: string; reason: string }): void }
     | undefined;
+  /** Request tracing (the service's, when traces are on): registered before anything else. */
+  readonly instrument?: FastifyPluginAsync | undefined;
+}
+
+/**
+ * The error code of a failed reply, read from its `{ error, message }` body (`null` for a success
+ * or a body without one): the only field metrics and traces take from a reply.
+ */
+export function errorCodeOf(statusCode: number, payload: unknown): string | null {
+  if (statusCode < 400 || typeof payload !== 'string') return null;
+  try {
+    const code = (JSON.parse(payload) as { error?: unknown } | null)?.error;
+    return typeof code === 'string' && /^[a-z_]{1,40}$/.test(code) ? code : null;
+  } catch {
+    return null; // not JSON
+  }
 }
 
 const UNAVAILABLE = {
@@ -141,6 +158,8 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
       },
     },
   });
+  // First, so it sees every route and hook registered after it.
+  if (options.instrument) await app.register(options.instrument);
 
   // JSON only: Fastify's plain-text parser would turn a text body into a schema error instead of a 415.
   app.removeContentTypeParser('text/plain');
@@ -177,19 +196,10 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
   if (requests) {
     // The error code of a failed reply, read from its body: the only field metrics take from it.
     app.addHook('onSend', async (request, reply, payload) => {
-      let reason = '';
-      if (reply.statusCode >= 400 && typeof payload === 'string') {
-        try {
-          const code = (JSON.parse(payload) as { error?: unknown }).error;
-          if (typeof code === 'string' && /^[a-z_]{1,40}$/.test(code)) reason = code;
-        } catch {
-          // not JSON: no reason
-        }
-      }
       requests.inc({
         route: request.routeOptions?.url ?? 'unmatched',
         status: String(reply.statusCode),
-        reason,
+        reason: errorCodeOf(reply.statusCode, payload) ?? '',
       });
       return payload;
     });

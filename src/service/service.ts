@@ -10,7 +10,11 @@
  * loopback address, with a warning in the log; without configured secrets, an API key and the
  * operator token are generated once, kept in the data directory (mode 0600) and shown once.
  * `close()` shuts down gracefully: stop accepting, finish in-flight requests (settles reach their
- * durable commit), stop the checkpoint timer, stop the threads, close the store.
+ * durable commit), stop the checkpoint timer, stop the threads, close the store, then export the
+ * spans still queued.
+ *
+ * Traces are on only when the `OTEL_*` environment asks for them (`src/tracing/sdk.ts`): then the
+ * SDK starts, both listeners trace their requests, and the store is wrapped so each call is a span.
  */
 
 import { readFileSync } from 'node:fs';
@@ -31,9 +35,15 @@ import {
   loadAccessConfig,
   postgresRateLimitStore,
 } from '../http/index.js';
-import { Ledger, openStore, type PoolStore } from '../ledger/index.js';
-import { buildPoolNode, type HandOverLimits, resolveOperatorToken } from '../pool-node/index.js';
+import { Ledger, openStore, type PoolStore, tracedStore } from '../ledger/index.js';
+import {
+  buildPoolNode,
+  errorCodeOf,
+  type HandOverLimits,
+  resolveOperatorToken,
+} from '../pool-node/index.js';
 import { ContextDigests, DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
+import { sharedTracing, tracingRequested } from '../tracing/index.js';
 import { generatedApiKey } from './api-key.js';
 
 /** What the service runs and how. */
@@ -186,15 +196,25 @@ export async function startService(
   // One list for every verifier of the process: the core, its threads and the ledger's stored
   // verdicts of handed-over proofs.
   const accepted = core.acceptedParameterSets().map((set) => set.id);
-  const store: PoolStore = await openStore(core, {
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    onIdleError: (error) => say(`priv-stark: a database connection closed: ${error.message}`),
-  });
-  const closers: (() => Promise<unknown>)[] = [() => store.close()];
+  const tracing = tracingRequested() ? sharedTracing() : null;
+  // Closed last: spans still queued are exported once everything else has stopped.
+  const closers: (() => Promise<unknown>)[] = tracing ? [() => tracing.shutdown()] : [];
   const cleanup = async () => {
     for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
   };
+  let opened: PoolStore;
+  try {
+    opened = await openStore(core, {
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onIdleError: (error) => say(`priv-stark: a database connection closed: ${error.message}`),
+    });
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+  closers.push(() => opened.close());
+  const store = tracing ? tracedStore(opened) : opened;
   try {
     // Proofs are verified on niced worker threads, by the facilitator, the ledger and the pool
     // node's hand-over alike (verifyThreads 0: on the core's own off-thread path instead).
@@ -290,6 +310,7 @@ export async function startService(
         rateLimitStore,
         metrics,
         logger: { level: config.logLevel },
+        instrument: tracing?.facilitatorPlugin((request) => request.x402Reason),
         health: {
           version: VERSION,
           backend: core.backend,
@@ -315,6 +336,7 @@ export async function startService(
             store: store.kind,
             backend: core.backend,
             network: network.network,
+            traces: tracing !== null,
           },
           'Facilitator listening',
         );
@@ -334,12 +356,20 @@ export async function startService(
         corsOrigins: config.poolCorsOrigins,
         handOver: config.handOverRateLimit,
         requests: metrics?.poolNodeRequests,
+        instrument: tracing?.poolNodePlugin((_request, reply, payload) =>
+          errorCodeOf(reply.statusCode, payload),
+        ),
       });
       closers.push(() => node.close());
       await node.listen({ port: config.poolPort, host: config.host });
       poolNodeUrl = urlOf(config.host, addressPort(node.server));
       node.log.info(
-        { url: poolNodeUrl, store: store.kind, checkpointIntervalMs: config.checkpointIntervalMs },
+        {
+          url: poolNodeUrl,
+          store: store.kind,
+          checkpointIntervalMs: config.checkpointIntervalMs,
+          traces: tracing !== null,
+        },
         'pool node ready',
       );
     }

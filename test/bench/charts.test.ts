@@ -89,6 +89,28 @@ const http = {
   settle: run(1700, [{ second: 1, replies: 1777, ok: 999, p50Ms: 5, p99Ms: 20 }]),
 };
 
+const tracingMode = (reqPerSec: number, serverCpuMsPerRequest: number, main: number) => ({
+  requests: reqPerSec * 10,
+  non200: 0,
+  reqPerSec,
+  serverCpuMsPerRequest,
+  mainThreadCpuMsPerRequest: main,
+});
+const tracing = {
+  bench: 'tracing',
+  environment,
+  short: false,
+  ratio: 0.967,
+  off: tracingMode(912, 1.61, 0.62),
+  on: tracingMode(882, 1.7, 0.69),
+  segments: [
+    { mode: 'off', round: 0, reqPerSec: 905 },
+    { mode: 'on', round: 0, reqPerSec: 871 },
+    { mode: 'on', round: 1, reqPerSec: 893 },
+    { mode: 'off', round: 1, reqPerSec: 919 },
+  ],
+};
+
 describe('bench charts', () => {
   it('draws the proof chart: a well-formed SVG with the three backends and their medians', async () => {
     const texts = wellFormedSvg(await drawChart('proof', proof));
@@ -113,6 +135,19 @@ describe('bench charts', () => {
     };
     const olderTexts = wellFormedSvg(await drawChart('http', older));
     expect(olderTexts.join(' ')).toContain('average over the run');
+  });
+
+  it('draws the tracing chart: throughput and CPU per request, off and on; a short run says so', async () => {
+    const texts = wellFormedSvg(await drawChart('tracing', tracing));
+    for (const series of ['off', 'on', '/verify req/s', 'whole server', 'main thread'])
+      expect(texts).toContain(series);
+    expect(texts.join(' ')).toContain('on/off 0.967');
+    expect(texts.join(' ')).not.toContain('short run');
+    const short = wellFormedSvg(await drawChart('tracing', { ...tracing, short: true }));
+    expect(short.join(' ')).toContain('short run, not a measurement');
+    await expect(
+      drawChart('tracing', { ...tracing, segments: [{ mode: 'context', reqPerSec: 1 }] }),
+    ).rejects.toThrow(/segments\[0\]\.mode/);
   });
 
   it('draws the runtimes chart: each runtime with its native and WebAssembly medians', async () => {
