@@ -77,6 +77,19 @@ export interface ProofReferenceOf {
   readonly parameterSet: number;
 }
 
+/** A deposit of the pool's log, as {@link PrivStarkCore.depositMatches} takes it. */
+export interface DepositRecord {
+  /** Decimal atomic units. */
+  readonly amount: string;
+  readonly commitment: string;
+}
+
+/** A deposit that pays a precommitment: indexes into the two lists given. */
+export interface DepositMatch {
+  readonly deposit: number;
+  readonly precommitment: number;
+}
+
 /** The core: hashing, the pool tree and encodings, on one backend. */
 export interface PrivStarkCore {
   /** Which backend runs the calls. */
@@ -93,6 +106,11 @@ export interface PrivStarkCore {
   hashElements(domain: Domain, elements: readonly bigint[]): DigestHex;
   /** `H_NODE(left, right)`. */
   merge(left: string, right: string): DigestHex;
+  /**
+   * `H_NODE(nodes[2i], nodes[2i + 1])` for each pair, in one call (a level of a tree).
+   * @throws RangeError for an odd number of nodes
+   */
+  mergePairs(nodes: readonly string[]): DigestHex[];
   /** Checks a digest string completely (format and canonical elements) and returns it typed. */
   parseDigest(text: string): DigestHex;
   /** The frontier of the empty tree. */
@@ -113,6 +131,20 @@ export interface PrivStarkCore {
   rootFromPath(leaf: string, index: number, path: readonly string[]): DigestHex;
   /** `ctx = H_CONTEXT(encode(payment))`, which binds a proof to one payment. */
   contextDigest(context: PaymentContext): DigestHex;
+  /**
+   * The deposits whose commitment is `H_NOTE(amount, pre)` for one of `precommitments`, in the
+   * deposits' order: a whole page of a log in one call, one hash per distinct amount and
+   * precommitment (what a wallet restored from its key runs over every deposit event).
+   */
+  depositMatches(
+    precommitments: readonly string[],
+    deposits: readonly DepositRecord[],
+  ): DepositMatch[];
+  /** {@link depositMatches} off the JavaScript thread (native). */
+  depositMatchesAsync(
+    precommitments: readonly string[],
+    deposits: readonly DepositRecord[],
+  ): Promise<DepositMatch[]>;
   /** The shielded address (bech32m, `pstark1…`) of an owner digest. */
   encodeAddress(owner: string): string;
   /** The owner digest of a shielded address; `invalid_address` for any corruption. */
@@ -238,6 +270,39 @@ function packContext(context: PaymentContext): Uint8Array {
   return out;
 }
 
+const DEPOSIT_BYTES = 8 + DIGEST_BYTES;
+
+/** Deposits as amount (u64 little-endian) and commitment, 40 bytes each. */
+function packDeposits(deposits: unknown): Uint8Array {
+  aarray(deposits, 'deposits');
+  const out = new Uint8Array(deposits.length * DEPOSIT_BYTES);
+  const view = new DataView(out.buffer);
+  deposits.forEach((deposit, i) => {
+    if (typeof deposit !== 'object' || deposit === null)
+      throw new TypeError(`"deposits[${i}]" expected object, got type=${typeof deposit}`);
+    const { amount, commitment } = deposit as DepositRecord;
+    astring(amount, `deposits[${i}].amount`);
+    if (!DECIMAL.test(amount) || BigInt(amount) >= 1n << 64n)
+      throw new RangeError(
+        `"deposits[${i}].amount" expected a decimal string of atomic units, got length=${amount.length}`,
+      );
+    view.setBigUint64(i * DEPOSIT_BYTES, BigInt(amount), true);
+    out.set(digestBytes(commitment, `deposits[${i}].commitment`), i * DEPOSIT_BYTES + 8);
+  });
+  return out;
+}
+
+function depositMatchesOf(bytes: Uint8Array): DepositMatch[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: DepositMatch[] = [];
+  for (let offset = 0; offset + 8 <= bytes.length; offset += 8)
+    out.push({
+      deposit: view.getUint32(offset, true),
+      precommitment: view.getUint32(offset + 4, true),
+    });
+  return out;
+}
+
 /** Encodes a witness; format problems become a `CoreError` with their code. */
 function encodeCaller(witness: SpendWitness): Uint8Array {
   try {
@@ -324,6 +389,12 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
     },
     merge: (left, right) =>
       digestHex(guard(raw.merge, digestBytes(left, 'left'), digestBytes(right, 'right'))),
+    mergePairs(nodes) {
+      aarray(nodes, 'nodes');
+      if (nodes.length % 2 !== 0)
+        throw new RangeError(`"nodes" expected an even number of digests, got ${nodes.length}`);
+      return splitDigests(guard(raw.mergePairs, digestListBytes(nodes, 'nodes')));
+    },
     parseDigest(text) {
       astring(text, 'digest');
       return digestHex(guard(raw.digestFromHex, text));
@@ -351,6 +422,21 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
     rootFromPath: (leaf, at, path) =>
       digestHex(guard(raw.rootFromPath, digestBytes(leaf, 'leaf'), index(at), pathBytes(path))),
     contextDigest: (context) => digestHex(guard(raw.contextDigest, packContext(context))),
+    depositMatches: (precommitments, deposits) =>
+      depositMatchesOf(
+        guard(
+          raw.depositMatches,
+          digestListBytes(precommitments, 'precommitments'),
+          packDeposits(deposits),
+        ),
+      ),
+    depositMatchesAsync: async (precommitments, deposits) => {
+      const [pres, packed] = [
+        digestListBytes(precommitments, 'precommitments'),
+        packDeposits(deposits),
+      ];
+      return depositMatchesOf(await guardAsync(raw.depositMatchesAsync, pres, packed));
+    },
     proofErrorCodes: () => raw.proofErrorCodes(),
     spendPublicInputs: (witness) =>
       decodePublicInputs(guard(raw.spendPublicInputs, encodeCaller(witness))),

@@ -13,6 +13,8 @@ export {
 export { BackendLoadError, CoreError } from './errors.js';
 export {
   createCore,
+  type DepositMatch,
+  type DepositRecord,
   type DigestHex,
   type Domain,
   DOMAINS,
