@@ -48,13 +48,30 @@ export interface WalletState {
   readonly network: string;
   readonly asset: string;
   readonly sk: DigestHex;
-  /** Deposit counters handed out (`H_DEPOSIT_RHO(sk, counter)`). */
+  /**
+   * Deposit counters below it have been handed out (`H_DEPOSIT_RHO(sk, counter)`), by this wallet
+   * or — for a restored key — perhaps by the copy it was restored from.
+   */
   depositCounter: number;
   /**
-   * Counters tried past the highest one found when recovering (0 for a key the wallet made itself:
-   * only its own tickets can have been deposited to).
+   * Counters watched past the number found (`N` for a key restored from `sk`: a lost copy may have
+   * handed them out; 0 for a key the wallet made itself: it watches the tickets it issued).
    */
   depositGap: number;
+  /** The recovery bound `N` (absent: `DEPOSIT_GAP`): see `deposit-tickets.ts`. */
+  depositBound?: number;
+  /**
+   * Tickets this wallet handed out and has not seen shielded (absent in files from before: rebuilt
+   * when opened; `amount` null for those).
+   */
+  tickets?: { counter: number; amount: string | null }[];
+  /**
+   * Restored keys: counters below it may have been handed out by the copy the key was restored
+   * from (set by the first sync; `null`/absent before).
+   */
+  inheritedBelow?: number | null;
+  /** Restored keys: counters below `inheritedBelow` this wallet handed out again, watched for good. */
+  reissued?: number[];
   notes: StoredNote[];
   pending: StoredPending[];
   /** Event cursor (id of the last event read). */
