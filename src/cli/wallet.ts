@@ -134,7 +134,7 @@ export async function walletCommand(
       if (values.reissue !== undefined) {
         if (!/^(0|[1-9][0-9]{0,8})$/.test(values.reissue))
           throw new RangeError('--reissue expects the counter of an open ticket (wallet tickets)');
-        ticket = wallet.reissueTicket(Number(values.reissue), values.amount);
+        ticket = await wallet.reissueTicket(Number(values.reissue), values.amount);
       } else {
         if (!values.amount) throw new RangeError('wallet deposit needs --amount N (atomic units)');
         // At the bound, or restored and never synced: what the pool shielded since may free a slot.

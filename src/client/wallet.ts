@@ -338,13 +338,15 @@ export class Wallet {
    * An open ticket again, unchanged (same counter, precommitment and amount), to hand to the
    * operator once more when the first copy went astray: the pool refuses the same commitment
    * twice, so at most one copy is shielded. `amount` only for a ticket issued before the wallet
-   * kept amounts.
+   * kept amounts (then saved with it).
    * @throws WalletError `ticket_not_open` when the counter is not an open ticket of this wallet
    */
-  reissueTicket(counter: number, amount?: string): DepositTicket {
+  async reissueTicket(counter: number, amount?: string): Promise<DepositTicket> {
     if (amount !== undefined && !isAmount(amount))
       throw new RangeError(`"amount" expected decimal atomic units, 0 < amount < 2^62`);
-    return this.tickets.reissue(counter, amount);
+    const ticket = this.tickets.reissue(counter, amount);
+    await this.save();
+    return ticket;
   }
 
   /**

@@ -15,13 +15,20 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import {
   type DepositTicket,
+  MemoryWalletStore,
   type StoredNote,
   TooManyOpenTicketsError,
   Wallet,
   WalletBehindError,
   WalletError,
 } from '../../src/client/index.js';
-import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
+import {
+  depositRhoOf,
+  deriveNote,
+  loadCore,
+  type PrivStarkCore,
+  randomDigest,
+} from '../../src/core/index.js';
 import type { Ledger } from '../../src/ledger/index.js';
 import {
   decodeProof,
@@ -181,7 +188,7 @@ describe.each(['sqlite', 'postgres'] as const)('recovery from the key alone (%s)
     });
     expect((refused as Error).message).not.toContain('80000');
     // An open ticket is handed out again unchanged.
-    expect(payer.reissueTicket(5)).toEqual(tickets[5]);
+    expect(await payer.reissueTicket(5)).toEqual(tickets[5]);
     // The operator shields the last four first; once the payer has seen them, four more tickets.
     for (const c of [7, 6, 5, 4]) await shield(net, tickets[c]!);
     await payer.sync();
@@ -440,7 +447,7 @@ describe.each(['sqlite', 'postgres'] as const)('recovery from the key alone (%s)
     const r1 = await restored.depositTicket('5000');
     expect(r1.counter).toBe(1);
     expect(r1.pre).toBe(t1.pre);
-    expect(() => restored.reissueTicket(2)).toThrow(WalletError);
+    await expect(restored.reissueTicket(2)).rejects.toBeInstanceOf(WalletError);
     // Its own ticket first, then the lost copy's ticket for the same counter, then counter 2.
     await shield(net, r1);
     await shield(net, t1);
@@ -471,4 +478,50 @@ describe.each(['sqlite', 'postgres'] as const)('recovery from the key alone (%s)
     expect([b1.counter, b2.counter]).toEqual([3, 4]);
     await expect(bounded.depositTicket('30')).rejects.toBeInstanceOf(TooManyOpenTicketsError);
   }, 300_000);
+});
+
+describe('a wallet file from before the wallet kept its tickets', () => {
+  it('counts the counters it issued and never saw shielded as open tickets of unknown amount', async () => {
+    const sk = randomDigest();
+    const found = deriveNote(core, { sk, value: '700', rho: depositRhoOf(core, sk, 1) });
+    const store = new MemoryWalletStore();
+    // Three tickets handed out, the second one found: no `tickets`, `depositBound`, `inheritedBelow`.
+    await store.create({
+      version: 1,
+      network: 'shielded:devnet',
+      asset: 'dUSD',
+      sk,
+      depositCounter: 3,
+      depositGap: 0,
+      notes: [
+        {
+          commitment: found.commitment,
+          value: '700',
+          rho: found.rho,
+          index: 0,
+          nullifier: found.nullifier,
+          origin: 'deposit',
+          counter: 1,
+        },
+      ],
+      pending: [],
+      eventCursor: 1,
+      checkpointCursor: 0,
+      checkpoint: null,
+      poolTime: 0,
+      syncedAt: 0,
+    });
+    const wallet = await Wallet.open({ core, pool: 'http://127.0.0.1:9', store });
+    expect(wallet.openTickets()).toMatchObject([
+      { counter: 0, amount: null, commitment: null },
+      { counter: 2, amount: null, commitment: null },
+    ]);
+    await expect(wallet.reissueTicket(0)).rejects.toThrow(/give the amount/);
+    expect(await wallet.reissueTicket(0, '500')).toMatchObject({ counter: 0, amount: '500' });
+    expect((await store.load()).state.tickets).toContainEqual({ counter: 0, amount: '500' });
+    await expect(wallet.reissueTicket(0, '501')).rejects.toThrow(/another amount/);
+    await expect(wallet.reissueTicket(1)).rejects.toBeInstanceOf(WalletError);
+    // The next counter is the next one it never handed out, within the bound.
+    expect((await wallet.depositTicket('900')).counter).toBe(3);
+  });
 });
