@@ -134,7 +134,7 @@ export class MemoryWalletStore implements WalletStore {
     this.stored.leaves.length = Math.min(this.stored.leaves.length, from);
     if (this.stored.leaves.length !== from)
       throw new Error(`wallet store ${this.name}: leaves missing before ${from}`);
-    this.stored.leaves.push(...leaves);
+    for (const leaf of leaves) this.stored.leaves.push(leaf);
   }
 }
 
@@ -147,12 +147,19 @@ export function checkStoredState(state: WalletState, network: string, name: stri
   return state;
 }
 
+/** The value of a lowercase hex digit's character code. */
+function nibble(code: number): number {
+  return code <= 57 ? code - 48 : code - 87;
+}
+
 /** Leaves as 32 bytes each (what file and IndexedDB stores keep). */
 export function packLeaves(leaves: readonly DigestHex[]): Uint8Array {
   const out = new Uint8Array(leaves.length * 32);
   leaves.forEach((leaf, i) => {
+    // Digit by digit (a sync packs a million leaves; parseInt of slices is ten times slower).
     for (let b = 0; b < 32; b++)
-      out[i * 32 + b] = Number.parseInt(leaf.slice(2 + 2 * b, 4 + 2 * b), 16);
+      out[i * 32 + b] =
+        (nibble(leaf.charCodeAt(2 + 2 * b)) << 4) | nibble(leaf.charCodeAt(3 + 2 * b));
   });
   return out;
 }

@@ -20,7 +20,7 @@
 
 // The core's modules one by one, not its index: the index also loads the native addon (Node only).
 import type { DigestHex } from '../core/digest.js';
-import type { PrivStarkCore } from '../core/facade.js';
+import type { DepositMatch, PrivStarkCore } from '../core/facade.js';
 import {
   changeRhoOf,
   commitmentOf,
@@ -375,8 +375,8 @@ export class Wallet {
     }
     // 1. Leaves up to the head's size and 2. events up to its count, side by side (the events
     // need no tree; the checkpoints below do): the local tree is hashed while deposits are matched
-    // off the JavaScript thread. Each reads a page ahead. If one fails the other stops at its next
-    // page, and the sync fails with nothing saved past what each had applied.
+    // off the JavaScript thread, each side reading pages ahead. If one fails the other stops at its
+    // next page, and the sync fails with nothing saved past what each had applied.
     const leavesBefore = this.tree.size;
     let failed = false;
     const stopOnFailure = <T>(run: () => Promise<T>) =>
@@ -384,37 +384,39 @@ export class Wallet {
         failed = true;
         throw error;
       });
-    const leafPage = (from: number) =>
-      quiet(this.poolNode.leaves(from, Math.min(4096, head.size - from)));
     const readLeaves = async () => {
-      let next = this.tree.size < head.size ? leafPage(this.tree.size) : null;
-      while (next && !failed) {
-        const from = this.tree.size;
-        const page = await next;
-        if (page.leaves.length === 0 || failed) break;
-        const leaves = page.leaves.slice(0, head.size - from);
-        next = from + leaves.length < head.size ? leafPage(from + leaves.length) : null;
-        await this.store?.appendLeaves(from, leaves);
-        this.tree.append(leaves);
+      // Written (and hashed) in runs of pages: one store write and fsync per run, always before
+      // the tree takes the leaves, so the tree never holds leaves the store lacks.
+      let run: DigestHex[] = [];
+      let runFrom = this.tree.size;
+      const flush = async () => {
+        if (run.length === 0) return;
+        await this.store?.appendLeaves(runFrom, run);
+        this.tree.append(run);
+        runFrom += run.length;
+        run = [];
+      };
+      const read = (from: number, limit: number) =>
+        this.poolNode.leaves(from, limit).then((page) => page.leaves);
+      for await (const { items } of pagesAhead(this.tree.size, head.size, 4096, read)) {
+        if (failed) return;
+        for (const leaf of items) run.push(leaf);
+        if (run.length >= LEAF_RUN) await flush();
       }
+      if (!failed) await flush();
     };
     let events = 0;
     let notesFound = 0;
     let settled = 0;
-    const eventPage = (after: number) =>
-      quiet(this.poolNode.events(after, Math.min(1000, head.events - after)));
     const readEvents = async () => {
-      let next = this.state.eventCursor < head.events ? eventPage(this.state.eventCursor) : null;
-      while (next && !failed) {
-        const page = await next;
-        const batch = page.events.filter((event) => event.id <= head.events);
-        if (batch.length === 0 || failed) break;
-        const last = batch.at(-1)!.id;
-        next = last < head.events && batch.length === page.events.length ? eventPage(last) : null;
-        const found = await this.applyEvents(batch);
+      const read = (after: number, limit: number) =>
+        this.poolNode.events(after, limit).then((page) => page.events);
+      for await (const { items } of pagesAhead(this.state.eventCursor, head.events, 1000, read)) {
+        if (failed) return;
+        const found = await this.applyEvents(items);
         notesFound += found.notes;
         settled += found.settled;
-        events += batch.length;
+        events += items.length;
       }
     };
     const [leavesRead, eventsRead] = await Promise.allSettled([
@@ -518,11 +520,20 @@ export class Wallet {
       deposits.push({ amount: event.amount, commitment: event.commitment });
     }
     if (deposits.length === 0) return null;
-    // Off the JavaScript thread where that is a thread (native): the next page is parsed meanwhile.
-    const matches =
-      this.core.backend === 'native'
-        ? await this.core.depositMatchesAsync(watched.pres, deposits)
-        : this.core.depositMatches(watched.pres, deposits);
+    // Off the JavaScript thread where that is a thread (native), in two halves on two threads:
+    // the pages ahead are parsed and the tree hashed meanwhile.
+    let matches: DepositMatch[];
+    if (this.core.backend !== 'native') matches = this.core.depositMatches(watched.pres, deposits);
+    else {
+      const half = deposits.length >= 256 ? Math.ceil(deposits.length / 2) : deposits.length;
+      const [first, second] = await Promise.all([
+        this.core.depositMatchesAsync(watched.pres, deposits.slice(0, half)),
+        half < deposits.length
+          ? this.core.depositMatchesAsync(watched.pres, deposits.slice(half))
+          : Promise.resolve([]),
+      ]);
+      matches = [...first, ...second.map((m) => ({ ...m, deposit: m.deposit + half }))];
+    }
     const first = matches[0];
     return first
       ? { at: positions[first.deposit]!, counter: watched.counters[first.precommitment]! }
@@ -887,6 +898,46 @@ export class Wallet {
 function quiet<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => undefined);
   return promise;
+}
+
+/** Requests in flight ahead of the page being applied (leaves and events each). */
+const PAGES_AHEAD = 2;
+
+/** Leaves written and hashed together (16 pages: one fsync per run). */
+const LEAF_RUN = 16 * 4096;
+
+/**
+ * The pages of a list addressed by position (leaves from `at`, events after id `at`: both without
+ * gaps) up to `end`, with {@link PAGES_AHEAD} requests in flight ahead of the page handed out. A
+ * short page drops the read-ahead and goes on from where it ended; an empty one ends the read.
+ */
+async function* pagesAhead<T>(
+  start: number,
+  end: number,
+  size: number,
+  read: (at: number, limit: number) => Promise<T[]>,
+): AsyncGenerator<{ at: number; items: T[] }> {
+  const queue: { at: number; limit: number; page: Promise<T[]> }[] = [];
+  let next = start;
+  const fill = () => {
+    while (queue.length <= PAGES_AHEAD && next < end) {
+      const limit = Math.min(size, end - next);
+      queue.push({ at: next, limit, page: quiet(read(next, limit)) });
+      next += limit;
+    }
+  };
+  fill();
+  while (queue.length > 0) {
+    const { at, limit, page } = queue.shift()!;
+    const items = (await page).slice(0, limit);
+    if (items.length === 0) return;
+    if (items.length < limit) {
+      queue.length = 0;
+      next = at + items.length;
+    }
+    fill();
+    yield { at, items };
+  }
 }
 
 /** The store the options name: `store`, a file at `path` (Node, loaded on demand), or none. */
