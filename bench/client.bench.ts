@@ -147,5 +147,5 @@ const md = [
   '',
   ...Object.entries(budgets).map(([name, met]) => `- ${met ? 'met' : 'MISSED'}: ${name}`),
 ].join('\n');
-writeResults('client', { environment: environment(), sync, payments, budgets }, md);
+await writeResults('client', { environment: environment(), sync, payments, budgets }, md);
 process.stdout.write(`${md}\n`);

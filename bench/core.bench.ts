@@ -92,7 +92,7 @@ const results = {
   rows,
   budgets,
 };
-writeResults(
+await writeResults(
   'core',
   results,
   formatTable('Core primitives: native vs WebAssembly (medians, µs)', rows, budgets),

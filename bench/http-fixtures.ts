@@ -1,7 +1,7 @@
-// The payments of the HTTP bench, from the pool's fixture factory (test/pool/fixtures.ts): one note
-// per payment, so every payment has its own nullifier and can settle. Proofs are cached on disk by
-// the factory (node_modules/.cache/priv-stark/fixtures); the first build takes about
-// notes × 0.075 s on two cores (8000: about 10 minutes).
+// The payments of the HTTP benches (http.bench.ts, flow.bench.ts), from the pool's fixture factory
+// (testkit/fixtures.ts): one note per payment, so every payment has its own nullifier and can
+// settle. Proofs are cached on disk by the factory (node_modules/.cache/priv-stark/fixtures); the
+// first build takes about notes × 0.075 s on two cores (8000: about 10 minutes).
 //
 // Prebuild: npx tsx bench/http-fixtures.ts [notes]
 

@@ -278,7 +278,7 @@ async function main(): Promise<void> {
       ([name, r]) => `| ${name} | ${r.medianUs.toFixed(1)} | ${r.p99Us.toFixed(1)} |`,
     ),
   ].join('\n');
-  writeResults('pool', results, markdown);
+  await writeResults('pool', results, markdown);
   process.stdout.write(`${markdown}\n`);
 }
 

@@ -473,5 +473,9 @@ const md = [
   '',
   ...Object.entries(budgets).map(([name, met]) => `- ${met ? 'met' : 'MISSED'}: ${name}`),
 ].join('\n');
-writeResults('recovery', { environment: environment(), leaves: LEAVES, results, budgets }, md);
+await writeResults(
+  'recovery',
+  { environment: environment(), leaves: LEAVES, results, budgets },
+  md,
+);
 process.stdout.write(`${md}\n`);

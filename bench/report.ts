@@ -1,8 +1,10 @@
-// Shared by the benches: the machine description and the results files (JSON + markdown table)
-// under bench/results/.
+// Shared by the benches: the machine description and the results files (JSON, markdown table and
+// chart) under bench/results/.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+
+import { CHARTS, writeChart } from './charts.js';
 
 /** One measured operation on both backends. */
 export interface Row {
@@ -47,10 +49,14 @@ export function formatTable(
   return lines.join('\n');
 }
 
-/** Writes `bench/results/<name>.json` and `<name>.md`. */
-export function writeResults(name: string, json: unknown, markdown: string): void {
+/**
+ * Writes `bench/results/<name>.json` and `<name>.md`, and the chart `<name>.svg` drawn from that
+ * JSON (bench/charts.ts; `npm run bench:charts` redraws it later without rerunning the bench).
+ */
+export async function writeResults(name: string, json: unknown, markdown: string): Promise<void> {
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
   writeFileSync(new URL(`${name}.json`, dir), `${JSON.stringify(json, null, 2)}\n`);
   writeFileSync(new URL(`${name}.md`, dir), `${markdown}\n`);
+  if (name in CHARTS) await writeChart(name, json, dir);
 }

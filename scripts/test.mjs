@@ -44,6 +44,9 @@ step('clippy', 'cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', '
 step('cargo test', 'cargo', ['test', '--workspace'], { count: 'cargo' });
 step('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
 step('biome', bin('biome'), ['ci', '--error-on-warnings', '.']);
+// The Next.js merchant example's own dependencies and build (once; a no-op when nothing changed),
+// before vitest so its test does not spend its time installing.
+step('next merchant', process.execPath, [join(root, 'scripts', 'next-merchant.mjs')]);
 rmSync(vitestReport, { force: true });
 step('vitest', bin('vitest'), [
   'run',

@@ -160,8 +160,11 @@ interface CachedPayment {
 }
 
 function cacheKey(core: PrivStarkCore, spec: Required<FixtureSpec>): string {
+  // The prover's parameter set too: proofs of an older set still verify (the verifier accepts it
+  // for a while) and would otherwise be served as current ones.
+  const proverSet = core.parameterSets().find((set) => set.prover)?.id;
   return createHash('sha256')
-    .update(JSON.stringify({ spec, core: core.version, v: 1 }))
+    .update(JSON.stringify({ spec, core: core.version, proverSet, v: 1 }))
     .digest('hex')
     .slice(0, 24);
 }

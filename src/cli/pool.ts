@@ -12,13 +12,15 @@ import {
   PoolNodeError,
 } from '../pool-node/index.js';
 import { SERVICE_DEFAULTS, startService } from '../service/index.js';
+import { parameterSetList } from './start.js';
 
 export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--database-url URL] [--checkpoint-interval-ms N] [--cors ORIGINS]
                     run the devnet pool node (POOL_HOST, POOL_PORT, DATA_DIR, DATABASE_URL, CHECKPOINT_INTERVAL_MS,
                     POOL_OPERATOR_TOKEN, POOL_CORS_ORIGINS; defaults 127.0.0.1, 4021, ./data, SQLite, 2000, generated
                     once, no CORS); --cors lets browser wallets on those origins (comma-separated, or *) read its GET routes
                     and hand proofs over; --proof-store-max N (PROOF_STORE_MAX, 10000) handed-over proofs kept at once;
-                    --handover-rate-limit N (HANDOVER_RATE_LIMIT, 120) hand-overs per minute and client address
+                    --handover-rate-limit N (HANDOVER_RATE_LIMIT, 120) hand-overs per minute and client address;
+                    --parameter-sets IDS (PROOF_PARAMETER_SETS, 3,2) proof parameter sets the hand-over accepts
   pool state [--url URL]
                     the pool's head: size, root, latest checkpoint, deposit total
   deposit --amount N --pre 0x… [--url URL] [--token T] [--data-dir D]
@@ -48,6 +50,7 @@ async function serve(argv: string[]): Promise<number> {
       cors: { type: 'string' },
       'proof-store-max': { type: 'string' },
       'handover-rate-limit': { type: 'string' },
+      'parameter-sets': { type: 'string' },
     },
     strict: true,
   });
@@ -82,6 +85,7 @@ async function serve(argv: string[]): Promise<number> {
       ),
       timeWindowMs: 60_000,
     },
+    parameterSets: parameterSetList(values['parameter-sets'] ?? env.PROOF_PARAMETER_SETS),
   });
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -43,6 +43,9 @@ export const START_USAGE = `usage: priv-stark start [options]
                               10000; about 62 KB each)
   --handover-rate-limit N     hand-overs per minute and client address at the pool node
                               (HANDOVER_RATE_LIMIT, 120)
+  --parameter-sets IDS        proof parameter sets to accept, comma-separated
+                              (PROOF_PARAMETER_SETS; default 3,2: drop 2 once no payment proved
+                              by an older release can be in flight)
 
   Proofs are verified on VERIFY_THREADS worker threads (one per core) at nice VERIFY_NICE (10),
   so verification never starves the event loop; VERIFY_THREADS=0 uses the core's own threads.
@@ -88,6 +91,7 @@ export function startConfig(
         'log-level': { type: 'string' },
         'proof-store-max': { type: 'string' },
         'handover-rate-limit': { type: 'string' },
+        'parameter-sets': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -142,7 +146,20 @@ export function startConfig(
       timeWindowMs: 60_000,
     },
     poolCorsOrigins: parseCorsOrigins(str('pool-cors', 'POOL_CORS_ORIGINS')),
+    parameterSets: parameterSetList(str('parameter-sets', 'PROOF_PARAMETER_SETS')),
   };
+}
+
+/**
+ * `PROOF_PARAMETER_SETS`: comma-separated set ids, undefined when unset. Whether the core knows
+ * each id is the service's check.
+ */
+export function parameterSetList(text: string | undefined): readonly number[] | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const ids = text.split(',').map((part) => part.trim());
+  if (ids.some((id) => !/^[0-9]{1,3}$/.test(id) || Number(id) > 255))
+    throw new UsageError('PROOF_PARAMETER_SETS expected comma-separated set ids (0..255)');
+  return ids.map(Number);
 }
 
 /**

@@ -34,7 +34,12 @@ export {
   type PoolEvent,
   type PoolNodeState,
 } from '../pool-node/client.js';
-export { type PrivStarkAsset, PrivStarkSchemeClient, registerPrivStark } from './scheme.js';
+export {
+  type PrivStarkAsset,
+  PrivStarkSchemeClient,
+  registerPrivStark,
+  type SchemeClientRegistry,
+} from './scheme.js';
 export { FileWalletStore } from './file-store.js';
 export { IndexedDbWalletStore } from './indexeddb-store.js';
 export {

@@ -4,7 +4,6 @@
  * network's one asset and its decimals), so the stock caps apply instead of being switched off.
  */
 
-import type { x402Client } from '@x402/core/client';
 import type {
   PaymentPayloadContext,
   PaymentPayloadResult,
@@ -77,17 +76,34 @@ export class PrivStarkSchemeClient implements SchemeNetworkClient {
 }
 
 /**
- * Registers the scheme for the wallet's network on an `x402Client`: its payments are compact where
- * the merchant lists `reference`. The fallback of an inline payment refused for its size needs the
- * response's status, which x402's hooks do not see: give the stock wrapper `compactFallback(wallet)`
- * as its fetch (`payingFetch` does both).
- * @returns the client, for chaining
- * @example
- * const pay = wrapFetchWithPayment(compactFallback(wallet), registerPrivStark(new x402Client(), wallet));
+ * What {@link registerPrivStark} needs of an x402 client: `register(network, schemeClient)`. The
+ * stock `x402Client` of every tested `@x402/core` has it — 2.27 (this package's, `@x402/fetch`),
+ * 2.25 and 2.11 (`@x402/axios` 2.11 brings its own): their `SchemeNetworkClient` is the same shape
+ * (`createPaymentPayload(x402Version, requirements, context?)` → `{ x402Version, payload }`),
+ * so the scheme client goes into the client of whichever version the caller's wrapper uses,
+ * never a 2.27 class into an older wrapper (docs/ecosystem.md).
  */
-export function registerPrivStark(client: x402Client, wallet: Wallet): x402Client {
-  return client.register(
+export interface SchemeClientRegistry {
+  register(network: `${string}:${string}`, client: PrivStarkSchemeClient): unknown;
+}
+
+/**
+ * Registers the scheme for the wallet's network on an `x402Client` (of any tested `@x402/core`):
+ * its payments are compact where the merchant lists `reference`. The fallback of an inline payment
+ * refused for its size needs the response's status, which x402's hooks do not see: give the stock
+ * wrapper `compactFallback(wallet)` as its fetch (`payingFetch` does both).
+ * @returns the same client, for chaining
+ * @example
+ * import { wrapAxiosWithPayment, x402Client } from '@x402/axios'; // its own @x402/core 2.11
+ * const api = wrapAxiosWithPayment(axios.create(), registerPrivStark(new x402Client(), wallet));
+ */
+export function registerPrivStark<Client extends SchemeClientRegistry>(
+  client: Client,
+  wallet: Wallet,
+): Client {
+  client.register(
     wallet.network.network as `${string}:${string}`,
     new PrivStarkSchemeClient(wallet),
   );
+  return client;
 }

@@ -34,10 +34,25 @@ export interface RawBinding {
   proveSpend(witness: Uint8Array, seed: Uint8Array): Uint8Array;
   /** The proof's reference (32 bytes) followed by its header's parameter-set id (1 byte). */
   proofReference(proof: Uint8Array, publicInputs: Uint8Array): Uint8Array;
-  /** Empty bytes when the proof holds. */
-  verifySpend(proof: Uint8Array, publicInputs: Uint8Array): Uint8Array;
+  /**
+   * Empty bytes when the proof holds. `accepted`: the parameter-set ids to accept, one byte each
+   * (absent: the default sets).
+   */
+  verifySpend(proof: Uint8Array, publicInputs: Uint8Array, accepted?: Uint8Array): Uint8Array;
   proveSpendAsync(witness: Uint8Array, seed: Uint8Array): Promise<Uint8Array>;
-  verifySpendAsync(proof: Uint8Array, publicInputs: Uint8Array): Promise<Uint8Array>;
+  verifySpendAsync(
+    proof: Uint8Array,
+    publicInputs: Uint8Array,
+    accepted?: Uint8Array,
+  ): Promise<Uint8Array>;
+  /**
+   * Every parameter set a verifier can accept, newest first, 8 bytes each: id, flags (1: accepted
+   * by default, 2: the prover's set), log2 blowup, queries, query grinding bits, conjectured,
+   * proven list-decoding and proven unique-decoding bits.
+   */
+  parameterSets(): Uint8Array;
+  /** Checks ids to accept (one byte each); returns them normalised: newest first, each once. */
+  acceptParameterSets(ids: Uint8Array): Uint8Array;
   frontierAppendAsync(frontier: Uint8Array, leaves: Uint8Array): Promise<Uint8Array>;
   treeRootAsync(leaves: Uint8Array): Promise<Uint8Array>;
   treePathAsync(leaves: Uint8Array, index: number): Promise<Uint8Array>;

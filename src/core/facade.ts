@@ -90,6 +90,33 @@ export interface DepositMatch {
   readonly precommitment: number;
 }
 
+/**
+ * A parameter set of spend proofs (FRI blowup, queries, grinding) and its security as Plonky3's
+ * estimator computes it for the spend AIR, in bits.
+ */
+export interface ParameterSetInfo {
+  /** The id in the proof header. */
+  readonly id: number;
+  /** Whether this core's `verifySpend` accepts proofs of this set (see `acceptParameterSets`). */
+  readonly accepted: boolean;
+  /** Whether the default configuration accepts it. */
+  readonly acceptedByDefault: boolean;
+  /** Whether `proveSpend` makes proofs of this set. */
+  readonly prover: boolean;
+  /** FRI blowup factor. */
+  readonly blowup: number;
+  /** FRI queries. */
+  readonly queries: number;
+  /** Proof-of-work bits before the queries are drawn. */
+  readonly queryGrindingBits: number;
+  /** Conjectured security ("random words" conjecture). */
+  readonly conjecturedBits: number;
+  /** Proven security, list-decoding regime (Johnson bound). */
+  readonly provenListDecodingBits: number;
+  /** Proven security, unique-decoding regime. */
+  readonly provenUniqueDecodingBits: number;
+}
+
 /** The core: hashing, the pool tree and encodings, on one backend. */
 export interface PrivStarkCore {
   /** Which backend runs the calls. */
@@ -173,6 +200,23 @@ export interface PrivStarkCore {
    * carries the stable code of the first check that failed. Wrong JavaScript types throw.
    */
   verifySpend(proof: Uint8Array, publicInputs: SpendPublicInputs): Promise<VerifyResult>;
+  /** Every parameter set the loaded binary knows, newest first, with its security figures. */
+  parameterSets(): readonly ParameterSetInfo[];
+  /**
+   * The parameter sets `verifySpend` accepts, newest first: by default the prover's set and, for a
+   * deprecation window, the previous one. A proof of any other set is refused with
+   * `unsupported_parameter_set`.
+   */
+  acceptedParameterSets(): readonly ParameterSetInfo[];
+  /**
+   * Sets which parameter sets `verifySpend` accepts (for this core object, which `loadBackend`
+   * shares per backend); returns the new `acceptedParameterSets()`. An unknown id throws a
+   * `CoreError` with code `unsupported_parameter_set`, an empty list one with `invalid_length`;
+   * a non-integer id throws `TypeError` / `RangeError`.
+   * @example
+   * core.acceptParameterSets([3]); // once no set-2 proof can still be in flight
+   */
+  acceptParameterSets(ids: readonly number[]): readonly ParameterSetInfo[];
 }
 
 const DIGEST_BYTES = 32;
@@ -322,6 +366,39 @@ function encodeCallerInputs(publicInputs: SpendPublicInputs): Uint8Array {
   }
 }
 
+/** Bytes of one record of `RawBinding.parameterSets()`. */
+const PARAMETER_SET_RECORD_BYTES = 8;
+
+/** Decodes `RawBinding.parameterSets()`; `accepted` is the configured list (undefined: default). */
+function parameterSetsOf(
+  records: Uint8Array,
+  accepted: Uint8Array | undefined,
+): ParameterSetInfo[] {
+  const out: ParameterSetInfo[] = [];
+  for (
+    let at = 0;
+    at + PARAMETER_SET_RECORD_BYTES <= records.length;
+    at += PARAMETER_SET_RECORD_BYTES
+  ) {
+    const byte = (i: number) => records[at + i] ?? 0;
+    const [id, flags] = [byte(0), byte(1)];
+    const acceptedByDefault = (flags & 1) !== 0;
+    out.push({
+      id,
+      accepted: accepted === undefined ? acceptedByDefault : accepted.includes(id),
+      acceptedByDefault,
+      prover: (flags & 2) !== 0,
+      blowup: 2 ** byte(2),
+      queries: byte(3),
+      queryGrindingBits: byte(4),
+      conjecturedBits: byte(5),
+      provenListDecodingBits: byte(6),
+      provenUniqueDecodingBits: byte(7),
+    });
+  }
+  return out;
+}
+
 /** Calls the binding (arguments already checked) and turns what it throws into a `CoreError`. */
 function guard<A extends unknown[], T>(call: (...args: A) => T, ...args: A): T {
   try {
@@ -359,6 +436,10 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
     abytes(frontier.state, 'frontier.state');
     return frontier.state;
   };
+  // The configured list of accepted parameter sets, normalised by the binding; undefined while
+  // the default applies.
+  let accepted: Uint8Array | undefined;
+  const parameterSets = () => parameterSetsOf(raw.parameterSets(), accepted);
   const pathBytes = (path: unknown) => {
     aarray(path, 'path');
     if (path.length !== 32)
@@ -461,11 +542,21 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
         throw error;
       }
       try {
-        await raw.verifySpendAsync(proof, encoded);
+        await (accepted === undefined
+          ? raw.verifySpendAsync(proof, encoded)
+          : raw.verifySpendAsync(proof, encoded, accepted));
         return { ok: true };
       } catch (error) {
         return { ok: false, code: coreErrorFrom(error).code };
       }
+    },
+    parameterSets,
+    acceptedParameterSets: () => parameterSets().filter((set) => set.accepted),
+    acceptParameterSets(ids) {
+      aarray(ids, 'ids');
+      for (const [i, id] of ids.entries()) aint(id, `ids[${i}]`, 0, 255);
+      accepted = guard(raw.acceptParameterSets, Uint8Array.from(ids));
+      return parameterSets().filter((set) => set.accepted);
     },
     encodeAddress: (owner) => guard(raw.addressEncode, digestBytes(owner, 'owner')),
     decodeAddress(address) {

@@ -19,6 +19,7 @@ export {
   type Domain,
   DOMAINS,
   type Frontier,
+  type ParameterSetInfo,
   type PaymentContext,
   type PrivStarkCore,
   type ProofReference,

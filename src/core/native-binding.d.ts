@@ -1,3 +1,9 @@
+/**
+ * Checks a list of parameter-set ids to accept (one byte each); returns it normalised (newest
+ * first, each once).
+ */
+export declare function acceptParameterSets(ids: Uint8Array): Buffer
+
 /** Owner digest of a shielded address. */
 export declare function addressDecode(address: string): Buffer
 
@@ -46,6 +52,12 @@ export declare function merge(left: Uint8Array, right: Uint8Array): Buffer
 /** `H_NODE` of each pair of concatenated digests. */
 export declare function mergePairs(nodes: Uint8Array): Buffer
 
+/**
+ * Every parameter set a verifier can accept, newest first, as 8-byte records (see
+ * `priv_stark_proof::wire::parameter_sets`).
+ */
+export declare function parameterSets(): Buffer
+
 /** Every error code the spend prover and verifier can report. */
 export declare function proofErrorCodes(): Array<string>
 
@@ -79,11 +91,14 @@ export declare function treeRoot(leaves: Uint8Array): Buffer
 /** [`tree_root`] off the JavaScript thread. */
 export declare function treeRootAsync(leaves: Uint8Array): Promise<Buffer>
 
-/** Verifies a proof against encoded public inputs; returns an empty buffer when it holds. */
-export declare function verifySpend(proof: Uint8Array, publicInputs: Uint8Array): Buffer
+/**
+ * Verifies a proof against encoded public inputs; returns an empty buffer when it holds.
+ * `accepted` lists the parameter-set ids to accept (one byte each); absent, the default sets.
+ */
+export declare function verifySpend(proof: Uint8Array, publicInputs: Uint8Array, accepted?: Uint8Array | undefined | null): Buffer
 
 /** [`verify_spend`] off the JavaScript thread. */
-export declare function verifySpendAsync(proof: Uint8Array, publicInputs: Uint8Array): Promise<Buffer>
+export declare function verifySpendAsync(proof: Uint8Array, publicInputs: Uint8Array, accepted?: Uint8Array | undefined | null): Promise<Buffer>
 
 /** Version of the core crate. */
 export declare function version(): string

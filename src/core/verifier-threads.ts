@@ -26,6 +26,8 @@ export interface VerifierThreadsOptions {
   readonly size?: number | undefined;
   /** Nice value of the worker threads (default 10; 0 for none). */
   readonly nice?: number | undefined;
+  /** Parameter sets the workers accept (default: the core's default list). */
+  readonly acceptedParameterSets?: readonly number[] | undefined;
 }
 
 /**
@@ -41,7 +43,11 @@ export class VerifierThreads {
   static async start(options: VerifierThreadsOptions): Promise<VerifierThreads> {
     const threads = new WorkerThreads<VerifyJob, VerifyResult>({
       script: workerScript(import.meta.url, 'verifier-worker'),
-      workerData: { backend: options.backend, nice: options.nice ?? 10 },
+      workerData: {
+        backend: options.backend,
+        nice: options.nice ?? 10,
+        accepted: options.acceptedParameterSets && Uint8Array.from(options.acceptedParameterSets),
+      },
       size: options.size ?? Math.max(1, availableParallelism()),
     });
     try {

@@ -15,7 +15,11 @@ import type { VerifyJob } from './verifier-threads.js';
 import { loadWasm } from './wasm.js';
 import { serveJobs } from './worker-threads.js';
 
-const { backend, nice } = workerData as { backend: Backend; nice: number };
+const { backend, nice, accepted } = workerData as {
+  backend: Backend;
+  nice: number;
+  accepted: Uint8Array | undefined;
+};
 
 try {
   // This thread only: the event loop's thread keeps its priority, so it is never starved by
@@ -29,7 +33,8 @@ const binding: RawBinding = backend === 'native' ? loadNative() : await loadWasm
 
 serveJobs<VerifyJob>(({ proof, publicInputs }): VerifyResult => {
   try {
-    binding.verifySpend(proof, publicInputs);
+    if (accepted === undefined) binding.verifySpend(proof, publicInputs);
+    else binding.verifySpend(proof, publicInputs, accepted);
     return { ok: true };
   } catch (error) {
     return { ok: false, code: coreErrorFrom(error).code };

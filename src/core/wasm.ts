@@ -130,10 +130,17 @@ function bindingOf(core: WasmCore, offThread?: OffThread): RawBinding {
     spendPublicInputs: (witness) => bytes('spend_public_inputs', witness),
     proveSpend: (witness, seed) => bytes('prove_spend', witness, seed),
     proofReference: (proof, publicInputs) => bytes('proof_reference', proof, publicInputs),
-    verifySpend: (proof, publicInputs) => bytes('verify_spend', proof, publicInputs),
+    verifySpend: (proof, publicInputs, accepted) =>
+      accepted === undefined
+        ? bytes('verify_spend', proof, publicInputs)
+        : bytes('verify_spend_accepting', proof, publicInputs, accepted),
     proveSpendAsync: (witness, seed) => later('proveSpend', 'prove_spend', witness, seed),
-    verifySpendAsync: (proof, publicInputs) =>
-      later('verifySpend', 'verify_spend', proof, publicInputs),
+    verifySpendAsync: (proof, publicInputs, accepted) =>
+      accepted === undefined
+        ? later('verifySpend', 'verify_spend', proof, publicInputs)
+        : later('verifySpend', 'verify_spend_accepting', proof, publicInputs, accepted),
+    parameterSets: () => bytes('parameter_sets'),
+    acceptParameterSets: (ids) => bytes('accept_parameter_sets', ids),
     frontierAppendAsync: (frontier, leaves) =>
       later('frontierAppend', 'frontier_append', frontier, leaves),
     treeRootAsync: (leaves) => later('treeRoot', 'tree_root', leaves),

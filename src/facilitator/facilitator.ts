@@ -12,6 +12,7 @@
 import { PoolUnavailableError } from '../ledger/errors.js';
 import type { SettleResult, SpentNullifier } from '../ledger/index.js';
 import {
+  ContextDigests,
   type FacilitatorRequest,
   isReason,
   NETWORKS,
@@ -19,7 +20,6 @@ import {
   type Reason,
 } from '../scheme/index.js';
 import { type CheckedPayment, checkRequest } from './checks.js';
-import { ContextDigests } from './context-digests.js';
 import { InFlightVerifier } from './inflight.js';
 import type {
   CallerPolicy,
@@ -39,6 +39,11 @@ export interface FacilitatorOptions {
   readonly clock?: () => number;
   /** The proof verifier (default: the core's `verifySpend`; `VerifierThreads.verify` in a server). */
   readonly verify?: FacilitatorCore['verifySpend'];
+  /**
+   * `ctx` of recent payment contexts, shared with the ledger so one payment's context is hashed
+   * once across its hand-over, /verify and /settle (default: a memo of the core's own).
+   */
+  readonly contexts?: ContextDigests;
 }
 
 /** Ledger reasons that mean the pool cannot take the transition at all. */
@@ -66,7 +71,8 @@ export class Facilitator {
     this.ledger = options.ledger;
     this.networks = options.networks ?? NETWORKS;
     this.clock = options.clock ?? Date.now;
-    this.contexts = new ContextDigests((payment) => this.core.contextDigest(payment));
+    this.contexts =
+      options.contexts ?? new ContextDigests((payment) => this.core.contextDigest(payment));
     this.verifier = new InFlightVerifier(
       options.verify ?? ((proof, inputs) => this.core.verifySpend(proof, inputs)),
     );

@@ -9,7 +9,6 @@ export {
   type CheckFailure,
   checkRequest,
 } from './checks.js';
-export { CONTEXT_DIGESTS_MAX, ContextDigests } from './context-digests.js';
 export { Facilitator, type FacilitatorOptions } from './facilitator.js';
 export { InFlightVerifier } from './inflight.js';
 export type {

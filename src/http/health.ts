@@ -1,13 +1,13 @@
 /**
  * @module `GET /health` (public), shaped like under-pressure's status route: 200 with the
- * version, scheme, x402 version, proof backend, networks with their one asset, and the pool's
- * state; 503 naming what is down (`pool`, `backend`).
+ * version, scheme, x402 version, proof backend, networks with their one asset, the accepted proof
+ * parameter sets with their security, and the pool's state; 503 naming what is down (`pool`, `backend`).
  */
 
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 
-import type { Backend } from '../core/index.js';
+import type { Backend, ParameterSetInfo } from '../core/index.js';
 import type { StoreKind, StoreState } from '../ledger/index.js';
 import {
   DEVNET_NETWORK,
@@ -25,6 +25,8 @@ export interface HealthSource {
   /** The loaded proof backend, `null` when none loaded. */
   readonly backend: Backend | null;
   readonly networks: readonly NetworkProfile[];
+  /** The proof parameter sets the verifier accepts. */
+  readonly parameterSets: readonly ParameterSetInfo[];
   readonly pool: { readonly kind: StoreKind; state(): Promise<StoreState> };
   /** How long the pool may take to answer (default 2000 ms). */
   readonly timeoutMs?: number;
@@ -47,6 +49,16 @@ const common = {
   proofTransports: Type.Array(Type.Union([Type.Literal('reference'), Type.Literal('inline')]), {
     description: 'how payments may carry their proof: by reference (compact) and inline',
   }),
+  parameterSets: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      prover: Type.Boolean({ description: 'whether this release proves under it' }),
+      conjecturedBits: Type.Integer(),
+      provenListDecodingBits: Type.Integer(),
+      provenUniqueDecodingBits: Type.Integer(),
+    }),
+    { description: 'the proof parameter sets accepted, with their security in bits' },
+  ),
 };
 
 const HealthOkSchema = Type.Object(
@@ -72,6 +84,15 @@ const HealthOkSchema = Type.Object(
         backend: 'native',
         networks: [DEVNET_NETWORK],
         proofTransports: [...PROOF_TRANSPORTS],
+        parameterSets: [
+          {
+            id: 3,
+            prover: true,
+            conjecturedBits: 128,
+            provenListDecodingBits: 100,
+            provenUniqueDecodingBits: 49,
+          },
+        ],
         pool: {
           kind: 'sqlite',
           ok: true,
@@ -116,6 +137,13 @@ export function registerHealth(app: FastifyInstance, source: HealthSource): void
     x402Version: X402_VERSION,
     networks: source.networks.map(({ network, asset, decimals }) => ({ network, asset, decimals })),
     proofTransports: [...PROOF_TRANSPORTS] as ProofTransport[],
+    parameterSets: source.parameterSets.map((set) => ({
+      id: set.id,
+      prover: set.prover,
+      conjecturedBits: set.conjecturedBits,
+      provenListDecodingBits: set.provenListDecodingBits,
+      provenUniqueDecodingBits: set.provenUniqueDecodingBits,
+    })),
   } as const;
   app.get(
     '/health',

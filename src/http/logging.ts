@@ -4,8 +4,9 @@
  * wherever they might appear (defence in depth — nothing logs them on purpose).
  */
 
-import { destination, type DestinationStream, type LoggerOptions } from 'pino';
+import type { DestinationStream, LoggerOptions } from 'pino';
 
+import { batchedStdout } from '../log/batched-stdout.js';
 import { serializeError } from '../log/serialize-error.js';
 
 /** Paths pino censors in every log line. */
@@ -37,27 +38,6 @@ export interface LogSettings {
   readonly level?: string;
   /** Where lines go (default stdout). */
   readonly stream?: DestinationStream;
-}
-
-/** Bytes of log lines held before they are written (a line is about 200 bytes). */
-export const LOG_BUFFER_BYTES = 4096;
-/** At most this long, ms, before held lines are written anyway. */
-export const LOG_FLUSH_MS = 200;
-
-/**
- * Standard output, written in batches: one reply line per request written on its own costs a
- * write on a libuv thread and the wake-ups around it, about as much as the rest of the log line
- * at load. Held lines are written when {@link LOG_BUFFER_BYTES} are pending, every
- * {@link LOG_FLUSH_MS}, and at exit (pino flushes its destinations then); a SIGKILL loses what is
- * held.
- */
-export function batchedStdout(): DestinationStream {
-  return destination({
-    dest: 1,
-    sync: false,
-    minLength: LOG_BUFFER_BYTES,
-    periodicFlush: LOG_FLUSH_MS,
-  });
 }
 
 /** pino options with redaction and minimal request serializers (batched stdout by default). */

@@ -126,19 +126,33 @@ const CHECKPOINT_COLUMNS = 'seq, root, size, created_at';
 const EVENT_COLUMNS =
   'id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note';
 
-/** The column arrays of handed-over proofs to insert, in the insert's order ($23 … $31). */
-function proofColumns(proofs: readonly HandOverOp[]): unknown[] {
-  return [
-    proofs.map((p) => p.reference),
-    proofs.map((p) => p.nullifier),
-    proofs.map((p) => p.parameterSet),
-    proofs.map((p) => p.root),
-    proofs.map((p) => p.change),
-    proofs.map((p) => p.amount),
-    proofs.map((p) => p.ctx),
-    proofs.map((p) => Buffer.from(p.proof.buffer, p.proof.byteOffset, p.proof.length)),
-    proofs.map((p) => p.expiresAt),
-  ];
+/**
+ * Inserts handed-over proofs (or keeps a stored reference again with its new time) in one
+ * multi-row statement whose proofs are binary parameters.
+ */
+async function insertProofs(client: pg.PoolClient, proofs: readonly HandOverOp[]): Promise<void> {
+  const params: unknown[] = [];
+  const rows = proofs.map((p) => {
+    const at = params.length;
+    params.push(
+      p.reference,
+      p.nullifier,
+      p.parameterSet,
+      p.root,
+      p.change,
+      p.amount,
+      p.ctx,
+      p.expiresAt,
+      Buffer.from(p.proof.buffer, p.proof.byteOffset, p.proof.length),
+    );
+    return `(${Array.from({ length: 9 }, (_, i) => `$${at + i + 1}`).join(', ')})`;
+  });
+  await client.query(
+    `INSERT INTO proofs (reference, nullifier, parameter_set, root, change, amount, ctx, expires_at, proof)
+     VALUES ${rows.join(', ')}
+     ON CONFLICT (reference) DO UPDATE SET expires_at = excluded.expires_at`,
+    params,
+  );
 }
 
 /**
@@ -346,11 +360,7 @@ class PostgresStore implements PoolStore {
                   e AS (INSERT INTO events (${EVENT_COLUMNS})
                         SELECT * FROM unnest($6::bigint[], $7::text[], $8::bigint[], $9::text[], $10::bigint[],
                                              $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])),
-                  p AS (INSERT INTO proofs (reference, nullifier, parameter_set, root, change, amount, ctx, proof, expires_at)
-                        SELECT * FROM unnest($23::text[], $24::text[], $25::integer[], $26::text[], $27::text[],
-                                             $28::text[], $29::text[], $30::bytea[], $31::bigint[])
-                        ON CONFLICT (reference) DO UPDATE SET expires_at = excluded.expires_at),
-                  d AS (DELETE FROM proofs WHERE nullifier = ANY($32::text[]))
+                  d AS (DELETE FROM proofs WHERE nullifier = ANY($23::text[]))
              UPDATE pool_head SET size = $16, root = $17, frontier = $18, event_count = $19, checkpoint_count = $20,
                                   deposit_total = $21, proof_rows = $22
              WHERE id = 1`,
@@ -377,10 +387,13 @@ class PostgresStore implements PoolStore {
               h.checkpointCount,
               h.depositTotal,
               h.proofRows,
-              ...proofColumns(plan.proofs),
               plan.dropProofsOf,
             ],
           );
+          // Handed-over proofs in a statement of their own, each proof a binary parameter: in an
+          // array parameter node-postgres sends bytea as hex text for the server to parse (about
+          // 2.4 ms of server CPU per 62 KB proof, against 0.5 bound as binary).
+          if (plan.proofs.length > 0) await insertProofs(client, plan.proofs);
           return plan.results;
         },
         { lockHead: true },

@@ -5,6 +5,7 @@
  */
 
 export { paymentContext, publicInputs, resourceIdOf } from './context.js';
+export { CONTEXT_DIGESTS_MAX, ContextDigests } from './context-digests.js';
 export {
   decodeProof,
   encodeProof,

@@ -33,7 +33,7 @@ import {
 } from '../http/index.js';
 import { Ledger, openStore, type PoolStore } from '../ledger/index.js';
 import { buildPoolNode, type HandOverLimits, resolveOperatorToken } from '../pool-node/index.js';
-import { DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
+import { ContextDigests, DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
 import { generatedApiKey } from './api-key.js';
 
 /** What the service runs and how. */
@@ -76,6 +76,11 @@ export interface ServiceConfig {
   readonly proofStoreCapacity: number;
   /** Hand-overs per client and window at the pool node. */
   readonly handOverRateLimit: HandOverLimits;
+  /**
+   * Proof parameter sets to accept (`PROOF_PARAMETER_SETS`; undefined: the core's default, today
+   * sets 3 and 2). Drop an old set once no payment proved under it can still be in flight.
+   */
+  readonly parameterSets: readonly number[] | undefined;
 }
 
 /** What `priv-stark start` runs without flags or environment (priv-stark-v1.md §6). */
@@ -99,6 +104,7 @@ export const SERVICE_DEFAULTS: ServiceConfig = {
   verifyNice: undefined,
   proofStoreCapacity: 10_000,
   handOverRateLimit: { max: 120, timeWindowMs: 60_000 },
+  parameterSets: undefined,
 };
 
 /** A configuration the service refuses (the message says why; it names no secret). */
@@ -170,6 +176,16 @@ export async function startService(
   const network = access?.networks?.[0] ?? DEVNET_NETWORK;
 
   const core = await loadCore();
+  if (config.parameterSets !== undefined) {
+    try {
+      core.acceptParameterSets(config.parameterSets);
+    } catch (error) {
+      throw new ServiceConfigError(`PROOF_PARAMETER_SETS: ${messageOf(error)}`);
+    }
+  }
+  // One list for every verifier of the process: the core, its threads and the ledger's stored
+  // verdicts of handed-over proofs.
+  const accepted = core.acceptedParameterSets().map((set) => set.id);
   const store: PoolStore = await openStore(core, {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -189,6 +205,7 @@ export async function startService(
         backend: core.backend,
         size: config.verifyThreads,
         nice: config.verifyNice,
+        acceptedParameterSets: config.parameterSets === undefined ? undefined : accepted,
       }).catch((error: unknown) => {
         say(
           `priv-stark: verification threads did not start (${messageOf(error)}); verifying on the core's own threads`,
@@ -201,14 +218,18 @@ export async function startService(
         verify = threads.verify;
       }
     }
+    // One memo of payment context digests for the ledger and the facilitator: a payment's context
+    // is hashed once across its hand-over, /verify and /settle (about 60 µs each time otherwise).
+    const contexts = new ContextDigests((payment) => core.contextDigest(payment));
     const ledger = new Ledger({
-      core: { ...core, verifySpend: verify },
+      core: { ...core, verifySpend: verify, contextDigest: (payment) => contexts.of(payment) },
       store,
       scheme: SCHEME,
       network: network.network,
       asset: network.asset,
       checkpointIntervalMs: config.checkpointIntervalMs,
       proofStoreCapacity: config.proofStoreCapacity,
+      acceptedParameterSets: accepted,
       onTimerError: (error) => say(`priv-stark: checkpoint failed: ${messageOf(error)}`),
     });
     closers.push(() => ledger.stop());
@@ -262,7 +283,7 @@ export async function startService(
         rateLimitStore = await postgresRateLimitStore(connections);
       }
 
-      const facilitator = new Facilitator({ core, ledger, networks: [network], verify });
+      const facilitator = new Facilitator({ core, ledger, networks: [network], verify, contexts });
       const app = await build({
         facilitator,
         auth,
@@ -273,6 +294,7 @@ export async function startService(
           version: VERSION,
           backend: core.backend,
           networks: [network],
+          parameterSets: core.acceptedParameterSets(),
           pool: { kind: store.kind, state: () => ledger.state() },
         },
       });

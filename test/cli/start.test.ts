@@ -53,4 +53,14 @@ describe('start configuration', () => {
     for (const argv of [['--port', 'x'], ['--port', '70000'], ['--nope'], ['positional']])
       expect(() => startConfig(argv, {})).toThrow(UsageError);
   });
+
+  it('reads the accepted proof parameter sets: unset is the core default; junk is a usage error', () => {
+    expect(startConfig([], {}).parameterSets).toBeUndefined();
+    expect(startConfig([], { PROOF_PARAMETER_SETS: '3' }).parameterSets).toEqual([3]);
+    expect(
+      startConfig(['--parameter-sets', '3, 2'], { PROOF_PARAMETER_SETS: '3' }).parameterSets,
+    ).toEqual([3, 2]);
+    for (const junk of ['3;2', 'x', '-1', '256', '3,,2', '0x3'])
+      expect(() => startConfig([], { PROOF_PARAMETER_SETS: junk })).toThrow(UsageError);
+  });
 });

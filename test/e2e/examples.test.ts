@@ -1,6 +1,7 @@
 // The examples as a user runs them, each a real process on loopback: the three merchant examples
 // (stock @x402/express, stock @x402/hono, the Fastify plugin) started with `tsx`, each paid by the
-// payer example, which ends with the pool's own answer. They import the package by name
+// payer example (stock @x402/fetch), which ends with the pool's own answer; the Express merchant
+// also by the axios payer example (stock @x402/axios 2.11). They import the package by name
 // (`priv-stark/server`, `priv-stark/client`), i.e. the built `dist/` through package.json exports.
 
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -60,11 +61,12 @@ function startMerchant(example: string, payTo: string): Promise<string> {
 function runPayer(
   url: string,
   wallet: string,
+  payer = 'pay.ts',
 ): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', join(ROOT, 'examples/pay.ts'), url],
+      ['--import', 'tsx', join(ROOT, 'examples', payer), url],
       {
         cwd: ROOT,
         encoding: 'utf8',
@@ -97,3 +99,21 @@ describe.each(['merchant-express.ts', 'merchant-hono.ts', 'merchant-fastify.ts']
     });
   },
 );
+
+describe('examples/merchant-express.ts paid by examples/pay-axios.ts', () => {
+  it('serves the weather for $0.01 through stock @x402/axios and the pool settles it', async () => {
+    const core = await loadCore();
+    const merchantWallet = await stack.wallet();
+    const url = await startMerchant('merchant-express.ts', merchantWallet.address);
+    const walletFile = join(dir, 'axios.wallet');
+    const payer = await Wallet.create({ core, pool: stack.poolUrl, path: walletFile });
+    await stack.fund(payer, '50000');
+    const run = await runPayer(`${url}/weather`, walletFile, 'pay-axios.ts');
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/HTTP 200: \{"weather":"sunny","temperature":21\}/);
+    expect(run.stdout).toMatch(/"success":true/);
+    expect(run.stdout).toMatch(/pool: settled; balance 40000/);
+    await stack.settle(merchantWallet);
+    expect(merchantWallet.balance().total).toBe(10000n);
+  });
+});

@@ -29,6 +29,23 @@ describe('health and metrics', () => {
       backend: h.core().backend,
       networks: [{ network: 'shielded:devnet', asset: 'dUSD', decimals: 6 }],
       proofTransports: ['reference', 'inline'],
+      // The verifier's default list, newest first; the figures are the estimator's (docs/proof.md).
+      parameterSets: [
+        {
+          id: 3,
+          prover: true,
+          conjecturedBits: 128,
+          provenListDecodingBits: 100,
+          provenUniqueDecodingBits: 49,
+        },
+        {
+          id: 2,
+          prover: false,
+          conjecturedBits: 128,
+          provenListDecodingBits: 73,
+          provenUniqueDecodingBits: 37,
+        },
+      ],
       pool: {
         kind: 'sqlite',
         ok: true,
@@ -45,6 +62,7 @@ describe('health and metrics', () => {
           version: 'test',
           backend: null,
           networks: [],
+          parameterSets: [],
           pool: {
             kind: 'postgres',
             state: async () => {
@@ -70,6 +88,7 @@ describe('health and metrics', () => {
           version: 'test',
           backend: 'native',
           networks: [],
+          parameterSets: [],
           timeoutMs: 50,
           pool: { kind: 'sqlite', state: () => new Promise(() => undefined) },
         },

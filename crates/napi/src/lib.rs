@@ -246,14 +246,50 @@ pub fn proof_reference(proof: Uint8Array, public_inputs: Uint8Array) -> Result<B
 }
 
 /// Verifies a proof against encoded public inputs; returns an empty buffer when it holds.
+/// `accepted` lists the parameter-set ids to accept (one byte each); absent, the default sets.
 #[napi]
-pub fn verify_spend(proof: Uint8Array, public_inputs: Uint8Array) -> Result<Buffer> {
-    bytes(guarded(|| proof_wire::verify_spend(&proof, &public_inputs).map(|()| Vec::new())))
+pub fn verify_spend(
+    proof: Uint8Array,
+    public_inputs: Uint8Array,
+    accepted: Option<Uint8Array>,
+) -> Result<Buffer> {
+    bytes(guarded(|| verify(&proof, &public_inputs, accepted.as_deref())))
 }
 
 /// [`verify_spend`] off the JavaScript thread.
 #[napi(ts_return_type = "Promise<Buffer>")]
-pub fn verify_spend_async(proof: Uint8Array, public_inputs: Uint8Array) -> AsyncTask<WireTask> {
+pub fn verify_spend_async(
+    proof: Uint8Array,
+    public_inputs: Uint8Array,
+    accepted: Option<Uint8Array>,
+) -> AsyncTask<WireTask> {
     let (proof, public_inputs) = (proof.to_vec(), public_inputs.to_vec());
-    WireTask::new(move || proof_wire::verify_spend(&proof, &public_inputs).map(|()| Vec::new()))
+    let accepted = accepted.map(|ids| ids.to_vec());
+    WireTask::new(move || verify(&proof, &public_inputs, accepted.as_deref()))
+}
+
+fn verify(
+    proof: &[u8],
+    public_inputs: &[u8],
+    accepted: Option<&[u8]>,
+) -> core::result::Result<Vec<u8>, ProofError> {
+    match accepted {
+        Some(ids) => proof_wire::verify_spend_accepting(proof, public_inputs, ids),
+        None => proof_wire::verify_spend(proof, public_inputs),
+    }
+    .map(|()| Vec::new())
+}
+
+/// Every parameter set a verifier can accept, newest first, as 8-byte records (see
+/// `priv_stark_proof::wire::parameter_sets`).
+#[napi]
+pub fn parameter_sets() -> Buffer {
+    proof_wire::parameter_sets().into()
+}
+
+/// Checks a list of parameter-set ids to accept (one byte each); returns it normalised (newest
+/// first, each once).
+#[napi]
+pub fn accept_parameter_sets(ids: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| proof_wire::accept_parameter_sets(&ids)))
 }

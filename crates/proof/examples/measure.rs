@@ -1,48 +1,175 @@
-//! Measures proof size, prove time and verify time for the accepted parameter set and a few
-//! alternatives (release mode: `cargo run --release -p priv-stark-proof --example measure`).
-//! Pass `all` to measure the whole trade-off grid, `breakdown` for a size breakdown.
+//! Measures the levers of the parameter set (release mode, feature `measure`):
+//!
+//! ```text
+//! cargo run --release -p priv-stark-proof --example measure -- levers     # the trade-off table
+//! cargo run --release -p priv-stark-proof --example measure -- grid       # smallest q per blowup
+//! cargo run --release -p priv-stark-proof --example measure -- breakdown  # bytes of one proof
+//! cargo run --release -p priv-stark-proof --example measure -- verify B Q G [runs]  # a loop to profile
+//! valgrind --tool=callgrind --toggle-collect='*measured_*' target/release/examples/measure one I verify|prove
+//! ```
+//!
+//! `one I verify|prove` proves candidate `I` of the `levers` list once, then runs one more
+//! verification (or proof) inside `measured_verify` (`measured_prove`), for instruction counts
+//! that do not depend on the machine's load.
+//!
+//! `levers` proves `WITNESSES` witnesses `PROOFS_PER_WITNESS` times for every candidate (mean and
+//! worst size), times proving (median), then verifies every candidate in interleaved rounds
+//! (median), so load on the machine spreads over all candidates alike.
 
 use std::time::{Duration, Instant};
 
 use priv_stark_proof::{
-    builder::random_spend,
+    builder::{SpendScenario, random_spend},
     config::StarkProof,
     encoding::HEADER_BYTES,
-    params::{PARAMETER_SET, ParameterSet},
+    params::{PARAMETER_SET, PARAMETER_SET_2, ParameterSet},
     prover::prove_with,
-    security::security_level,
+    security::{security_level, security_reports},
     verifier::{decode_body, verify_with},
 };
 use rand::{SeedableRng, rngs::StdRng};
+
+const WITNESSES: u64 = 10;
+const PROOFS_PER_WITNESS: u8 = 2;
+const VERIFY_ROUNDS: usize = 10;
+const VERIFY_PER_ROUND: usize = 20;
 
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();
     samples[samples.len() / 2]
 }
 
-fn candidates() -> Vec<(&'static str, ParameterSet)> {
-    let base = PARAMETER_SET;
-    let set =
-        |log_blowup, num_queries, query_pow_bits, max_log_arity, log_final_poly_len| ParameterSet {
-            log_blowup,
-            num_queries,
-            query_pow_bits,
-            max_log_arity,
-            log_final_poly_len,
-            ..base
-        };
-    vec![
-        ("b8 q38 g16 a8 f8", set(3, 38, 16, 3, 3)),
-        ("b16 q29 g16 a8 f128", set(4, 29, 16, 3, 7)),
-        ("b32 q23 g16 a8 f128 (accepted, set 2)", set(5, 23, 16, 3, 7)),
-        ("b32 q22 g20 a8 f128", set(5, 22, 20, 3, 7)),
-        ("b64 q19 g16 a8 f128 (set 1)", set(6, 19, 16, 3, 7)),
-        ("b64 q19 g16 a8 f64", set(6, 19, 16, 3, 6)),
-        ("b64 q19 g16 a16 f64", set(6, 19, 16, 4, 6)),
-        ("b64 q19 g16 a4 f256", set(6, 19, 16, 2, 8)),
-        ("b64 q18 g16 a8 f128 (120 bits)", set(6, 18, 16, 3, 7)),
-        ("b128 q16 g16 a8 f128", set(7, 16, 16, 3, 7)),
-    ]
+fn set(log_blowup: usize, num_queries: usize, query_pow_bits: usize) -> ParameterSet {
+    ParameterSet { id: 9, log_blowup, num_queries, query_pow_bits, ..PARAMETER_SET }
+}
+
+fn candidates() -> Vec<(String, ParameterSet)> {
+    let mut out = vec![
+        ("set 2: b32 q23 g16".to_string(), PARAMETER_SET_2),
+        ("b8 q57 g16".to_string(), set(3, 57, 16)),
+        ("b16 q43 g16".to_string(), set(4, 43, 16)),
+        ("b32 q34 g16".to_string(), set(5, 34, 16)),
+        ("set 3: b32 q33 g18".to_string(), PARAMETER_SET),
+        ("b32 q33 g20".to_string(), set(5, 33, 20)),
+        ("b64 q29 g16".to_string(), set(6, 29, 16)),
+        ("b64 q28 g18".to_string(), set(6, 28, 18)),
+        ("b128 q25 g16".to_string(), set(7, 25, 16)),
+    ];
+    for (arity, final_len) in [(3, 6), (3, 8), (2, 8), (4, 6), (1, 9)] {
+        out.push((
+            format!("set 3, arity {} final {}", 1 << arity, 1 << final_len),
+            ParameterSet {
+                id: 9,
+                max_log_arity: arity,
+                log_final_poly_len: final_len,
+                ..PARAMETER_SET
+            },
+        ));
+    }
+    for cap_height in [2, 4] {
+        out.push((
+            format!("set 3, cap height {cap_height}"),
+            ParameterSet { id: 9, cap_height, ..PARAMETER_SET },
+        ));
+    }
+    out.push((
+        "set 3, 4 random codewords".to_string(),
+        ParameterSet { id: 9, num_random_codewords: 4, ..PARAMETER_SET },
+    ));
+    out
+}
+
+fn scenarios() -> Vec<SpendScenario> {
+    (0..WITNESSES)
+        .map(|i| {
+            let mut rng = StdRng::seed_from_u64(1000 + i);
+            random_spend(&mut rng, 5_000_000 + i, 1_250_000, 40 + i as usize).expect("scenario")
+        })
+        .collect()
+}
+
+struct Row {
+    name: String,
+    params: ParameterSet,
+    mean: usize,
+    worst: usize,
+    prove: Duration,
+    proof: (Vec<u8>, priv_stark_proof::PublicInputs),
+    verify: Vec<Duration>,
+}
+
+fn levers() {
+    let scenarios = scenarios();
+    let mut rows: Vec<Row> = Vec::new();
+    for (name, params) in candidates() {
+        let (mut sizes, mut times, mut last) = (Vec::new(), Vec::new(), None);
+        for (w, scenario) in scenarios.iter().enumerate() {
+            for p in 0..PROOFS_PER_WITNESS {
+                let mut seed = [p + 1; 32];
+                seed[1] = w as u8;
+                let start = Instant::now();
+                let proof = prove_with(&params, &scenario.witness, seed).expect("prove");
+                times.push(start.elapsed());
+                sizes.push(proof.bytes.len());
+                last = Some((proof.bytes, proof.public_inputs));
+            }
+        }
+        let mean = sizes.iter().sum::<usize>() / sizes.len();
+        let worst = *sizes.iter().max().unwrap();
+        eprintln!("{name}: proved");
+        rows.push(Row {
+            name,
+            params,
+            mean,
+            worst,
+            prove: median(times),
+            proof: last.unwrap(),
+            verify: Vec::new(),
+        });
+    }
+    for _ in 0..VERIFY_ROUNDS {
+        for row in &mut rows {
+            for _ in 0..VERIFY_PER_ROUND {
+                let start = Instant::now();
+                verify_with(&row.params, &row.proof.0, &row.proof.1).expect("verify");
+                row.verify.push(start.elapsed());
+            }
+        }
+    }
+    println!(
+        "| set | mean size (B) | worst (B) | prove (ms) | verify (ms) | conjectured | proven LDR | proven UDR |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for row in rows {
+        let level = security_level(&row.params);
+        println!(
+            "| {} | {} | {} | {:.0} | {:.3} | {} | {} | {} |",
+            row.name,
+            row.mean,
+            row.worst,
+            row.prove.as_secs_f64() * 1e3,
+            median(row.verify).as_secs_f64() * 1e3,
+            level.conjectured_bits,
+            level.proven_list_decoding_bits,
+            level.proven_unique_decoding_bits
+        );
+    }
+}
+
+/// The smallest query count reaching 100 proven (list-decoding) and 128 conjectured bits.
+fn grid() {
+    let (conjectured, proven) = security_reports(&PARAMETER_SET);
+    println!("set 3: {:?}\n{conjectured:#?}\n{proven:#?}", security_level(&PARAMETER_SET));
+    for log_blowup in 2..=8 {
+        for pow in [16, 18, 20, 22] {
+            let found = (8..200).find_map(|q| {
+                let level = security_level(&set(log_blowup, q, pow));
+                (level.proven_list_decoding_bits >= 100 && level.conjectured_bits >= 128)
+                    .then_some((q, level))
+            });
+            println!("b{} g{pow}: {found:?}", 1 << log_blowup);
+        }
+    }
 }
 
 fn breakdown(proof: &StarkProof) {
@@ -71,95 +198,55 @@ fn breakdown(proof: &StarkProof) {
     println!("  final poly       {}", len(postcard::to_allocvec(&fri.final_poly).unwrap()));
 }
 
-/// Proof sizes over a grid, smallest query count reaching `target` bits.
-fn sizes() {
-    let mut rng = StdRng::seed_from_u64(7);
-    let scenario = random_spend(&mut rng, 5_000_000, 1_250_000, 40).expect("scenario");
-    for target in [128, 120] {
-        for log_blowup in [4, 5, 6] {
-            for query_pow_bits in [16, 20] {
-                for (max_log_arity, log_final_poly_len) in
-                    [(3, 3), (3, 5), (3, 6), (2, 6), (4, 6), (3, 7), (2, 8), (3, 4)]
-                {
-                    let mut params = ParameterSet {
-                        log_blowup,
-                        query_pow_bits,
-                        max_log_arity,
-                        log_final_poly_len,
-                        ..PARAMETER_SET
-                    };
-                    params.num_queries = (8..100)
-                        .find(|&q| {
-                            security_level(&ParameterSet { num_queries: q, ..params })
-                                .conjectured_bits
-                                >= target
-                        })
-                        .unwrap();
-                    let start = Instant::now();
-                    let proof = prove_with(&params, &scenario.witness, [1; 32]).expect("prove");
-                    let elapsed = start.elapsed();
-                    println!(
-                        "target {target} b{} q{} g{} arity {} final {}: {} bytes, prove {:.0} ms",
-                        1 << log_blowup,
-                        params.num_queries,
-                        query_pow_bits,
-                        1 << max_log_arity,
-                        1 << log_final_poly_len,
-                        proof.bytes.len(),
-                        elapsed.as_secs_f64() * 1e3
-                    );
-                }
-            }
-        }
-    }
+#[inline(never)]
+fn measured_verify(params: &ParameterSet, proof: &[u8], public: &priv_stark_proof::PublicInputs) {
+    verify_with(params, proof, public).expect("verify");
+}
+
+#[inline(never)]
+fn measured_prove(params: &ParameterSet, scenario: &SpendScenario) -> usize {
+    prove_with(params, &scenario.witness, [9; 32]).expect("prove").bytes.len()
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let all = args.iter().any(|a| a == "all");
-    let show_breakdown = args.iter().any(|a| a == "breakdown");
-    if args.iter().any(|a| a == "sizes") {
-        sizes();
-        return;
-    }
-    let mut rng = StdRng::seed_from_u64(2024);
-    let scenario = random_spend(&mut rng, 5_000_000, 1_250_000, 40).expect("scenario");
-    let sets = if all { candidates() } else { vec![("accepted", PARAMETER_SET)] };
-    println!(
-        "| set | mean size (B) | prove (ms) | verify (ms) | conjectured | proven LDR | proven UDR |"
-    );
-    println!("|---|---|---|---|---|---|---|");
-    for (name, params) in sets {
-        let mut prove_times = Vec::new();
-        let mut proof = None;
-        let mut total_size = 0;
-        const RUNS: u8 = 7;
-        for i in 0..RUNS {
-            let start = Instant::now();
-            let made = prove_with(&params, &scenario.witness, [i + 1; 32]).expect("prove");
-            prove_times.push(start.elapsed());
-            total_size += made.bytes.len();
-            proof = Some(made);
-        }
-        let proof = proof.unwrap();
-        let mut verify_times = Vec::new();
-        for _ in 0..50 {
-            let start = Instant::now();
-            verify_with(&params, &proof.bytes, &proof.public_inputs).expect("verify");
-            verify_times.push(start.elapsed());
-        }
-        let level = security_level(&params);
-        println!(
-            "| {name} | {} | {:.1} | {:.3} | {} | {} | {} |",
-            total_size / usize::from(RUNS),
-            median(prove_times).as_secs_f64() * 1e3,
-            median(verify_times).as_secs_f64() * 1e3,
-            level.conjectured_bits,
-            level.proven_list_decoding_bits,
-            level.proven_unique_decoding_bits
-        );
-        if show_breakdown {
+    let number =
+        |i: usize, default: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
+    match args.get(1).map_or("levers", String::as_str) {
+        "grid" => grid(),
+        "breakdown" => {
+            let scenario = &scenarios()[0];
+            let proof = prove_with(&PARAMETER_SET, &scenario.witness, [7; 32]).expect("prove");
+            println!("set 3 proof: {} bytes", proof.bytes.len());
             breakdown(&decode_body(&proof.bytes[HEADER_BYTES..]).unwrap());
         }
+        "one" => {
+            let (name, params) = candidates().swap_remove(number(2, 0));
+            let scenario = &scenarios()[0];
+            let proof = prove_with(&params, &scenario.witness, [7; 32]).expect("prove");
+            // Warm every lazily computed value (AIR digest, periodic evaluator) first.
+            verify_with(&params, &proof.bytes, &proof.public_inputs).expect("verify");
+            if args.get(3).map(String::as_str) == Some("prove") {
+                println!("{name}: {} bytes", measured_prove(&params, scenario));
+            } else {
+                measured_verify(&params, &proof.bytes, &proof.public_inputs);
+                println!("{name}: verified");
+            }
+        }
+        "verify" => {
+            let params = ParameterSet {
+                id: if (number(2, 5), number(3, 33), number(4, 18)) == (5, 33, 18) { 3 } else { 9 },
+                ..set(number(2, 5), number(3, 33), number(4, 18))
+            };
+            let scenario = &scenarios()[0];
+            let proof = prove_with(&params, &scenario.witness, [7; 32]).expect("prove");
+            let runs = number(5, 1000);
+            let start = Instant::now();
+            for _ in 0..runs {
+                verify_with(&params, &proof.bytes, &proof.public_inputs).expect("verify");
+            }
+            println!("mean verify: {:?} over {runs} runs", start.elapsed() / runs as u32);
+        }
+        _ => levers(),
     }
 }

@@ -8,7 +8,6 @@
 
 use alloc::vec::Vec;
 
-use p3_blake3::Blake3;
 use p3_challenger::{HashChallenger, SerializingChallenger64};
 use p3_commit::ExtensionMmcs;
 use p3_dft::Radix2DFTSmallBatch;
@@ -16,11 +15,13 @@ use p3_field::extension::CubicTrinomialExtensionField;
 use p3_fri::{FriParameters, HidingFriPcs};
 use p3_goldilocks::Goldilocks;
 use p3_merkle_tree::MerkleTreeHidingMmcs;
-use p3_symmetric::{CompressionFunctionFromHasher, SerializingHasher};
 use p3_uni_stark::StarkConfig;
 use rand::{SeedableRng, rngs::StdRng};
 
-use crate::params::ParameterSet;
+use crate::{
+    hash::{Blake3Hash, LeafHash, NodeCompress},
+    params::ParameterSet,
+};
 
 /// The base field.
 pub type Val = Goldilocks;
@@ -32,11 +33,10 @@ pub const SALT_ELEMS: usize = 2;
 /// Bytes of a Merkle digest.
 pub const DIGEST_BYTES: usize = 32;
 
-type FieldHash = SerializingHasher<Blake3>;
-type Compress = CompressionFunctionFromHasher<Blake3, 2, DIGEST_BYTES>;
-/// The salted (hiding) Merkle commitment over base-field matrices.
+/// The salted (hiding) Merkle commitment over base-field matrices: BLAKE3 of each salted row,
+/// BLAKE3 of each pair of digests ([`crate::hash`]).
 pub type ValMmcs =
-    MerkleTreeHidingMmcs<Val, u8, FieldHash, Compress, StdRng, 2, DIGEST_BYTES, SALT_ELEMS>;
+    MerkleTreeHidingMmcs<Val, u8, LeafHash, NodeCompress, StdRng, 2, DIGEST_BYTES, SALT_ELEMS>;
 type ChallengeMmcs = ExtensionMmcs<Val, Challenge, ValMmcs>;
 /// Radix-2 DFT tuned for few columns on one thread (measured ~25% faster than
 /// `Radix2DitParallel` here); the LDE values, hence the proofs, do not depend on the choice.
@@ -44,7 +44,7 @@ type Dft = Radix2DFTSmallBatch<Val>;
 /// The hiding FRI polynomial commitment scheme.
 pub type Pcs = HidingFriPcs<Val, Dft, ValMmcs, ChallengeMmcs, StdRng>;
 /// Fiat-Shamir over BLAKE3, absorbing canonical little-endian bytes.
-pub type Challenger = SerializingChallenger64<Val, HashChallenger<u8, Blake3, 32>>;
+pub type Challenger = SerializingChallenger64<Val, HashChallenger<u8, Blake3Hash, 32>>;
 /// The STARK configuration.
 pub type SpendConfig = StarkConfig<Pcs, Challenge, Challenger>;
 /// A Plonky3 proof under [`SpendConfig`].
@@ -58,10 +58,8 @@ pub fn build_config(
     seed: [u8; 32],
 ) -> SpendConfig {
     let (mmcs_seed, pcs_seed) = split_seed(seed);
-    let field_hash = FieldHash::new(Blake3 {});
-    let compress = Compress::new(Blake3 {});
     let val_mmcs =
-        ValMmcs::new(field_hash, compress, params.cap_height, StdRng::from_seed(mmcs_seed));
+        ValMmcs::new(LeafHash, NodeCompress, params.cap_height, StdRng::from_seed(mmcs_seed));
     let challenge_mmcs = ChallengeMmcs::new(val_mmcs.clone());
     let fri_params = FriParameters {
         log_blowup: params.log_blowup,
@@ -80,7 +78,7 @@ pub fn build_config(
         params.num_random_codewords,
         StdRng::from_seed(pcs_seed),
     );
-    let challenger = Challenger::from_hasher(transcript_prefix.to_vec(), Blake3 {});
+    let challenger = Challenger::from_hasher(transcript_prefix.to_vec(), Blake3Hash);
     SpendConfig::new(pcs, challenger).with_ood_proof_of_work_bits(params.ood_pow_bits)
 }
 
@@ -92,7 +90,7 @@ fn split_seed(seed: [u8; 32]) -> ([u8; 32], [u8; 32]) {
         let mut input = Vec::with_capacity(label.len() + 32);
         input.extend_from_slice(label);
         input.extend_from_slice(&seed);
-        Blake3 {}.hash_iter(input)
+        Blake3Hash.hash_iter(input)
     };
     (derive(b"priv-stark/v1 mmcs salts"), derive(b"priv-stark/v1 pcs masks"))
 }

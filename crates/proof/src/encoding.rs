@@ -46,12 +46,13 @@ pub fn proof_header(parameter_set: u8) -> [u8; HEADER_BYTES] {
     header
 }
 
-/// Checks the size and header of `proof` and returns the body.
+/// Checks the size and header of `proof` and returns the parameter-set id it names and the body.
+/// Whether that set is accepted is the verifier's decision.
 ///
 /// # Errors
-/// [`ProofError::ProofTooLarge`], [`ProofError::ProofTooShort`], [`ProofError::BadMagic`],
-/// [`ProofError::UnsupportedVersion`] or [`ProofError::UnsupportedParameterSet`].
-pub fn split_header(proof: &[u8], parameter_set: u8) -> Result<&[u8], ProofError> {
+/// [`ProofError::ProofTooLarge`], [`ProofError::ProofTooShort`], [`ProofError::BadMagic`] or
+/// [`ProofError::UnsupportedVersion`].
+pub fn split_header(proof: &[u8]) -> Result<(u8, &[u8]), ProofError> {
     if proof.len() > MAX_PROOF_BYTES {
         return Err(ProofError::ProofTooLarge { max: MAX_PROOF_BYTES, got: proof.len() });
     }
@@ -64,10 +65,7 @@ pub fn split_header(proof: &[u8], parameter_set: u8) -> Result<&[u8], ProofError
     if proof[4] != FORMAT_VERSION {
         return Err(ProofError::UnsupportedVersion { expected: FORMAT_VERSION, got: proof[4] });
     }
-    if proof[5] != parameter_set {
-        return Err(ProofError::UnsupportedParameterSet { expected: parameter_set, got: proof[5] });
-    }
-    Ok(&proof[HEADER_BYTES..])
+    Ok((proof[5], &proof[HEADER_BYTES..]))
 }
 
 /// A cursor over a fixed-length encoding that never reads past the end.

@@ -48,8 +48,9 @@ pub enum ProofError {
     BadMagic,
     /// This error occurs when a proof has another format version than this crate's.
     UnsupportedVersion { expected: u8, got: u8 },
-    /// This error occurs when a proof names another parameter set than the accepted one.
-    UnsupportedParameterSet { expected: u8, got: u8 },
+    /// This error occurs when a proof names a parameter set the verifier does not accept, or a
+    /// verifier is configured with a set this crate does not know.
+    UnsupportedParameterSet { got: u8 },
     /// This error occurs when the proof body cannot be decoded (truncated, malformed, or a
     /// field element not below p).
     MalformedProof,
@@ -225,8 +226,8 @@ impl fmt::Display for ProofError {
             Self::UnsupportedVersion { expected, got } => {
                 write!(f, "proof format version {got} is not the supported version {expected}")
             }
-            Self::UnsupportedParameterSet { expected, got } => {
-                write!(f, "parameter set {got} is not the accepted set {expected}")
+            Self::UnsupportedParameterSet { got } => {
+                write!(f, "parameter set {got} is not accepted")
             }
             Self::MalformedProof => write!(f, "the proof body cannot be decoded"),
             Self::TrailingBytes { count } => write!(f, "{count} bytes follow the proof body"),

@@ -1,9 +1,10 @@
-//! The one parameter set this crate proves and verifies with.
+//! The parameter sets this crate proves and verifies with.
 //!
-//! A proof names its parameter set in its header; the verifier accepts exactly
-//! [`PARAMETER_SET`] and nothing else, so a prover cannot weaken the proof by choosing its own
-//! blowup, query count or grinding. Changing any number here is a new parameter set with a new
-//! [`ParameterSet::id`] (and usually a new [`crate::encoding::FORMAT_VERSION`]).
+//! A proof names its parameter set in its header. The prover uses [`PARAMETER_SET`] (set 3); the
+//! verifier accepts a configured list of the [`KNOWN_SETS`] ([`crate::verifier::AcceptedSets`]),
+//! by default set 3 and, for a deprecation window, set 2, so a prover cannot weaken the proof by
+//! choosing its own blowup, query count or grinding, and payments proven before an upgrade still
+//! verify after it. Changing any number is a new parameter set with a new [`ParameterSet::id`].
 
 /// FRI and zero-knowledge parameters of one proof system instance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,15 +44,23 @@ pub enum AirBinding {
     Digest,
 }
 
-/// The parameter set of `priv-stark/v1` spend proofs (set 2): blowup 32, 23 queries, 16 bits of
-/// query grinding, FRI arity 8 down to a final polynomial of 128 coefficients, 3 random
-/// codewords, single Merkle roots. Plonky3's estimator rates it at 128 conjectured bits (73
-/// proven in the list-decoding regime, 37 in the unique-decoding one); `tests/security.rs` pins
-/// these figures and `docs/proof.md` explains the choice.
-///
-/// Set 1 (blowup 64, 19 queries) made proofs 7 KB smaller but took twice as long to prove; it is
-/// kept as [`PARAMETER_SET_1`] for measurements and is refused by the verifier.
-pub const PARAMETER_SET: ParameterSet = ParameterSet {
+/// Conjectured and proven soundness of a parameter set, in bits, as Plonky3's estimator
+/// computes it for the spend AIR ([`crate::security::security_level`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SecurityLevel {
+    /// Conjectured ("random words", eprint 2025/2010 §1.5).
+    pub conjectured_bits: usize,
+    /// Proven, unique-decoding regime.
+    pub proven_unique_decoding_bits: usize,
+    /// Proven, list-decoding regime (Johnson bound).
+    pub proven_list_decoding_bits: usize,
+}
+
+/// Set 2 (issue 10): blowup 32, 23 queries, 16 bits of query grinding, FRI arity 8 down to a
+/// final polynomial of 128 coefficients, 3 random codewords, single Merkle roots; the AIR named
+/// by version 1. 128 conjectured bits, 73 proven (list decoding), 37 (unique decoding).
+/// Accepted by default during the deprecation window after set 3.
+pub const PARAMETER_SET_2: ParameterSet = ParameterSet {
     id: 2,
     log_blowup: 5,
     log_final_poly_len: 7,
@@ -66,7 +75,60 @@ pub const PARAMETER_SET: ParameterSet = ParameterSet {
     air_binding: AirBinding::Version(1),
 };
 
-/// The first parameter set (blowup 64, 19 queries): smaller proofs, slower proving. Proofs made
-/// with it are refused with `unsupported_parameter_set`.
+/// Set 3 (issue 15), the one the prover uses: set 2 with 33 queries and 18 bits of query
+/// grinding, the AIR named by its digest. 128 conjectured bits, 100 proven (list decoding), 49
+/// (unique decoding); `docs/proof.md` §7 has the levers measured to choose it.
+pub const PARAMETER_SET_3: ParameterSet = ParameterSet {
+    id: 3,
+    num_queries: 33,
+    query_pow_bits: 18,
+    air_binding: AirBinding::Digest,
+    ..PARAMETER_SET_2
+};
+
+/// The parameter set of the proofs this crate makes.
+pub const PARAMETER_SET: ParameterSet = PARAMETER_SET_3;
+
+/// The first parameter set (blowup 64, 19 queries), retired: not a known set, so no verifier
+/// accepts it; kept for measurements.
 pub const PARAMETER_SET_1: ParameterSet =
-    ParameterSet { id: 1, log_blowup: 6, num_queries: 19, ..PARAMETER_SET };
+    ParameterSet { id: 1, log_blowup: 6, num_queries: 19, ..PARAMETER_SET_2 };
+
+/// A parameter set a verifier may be configured to accept, with its security level
+/// (`tests/security.rs` checks each figure against the estimator).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KnownSet {
+    /// The parameters.
+    pub params: ParameterSet,
+    /// Plonky3's estimate for the spend AIR.
+    pub security: SecurityLevel,
+    /// Whether the default verifier configuration accepts it.
+    pub accepted_by_default: bool,
+}
+
+/// Every parameter set a verifier can accept, newest first.
+pub const KNOWN_SETS: [KnownSet; 2] = [
+    KnownSet {
+        params: PARAMETER_SET_3,
+        security: SecurityLevel {
+            conjectured_bits: 128,
+            proven_unique_decoding_bits: 49,
+            proven_list_decoding_bits: 100,
+        },
+        accepted_by_default: true,
+    },
+    KnownSet {
+        params: PARAMETER_SET_2,
+        security: SecurityLevel {
+            conjectured_bits: 128,
+            proven_unique_decoding_bits: 37,
+            proven_list_decoding_bits: 73,
+        },
+        accepted_by_default: true,
+    },
+];
+
+/// The known set with this id.
+pub fn known_set(id: u8) -> Option<&'static KnownSet> {
+    KNOWN_SETS.iter().find(|known| known.params.id == id)
+}

@@ -19,6 +19,7 @@ use p3_uni_stark::{
     ConjecturedSecurity, GrindingSites, OpeningShape, ProvenSecurity, StarkSecurityParams,
 };
 
+pub use crate::params::SecurityLevel;
 use crate::{
     air::SpendAir,
     config::{Challenge, Val},
@@ -32,17 +33,6 @@ pub const CHALLENGE_FIELD_BITS: usize = 191;
 pub const COLLISION_RESISTANCE_BITS: usize = 128;
 /// `degree_bits` of every proof: the 512-row trace doubled by the zero-knowledge extension.
 pub const PROOF_DEGREE_BITS: usize = LOG_TRACE_ROWS + 1;
-
-/// Conjectured and proven soundness of a parameter set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SecurityLevel {
-    /// Conjectured ("random words", eprint 2025/2010 §1.5).
-    pub conjectured_bits: usize,
-    /// Proven, unique-decoding regime.
-    pub proven_unique_decoding_bits: usize,
-    /// Proven, list-decoding regime.
-    pub proven_list_decoding_bits: usize,
-}
 
 const fn fri_regime(params: &ParameterSet) -> FriRegime {
     FriParameters {

@@ -2,22 +2,27 @@
 //!
 //! 1. public inputs: exact length, canonical elements, `0 < amount < 2^62` (checked when the
 //!    [`PublicInputs`] were built, and again here);
-//! 2. size (at most [`MAX_PROOF_BYTES`]) and header (magic, format version, parameter set);
+//! 2. size (at most [`MAX_PROOF_BYTES`]) and header (magic, format version), then the header's
+//!    parameter set against the accepted ones ([`AcceptedSets`]);
 //! 3. the postcard body: decodes completely, with canonical field elements and no trailing byte;
-//! 4. the fixed shape ([`crate::shape::check_shape`]): trace height, widths, counts;
-//! 5. Plonky3's verifier with the accepted parameter set and the statement's transcript prefix,
-//!    on [`VerifierAir`] (the spend AIR without the per-call symbolic rebuild).
+//! 4. the fixed shape of that parameter set ([`crate::shape::check_shape`]): trace height,
+//!    widths, counts;
+//! 5. Plonky3's verifier with that parameter set and its transcript prefix, on [`VerifierAir`]
+//!    (the spend AIR without the per-call symbolic rebuild or dense periodic interpolation).
 //!    Inside it, the proof-of-work witnesses are checked before any query is opened: the only
-//!    work before them is replaying the transcript and interpolating the periodic columns at
-//!    the out-of-domain point.
+//!    work before them is replaying the transcript.
+
+use alloc::vec::Vec;
 
 use p3_uni_stark::PcsError;
 
+#[cfg(feature = "measure")]
+use crate::params::ParameterSet;
 use crate::{
     config::{SpendConfig, StarkProof, build_config},
     encoding::{MAX_PROOF_BYTES, split_header},
     errors::{FailedCheck, ProofError},
-    params::{PARAMETER_SET, ParameterSet},
+    params::{KNOWN_SETS, KnownSet, known_set},
     prover::guard,
     shape::check_shape,
     statement::{PublicInputs, check_amount},
@@ -25,16 +30,105 @@ use crate::{
     verifier_air::VerifierAir,
 };
 
-/// Verifies `proof` against `public_inputs` with the accepted parameter set.
+/// The parameter sets a verifier accepts: a non-empty subset of [`KNOWN_SETS`].
+///
+/// The default is every set marked `accepted_by_default` (set 3, and set 2 for its deprecation
+/// window). A deployment narrows it (for example to `[3]` once no set-2 proof can still be in
+/// flight) with [`AcceptedSets::new`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AcceptedSets {
+    /// Bit `i` set: the known set with id `i` is accepted (ids are below 32).
+    mask: u32,
+}
+
+impl AcceptedSets {
+    /// The default configuration.
+    pub const DEFAULT: Self = {
+        let mut mask = 0;
+        let mut i = 0;
+        while i < KNOWN_SETS.len() {
+            if KNOWN_SETS[i].accepted_by_default {
+                mask |= 1 << KNOWN_SETS[i].params.id;
+            }
+            i += 1;
+        }
+        Self { mask }
+    };
+
+    /// Accepts exactly the sets with these ids (in any order, duplicates ignored).
+    ///
+    /// # Errors
+    /// [`ProofError::InvalidLength`] for an empty list, [`ProofError::UnsupportedParameterSet`]
+    /// for an id that is not one of the [`KNOWN_SETS`].
+    pub fn new(ids: &[u8]) -> Result<Self, ProofError> {
+        if ids.is_empty() {
+            return Err(ProofError::InvalidLength {
+                what: "accepted parameter sets",
+                expected: 1,
+                got: 0,
+            });
+        }
+        let mut mask = 0;
+        for &id in ids {
+            known_set(id).ok_or(ProofError::UnsupportedParameterSet { got: id })?;
+            mask |= 1 << id;
+        }
+        Ok(Self { mask })
+    }
+
+    /// Whether proofs of set `id` are accepted.
+    pub const fn contains(&self, id: u8) -> bool {
+        id < 32 && self.mask & (1 << id) != 0
+    }
+
+    /// The accepted sets, newest first.
+    pub fn sets(&self) -> impl Iterator<Item = &'static KnownSet> + '_ {
+        KNOWN_SETS.iter().filter(|known| self.contains(known.params.id))
+    }
+
+    /// The accepted ids, newest first.
+    pub fn ids(&self) -> Vec<u8> {
+        self.sets().map(|known| known.params.id).collect()
+    }
+}
+
+impl Default for AcceptedSets {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// Verifies `proof` against `public_inputs`, accepting the default parameter sets.
 ///
 /// # Errors
 /// The first failed check, as a typed [`ProofError`].
 pub fn verify(proof: &[u8], public_inputs: &PublicInputs) -> Result<(), ProofError> {
-    verify_params(&PARAMETER_SET, proof, public_inputs)
+    verify_accepting(&AcceptedSets::DEFAULT, proof, public_inputs)
+}
+
+/// Verifies `proof` against `public_inputs`, accepting the sets of `accepted`.
+///
+/// # Errors
+/// The first failed check, as a typed [`ProofError`]; a proof of a set not in `accepted` is
+/// [`ProofError::UnsupportedParameterSet`].
+pub fn verify_accepting(
+    accepted: &AcceptedSets,
+    proof: &[u8],
+    public_inputs: &PublicInputs,
+) -> Result<(), ProofError> {
+    // `PublicInputs` can only hold a valid amount; checked again because the AIR reads the
+    // amount modulo p, where an amount of p − 1 or p + k would alias another statement.
+    check_amount(public_inputs.amount())?;
+    let (id, body) = split_header(proof)?;
+    let known = match known_set(id) {
+        Some(known) if accepted.contains(id) => known,
+        _ => return Err(ProofError::UnsupportedParameterSet { got: id }),
+    };
+    verify_body(&known.params, body, public_inputs)
 }
 
 /// As [`verify`] with any parameter set, accepted or not: for measurements and tuning only
-/// (feature `measure`, off by default).
+/// (feature `measure`, off by default). The header must name `params.id`.
 ///
 /// # Errors
 /// As [`verify`].
@@ -44,18 +138,20 @@ pub fn verify_with(
     proof: &[u8],
     public_inputs: &PublicInputs,
 ) -> Result<(), ProofError> {
-    verify_params(params, proof, public_inputs)
+    check_amount(public_inputs.amount())?;
+    let (id, body) = split_header(proof)?;
+    if id != params.id {
+        return Err(ProofError::UnsupportedParameterSet { got: id });
+    }
+    verify_body(params, body, public_inputs)
 }
 
-fn verify_params(
-    params: &ParameterSet,
-    proof: &[u8],
+#[inline(never)]
+fn verify_body(
+    params: &crate::params::ParameterSet,
+    body: &[u8],
     public_inputs: &PublicInputs,
 ) -> Result<(), ProofError> {
-    // `PublicInputs` can only hold a valid amount; checked again because the AIR reads the
-    // amount modulo p, where an amount of p − 1 or p + k would alias another statement.
-    check_amount(public_inputs.amount())?;
-    let body = split_header(proof, params.id)?;
     let stark_proof = decode_body(body)?;
     check_shape(&stark_proof, params)?;
     let public = public_inputs.to_field_elements();

@@ -6,17 +6,19 @@
 //! * witness: 1144 bytes, `sk ‖ v ‖ rho ‖ index ‖ path ‖ amount ‖ ctx`;
 //! * public inputs: 136 bytes, `root ‖ nf ‖ change ‖ amount ‖ ctx`;
 //! * seed: 32 bytes from a CSPRNG, fresh per proof;
-//! * proof: `"PSSP" ‖ version ‖ parameter set ‖ postcard body`, at most 128 KiB.
+//! * proof: `"PSSP" ‖ version ‖ parameter set ‖ postcard body`, at most 128 KiB;
+//! * accepted parameter sets: one byte per id (see [`accept_parameter_sets`]);
+//! * parameter-set records: [`PARAMETER_SET_RECORD_BYTES`] bytes each (see [`parameter_sets`]).
 
 use alloc::vec::Vec;
 
 pub use crate::encoding::{MAX_PROOF_BYTES, PUBLIC_INPUTS_BYTES, SEED_BYTES, WITNESS_BYTES};
 use crate::{
     errors::ProofError,
-    prover,
-    reference,
+    params::{KNOWN_SETS, PARAMETER_SET},
+    prover, reference,
     statement::{PublicInputs, SpendWitness},
-    verifier,
+    verifier::{self, AcceptedSets},
 };
 
 /// Parses a 32-byte seed; an all-zero seed is refused.
@@ -70,4 +72,66 @@ pub fn proof_reference(proof: &[u8], public_inputs: &[u8]) -> Result<Vec<u8>, Pr
 pub fn verify_spend(proof: &[u8], public_inputs: &[u8]) -> Result<(), ProofError> {
     let public_inputs = PublicInputs::from_bytes(public_inputs)?;
     verifier::verify(proof, &public_inputs)
+}
+
+/// Verifies proof bytes against encoded public inputs, accepting the parameter sets listed in
+/// `accepted` (one byte per id; see [`accept_parameter_sets`]).
+///
+/// # Errors
+/// A refused list of sets, malformed public inputs, or the first check the proof fails.
+pub fn verify_spend_accepting(
+    proof: &[u8],
+    public_inputs: &[u8],
+    accepted: &[u8],
+) -> Result<(), ProofError> {
+    let accepted = AcceptedSets::new(accepted)?;
+    let public_inputs = PublicInputs::from_bytes(public_inputs)?;
+    verifier::verify_accepting(&accepted, proof, &public_inputs)
+}
+
+/// Checks a list of parameter-set ids a verifier should accept and returns it normalised: the
+/// accepted ids, newest first, each once.
+///
+/// # Errors
+/// [`ProofError::InvalidLength`] for an empty list, [`ProofError::UnsupportedParameterSet`] for
+/// an unknown id.
+pub fn accept_parameter_sets(ids: &[u8]) -> Result<Vec<u8>, ProofError> {
+    Ok(AcceptedSets::new(ids)?.ids())
+}
+
+/// Bytes of one record of [`parameter_sets`].
+pub const PARAMETER_SET_RECORD_BYTES: usize = 8;
+/// Record flag: the default verifier configuration accepts the set.
+pub const FLAG_ACCEPTED_BY_DEFAULT: u8 = 1;
+/// Record flag: the prover makes proofs of this set.
+pub const FLAG_PROVER: u8 = 2;
+
+/// Every parameter set a verifier can accept, newest first, as records of
+/// [`PARAMETER_SET_RECORD_BYTES`] bytes: id, flags ([`FLAG_ACCEPTED_BY_DEFAULT`],
+/// [`FLAG_PROVER`]), log2 of the blowup, queries, query grinding bits, then the security level
+/// Plonky3's estimator gives it: conjectured, proven list-decoding and proven unique-decoding bits.
+pub fn parameter_sets() -> Vec<u8> {
+    let byte = |value: usize| u8::try_from(value).unwrap_or(u8::MAX);
+    let mut out = Vec::with_capacity(KNOWN_SETS.len() * PARAMETER_SET_RECORD_BYTES);
+    for known in &KNOWN_SETS {
+        let params = &known.params;
+        let mut flags = 0;
+        if known.accepted_by_default {
+            flags |= FLAG_ACCEPTED_BY_DEFAULT;
+        }
+        if params.id == PARAMETER_SET.id {
+            flags |= FLAG_PROVER;
+        }
+        out.extend_from_slice(&[
+            params.id,
+            flags,
+            byte(params.log_blowup),
+            byte(params.num_queries),
+            byte(params.query_pow_bits),
+            byte(known.security.conjectured_bits),
+            byte(known.security.proven_list_decoding_bits),
+            byte(known.security.proven_unique_decoding_bits),
+        ]);
+    }
+    out
 }

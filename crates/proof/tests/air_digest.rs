@@ -14,7 +14,7 @@ use priv_stark_proof::{
     air_digest::{air_digest, digest_of},
     config::build_config,
     encoding::proof_header,
-    params::{AirBinding, PARAMETER_SET, ParameterSet},
+    params::{AirBinding, PARAMETER_SET, PARAMETER_SET_2, ParameterSet},
     prover::prove_with,
     transcript::{AIR_DIGEST_LABEL, TRANSCRIPT_LABEL, transcript_prefix},
     verifier::verify_with,
@@ -123,7 +123,7 @@ fn sets_one_and_two_keep_their_transcript_prefix() {
     for number in [1u32, 1, 2, 512, 46, 17, 5, 7, 3, 23, 16, 0, 0, 0, 3, 0, 2] {
         legacy.extend_from_slice(&number.to_le_bytes());
     }
-    assert_eq!(transcript_prefix(&PARAMETER_SET), legacy);
+    assert_eq!(transcript_prefix(&PARAMETER_SET_2), legacy);
 }
 
 /// A cheap set (for test speed) that names the AIR by its digest.

@@ -1,6 +1,8 @@
-//! The golden proof in `test/fixtures/spend/`: verified on every run, so a change to the proof
-//! format, the AIR, the parameter set or Plonky3's serialization is noticed. Regenerate with
-//! `cargo test -p priv-stark-proof -- --ignored regenerate_fixture` after a deliberate change.
+//! The golden proofs in `test/fixtures/spend/`: verified on every run, so a change to the proof
+//! format, the AIR, a parameter set or Plonky3's serialization is noticed. `proof.bin` is a proof
+//! of the prover's set (regenerate with `cargo test -p priv-stark-proof -- --ignored
+//! regenerate_fixture` after a deliberate change); `set-2/` holds a proof made by the landed
+//! set-2 prover, which must keep verifying while set 2 is accepted (never regenerated).
 //!
 //! `public.json` holds the public inputs in wire encoding: digests as `0x` + 64 lowercase hex
 //! digits, the amount as a decimal string, and `publicInputs`, the 136 encoded bytes in hex.
@@ -14,8 +16,12 @@ use std::path::PathBuf;
 
 use priv_stark_core::Digest;
 use priv_stark_proof::{
-    PublicInputs, encoding::HEADER_BYTES, params::PARAMETER_SET, prover::prove, verifier::verify,
-    wire::verify_spend,
+    PublicInputs,
+    encoding::HEADER_BYTES,
+    params::{PARAMETER_SET, known_set},
+    prover::prove,
+    verifier::{AcceptedSets, verify, verify_accepting},
+    wire::{verify_spend, verify_spend_accepting},
 };
 
 fn fixture_dir() -> PathBuf {
@@ -69,16 +75,22 @@ fn regenerate_fixture() {
     std::fs::write(dir.join("public.json"), json + "\n").unwrap();
 }
 
-#[test]
-fn golden_fixture_verifies() {
-    let dir = fixture_dir();
+fn read_fixture(dir: &std::path::Path) -> (Vec<u8>, PublicInputs, Vec<u8>, u8) {
     let proof = std::fs::read(dir.join("proof.bin")).expect("run regenerate_fixture");
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("public.json")).unwrap()).unwrap();
     let public = from_json(&json);
     let encoded = unhex(json["publicInputs"].as_str().unwrap());
     assert_eq!(encoded, public.to_bytes());
-    assert_eq!(json["parameterSet"].as_u64(), Some(u64::from(PARAMETER_SET.id)));
+    let set = u8::try_from(json["parameterSet"].as_u64().unwrap()).unwrap();
+    assert_eq!(proof[5], set);
+    (proof, public, encoded, set)
+}
+
+#[test]
+fn golden_fixture_verifies() {
+    let (proof, public, encoded, set) = read_fixture(&fixture_dir());
+    assert_eq!(set, PARAMETER_SET.id);
     verify(&proof, &public).unwrap();
     verify_spend(&proof, &encoded).unwrap();
     // Must-fail twins: a flipped byte of the body, another amount.
@@ -89,6 +101,35 @@ fn golden_fixture_verifies() {
     assert_eq!(verify(&proof, &other).unwrap_err().code(), "invalid_proof");
     // The fixture's statement is the deterministic scenario's.
     assert_eq!(public, common::scenario(2024).public_inputs);
+}
+
+#[test]
+fn set_2_proofs_verify_while_set_2_is_accepted() {
+    let (proof, public, encoded, set) = read_fixture(&fixture_dir().join("set-2"));
+    assert_eq!(set, 2);
+    assert!(known_set(2).unwrap().accepted_by_default);
+    verify(&proof, &public).unwrap();
+    verify_spend(&proof, &encoded).unwrap();
+    verify_spend_accepting(&proof, &encoded, &[2]).unwrap();
+    let other = public.with_amount(public.amount() + 1).unwrap();
+    assert_eq!(verify(&proof, &other).unwrap_err().code(), "invalid_proof");
+    // Once a deployment accepts set 3 only, the same proof is refused by its header.
+    let only_3 = AcceptedSets::new(&[3]).unwrap();
+    assert_eq!(
+        verify_accepting(&only_3, &proof, &public).unwrap_err().code(),
+        "unsupported_parameter_set"
+    );
+    assert_eq!(
+        verify_spend_accepting(&proof, &encoded, &[3]).unwrap_err().code(),
+        "unsupported_parameter_set"
+    );
+    // And a set-3 proof is refused by a verifier accepting set 2 only.
+    let (current, current_public, _, _) = read_fixture(&fixture_dir());
+    let only_2 = AcceptedSets::new(&[2]).unwrap();
+    assert_eq!(
+        verify_accepting(&only_2, &current, &current_public).unwrap_err().code(),
+        "unsupported_parameter_set"
+    );
 }
 
 /// The forged fixtures: one amount in `[2^62, p)`, one at `p` (the field's zero).
@@ -135,7 +176,8 @@ fn forged_fixtures_are_valid_starks_refused_for_their_amount() {
         assert_eq!(encoded, forged.encoded);
         // Still a valid STARK for the field-level statement, so the fixture keeps testing
         // what it claims to test.
-        let params = PARAMETER_SET;
+        let set = u8::try_from(entry["parameterSet"].as_u64().unwrap()).unwrap();
+        let params = known_set(set).unwrap().params;
         let config = build_config(&params, &transcript_prefix(&params), [0; 32]);
         let stark = decode_body(&proof[HEADER_BYTES..]).unwrap();
         p3_uni_stark::verify(&config, SpendAir::shared(), &stark, &forged.public).unwrap();

@@ -11,7 +11,7 @@ use priv_stark_proof::{
     encoding::{HEADER_BYTES, proof_header},
     errors::FailedCheck,
     layout::{NUM_HASHES, TRACE_WIDTH, hash_kind, input_row},
-    params::{PARAMETER_SET, PARAMETER_SET_1, ParameterSet},
+    params::{PARAMETER_SET, PARAMETER_SET_1, PARAMETER_SET_2, PARAMETER_SET_3, ParameterSet},
     prover::prove_with,
     security::{COLLISION_RESISTANCE_BITS, security_level, security_reports},
     trace::build_trace,
@@ -81,6 +81,30 @@ fn pitfall_02_parameters_and_shape_are_fixed() {
             what: "FRI input queries",
             expected: PARAMETER_SET.num_queries,
             got: 4
+        }
+    );
+
+    // A proof of one accepted set relabelled as the other: refused by the other set's shape.
+    let set_2 = prove_with(&PARAMETER_SET_2, &scenario.witness, common::seed(6)).unwrap();
+    verify(&set_2.bytes, &scenario.public_inputs).unwrap();
+    let mut as_3 = set_2.bytes.clone();
+    as_3[5] = PARAMETER_SET_3.id;
+    assert_eq!(
+        verdict(&as_3),
+        ProofError::InvalidProofShape {
+            what: "FRI input queries",
+            expected: PARAMETER_SET_3.num_queries,
+            got: PARAMETER_SET_2.num_queries
+        }
+    );
+    let mut as_2 = proof.bytes.clone();
+    as_2[5] = PARAMETER_SET_2.id;
+    assert_eq!(
+        verdict(&as_2),
+        ProofError::InvalidProofShape {
+            what: "FRI input queries",
+            expected: PARAMETER_SET_2.num_queries,
+            got: PARAMETER_SET_3.num_queries
         }
     );
 

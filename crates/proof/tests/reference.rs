@@ -61,7 +61,10 @@ fn refuses_what_is_not_a_proof_header() {
     let (scenario, proof) = common::proven();
     let inputs = &scenario.public_inputs;
     assert_eq!(reference(&[], inputs).unwrap_err().code(), "proof_too_short");
-    assert_eq!(reference(&proof.bytes[..HEADER_BYTES - 1], inputs).unwrap_err().code(), "proof_too_short");
+    assert_eq!(
+        reference(&proof.bytes[..HEADER_BYTES - 1], inputs).unwrap_err().code(),
+        "proof_too_short"
+    );
     let mut magic = proof.bytes.clone();
     magic[0] ^= 1;
     assert_eq!(reference(&magic, inputs).unwrap_err().code(), "bad_magic");

@@ -102,6 +102,7 @@ export function facilitatorHarness(kind: StoreKind, spec: FixtureSpec) {
         version: 'test',
         backend: core().backend,
         networks: options.networks ?? NETWORKS,
+        parameterSets: core().acceptedParameterSets(),
         pool: { kind: store.kind, state: () => pool.state() },
       },
       logger: false,

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PaymentContext, type PrivStarkCore } from '../../src/core/index.js';
-import { ContextDigests } from '../../src/facilitator/index.js';
+import { ContextDigests } from '../../src/scheme/index.js';
 
 describe('ContextDigests', () => {
   let core: PrivStarkCore;

@@ -1,0 +1,572 @@
+// The benches' charts: one SVG beside each results table (bench/results/<name>.svg), drawn with
+// Vega-Lite (https://vega.github.io/vega-lite/) compiled to Vega and rendered to SVG in Node
+// (`View.toSVG()`, no canvas). Each chart is drawn from the bench's results JSON alone, so the
+// charts can be redrawn without rerunning a bench:
+//
+//   npm run bench:charts            → redraws every bench/results/<name>.svg from <name>.json
+//   npx tsx bench/charts.ts proof   → only the named ones
+//
+// A results file without the fields its chart reads is refused (ChartInputError), never drawn
+// half-empty.
+
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import { parse, View } from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+
+/** A results file that does not have the shape its chart reads. */
+export class ChartInputError extends Error {
+  override readonly name = 'ChartInputError';
+}
+
+// --- reading the results JSON --------------------------------------------------------------------
+
+type Fields = Record<string, unknown>;
+
+function fields(value: unknown, path: string): Fields {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ChartInputError(`${path}: expected an object`);
+  return value as Fields;
+}
+
+function num(value: unknown, path: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new ChartInputError(`${path}: expected a finite number`);
+  return value;
+}
+
+function list(value: unknown, path: string): unknown[] {
+  if (!Array.isArray(value) || value.length === 0)
+    throw new ChartInputError(`${path}: expected a non-empty array`);
+  return value;
+}
+
+function text(value: unknown, path: string): string {
+  if (typeof value !== 'string' || value.length === 0)
+    throw new ChartInputError(`${path}: expected a string`);
+  return value;
+}
+
+/** `{ medianX, p99X }` of a timing, in the unit its field names carry. */
+function timing(value: unknown, path: string, unit: 'Ms' | 'Us') {
+  const f = fields(value, path);
+  return {
+    median: num(f[`median${unit}`], `${path}.median${unit}`),
+    p99: num(f[`p99${unit}`], `${path}.p99${unit}`),
+  };
+}
+
+/** The line under each chart's title: when and where the bench ran. */
+function subtitle(json: Fields): string {
+  const env = fields(json.environment, 'environment');
+  const date = text(env.date, 'environment.date').slice(0, 10);
+  return `${date} · ${text(env.cpu, 'environment.cpu')} · ${num(env.cores, 'environment.cores')} cores · Node ${text(env.node, 'environment.node')}`;
+}
+
+// --- the charts ----------------------------------------------------------------------------------
+
+const BACKEND_COLORS: Record<string, string> = {
+  native: '#4c78a8',
+  WebAssembly: '#f58518',
+  'Groth16 (snarkjs)': '#e45756',
+};
+
+/** A color scale of the backends shown (the same color for a backend in every chart). */
+function backends(...names: string[]) {
+  return { domain: names, range: names.map((n) => BACKEND_COLORS[n]!) };
+}
+
+/** Axis labels of the form `name (detail)` on two lines. */
+const TWO_LINE_LABELS =
+  "indexof(datum.label, ' (') < 0 ? datum.label : [slice(datum.label, 0, indexof(datum.label, ' (')), slice(datum.label, indexof(datum.label, ' (') + 1)]";
+const FONT = { font: 'Helvetica, Arial, sans-serif' };
+
+function frame(title: string, json: Fields): Pick<TopLevelSpec, '$schema' | 'config' | 'title'> {
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: title, subtitle: subtitle(json), anchor: 'start' },
+    config: { ...FONT, view: { stroke: null }, axis: { grid: true, gridOpacity: 0.4 } },
+  };
+}
+
+/** Bars (median), a tick (p99) and the median as a label, grouped by backend. */
+function medianBars(unit: string, scale: 'linear' | 'log', label: string) {
+  const y = {
+    field: 'median',
+    type: 'quantitative' as const,
+    title: `median (bar) and p99 (tick), ${unit}${scale === 'log' ? ', log scale' : ''}`,
+    scale: { type: scale, ...(scale === 'log' ? {} : { zero: true }) },
+    // Side by side, never stacked: a stack starts at 0, which a log scale cannot show.
+    stack: null,
+  };
+  return [
+    { mark: { type: 'bar' as const, tooltip: true }, encoding: { y } },
+    {
+      mark: { type: 'tick' as const, color: 'black', thickness: 2 },
+      encoding: { y: { ...y, field: 'p99' } },
+    },
+    {
+      mark: { type: 'text' as const, dy: -6, fontSize: 10 },
+      encoding: { y, text: { field: 'median', type: 'quantitative' as const, format: label } },
+    },
+  ];
+}
+
+/** Spend proof: native vs WebAssembly vs the Groth16 baseline, verify and prove. */
+function proofChart(json: Fields): TopLevelSpec {
+  const results = fields(json.results, 'results');
+  const rows: Fields[] = [];
+  for (const [key, backend] of [
+    ['native', 'native'],
+    ['wasm', 'WebAssembly'],
+  ] as const) {
+    const r = fields(results[key], `results.${key}`);
+    for (const [field, operation, where] of [
+      ['verifyIn', 'verify', 'in thread'],
+      ['verifyOff', 'verify', 'off the JS thread'],
+      ['proveIn', 'prove', 'in thread'],
+    ] as const)
+      rows.push({
+        backend,
+        operation,
+        where,
+        ...timing(r[field], `results.${key}.${field}`, 'Ms'),
+      });
+  }
+  const groth16 = fields(results.groth16, 'results.groth16');
+  rows.push({
+    backend: 'Groth16 (snarkjs)',
+    operation: 'verify',
+    where: 'in thread',
+    ...timing(groth16.warm, 'results.groth16.warm', 'Ms'),
+  });
+  return {
+    ...frame('Spend proof: native vs WebAssembly vs Groth16 (ms)', json),
+    data: { values: rows },
+    facet: {
+      column: {
+        field: 'operation',
+        type: 'nominal',
+        sort: ['verify', 'prove'],
+        title: null,
+        header: { labelFontSize: 13, labelFontWeight: 'bold' },
+      },
+    },
+    spec: {
+      width: 260,
+      height: 260,
+      encoding: {
+        x: { field: 'where', type: 'nominal', title: null, axis: { labelAngle: 0 } },
+        xOffset: {
+          field: 'backend',
+          type: 'nominal',
+          sort: ['native', 'WebAssembly', 'Groth16 (snarkjs)'],
+        },
+        color: {
+          field: 'backend',
+          type: 'nominal',
+          scale: backends('native', 'WebAssembly', 'Groth16 (snarkjs)'),
+          legend: { title: null, orient: 'top' },
+        },
+      },
+      layer: medianBars('ms', 'linear', ',.3~r'),
+    },
+    resolve: { scale: { y: 'independent' } },
+  } as TopLevelSpec;
+}
+
+/** Core primitives: native vs WebAssembly per operation (µs, log scale). */
+function coreChart(json: Fields): TopLevelSpec {
+  const rows = list(json.rows, 'rows').flatMap((value, i) => {
+    const row = fields(value, `rows[${i}]`);
+    const name = text(row.name, `rows[${i}].name`);
+    return [
+      { operation: name, backend: 'native', ...timing(row.native, `rows[${i}].native`, 'Us') },
+      { operation: name, backend: 'WebAssembly', ...timing(row.wasm, `rows[${i}].wasm`, 'Us') },
+    ];
+  });
+  return {
+    ...frame('Core primitives: native vs WebAssembly (µs)', json),
+    data: { values: rows },
+    width: 620,
+    height: 280,
+    encoding: {
+      x: {
+        field: 'operation',
+        type: 'nominal',
+        title: null,
+        sort: null,
+        axis: { labelAngle: 0, labelLimit: 200, labelExpr: TWO_LINE_LABELS },
+      },
+      xOffset: { field: 'backend', type: 'nominal', sort: ['native', 'WebAssembly'] },
+      color: {
+        field: 'backend',
+        type: 'nominal',
+        scale: backends('native', 'WebAssembly'),
+        legend: { title: null, orient: 'top' },
+      },
+    },
+    layer: medianBars('µs', 'log', ',.3~r'),
+  } as TopLevelSpec;
+}
+
+/** The ledger: durable transitions per second per store, and deposits one at a time vs grouped. */
+function poolChart(json: Fields): TopLevelSpec {
+  const stores = fields(json.stores, 'stores');
+  const ceilings = list(json.verifyCeilings, 'verifyCeilings').map((c, i) =>
+    num(c, `verifyCeilings[${i}]`),
+  );
+  const ceiling = [...ceilings].sort((a, b) => a - b)[Math.floor(ceilings.length / 2)]!;
+  const transitions: Fields[] = [];
+  const runs: Fields[] = [];
+  const budgets: Fields[] = [];
+  const deposits: Fields[] = [];
+  for (const [store, value] of Object.entries(stores)) {
+    const s = fields(value, `stores.${store}`);
+    const t = fields(s.transitionsPerSecond, `stores.${store}.transitionsPerSecond`);
+    const at = `stores.${store}.transitionsPerSecond`;
+    transitions.push(
+      { store, kind: 'one process', perSecond: num(t.median, `${at}.median`) },
+      { store, kind: 'two processes', perSecond: num(t.twoProcesses, `${at}.twoProcesses`) },
+    );
+    for (const [i, r] of list(t.runs, `${at}.runs`).entries())
+      runs.push({ store, kind: 'one process', perSecond: num(r, `${at}.runs[${i}]`) });
+    budgets.push({ store, budget: num(s.budget, `stores.${store}.budget`) });
+    const d = fields(s.depositsPerSecond, `stores.${store}.depositsPerSecond`);
+    deposits.push(
+      { store, kind: 'one at a time', perSecond: num(d.oneAtATime, `${store}.oneAtATime`) },
+      { store, kind: 'grouped', perSecond: num(d.grouped, `${store}.grouped`) },
+    );
+  }
+  if (transitions.length === 0) throw new ChartInputError('stores: expected at least one store');
+  const x = { field: 'store', type: 'nominal', title: null, axis: { labelAngle: 0 } };
+  const color = (title: string, order: string[]) => ({
+    field: 'kind',
+    type: 'nominal',
+    sort: order,
+    legend: { title, orient: 'top', direction: 'vertical' },
+  });
+  const transitionKinds = ['one process', 'two processes'];
+  const depositKinds = ['one at a time', 'grouped'];
+  return {
+    ...frame('Ledger: durable transitions and deposits per second', json),
+    hconcat: [
+      {
+        width: 300,
+        height: 260,
+        title: {
+          text: 'settlement transitions/s',
+          subtitle: `bars: median · dots: runs · red: budget · dashed: verify ceiling ${ceiling.toFixed(0)}/s`,
+        },
+        layer: [
+          {
+            data: { values: transitions },
+            mark: { type: 'bar', tooltip: true },
+            encoding: {
+              x,
+              xOffset: { field: 'kind', type: 'nominal', sort: transitionKinds },
+              y: { field: 'perSecond', type: 'quantitative', title: 'per second' },
+              color: color('transitions', transitionKinds),
+            },
+          },
+          {
+            data: { values: runs },
+            mark: { type: 'point', color: 'black', filled: true, size: 25 },
+            encoding: {
+              x,
+              xOffset: { field: 'kind', type: 'nominal', sort: transitionKinds },
+              y: { field: 'perSecond', type: 'quantitative' },
+            },
+          },
+          {
+            data: { values: budgets },
+            mark: { type: 'tick', color: 'firebrick', thickness: 2 },
+            encoding: { x, y: { field: 'budget', type: 'quantitative' } },
+          },
+          {
+            data: { values: [{ ceiling }] },
+            mark: { type: 'rule', strokeDash: [6, 4], color: 'gray' },
+            encoding: { y: { field: 'ceiling', type: 'quantitative' } },
+          },
+        ],
+      },
+      {
+        width: 220,
+        height: 260,
+        title: 'deposits/s (log scale)',
+        data: { values: deposits },
+        mark: { type: 'bar', tooltip: true },
+        encoding: {
+          x,
+          xOffset: { field: 'kind', type: 'nominal', sort: depositKinds },
+          y: {
+            field: 'perSecond',
+            type: 'quantitative',
+            title: 'per second',
+            scale: { type: 'log' },
+            stack: null,
+          },
+          color: color('deposits', depositKinds),
+        },
+      },
+    ],
+    resolve: { scale: { color: 'independent' } },
+  } as TopLevelSpec;
+}
+
+/** The client: wallet sync, proof building and the full paid request. */
+function clientChart(json: Fields): TopLevelSpec {
+  const sync = fields(json.sync, 'sync');
+  const payments = fields(json.payments, 'payments');
+  const syncRuns = list(sync.runsMs, 'sync.runsMs').map((r, i) => ({
+    run: i + 1,
+    ms: num(r, `sync.runsMs[${i}]`),
+  }));
+  const leaves = num(sync.leaves, 'sync.leaves');
+  const steps = (
+    [
+      ['proofBuilding', 'proof building'],
+      ['paidRequest', 'full paid request'],
+    ] as const
+  ).map(([key, name]) => {
+    const s = fields(payments[key], `payments.${key}`);
+    return {
+      measurement: name,
+      median: num(s.p50Ms, `payments.${key}.p50Ms`),
+      p99: num(s.p99Ms, `payments.${key}.p99Ms`),
+    };
+  });
+  return {
+    ...frame(`Client (${text(payments.backend, 'payments.backend')} core)`, json),
+    hconcat: [
+      {
+        width: 200,
+        height: 240,
+        title: `wallet sync, ${leaves} leaves (runs)`,
+        data: { values: syncRuns },
+        mark: { type: 'bar', tooltip: true, color: '#4c78a8' },
+        encoding: {
+          x: { field: 'run', type: 'ordinal', axis: { labelAngle: 0 } },
+          y: { field: 'ms', type: 'quantitative', title: 'ms' },
+        },
+      },
+      {
+        width: 240,
+        height: 240,
+        title: 'per payment: p50 (bar) and p99 (tick)',
+        data: { values: steps },
+        encoding: {
+          x: {
+            field: 'measurement',
+            type: 'nominal',
+            title: null,
+            sort: null,
+            axis: { labelAngle: 0 },
+          },
+        },
+        layer: medianBars('ms', 'linear', '.0f').map((layer, i) =>
+          i === 0 ? { ...layer, mark: { ...layer.mark, color: '#f58518' } } : layer,
+        ),
+      },
+    ],
+  } as TopLevelSpec;
+}
+
+const HTTP_RUNS = [
+  ['verifyMax', '/verify saturated'],
+  ['verifyFixed', '/verify paced'],
+  ['settle', '/settle'],
+] as const;
+
+/** The facilitator under load: latency percentiles per run and replies per second over each run. */
+function httpChart(json: Fields): TopLevelSpec {
+  const latency: Fields[] = [];
+  const seconds: Fields[] = [];
+  const averages: Fields[] = [];
+  for (const [key, run] of HTTP_RUNS) {
+    const r = fields(json[key], key);
+    const l = fields(r.latencyMs, `${key}.latencyMs`);
+    for (const p of ['p50', 'p90', 'p99', 'max'] as const)
+      latency.push({ run, percentile: p, ms: num(l[p], `${key}.latencyMs.${p}`) });
+    averages.push({ run, perSecond: num(r.reqPerSec, `${key}.reqPerSec`) });
+    if (r.perSecond === undefined) continue;
+    for (const [i, value] of list(r.perSecond, `${key}.perSecond`).entries()) {
+      const s = fields(value, `${key}.perSecond[${i}]`);
+      seconds.push({
+        run,
+        second: num(s.second, `${key}.perSecond[${i}].second`),
+        replies: num(s.replies, `${key}.perSecond[${i}].replies`),
+        ok: num(s.ok, `${key}.perSecond[${i}].ok`),
+      });
+    }
+  }
+  const color = {
+    field: 'run',
+    type: 'nominal',
+    sort: HTTP_RUNS.map(([, run]) => run),
+    legend: { title: null, orient: 'top', labelLimit: 240 },
+  };
+  const throughput =
+    seconds.length > 0
+      ? {
+          width: 320,
+          height: 240,
+          title: 'replies per second over the run (dashed: 200 only)',
+          data: { values: seconds },
+          layer: [
+            {
+              mark: { type: 'line', point: true, tooltip: true },
+              encoding: {
+                x: { field: 'second', type: 'quantitative', title: 'second of the run' },
+                y: { field: 'replies', type: 'quantitative', title: 'replies/s' },
+                color,
+              },
+            },
+            {
+              mark: { type: 'line', strokeDash: [4, 3] },
+              encoding: {
+                x: { field: 'second', type: 'quantitative' },
+                y: { field: 'ok', type: 'quantitative' },
+                color,
+              },
+            },
+          ],
+        }
+      : {
+          width: 320,
+          height: 240,
+          title: 'requests per second, average over the run',
+          data: { values: averages },
+          mark: { type: 'bar', tooltip: true },
+          encoding: {
+            x: { field: 'run', type: 'nominal', title: null, axis: { labelAngle: 0 }, sort: null },
+            y: { field: 'perSecond', type: 'quantitative', title: 'requests/s' },
+            color,
+          },
+        };
+  return {
+    ...frame('Facilitator HTTP load', json),
+    hconcat: [
+      {
+        width: 260,
+        height: 240,
+        title: 'latency distribution per run (ms, log scale)',
+        data: { values: latency },
+        mark: { type: 'line', point: true, tooltip: true },
+        encoding: {
+          x: {
+            field: 'percentile',
+            type: 'ordinal',
+            sort: ['p50', 'p90', 'p99', 'max'],
+            axis: { labelAngle: 0 },
+          },
+          y: { field: 'ms', type: 'quantitative', scale: { type: 'log' }, title: 'ms' },
+          color,
+        },
+      },
+      throughput,
+    ],
+  } as TopLevelSpec;
+}
+
+function flowChart(json: Fields): TopLevelSpec {
+  const flows = list(json.flows, 'flows').map((value, i) => {
+    const f = fields(value, `flows[${i}]`);
+    const flow = fields(f.flow, `flows[${i}].flow`);
+    const latency = fields(f.latencyMs, `flows[${i}].latencyMs`);
+    return {
+      store: text(f.store, `flows[${i}].store`),
+      flow: `${text(flow.transport, `flows[${i}].flow.transport`) === 'reference' ? 'compact' : 'inline'} ${text(flow.flow, `flows[${i}].flow.flow`)}`,
+      paymentsPerSec: num(f.paymentsPerSec, `flows[${i}].paymentsPerSec`),
+      p50: num(latency.p50, `flows[${i}].latencyMs.p50`),
+      p99: num(latency.p99, `flows[${i}].latencyMs.p99`),
+      cpu: num(f.serverCpuMsPerPayment, `flows[${i}].serverCpuMsPerPayment`),
+    };
+  });
+  const panel = (title: string, field: string, axis: string) => ({
+    width: 220,
+    height: 220,
+    title,
+    data: { values: flows },
+    mark: { type: 'bar' as const, tooltip: true },
+    encoding: {
+      x: { field: 'flow', type: 'nominal' as const, title: null, axis: { labelAngle: -30 } },
+      xOffset: { field: 'store' },
+      y: { field, type: 'quantitative' as const, title: axis },
+      color: { field: 'store', type: 'nominal' as const, title: 'store' },
+    },
+  });
+  return {
+    ...frame('Whole flow: hand-over + the facilitator calls of one payment', json),
+    hconcat: [
+      panel('payments per second', 'paymentsPerSec', 'payments/s'),
+      panel('latency of a whole payment, p99', 'p99', 'ms'),
+      panel('service CPU per payment', 'cpu', 'ms'),
+    ],
+  } as TopLevelSpec;
+}
+
+/** The chart of each bench, by results name. */
+export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = {
+  proof: proofChart,
+  core: coreChart,
+  pool: poolChart,
+  client: clientChart,
+  http: httpChart,
+  flow: flowChart,
+};
+
+/** The Vega-Lite spec of bench `name`'s chart from its results JSON; refuses a malformed one. */
+export function chartSpec(name: string, json: unknown): TopLevelSpec {
+  const chart = CHARTS[name];
+  if (!chart) throw new ChartInputError(`no chart for bench ${JSON.stringify(name)}`);
+  return chart(fields(json, name));
+}
+
+/** Renders a Vega-Lite spec to an SVG document (Vega's headless renderer, no canvas). */
+export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const view = new View(parse(compile(spec).spec), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/** Bench `name`'s chart as SVG, from its results JSON. */
+export async function drawChart(name: string, json: unknown): Promise<string> {
+  return renderSvg(chartSpec(name, json));
+}
+
+const RESULTS = new URL('./results/', import.meta.url);
+
+/** Writes `bench/results/<name>.svg` from the results JSON (as written to `<name>.json`). */
+export async function writeChart(name: string, json: unknown, dir: URL = RESULTS): Promise<URL> {
+  const svg = await drawChart(name, JSON.parse(JSON.stringify(json)));
+  const out = new URL(`${name}.svg`, dir);
+  writeFileSync(out, `${svg}\n`);
+  return out;
+}
+
+/** Redraws the charts of `names` (default: every results JSON that has a chart) from disk. */
+export async function redrawCharts(names?: readonly string[], dir: URL = RESULTS): Promise<URL[]> {
+  const available = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => f.slice(0, -'.json'.length))
+    : [];
+  const chosen = names && names.length > 0 ? names : available.filter((n) => n in CHARTS);
+  const written: URL[] = [];
+  for (const name of chosen) {
+    const file = new URL(`${name}.json`, dir);
+    if (!existsSync(file)) throw new ChartInputError(`${fileURLToPath(file)} does not exist`);
+    written.push(await writeChart(name, JSON.parse(readFileSync(file, 'utf8')), dir));
+  }
+  return written;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (const url of await redrawCharts(process.argv.slice(2)))
+    process.stdout.write(`${fileURLToPath(url)}\n`);
+}

@@ -1,0 +1,252 @@
+// The service under load, as the HTTP benches run it: `priv-stark start` from the built dist/ in a
+// process of its own (the facilitator listener, and the devnet pool node when asked for, over one
+// ledger), on a funded store — a copy of the fixtures' pool in a fresh SQLite data directory or a
+// fresh PostgreSQL database — and the CPU accounting of that process and of the bench's own.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import type { PrivStarkCore } from '../src/core/index.js';
+import { Ledger, openStore } from '../src/ledger/index.js';
+import { type Fixtures, fundPool } from '../testkit/fixtures.js';
+
+/** The API key the benches start the service with (`Authorization: Bearer …`). */
+export const KEY = 'bench-key-0123456789abcdef';
+/** The pool operator's token (set so the service generates and prints none). */
+const OPERATOR_TOKEN = 'bench-operator-token-0123456789';
+const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+
+/** A funded copy of the fixtures' pool in a fresh data directory (embedded SQLite). */
+export async function fundedDataDir(core: PrivStarkCore, fx: Fixtures): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'priv-stark-bench-'));
+  const store = await openStore(core, { dataDir: dir });
+  await fundPool(new Ledger({ core, store }), fx);
+  await store.close();
+  return dir;
+}
+
+/** Funds the fixtures' pool in the (empty) PostgreSQL database at `databaseUrl`. */
+export async function fundDatabase(
+  core: PrivStarkCore,
+  fx: Fixtures,
+  databaseUrl: string,
+): Promise<void> {
+  const store = await openStore(core, { databaseUrl });
+  await fundPool(new Ledger({ core, store }), fx);
+  await store.close();
+}
+
+/** A running `priv-stark start`. */
+export interface ServiceProcess {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  /** The facilitator listener's base URL. */
+  readonly url: string;
+  /** The pool node's base URL, `null` without it. */
+  readonly poolNodeUrl: string | null;
+  /** Its log (stdout), removed by {@link stopService}. */
+  readonly logFile: string;
+}
+
+/** A free TCP port on the loopback address (free when asked; the service binds it right after). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** Whether `url` answers 200 now. */
+async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    await response.arrayBuffer();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts `priv-stark start` on free ports and resolves once its listeners answer `GET /health`
+ * (whatever the log level).
+ * @param options.dataDir the data directory (the SQLite store unless `databaseUrl` is given)
+ * @param options.poolNode run the devnet pool node too (default off)
+ * @param options.env extra environment (e.g. `PROOF_STORE_MAX`, `HANDOVER_RATE_LIMIT`)
+ */
+export async function startService(options: {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+  poolNode?: boolean;
+  env?: Record<string, string>;
+}): Promise<ServiceProcess> {
+  // BENCH_SERVER_NODE_OPTIONS: flags of the service's node (e.g. `--cpu-prof --cpu-prof-dir=DIR`).
+  const nodeFlags = (process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  const port = await freePort();
+  const poolPort = options.poolNode ? await freePort() : null;
+  const args = [...nodeFlags, MAIN, 'start', '--port', String(port), '--data-dir', options.dataDir];
+  if (poolPort !== null) args.push('--pool-port', String(poolPort));
+  else args.push('--no-pool-node');
+  if (options.databaseUrl) args.push('--database-url', options.databaseUrl);
+  // The service logs (one line per request) to a file, as a deployment would, not to a pipe this
+  // busy process must drain.
+  const logFile = join(mkdtempSync(join(tmpdir(), 'priv-stark-bench-log-')), 'service.log');
+  const logFd = openSync(logFile, 'w');
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', logFd, 'inherit'],
+    env: {
+      ...process.env,
+      API_KEYS: KEY,
+      POOL_OPERATOR_TOKEN: OPERATOR_TOKEN,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+      ...options.env,
+    },
+  });
+  closeSync(logFd);
+  const url = `http://127.0.0.1:${port}`;
+  const poolNodeUrl = poolPort === null ? null : `http://127.0.0.1:${poolPort}`;
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`priv-stark start exited (${child.exitCode ?? child.signalCode})`);
+    if (
+      (await answers(`${url}/health`)) &&
+      (poolNodeUrl === null || (await answers(`${poolNodeUrl}/health`)))
+    )
+      break;
+    if (Date.now() - started > 60_000) {
+      child.kill('SIGKILL');
+      throw new Error('priv-stark start did not answer /health within 60 s');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { child, pid: child.pid!, url, poolNodeUrl, logFile };
+}
+
+/** SIGTERM, then waits for the exit (the service shuts down gracefully). */
+export async function stopService(service: ServiceProcess): Promise<void> {
+  const { child } = service;
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(dirname(service.logFile), { recursive: true, force: true });
+}
+
+/** CPU time (user + system) a process has used, ms (Linux /proc), or NaN. */
+export function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** CPU time of a process's threads, ms, by role. */
+export interface ThreadsCpu {
+  /** The main thread: the event loop (HTTP, JSON, checks, logging, store reads). */
+  readonly main: number;
+  /** Niced threads: the service's verification threads (nice 10). */
+  readonly niced: number;
+  /** Every other thread: the SQLite writer thread, V8's GC and compiler helpers, libuv's pool. */
+  readonly other: number;
+  /** The busiest of the other threads (the SQLite writer thread when the store is SQLite). */
+  readonly busiestOther: number;
+}
+
+/** Per-thread CPU times of `pid` (Linux /proc), by thread id: [ms, nice]. */
+export function threadTimes(pid: number): Map<number, { ms: number; nice: number }> {
+  const out = new Map<number, { ms: number; nice: number }>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+          .split(') ')[1]!
+          .split(' ');
+        out.set(Number(tid), {
+          ms: (Number(fields[11]) + Number(fields[12])) * 10,
+          nice: Number(fields[16]),
+        });
+      } catch {
+        // the thread ended
+      }
+    }
+  } catch {
+    // no /proc
+  }
+  return out;
+}
+
+/** The CPU each role of `pid`'s threads used between two {@link threadTimes} readings. */
+export function threadsCpuBetween(
+  pid: number,
+  before: Map<number, { ms: number; nice: number }>,
+  after: Map<number, { ms: number; nice: number }>,
+): ThreadsCpu {
+  let main = 0;
+  let niced = 0;
+  let other = 0;
+  let busiestOther = 0;
+  for (const [tid, now] of after) {
+    const used = now.ms - (before.get(tid)?.ms ?? 0);
+    if (tid === pid) main += used;
+    else if (now.nice > 0) niced += used;
+    else {
+      other += used;
+      busiestOther = Math.max(busiestOther, used);
+    }
+  }
+  return { main, niced, other, busiestOther };
+}
+
+/**
+ * CPU time a local PostgreSQL cluster listening on `port` has used, ms (Linux /proc): its
+ * postmaster, the backends it has reaped, and its live processes. NaN when it is not found (an
+ * external server).
+ */
+export function postgresCpuMs(port: number): number {
+  const procs = new Map<number, { ppid: number; ms: number; reaped: number }>();
+  let postmaster: number | null = null;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.split(') ')[1]!.split(' ');
+      procs.set(Number(entry), {
+        ppid: Number(fields[1]),
+        ms: (Number(fields[11]) + Number(fields[12])) * 10,
+        reaped: (Number(fields[13]) + Number(fields[14])) * 10,
+      });
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      const p = argv.indexOf('-p');
+      if (p >= 0 && argv[p + 1] === String(port)) postmaster = Number(entry);
+    } catch {
+      // the process ended
+    }
+  }
+  if (postmaster === null) return Number.NaN;
+  let ms = procs.get(postmaster)!.ms + procs.get(postmaster)!.reaped;
+  for (const proc of procs.values()) if (proc.ppid === postmaster) ms += proc.ms;
+  return ms;
+}
+
+/** Milliseconds of CPU this process has used. */
+export function ownCpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}

@@ -1,0 +1,154 @@
+// The benches' charts (bench/charts.ts): drawn from a results JSON to a well-formed SVG that shows
+// every series; a malformed results file is refused, never drawn half-empty; the committed charts
+// are the ones the committed JSON draws.
+
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { ChartInputError, CHARTS, drawChart, redrawCharts } from '../../bench/charts.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'priv-stark-charts-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * Checks that `svg` is one well-formed XML element: tags balanced and properly nested, attributes
+ * quoted, no stray `<` or `&` in text. Returns the text content of its `<text>` elements.
+ */
+function wellFormedSvg(svg: string): string[] {
+  const body = svg.trim();
+  expect(body.startsWith('<svg')).toBe(true);
+  const stack: string[] = [];
+  const texts: string[] = [];
+  const token = /<(\/?)([A-Za-z][\w:.-]*)((?:\s+[\w:.-]+="[^"<]*")*)\s*(\/?)>|([^<]+)/y;
+  let roots = 0;
+  while (token.lastIndex < body.length) {
+    const at = token.lastIndex;
+    const match = token.exec(body);
+    if (!match) throw new Error(`not well formed at ${at}: ${body.slice(at, at + 60)}`);
+    const [, closing, name, , selfClosing, content] = match;
+    if (content !== undefined) {
+      if (stack.length === 0 && content.trim() !== '') throw new Error('text outside the root');
+      if (/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/.test(content))
+        throw new Error(`bare & in ${content.slice(0, 40)}`);
+      if (stack.at(-1) === 'text' || stack.at(-1) === 'tspan') texts.push(content);
+      continue;
+    }
+    if (closing) {
+      if (stack.pop() !== name) throw new Error(`</${name}> closes nothing open at ${at}`);
+    } else {
+      if (stack.length === 0 && ++roots > 1) throw new Error('more than one root element');
+      if (!selfClosing) stack.push(name!);
+    }
+  }
+  expect(stack).toEqual([]);
+  return texts;
+}
+
+const environment = {
+  date: '2026-01-02T03:04:05.000Z',
+  node: 'v20.0.0',
+  platform: 'linux-x64',
+  cpu: 'Test CPU',
+  cores: 2,
+  memoryGiB: 8,
+};
+const t = (medianMs: number, p99Ms: number) => ({ medianMs, p99Ms, samples: 10 });
+const proof = {
+  bench: 'proof',
+  environment,
+  results: {
+    native: {
+      verifyIn: t(0.811, 1),
+      verifyOff: t(1.2, 2),
+      proveIn: t(101, 130),
+    },
+    wasm: {
+      verifyIn: t(2.22, 3),
+      verifyOff: t(2.71, 4),
+      proveIn: t(433, 480),
+    },
+    groth16: { coldMs: 600, warm: t(29.5, 70) },
+  },
+};
+const run = (reqPerSec: number, perSecond?: object[]) => ({
+  reqPerSec,
+  latencyMs: { p50: 2, p90: 3, p99: 5, max: 9 },
+  ...(perSecond ? { perSecond } : {}),
+});
+const http = {
+  environment,
+  verifyMax: run(1400, [
+    { second: 1, replies: 1333, ok: 1333, p50Ms: 2, p99Ms: 9 },
+    { second: 2, replies: 1444, ok: 1444, p50Ms: 2, p99Ms: 8 },
+  ]),
+  verifyFixed: run(500, [{ second: 1, replies: 500, ok: 500, p50Ms: 1, p99Ms: 3 }]),
+  settle: run(1700, [{ second: 1, replies: 1777, ok: 999, p50Ms: 5, p99Ms: 20 }]),
+};
+
+describe('bench charts', () => {
+  it('draws the proof chart: a well-formed SVG with the three backends and their medians', async () => {
+    const texts = wellFormedSvg(await drawChart('proof', proof));
+    for (const series of ['native', 'WebAssembly', 'Groth16 (snarkjs)', 'verify', 'prove'])
+      expect(texts).toContain(series);
+    for (const median of ['0.811', '2.22', '29.5', '101', '433']) expect(texts).toContain(median);
+    expect(texts.join(' ')).toContain('Test CPU');
+  });
+
+  it('draws the HTTP chart: latency per run and replies over each second of the run', async () => {
+    const texts = wellFormedSvg(await drawChart('http', http));
+    for (const series of ['/verify saturated', '/verify paced', '/settle', 'p50', 'p99', 'max'])
+      expect(texts).toContain(series);
+    expect(texts.join(' ')).toContain('replies per second over the run');
+    // Without per-second figures (results from before they were recorded): the run averages.
+    const { perSecond: _dropped, ...settle } = http.settle;
+    const older = {
+      ...http,
+      verifyMax: { ...http.verifyMax, perSecond: undefined },
+      verifyFixed: run(500),
+      settle,
+    };
+    const olderTexts = wellFormedSvg(await drawChart('http', older));
+    expect(olderTexts.join(' ')).toContain('average over the run');
+  });
+
+  it('refuses a malformed results file and writes no chart for it', async () => {
+    const broken = structuredClone(proof) as { results: { native: Record<string, unknown> } };
+    broken.results.native.verifyIn = { medianMs: '0.8', p99Ms: 1 };
+    await expect(drawChart('proof', broken)).rejects.toThrow(ChartInputError);
+    await expect(drawChart('proof', broken)).rejects.toThrow(/results\.native\.verifyIn\.medianMs/);
+    await expect(drawChart('proof', { ...proof, environment: undefined })).rejects.toThrow(
+      /environment: expected an object/,
+    );
+    await expect(drawChart('http', { ...http, settle: run(1, []) })).rejects.toThrow(
+      /settle\.perSecond: expected a non-empty array/,
+    );
+    await expect(drawChart('proof', [proof])).rejects.toThrow(ChartInputError);
+    await expect(drawChart('nonesuch', proof)).rejects.toThrow(/no chart for bench/);
+
+    const out = pathToFileURL(`${dir}/`);
+    writeFileSync(join(dir, 'proof.json'), JSON.stringify(broken));
+    await expect(redrawCharts(['proof'], out)).rejects.toThrow(ChartInputError);
+    expect(readdirSync(dir)).toEqual(['proof.json']);
+    writeFileSync(join(dir, 'proof.json'), JSON.stringify(proof));
+    await redrawCharts(['proof'], out);
+    wellFormedSvg(readFileSync(join(dir, 'proof.svg'), 'utf8'));
+  });
+
+  it('the committed charts are the ones the committed results draw (npm run bench:charts)', async () => {
+    const results = new URL('../../bench/results/', import.meta.url);
+    const names = readdirSync(results)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.slice(0, -'.json'.length));
+    expect(names.filter((n) => n in CHARTS).sort()).toEqual(Object.keys(CHARTS).sort());
+    for (const name of Object.keys(CHARTS)) {
+      const json = JSON.parse(readFileSync(new URL(`${name}.json`, results), 'utf8'));
+      const svg = await drawChart(name, json);
+      wellFormedSvg(svg);
+      expect(readFileSync(new URL(`${name}.svg`, results), 'utf8'), `${name}.svg`).toBe(`${svg}\n`);
+    }
+  });
+});
