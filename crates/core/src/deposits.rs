@@ -6,7 +6,12 @@
 
 use alloc::{collections::BTreeMap, vec::Vec};
 
-use crate::{digest::Digest, errors::CoreError, notes::note_commitment};
+use crate::{
+    digest::Digest,
+    errors::CoreError,
+    notes::note_input,
+    sponge::{Domain, hash_blocks},
+};
 
 /// One deposit of the log: its amount and its commitment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,14 +42,19 @@ pub fn deposit_matches(
     for (i, deposit) in deposits.iter().enumerate() {
         by_amount.entry(deposit.amount).or_default().push(i);
     }
-    let mut matches = Vec::new();
-    let mut commitments = Vec::with_capacity(precommitments.len());
-    for (amount, members) in by_amount {
-        commitments.clear();
+    // Every (amount, precommitment) input first, so the hashes run together.
+    let mut inputs = Vec::with_capacity(by_amount.len() * precommitments.len());
+    for amount in by_amount.keys() {
         for pre in precommitments {
-            commitments.push(note_commitment(amount, pre)?);
+            inputs.push(note_input(*amount, pre)?);
         }
-        for i in members {
+    }
+    let commitments = hash_blocks(Domain::Note, &inputs);
+    let mut matches = Vec::new();
+    for (members, commitments) in
+        by_amount.values().zip(commitments.chunks(precommitments.len().max(1)))
+    {
+        for &i in members {
             for (p, commitment) in commitments.iter().enumerate() {
                 if *commitment == deposits[i].commitment {
                     matches.push(DepositMatch { deposit: i, precommitment: p });
@@ -59,7 +69,7 @@ pub fn deposit_matches(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notes::{deposit_rho, owner, precommitment};
+    use crate::notes::{deposit_rho, note_commitment, owner, precommitment};
 
     fn pre(counter: u32) -> Digest {
         let sk = Digest::ZERO;

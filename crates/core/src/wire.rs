@@ -62,9 +62,7 @@ pub fn merge_pairs(nodes: &[u8]) -> Result<Vec<u8>, CoreError> {
         });
     }
     let nodes = digests_from_bytes(nodes, "nodes")?;
-    let parents: Vec<Digest> =
-        nodes.chunks_exact(2).map(|pair| sponge::merge(&pair[0], &pair[1])).collect();
-    Ok(digests_to_bytes(&parents))
+    Ok(digests_to_bytes(&sponge::merge_pairs(&nodes)))
 }
 
 /// Parses the wire (hex) form of a digest into bytes.
