@@ -18,7 +18,7 @@ import {
   type VerifyResult,
 } from './spend.js';
 
-import { type DigestHex, DIGEST_FORMAT } from './digest.js';
+import { type DigestHex, digestOfBytes, writeDigestBytes } from './digest.js';
 
 export type { DigestHex } from './digest.js';
 
@@ -225,37 +225,34 @@ const encoder = new TextEncoder();
 
 /** Hex to bytes for the format only; the core checks each element against p when it uses them. */
 function digestBytes(text: unknown, name: string): Uint8Array {
-  astring(text, name);
-  if (!DIGEST_FORMAT.test(text)) {
-    throw new RangeError(
-      `"${name}" expected 0x followed by 64 lowercase hex digits, got length=${text.length}`,
-    );
-  }
   const out = new Uint8Array(DIGEST_BYTES);
-  for (let i = 0; i < DIGEST_BYTES; i++)
-    out[i] = Number.parseInt(text.slice(2 + 2 * i, 4 + 2 * i), 16);
+  if (typeof text !== 'string' || !writeDigestBytes(text, out, 0)) notDigest(text, name);
   return out;
 }
 
-function digestHex(bytes: Uint8Array, offset = 0): DigestHex {
-  let out = '0x';
-  for (let i = offset; i < offset + DIGEST_BYTES; i++)
-    out += (bytes[i] ?? 0).toString(16).padStart(2, '0');
-  return out as DigestHex;
+/** Throws the facade's error for a value that is not a digest string. */
+function notDigest(text: unknown, name: string): never {
+  astring(text, name);
+  throw new RangeError(
+    `"${name}" expected 0x followed by 64 lowercase hex digits, got length=${text.length}`,
+  );
 }
 
+/** A list of digests concatenated (a sync packs pages of thousands: no per-item allocation). */
 function digestListBytes(list: unknown, name: string): Uint8Array {
   aarray(list, name);
   const out = new Uint8Array(list.length * DIGEST_BYTES);
-  for (const [i, item] of list.entries())
-    out.set(digestBytes(item, `${name}[${i}]`), i * DIGEST_BYTES);
+  for (let i = 0; i < list.length; i++) {
+    const item: unknown = list[i];
+    if (typeof item !== 'string' || !writeDigestBytes(item, out, i * DIGEST_BYTES))
+      notDigest(item, `${name}[${i}]`);
+  }
   return out;
 }
 
 function splitDigests(bytes: Uint8Array): DigestHex[] {
-  const out: DigestHex[] = [];
-  for (let offset = 0; offset < bytes.length; offset += DIGEST_BYTES)
-    out.push(digestHex(bytes, offset));
+  const out: DigestHex[] = new Array(bytes.length / DIGEST_BYTES);
+  for (let i = 0; i < out.length; i++) out[i] = digestOfBytes(bytes, i * DIGEST_BYTES);
   return out;
 }
 
@@ -273,7 +270,7 @@ function frontierOf(state: Uint8Array): Frontier {
   const view = new DataView(state.buffer, state.byteOffset, state.byteLength);
   return {
     size: Number(view.getBigUint64(0, true)),
-    root: digestHex(state, state.length - DIGEST_BYTES),
+    root: digestOfBytes(state, state.length - DIGEST_BYTES),
     state,
   };
 }
@@ -331,7 +328,8 @@ function packDeposits(deposits: unknown): Uint8Array {
         `"deposits[${i}].amount" expected a decimal string of atomic units, got length=${amount.length}`,
       );
     view.setBigUint64(i * DEPOSIT_BYTES, BigInt(amount), true);
-    out.set(digestBytes(commitment, `deposits[${i}].commitment`), i * DEPOSIT_BYTES + 8);
+    if (typeof commitment !== 'string' || !writeDigestBytes(commitment, out, i * DEPOSIT_BYTES + 8))
+      notDigest(commitment, `deposits[${i}].commitment`);
   });
   return out;
 }
@@ -466,10 +464,10 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
         throw new RangeError(
           `"domain" expected one of ${Object.keys(DOMAINS).join(', ')}, got ${domain.slice(0, 32)}`,
         );
-      return digestHex(guard(raw.hashElements, tag, elementsBytes(elements, 'elements')));
+      return digestOfBytes(guard(raw.hashElements, tag, elementsBytes(elements, 'elements')));
     },
     merge: (left, right) =>
-      digestHex(guard(raw.merge, digestBytes(left, 'left'), digestBytes(right, 'right'))),
+      digestOfBytes(guard(raw.merge, digestBytes(left, 'left'), digestBytes(right, 'right'))),
     mergePairs(nodes) {
       aarray(nodes, 'nodes');
       if (nodes.length % 2 !== 0)
@@ -478,7 +476,7 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
     },
     parseDigest(text) {
       astring(text, 'digest');
-      return digestHex(guard(raw.digestFromHex, text));
+      return digestOfBytes(guard(raw.digestFromHex, text));
     },
     emptyFrontier: () => frontierOf(raw.frontierEmpty()),
     frontierAppend: (frontier, leaves) =>
@@ -489,10 +487,10 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
       const [state, bytes] = [frontierState(frontier), digestListBytes(leaves, 'leaves')];
       return frontierOf(await guardAsync(raw.frontierAppendAsync, state, bytes));
     },
-    treeRoot: (leaves) => digestHex(guard(raw.treeRoot, digestListBytes(leaves, 'leaves'))),
+    treeRoot: (leaves) => digestOfBytes(guard(raw.treeRoot, digestListBytes(leaves, 'leaves'))),
     treeRootAsync: async (leaves) => {
       const bytes = digestListBytes(leaves, 'leaves');
-      return digestHex(await guardAsync(raw.treeRootAsync, bytes));
+      return digestOfBytes(await guardAsync(raw.treeRootAsync, bytes));
     },
     treePath: (leaves, at) =>
       splitDigests(guard(raw.treePath, digestListBytes(leaves, 'leaves'), index(at))),
@@ -501,8 +499,8 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
       return splitDigests(await guardAsync(raw.treePathAsync, bytes, i));
     },
     rootFromPath: (leaf, at, path) =>
-      digestHex(guard(raw.rootFromPath, digestBytes(leaf, 'leaf'), index(at), pathBytes(path))),
-    contextDigest: (context) => digestHex(guard(raw.contextDigest, packContext(context))),
+      digestOfBytes(guard(raw.rootFromPath, digestBytes(leaf, 'leaf'), index(at), pathBytes(path))),
+    contextDigest: (context) => digestOfBytes(guard(raw.contextDigest, packContext(context))),
     depositMatches: (precommitments, deposits) =>
       depositMatchesOf(
         guard(
@@ -530,7 +528,7 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
     proofReference(proof, publicInputs) {
       abytes(proof, 'proof');
       const out = guard(raw.proofReference, proof, encodeCallerInputs(publicInputs));
-      return { reference: digestHex(out) as ProofReference, parameterSet: out[32]! };
+      return { reference: digestOfBytes(out) as ProofReference, parameterSet: out[32]! };
     },
     async verifySpend(proof, publicInputs) {
       abytes(proof, 'proof');
@@ -561,7 +559,7 @@ export function createCore(raw: RawBinding, backend: Backend): PrivStarkCore {
     encodeAddress: (owner) => guard(raw.addressEncode, digestBytes(owner, 'owner')),
     decodeAddress(address) {
       astring(address, 'address');
-      return digestHex(guard(raw.addressDecode, address));
+      return digestOfBytes(guard(raw.addressDecode, address));
     },
   };
 }
