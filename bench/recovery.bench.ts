@@ -69,6 +69,12 @@ interface Expected {
   notes: Map<DigestHex, { value: bigint; spent: boolean }>;
 }
 
+/** CPU time this process has used, all threads (the libuv pool's included), in ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 /** What the pool process reports once it serves. */
 interface PoolReady {
   url: string;
@@ -268,7 +274,12 @@ async function buildPool(
  * file writes, the local tree's hashing (`mergePairs`, on the JavaScript thread) and deposit
  * matching (`depositMatchesAsync`, off it).
  */
-async function restore(core: PrivStarkCore, url: string, sk: DigestHex, expected: Expected) {
+async function restore(
+  core: PrivStarkCore,
+  pool: { url: string; expected: Expected; cpuMs: () => Promise<number> },
+  sk: DigestHex,
+) {
+  const { url, expected } = pool;
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-recovery-wallet-'));
   const parts = {
     leafRequestsMs: 0,
@@ -334,9 +345,13 @@ async function restore(core: PrivStarkCore, url: string, sk: DigestHex, expected
     };
     // The machine is shared: its load (1, 5, 15 min) before and after says what the time means.
     const loadBefore = loadavg();
+    const poolCpuBefore = await pool.cpuMs();
+    const walletCpuBefore = cpuMs();
     started = performance.now();
     const report = await wallet.sync();
     const totalMs = performance.now() - started;
+    const walletCpuMs = cpuMs() - walletCpuBefore;
+    const poolCpuMs = (await pool.cpuMs()) - poolCpuBefore;
     const loadAfter = loadavg();
     // What the wallet found against what the bench put there.
     const found = new Map(wallet.allNotes().map((n) => [n.commitment, n]));
@@ -352,6 +367,9 @@ async function restore(core: PrivStarkCore, url: string, sk: DigestHex, expected
       loadAverage1m: loadBefore[0]!,
       loadBefore,
       loadAfter,
+      // The restore's own work: the wallet's process and the pool node's, on a 2-core machine.
+      walletCpuMs,
+      poolCpuMs,
       leaves: report.leaves,
       events: report.events,
       notesExpected: expected.notes.size,
@@ -382,9 +400,13 @@ async function servePool(mix: Mix, sk: DigestHex): Promise<void> {
     notes: [...pool.expected.notes].map(([cm, e]) => [cm, e.value.toString(), e.spent]),
   };
   process.stdout.write(`${JSON.stringify(ready)}\n`);
-  // Until the bench closes stdin.
-  process.stdin.resume();
-  await new Promise((resolve) => process.stdin.on('end', resolve));
+  // Until the bench closes stdin; each line `cpu` is answered with the CPU time used so far (all
+  // threads), so the bench can tell the restore's work from the machine's other load.
+  const requests = createInterface({ input: process.stdin });
+  requests.on('line', (line) => {
+    if (line === 'cpu') process.stdout.write(`${JSON.stringify({ cpuMs: cpuMs() })}\n`);
+  });
+  await new Promise((resolve) => requests.once('close', resolve));
   await pool.close();
 }
 
@@ -402,12 +424,19 @@ async function startPool(mix: Mix, sk: DigestHex) {
     child.once('exit', (code) => reject(new Error(`the pool process exited (${code})`)));
   });
   const ready = JSON.parse(first) as PoolReady;
+  const answers: ((line: string) => void)[] = [];
+  lines.on('line', (line) => answers.shift()?.(line));
   const expected: Expected = {
     notes: new Map(ready.notes.map(([cm, value, spent]) => [cm, { value: BigInt(value), spent }])),
   };
   return {
     ...ready,
     expected,
+    cpuMs: () =>
+      new Promise<number>((resolve) => {
+        answers.push((line) => resolve((JSON.parse(line) as { cpuMs: number }).cpuMs));
+        child.stdin.write('cpu\n');
+      }),
     close: async () => {
       child.stdin.end();
       await exited;
@@ -431,7 +460,7 @@ for (const mix of MIXES) {
   );
   try {
     for (let run = 0; run < RUNS; run++) {
-      const r = await restore(core, pool.url, sk, pool.expected);
+      const r = await restore(core, pool, sk);
       log(
         `${mix}: restore ${run + 1}: ${(r.totalMs / 1000).toFixed(1)} s, ${r.notesFound}/${r.notesExpected} notes, load ${r.loadAverage1m.toFixed(2)}`,
       );
@@ -461,21 +490,23 @@ const md = [
   '',
   `backend: ${core.backend}; bound N = ${DEPOSIT_GAP}; ${JSON.stringify(environment())}`,
   '',
-  '| amounts | leaves | events | restore | load (1, 5, 15 min) before → 1 min after | leaves side: wall (requests, file writes, tree hashing) | events side: wall (requests, deposit matching) | checkpoints + save | notes found |',
-  '|---|---:|---:|---:|---:|---|---|---:|---:|',
+  '| amounts | leaves | events | restore | CPU: wallet + pool node | load (1, 5, 15 min) before → 1 min after | leaves side: wall (requests, file writes, tree hashing) | events side: wall (requests, deposit matching) | checkpoints + save | notes found |',
+  '|---|---:|---:|---:|---:|---:|---|---|---:|---:|',
   ...results.map((r) => {
     const p = r.parts as Record<string, number>;
-    return `| ${r.mix} | ${r.leaves} | ${r.events} | **${s(r.totalMs as number)}** | ${loads(r.loadBefore as number[])} → ${(r.loadAfter as number[])[0]!.toFixed(2)} | ${s(p.leavesSideMs!)} (${s(p.leafRequestsMs!)}, ${s(p.leafWritesMs!)}, ${s(p.treeHashingMs!)}) | ${s(p.eventsSideMs!)} (${s(p.eventRequestsMs!)}, ${s(p.depositMatchingMs!)}) | ${s(p.checkpointsAndSaveMs!)} | ${r.notesFound}/${r.notesExpected} |`;
+    return `| ${r.mix} | ${r.leaves} | ${r.events} | **${s(r.totalMs as number)}** | ${s(r.walletCpuMs as number)} + ${s(r.poolCpuMs as number)} | ${loads(r.loadBefore as number[])} → ${(r.loadAfter as number[])[0]!.toFixed(2)} | ${s(p.leavesSideMs!)} (${s(p.leafRequestsMs!)}, ${s(p.leafWritesMs!)}, ${s(p.treeHashingMs!)}) | ${s(p.eventsSideMs!)} (${s(p.eventRequestsMs!)}, ${s(p.depositMatchingMs!)}) | ${s(p.checkpointsAndSaveMs!)} | ${r.notesFound}/${r.notesExpected} |`;
   }),
   '',
   'The two sides run at once; request times are latencies summed over pages read ahead (they',
   'overlap the work), deposit matching runs off the JavaScript thread in two halves (summed).',
+  'CPU is the time both processes used during the restore, all threads: on this 2-core machine',
+  'shared with other work, the load average says how much of it the restore could have.',
   '',
   ...Object.entries(budgets).map(([name, met]) => `- ${met ? 'met' : 'MISSED'}: ${name}`),
 ].join('\n');
 await writeResults(
   'recovery',
-  { environment: environment(), leaves: LEAVES, results, budgets },
+  { environment: environment(), leaves: LEAVES, budgetMs: BUDGET_MS, results, budgets },
   md,
 );
 process.stdout.write(`${md}\n`);
