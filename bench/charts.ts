@@ -637,6 +637,95 @@ function tracingChart(json: Fields): TopLevelSpec {
   } as TopLevelSpec;
 }
 
+/** Recovery: a restore's time against the budget, and where it went (the two sides overlap). */
+function recoveryChart(json: Fields): TopLevelSpec {
+  const budget = num(json.budgetMs, 'budgetMs') / 1000;
+  const leaves = num(json.leaves, 'leaves');
+  const parts = [
+    ['leavesSideMs', 'leaves side (wall)'],
+    ['treeHashingMs', 'tree hashing'],
+    ['leafRequestsMs', 'leaf requests'],
+    ['eventsSideMs', 'events side (wall)'],
+    ['depositMatchingMs', 'deposit matching'],
+    ['eventRequestsMs', 'event requests'],
+  ] as const;
+  const restores: Fields[] = [];
+  const split: Fields[] = [];
+  for (const [i, value] of list(json.results, 'results').entries()) {
+    const r = fields(value, `results[${i}]`);
+    const restore = `${text(r.mix, `results[${i}].mix`)} #${num(r.run, `results[${i}].run`)}`;
+    const load = list(r.loadBefore, `results[${i}].loadBefore`);
+    restores.push({
+      restore,
+      seconds: num(r.totalMs, `results[${i}].totalMs`) / 1000,
+      load: num(load[0], `results[${i}].loadBefore[0]`),
+    });
+    const p = fields(r.parts, `results[${i}].parts`);
+    for (const [key, name] of parts)
+      split.push({
+        restore,
+        part: name,
+        seconds: num(p[key], `results[${i}].parts.${key}`) / 1000,
+      });
+  }
+  const x = { field: 'restore', type: 'nominal', title: null, axis: { labelAngle: 0 } };
+  return {
+    ...frame(`Recovery: a wallet restored from its key against ${leaves} leaves`, json),
+    hconcat: [
+      {
+        width: 200,
+        height: 260,
+        title: {
+          text: 'restore (one sync), s',
+          subtitle: `red: budget ${budget} s · label: load (1 min) at the start`,
+        },
+        layer: [
+          {
+            data: { values: restores },
+            mark: { type: 'bar', tooltip: true, color: '#4c78a8' },
+            encoding: { x, y: { field: 'seconds', type: 'quantitative', title: 's' } },
+          },
+          {
+            data: { values: restores },
+            mark: { type: 'text', dy: -6, fontSize: 10 },
+            encoding: {
+              x,
+              y: { field: 'seconds', type: 'quantitative' },
+              text: { field: 'load', type: 'quantitative', format: '.2f' },
+            },
+          },
+          {
+            data: { values: [{ budget }] },
+            mark: { type: 'rule', color: 'firebrick', strokeWidth: 2 },
+            encoding: { y: { field: 'budget', type: 'quantitative' } },
+          },
+        ],
+      },
+      {
+        width: 360,
+        height: 260,
+        title: {
+          text: 'where the time went, s',
+          subtitle: 'the sides run at once; parts inside a side are summed and overlap',
+        },
+        data: { values: split },
+        mark: { type: 'bar', tooltip: true },
+        encoding: {
+          x,
+          xOffset: { field: 'part', type: 'nominal', sort: parts.map(([, name]) => name) },
+          y: { field: 'seconds', type: 'quantitative', title: 's' },
+          color: {
+            field: 'part',
+            type: 'nominal',
+            sort: parts.map(([, name]) => name),
+            legend: { title: null, orient: 'right' },
+          },
+        },
+      },
+    ],
+  } as TopLevelSpec;
+}
+
 /** The chart of each bench, by results name. */
 export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = {
   proof: proofChart,
@@ -647,6 +736,7 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   flow: flowChart,
   tracing: tracingChart,
   runtimes: runtimesChart,
+  recovery: recoveryChart,
 };
 
 /** The Vega-Lite spec of bench `name`'s chart from its results JSON; refuses a malformed one. */

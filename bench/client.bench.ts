@@ -80,6 +80,7 @@ async function paymentBench(core: Awaited<ReturnType<typeof loadCore>>) {
     for (let i = 0; i < PAYMENTS * 2 + 5; i++) {
       const ticket = await payer.depositTicket('1000000');
       await stack.operator.deposit(ticket.amount, ticket.pre);
+      await payer.sync(); // at most DEPOSIT_GAP tickets open
     }
     await stack.settle(payer);
     const requirements = {

@@ -102,6 +102,8 @@ export async function demoCommand(
       for (let i = 0; i <= payments; i++) {
         const ticket = await payer.depositTicket('100000');
         await operator.deposit(ticket.amount, ticket.pre);
+        // Seen shielded: a wallet has at most DEPOSIT_GAP tickets open (docs/client.md, "Recovery").
+        await payer.sync();
       }
       await confirm(payer);
     });

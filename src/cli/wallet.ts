@@ -5,7 +5,10 @@
  *   wallet address                 its shielded address (pstark1…)
  *   wallet sync                    reads leaves, events and checkpoints since its cursors
  *   wallet balance [--no-sync]     spendable, pending, unconfirmed, total (atomic units and dUSD)
- *   wallet deposit --amount N      a precommitment for the operator (`priv-stark deposit --amount N --pre …`)
+ *   wallet deposit --amount N      a precommitment for the operator (`priv-stark deposit --amount N --pre …`);
+ *                                  at the recovery bound (N tickets open) it syncs first
+ *   wallet deposit --reissue C     open ticket #C again, unchanged
+ *   wallet tickets                 the deposit tickets handed out and not yet seen shielded
  *   wallet payments                its payment records
  *
  * Common: `--wallet FILE` (PRIV_STARK_WALLET, ./priv-stark.wallet), `--pool URL` (POOL_URL,
@@ -14,14 +17,15 @@
 
 import { parseArgs } from 'node:util';
 
-import { Wallet } from '../client/index.js';
+import { TooManyOpenTicketsError, Wallet, WalletBehindError } from '../client/index.js';
 import { type DigestHex, loadCore } from '../core/index.js';
 import { DEVNET_NETWORK } from '../scheme/index.js';
 
-export const WALLET_USAGE = `  wallet new|address|sync|balance|deposit|payments [--wallet FILE] [--pool URL]
+export const WALLET_USAGE = `  wallet new|address|sync|balance|deposit|tickets|payments [--wallet FILE] [--pool URL]
                     a payer's or merchant's wallet (PRIV_STARK_WALLET, ./priv-stark.wallet; POOL_URL):
                     new [--sk 0x…] creates (or restores from a spending key), deposit --amount N prints
-                    the precommitment for the operator, balance [--no-sync]
+                    the precommitment for the operator (--reissue C: open ticket #C again), tickets
+                    lists the open ones, balance [--no-sync]
   pay <url> [--method M] [--header 'K: V'] [--data BODY] [--no-wait] [--wallet FILE] [--pool URL]
                     pays a 402 with the wallet (stock @x402/fetch), prints the response and the settlement`;
 
@@ -73,6 +77,7 @@ export async function walletCommand(
       pool: { type: 'string' },
       sk: { type: 'string' },
       amount: { type: 'string' },
+      reissue: { type: 'string' },
       'no-sync': { type: 'boolean' },
       json: { type: 'boolean' },
     },
@@ -124,12 +129,34 @@ export async function walletCommand(
       return 0;
     }
     case 'deposit': {
-      if (!values.amount) throw new RangeError('wallet deposit needs --amount N (atomic units)');
       const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
-      const ticket = await wallet.depositTicket(values.amount);
+      let ticket: Awaited<ReturnType<Wallet['depositTicket']>>;
+      if (values.reissue !== undefined) {
+        if (!/^(0|[1-9][0-9]{0,8})$/.test(values.reissue))
+          throw new RangeError('--reissue expects the counter of an open ticket (wallet tickets)');
+        ticket = await wallet.reissueTicket(Number(values.reissue), values.amount);
+      } else {
+        if (!values.amount) throw new RangeError('wallet deposit needs --amount N (atomic units)');
+        // At the bound, or restored and never synced: what the pool shielded since may free a slot.
+        ticket = await wallet.depositTicket(values.amount).catch(async (error: unknown) => {
+          if (!(error instanceof TooManyOpenTicketsError || error instanceof WalletBehindError))
+            throw error;
+          await wallet.sync();
+          return wallet.depositTicket(values.amount!);
+        });
+      }
       io.out(`deposit #${ticket.counter} of ${ticket.amount} atomic units to ${wallet.address}`);
       io.out(`pre ${ticket.pre}`);
       io.out(`operator: priv-stark deposit --amount ${ticket.amount} --pre ${ticket.pre}`);
+      return 0;
+    }
+    case 'tickets': {
+      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      if (!values['no-sync']) await wallet.sync();
+      const open = wallet.openTickets();
+      if (open.length === 0) io.out('no open deposit tickets');
+      for (const t of open)
+        io.out(`#${t.counter} ${t.amount ?? '(amount unknown)'} atomic units, pre ${t.pre}`);
       return 0;
     }
     case 'payments': {

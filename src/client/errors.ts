@@ -45,6 +45,27 @@ export class WalletBehindError extends WalletError {
   }
 }
 
+/**
+ * The wallet has as many deposit tickets issued and not yet seen shielded as the recovery bound
+ * allows: one more could not be found by a wallet restored from the key (docs/client.md,
+ * "Recovery"). Sync once the operator has shielded one, or hand an open one out again.
+ */
+export class TooManyOpenTicketsError extends WalletError {
+  constructor(
+    /** The bound `N`. */
+    readonly bound: number,
+    /** Counters of the open tickets. */
+    readonly open: readonly number[],
+  ) {
+    const list = open.map((c) => `#${c}`).join(', ');
+    super(
+      'too_many_open_tickets',
+      `${open.length} deposit tickets are issued and not yet seen shielded (${list || 'none'}), and a wallet hands out a ticket only while fewer than ${bound} are: a wallet restored from the key could not find one more. Sync once the operator has shielded one, or hand an open one out again (reissueTicket)`,
+    );
+    this.name = 'TooManyOpenTicketsError';
+  }
+}
+
 /** The pool node disagrees with what the wallet already holds (another pool, or a reset one). */
 export class PoolMismatchError extends WalletError {
   constructor(message: string) {

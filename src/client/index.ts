@@ -11,6 +11,7 @@ export {
   InsufficientFundsError,
   PaymentHeaderTooLargeError,
   PoolMismatchError,
+  TooManyOpenTicketsError,
   UnpayableRequirementsError,
   WalletBehindError,
   WalletError,
@@ -52,10 +53,10 @@ export {
 export { LocalTree } from './tree.js';
 export { loadWasmCore, type WasmCoreSource } from './wasm-core.js';
 export { VerificationTimeoutError } from '../core/errors.js';
+export { DEPOSIT_GAP, type DepositTicket, type OpenTicket } from './deposit-tickets.js';
 export {
   type Balance,
-  DEPOSIT_GAP,
-  type DepositTicket,
+  type CreateWalletOptions,
   IDLE_RELEASE_GRACE_MS,
   POOL_CLOCK_MARGIN_MS,
   type SyncReport,

@@ -108,7 +108,7 @@ export class IndexedDbWalletStore implements WalletStore {
     const leaves: DigestHex[] = [];
     // Keys are the chunks' first indices, in order; anything after a gap is ignored (re-read by sync).
     for (let i = 0; i < keys.length && keys[i] === leaves.length; i++)
-      leaves.push(...unpackLeaves(chunks[i]!));
+      for (const leaf of unpackLeaves(chunks[i]!)) leaves.push(leaf);
     return { state, leaves };
   }
 

@@ -6,7 +6,7 @@
  * needs Node.
  */
 
-import type { DigestHex } from '../core/digest.js';
+import { type DigestHex, digestOfBytes, writeDigestBytes } from '../core/digest.js';
 
 /** A note the wallet owns. */
 export interface StoredNote {
@@ -48,13 +48,30 @@ export interface WalletState {
   readonly network: string;
   readonly asset: string;
   readonly sk: DigestHex;
-  /** Deposit counters handed out (`H_DEPOSIT_RHO(sk, counter)`). */
+  /**
+   * Deposit counters below it have been handed out (`H_DEPOSIT_RHO(sk, counter)`), by this wallet
+   * or — for a restored key — perhaps by the copy it was restored from.
+   */
   depositCounter: number;
   /**
-   * Counters tried past the highest one found when recovering (0 for a key the wallet made itself:
-   * only its own tickets can have been deposited to).
+   * Counters watched past the number found (`N` for a key restored from `sk`: a lost copy may have
+   * handed them out; 0 for a key the wallet made itself: it watches the tickets it issued).
    */
   depositGap: number;
+  /** The recovery bound `N` (absent: `DEPOSIT_GAP`): see `deposit-tickets.ts`. */
+  depositBound?: number;
+  /**
+   * Tickets this wallet handed out and has not seen shielded (absent in files from before: rebuilt
+   * when opened; `amount` null for those).
+   */
+  tickets?: { counter: number; amount: string | null }[];
+  /**
+   * Restored keys: counters below it may have been handed out by the copy the key was restored
+   * from (set by the first sync; `null`/absent before).
+   */
+  inheritedBelow?: number | null;
+  /** Restored keys: counters below `inheritedBelow` this wallet handed out again, watched for good. */
+  reissued?: number[];
   notes: StoredNote[];
   pending: StoredPending[];
   /** Event cursor (id of the last event read). */
@@ -117,7 +134,7 @@ export class MemoryWalletStore implements WalletStore {
     this.stored.leaves.length = Math.min(this.stored.leaves.length, from);
     if (this.stored.leaves.length !== from)
       throw new Error(`wallet store ${this.name}: leaves missing before ${from}`);
-    this.stored.leaves.push(...leaves);
+    for (const leaf of leaves) this.stored.leaves.push(leaf);
   }
 }
 
@@ -133,22 +150,16 @@ export function checkStoredState(state: WalletState, network: string, name: stri
 /** Leaves as 32 bytes each (what file and IndexedDB stores keep). */
 export function packLeaves(leaves: readonly DigestHex[]): Uint8Array {
   const out = new Uint8Array(leaves.length * 32);
-  leaves.forEach((leaf, i) => {
-    for (let b = 0; b < 32; b++)
-      out[i * 32 + b] = Number.parseInt(leaf.slice(2 + 2 * b, 4 + 2 * b), 16);
-  });
+  for (let i = 0; i < leaves.length; i++)
+    if (!writeDigestBytes(leaves[i]!, out, i * 32))
+      throw new RangeError(`leaf ${i} is not 0x followed by 64 lowercase hex digits`);
   return out;
 }
-
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** The leaves in packed bytes (a trailing partial leaf, from a torn write, is ignored). */
 export function unpackLeaves(bytes: Uint8Array): DigestHex[] {
   const leaves: DigestHex[] = [];
-  for (let offset = 0; offset + 32 <= bytes.length; offset += 32) {
-    let hex = '0x';
-    for (let b = offset; b < offset + 32; b++) hex += HEX[bytes[b]!]!;
-    leaves.push(hex as DigestHex);
-  }
+  for (let offset = 0; offset + 32 <= bytes.length; offset += 32)
+    leaves.push(digestOfBytes(bytes, offset));
   return leaves;
 }

@@ -11,7 +11,7 @@ import { type PrivStarkCore, TREE_DEPTH } from '../core/facade.js';
 const ZERO_LEAF = `0x${'0'.repeat(64)}` as DigestHex;
 
 /** The hashing the tree needs. */
-export type TreeCore = Pick<PrivStarkCore, 'merge'>;
+export type TreeCore = Pick<PrivStarkCore, 'merge' | 'mergePairs'>;
 
 /**
  * An append-only Merkle tree of depth 32 holding the nodes of its complete subtrees.
@@ -47,7 +47,10 @@ export class LocalTree {
     return this.levels[0]!.slice();
   }
 
-  /** Appends leaves, hashing each newly completed subtree once. */
+  /**
+   * Appends leaves, hashing each newly completed subtree once — a level at a time, in one core
+   * call per level (a sync appends pages of thousands of leaves).
+   */
   append(leaves: readonly DigestHex[]): void {
     const base = this.levels[0]!;
     for (const leaf of leaves) base.push(leaf);
@@ -57,10 +60,8 @@ export class LocalTree {
       const level = this.levels[h]!;
       const complete = Math.floor(n / 2 ** h);
       if (level.length === complete) break;
-      while (level.length < complete) {
-        const i = level.length;
-        level.push(this.core.merge(below[2 * i]!, below[2 * i + 1]!));
-      }
+      const children = below.slice(2 * level.length, 2 * complete);
+      for (const parent of this.core.mergePairs(children)) level.push(parent);
     }
   }
 

@@ -20,7 +20,7 @@
 
 // The core's modules one by one, not its index: the index also loads the native addon (Node only).
 import type { DigestHex } from '../core/digest.js';
-import type { PrivStarkCore } from '../core/facade.js';
+import type { DepositMatch, PrivStarkCore } from '../core/facade.js';
 import {
   changeRhoOf,
   commitmentOf,
@@ -47,6 +47,13 @@ import {
   SCHEME,
 } from '../scheme/index.js';
 import { PoolNodeClient, PoolNodeError, type PoolEvent } from '../pool-node/client.js';
+import {
+  DEPOSIT_GAP,
+  DEPOSIT_GAP_MAX,
+  type DepositTicket,
+  DepositTickets,
+  type OpenTicket,
+} from './deposit-tickets.js';
 import { FileWalletStore } from './file-store.js';
 import { handOverFetch } from './handover-fetch.js';
 import {
@@ -63,12 +70,6 @@ import {
   type WalletStore,
 } from './store.js';
 import { LocalTree } from './tree.js';
-
-/**
- * Deposit counters tried past the highest one found when a wallet is restored from its key (a new
- * key only looks for the tickets it issued, which keeps a sync of foreign deposits cheap).
- */
-export const DEPOSIT_GAP = 8;
 
 /** Margin for the pool's clock before a pending payment past its expiry is released, ms. */
 export const POOL_CLOCK_MARGIN_MS = 5_000;
@@ -107,6 +108,18 @@ export interface WalletOptions {
   readonly transportPreference?: 'merchant' | 'inline' | undefined;
 }
 
+/** Options of {@link Wallet.create} besides {@link WalletOptions}. */
+export interface CreateWalletOptions extends WalletOptions {
+  /** The key to restore (default: a fresh one); the next {@link Wallet.sync} fills the wallet. */
+  readonly sk?: DigestHex | undefined;
+  /**
+   * The recovery bound `N` (default {@link DEPOSIT_GAP}): at most `N` deposit tickets open at once,
+   * and a restored key watches `N` counters past those found. Every wallet of one key must use the
+   * same bound: a restore with a smaller one can miss notes (docs/client.md, "Recovery").
+   */
+  readonly recoveryBound?: number | undefined;
+}
+
 /** How {@link Wallet.createPayment} carries the proof. */
 export type PaymentTransport = ProofTransport;
 
@@ -130,14 +143,6 @@ export interface SyncReport {
   readonly settled: number;
   readonly released: number;
   readonly checkpoint: number | null;
-}
-
-/** A deposit the operator can shield to this wallet: the amount and the precommitment to send. */
-export interface DepositTicket {
-  readonly amount: string;
-  readonly pre: DigestHex;
-  readonly counter: number;
-  readonly commitment: DigestHex;
 }
 
 /**
@@ -166,8 +171,12 @@ export class Wallet {
   private readonly reserved = new Set<string>();
   private saving: Promise<void> = Promise.resolve();
   private syncing: Promise<SyncReport> | null = null;
-  /** Deposit precommitments by counter (recovery). */
-  private readonly depositPre = new Map<number, DigestHex>();
+  /** Deposit tickets: issuing within the recovery bound, the counters watched in the log. */
+  private readonly tickets: DepositTickets;
+  /** Notes by nullifier (a settlement names the note it spends). */
+  private readonly byNullifier = new Map<string, StoredNote>();
+  /** Recipient addresses of settlements already decoded: whether each is this wallet's. */
+  private readonly addressSeen = new Map<string, boolean>();
 
   private constructor(
     options: WalletOptions,
@@ -190,6 +199,8 @@ export class Wallet {
     this.address = this.core.encodeAddress(this.owner);
     this.tree = new LocalTree(this.core);
     this.tree.append(leaves);
+    this.tickets = new DepositTickets(this.core, this.owner, state);
+    for (const note of state.notes) this.byNullifier.set(note.nullifier, note);
   }
 
   /**
@@ -197,16 +208,23 @@ export class Wallet {
    * next {@link sync} fills from the public log alone.
    * @throws when `path` already exists
    */
-  static async create(options: WalletOptions & { readonly sk?: DigestHex }): Promise<Wallet> {
+  static async create(options: CreateWalletOptions): Promise<Wallet> {
     const network = options.network ?? DEVNET_NETWORK;
     const sk = options.sk === undefined ? randomDigest() : options.core.parseDigest(options.sk);
+    const bound = options.recoveryBound ?? DEPOSIT_GAP;
+    if (!Number.isSafeInteger(bound) || bound < 1 || bound > DEPOSIT_GAP_MAX)
+      throw new RangeError(`"recoveryBound" expected an integer in 1..${DEPOSIT_GAP_MAX}`);
+    const restored = options.sk !== undefined;
     const state: WalletState = {
       version: 1,
       network: network.network,
       asset: network.asset,
       sk,
       depositCounter: 0,
-      depositGap: options.sk === undefined ? 0 : DEPOSIT_GAP,
+      depositGap: restored ? bound : 0,
+      depositBound: bound,
+      tickets: [],
+      ...(restored ? { inheritedBelow: null } : {}),
       notes: [],
       pending: [],
       eventCursor: 0,
@@ -261,6 +279,11 @@ export class Wallet {
     return this.state.notes.filter((n) => !n.spent).map((n) => ({ ...n }));
   }
 
+  /** Every note found, spent ones included (copies), in the order the log created them. */
+  allNotes(): StoredNote[] {
+    return this.state.notes.map((n) => ({ ...n }));
+  }
+
   /** Payment records (copies), newest last. */
   payments(): StoredPending[] {
     return this.state.pending.map((p) => ({ ...p }));
@@ -290,25 +313,40 @@ export class Wallet {
   }
 
   /**
-   * A deposit to this wallet: the next counter's precommitment `H_PRE(owner, H_DEPOSIT_RHO(sk, n))`.
-   * The counter is saved before the ticket is returned, so no two deposits share a `rho`.
+   * A deposit to this wallet: a counter's precommitment `H_PRE(owner, H_DEPOSIT_RHO(sk, n))` with
+   * the amount, saved as an open ticket before it is returned (no two deposits share a `rho`). A
+   * wallet hands out a ticket only while fewer than `N` ({@link DEPOSIT_GAP}) are open — issued and
+   * not yet seen shielded by a sync — which is what lets a wallet restored from the key find every
+   * deposit, whatever order the operator shields them in (docs/client.md, "Recovery").
+   * @throws TooManyOpenTicketsError at the bound (sync once one is shielded, or {@link reissueTicket});
+   *   WalletBehindError for a wallet restored from its key that has not synced yet
    */
   async depositTicket(amount: string): Promise<DepositTicket> {
     if (!isAmount(amount))
       throw new RangeError(`"amount" expected decimal atomic units, 0 < amount < 2^62`);
-    const counter = this.state.depositCounter++;
+    const ticket = this.tickets.issue(amount);
     await this.save();
-    const pre = this.depositPrecommitment(counter);
-    return { amount, pre, counter, commitment: commitmentOf(this.core, amount, pre) };
+    return ticket;
   }
 
-  private depositPrecommitment(counter: number): DigestHex {
-    let pre = this.depositPre.get(counter);
-    if (pre === undefined) {
-      pre = precommitmentOf(this.core, this.owner, depositRhoOf(this.core, this.state.sk, counter));
-      this.depositPre.set(counter, pre);
-    }
-    return pre;
+  /** The deposit tickets handed out and not yet seen shielded, by counter. */
+  openTickets(): OpenTicket[] {
+    return this.tickets.open();
+  }
+
+  /**
+   * An open ticket again, unchanged (same counter, precommitment and amount), to hand to the
+   * operator once more when the first copy went astray: the pool refuses the same commitment
+   * twice, so at most one copy is shielded. `amount` only for a ticket issued before the wallet
+   * kept amounts (then saved with it).
+   * @throws WalletError `ticket_not_open` when the counter is not an open ticket of this wallet
+   */
+  async reissueTicket(counter: number, amount?: string): Promise<DepositTicket> {
+    if (amount !== undefined && !isAmount(amount))
+      throw new RangeError(`"amount" expected decimal atomic units, 0 < amount < 2^62`);
+    const ticket = this.tickets.reissue(counter, amount);
+    await this.save();
+    return ticket;
   }
 
   /**
@@ -335,36 +373,58 @@ export class Wallet {
         `the pool node has ${head.size} leaves and ${head.events} events, the wallet already read ${this.tree.size} and ${this.state.eventCursor}: another or a reset pool`,
       );
     }
-    // 1. Leaves up to the head's size.
+    // 1. Leaves up to the head's size and 2. events up to its count, side by side (the events
+    // need no tree; the checkpoints below do): the local tree is hashed while deposits are matched
+    // off the JavaScript thread, each side reading pages ahead. If one fails the other stops at its
+    // next page, and the sync fails with nothing saved past what each had applied.
     const leavesBefore = this.tree.size;
-    while (this.tree.size < head.size) {
-      const from = this.tree.size;
-      const page = await this.poolNode.leaves(from, Math.min(4096, head.size - from));
-      if (page.leaves.length === 0) break;
-      const leaves = page.leaves.slice(0, head.size - from);
-      await this.store?.appendLeaves(from, leaves);
-      this.tree.append(leaves);
-    }
-    // 2. Events up to the head's count.
+    let failed = false;
+    const stopOnFailure = <T>(run: () => Promise<T>) =>
+      run().catch((error: unknown) => {
+        failed = true;
+        throw error;
+      });
+    const readLeaves = async () => {
+      // Written (and hashed) in runs of pages: one store write and fsync per run, always before
+      // the tree takes the leaves, so the tree never holds leaves the store lacks.
+      let run: DigestHex[] = [];
+      let runFrom = this.tree.size;
+      const flush = async () => {
+        if (run.length === 0) return;
+        await this.store?.appendLeaves(runFrom, run);
+        this.tree.append(run);
+        runFrom += run.length;
+        run = [];
+      };
+      const read = (from: number, limit: number) =>
+        this.poolNode.leaves(from, limit).then((page) => page.leaves);
+      for await (const { items } of pagesAhead(this.tree.size, head.size, 4096, read)) {
+        if (failed) return;
+        for (const leaf of items) run.push(leaf);
+        if (run.length >= LEAF_RUN) await flush();
+      }
+      if (!failed) await flush();
+    };
     let events = 0;
     let notesFound = 0;
     let settled = 0;
-    while (this.state.eventCursor < head.events) {
-      const page = await this.poolNode.events(
-        this.state.eventCursor,
-        Math.min(1000, head.events - this.state.eventCursor),
-      );
-      if (page.events.length === 0) break;
-      for (const event of page.events) {
-        if (event.id > head.events) break;
-        const found = this.applyEvent(event);
+    const readEvents = async () => {
+      const read = (after: number, limit: number) =>
+        this.poolNode.events(after, limit).then((page) => page.events);
+      for await (const { items } of pagesAhead(this.state.eventCursor, head.events, 1000, read)) {
+        if (failed) return;
+        const found = await this.applyEvents(items);
         notesFound += found.notes;
         settled += found.settled;
-        this.state.eventCursor = event.id;
-        this.state.poolTime = Math.max(this.state.poolTime, event.time);
-        events++;
+        events += items.length;
       }
-    }
+    };
+    const [leavesRead, eventsRead] = await Promise.allSettled([
+      stopOnFailure(readLeaves),
+      stopOnFailure(readEvents),
+    ]);
+    if (leavesRead.status === 'rejected') throw leavesRead.reason;
+    if (eventsRead.status === 'rejected') throw eventsRead.reason;
     // 3. Checkpoints (none to ask for when the head names none newer than the cursor); the latest
     // one the local tree covers must have the root the wallet computes.
     const checkpointBefore = this.state.checkpointCursor;
@@ -387,12 +447,16 @@ export class Wallet {
     // 4. Pending payments the pool's clock has outlived.
     const released = this.releaseExpired();
     this.state.syncedAt = this.clock();
+    // A restored key's first sync fixes which counters a lost copy may have handed out.
+    const firstRestore = this.state.depositGap > 0 && this.state.inheritedBelow == null;
+    this.tickets.synced();
     // A sync that read nothing new writes nothing (the time of the sync alone can wait for the next write).
     if (
       this.tree.size !== leavesBefore ||
       events > 0 ||
       this.state.checkpointCursor !== checkpointBefore ||
-      released > 0
+      released > 0 ||
+      firstRestore
     )
       await this.save();
     return {
@@ -409,44 +473,102 @@ export class Wallet {
     if (this.state.notes.some((n) => n.commitment === note.commitment && n.index === note.index))
       return false;
     this.state.notes.push(note);
+    this.byNullifier.set(note.nullifier, note);
     return true;
   }
 
-  private applyEvent(event: PoolEvent): { notes: number; settled: number } {
+  /**
+   * Applies a page of events in the log's order. Deposits are matched against the counters the
+   * wallet watches a page at a time (one core call; one hash per distinct amount and counter);
+   * a match changes what is watched, so the rest of the page is matched again after it.
+   */
+  private async applyEvents(
+    events: readonly PoolEvent[],
+  ): Promise<{ notes: number; settled: number }> {
+    let notes = 0;
+    let settled = 0;
+    let at = 0;
+    while (at < events.length) {
+      const match = await this.nextDeposit(events, at);
+      const end = match ? match.at : events.length;
+      for (; at < end; at++) {
+        const found = this.applyEvent(events[at]!, null);
+        notes += found.notes;
+        settled += found.settled;
+      }
+      if (match) {
+        notes += this.applyEvent(events[match.at]!, match.counter).notes;
+        at = match.at + 1;
+      }
+    }
+    return { notes, settled };
+  }
+
+  /** The first deposit at or after `from` that pays a counter the wallet watches. */
+  private async nextDeposit(
+    events: readonly PoolEvent[],
+    from: number,
+  ): Promise<{ at: number; counter: number } | null> {
+    const watched = this.tickets.watch();
+    if (watched.counters.length === 0) return null;
+    const positions: number[] = [];
+    const deposits: { amount: string; commitment: string }[] = [];
+    for (let i = from; i < events.length; i++) {
+      const event = events[i]!;
+      if (event.kind !== 'deposit') continue;
+      positions.push(i);
+      deposits.push({ amount: event.amount, commitment: event.commitment });
+    }
+    if (deposits.length === 0) return null;
+    // Off the JavaScript thread where that is a thread (native), in two halves on two threads:
+    // the pages ahead are parsed and the tree hashed meanwhile.
+    let matches: DepositMatch[];
+    if (this.core.backend !== 'native') matches = this.core.depositMatches(watched.pres, deposits);
+    else {
+      const half = deposits.length >= 256 ? Math.ceil(deposits.length / 2) : deposits.length;
+      const [first, second] = await Promise.all([
+        this.core.depositMatchesAsync(watched.pres, deposits.slice(0, half)),
+        half < deposits.length
+          ? this.core.depositMatchesAsync(watched.pres, deposits.slice(half))
+          : Promise.resolve([]),
+      ]);
+      matches = [...first, ...second.map((m) => ({ ...m, deposit: m.deposit + half }))];
+    }
+    const first = matches[0];
+    return first
+      ? { at: positions[first.deposit]!, counter: watched.counters[first.precommitment]! }
+      : null;
+  }
+
+  /** One event; `counter` is the deposit counter a deposit event pays (`null`: none of ours). */
+  private applyEvent(event: PoolEvent, counter: number | null): { notes: number; settled: number } {
+    this.state.eventCursor = event.id;
+    this.state.poolTime = Math.max(this.state.poolTime, event.time);
     let notes = 0;
     let settled = 0;
     if (event.kind === 'deposit') {
-      const found = this.foundCounters();
-      const limit = Math.max(
-        this.state.depositCounter,
-        found.highest + 1 + (this.state.depositGap ?? DEPOSIT_GAP),
-      );
-      for (let counter = 0; counter < limit; counter++) {
-        if (found.taken.has(counter)) continue;
-        const pre = this.depositPrecommitment(counter);
-        if (commitmentOf(this.core, event.amount, pre) !== event.commitment) continue;
-        const rho = depositRhoOf(this.core, this.state.sk, counter);
-        const derived = deriveNote(this.core, { sk: this.state.sk, value: event.amount, rho });
-        if (
-          this.addNote({
-            commitment: event.commitment,
-            value: event.amount,
-            rho,
-            index: event.index,
-            nullifier: derived.nullifier,
-            origin: 'deposit',
-            counter,
-          })
-        )
-          notes++;
-        this.state.depositCounter = Math.max(this.state.depositCounter, counter + 1);
-        this.counters = null;
-        break;
-      }
+      if (counter === null) return { notes, settled };
+      const rho = depositRhoOf(this.core, this.state.sk, counter);
+      const derived = deriveNote(this.core, { sk: this.state.sk, value: event.amount, rho });
+      if (
+        this.addNote({
+          commitment: event.commitment,
+          value: event.amount,
+          rho,
+          index: event.index,
+          nullifier: derived.nullifier,
+          origin: 'deposit',
+          counter,
+        })
+      )
+        notes++;
+      this.tickets.recordFound(counter, event.amount);
       return { notes, settled };
     }
-    // A settlement: one of ours spent (its change is ours), and/or a payment to us.
-    const spentNote = this.state.notes.find((n) => n.nullifier === event.nullifier);
+    // A settlement: one of ours spent (its change is ours), and/or a payment to us. The note it
+    // spends is earlier in the log than the settlement (it had to be in a checkpoint to be spent),
+    // so reading the log in order has already found it.
+    const spentNote = this.byNullifier.get(event.nullifier);
     if (spentNote) {
       spentNote.spent = { settlementId: event.settlementId, eventId: event.id };
       const changeValue = BigInt(spentNote.value) - BigInt(event.amount);
@@ -511,26 +633,21 @@ export class Wallet {
     return { notes, settled };
   }
 
-  /** Deposit counters already found (cached between events). */
-  private counters: { taken: Set<number>; highest: number } | null = null;
-
-  private foundCounters(): { taken: Set<number>; highest: number } {
-    if (!this.counters) {
-      const taken = new Set<number>();
-      for (const n of this.state.notes)
-        if (n.origin === 'deposit' && n.counter !== undefined) taken.add(n.counter);
-      this.counters = { taken, highest: Math.max(-1, ...taken) };
-    }
-    return this.counters;
-  }
-
   private isOurAddress(address: string): boolean {
     if (address === this.address) return true;
-    try {
-      return this.core.decodeAddress(address) === this.owner;
-    } catch {
-      return false;
+    // Another spelling of an address decodes to its owner; a pool's recipients repeat (merchants),
+    // so each is decoded once (up to a bound).
+    let ours = this.addressSeen.get(address);
+    if (ours === undefined) {
+      try {
+        ours = this.core.decodeAddress(address) === this.owner;
+      } catch {
+        ours = false;
+      }
+      if (this.addressSeen.size >= 4096) this.addressSeen.clear();
+      this.addressSeen.set(address, ours);
     }
+    return ours;
   }
 
   private releaseExpired(): number {
@@ -774,6 +891,52 @@ export class Wallet {
     const snapshot = structuredClone(this.state);
     this.saving = this.saving.catch(() => undefined).then(() => store.save(snapshot));
     return this.saving;
+  }
+}
+
+/** A request made ahead of its use: its failure is reported where it is awaited, never as unhandled. */
+function quiet<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/** Requests in flight ahead of the page being applied (leaves and events each). */
+const PAGES_AHEAD = 2;
+
+/** Leaves written and hashed together (16 pages: one fsync per run). */
+const LEAF_RUN = 16 * 4096;
+
+/**
+ * The pages of a list addressed by position (leaves from `at`, events after id `at`: both without
+ * gaps) up to `end`, with {@link PAGES_AHEAD} requests in flight ahead of the page handed out. A
+ * short page drops the read-ahead and goes on from where it ended; an empty one ends the read.
+ */
+async function* pagesAhead<T>(
+  start: number,
+  end: number,
+  size: number,
+  read: (at: number, limit: number) => Promise<T[]>,
+): AsyncGenerator<{ at: number; items: T[] }> {
+  const queue: { at: number; limit: number; page: Promise<T[]> }[] = [];
+  let next = start;
+  const fill = () => {
+    while (queue.length <= PAGES_AHEAD && next < end) {
+      const limit = Math.min(size, end - next);
+      queue.push({ at: next, limit, page: quiet(read(next, limit)) });
+      next += limit;
+    }
+  };
+  fill();
+  while (queue.length > 0) {
+    const { at, limit, page } = queue.shift()!;
+    const items = (await page).slice(0, limit);
+    if (items.length === 0) return;
+    if (items.length < limit) {
+      queue.length = 0;
+      next = at + items.length;
+    }
+    fill();
+    yield { at, items };
   }
 }
 

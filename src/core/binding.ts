@@ -15,6 +15,8 @@ export interface RawBinding {
   rpoPermute(state: Uint8Array): Uint8Array;
   hashElements(domain: number, input: Uint8Array): Uint8Array;
   merge(left: Uint8Array, right: Uint8Array): Uint8Array;
+  /** `H_NODE` of each pair of concatenated digests. */
+  mergePairs(nodes: Uint8Array): Uint8Array;
   digestFromHex(text: string): Uint8Array;
   digestToHex(digest: Uint8Array): string;
   frontierEmpty(): Uint8Array;
@@ -23,6 +25,8 @@ export interface RawBinding {
   treePath(leaves: Uint8Array, index: number): Uint8Array;
   rootFromPath(leaf: Uint8Array, index: number, path: Uint8Array): Uint8Array;
   contextDigest(packed: Uint8Array): Uint8Array;
+  /** (deposit, precommitment) u32 little-endian pairs; deposits are amount u64 LE + commitment. */
+  depositMatches(precommitments: Uint8Array, deposits: Uint8Array): Uint8Array;
   addressEncode(owner: Uint8Array): string;
   addressDecode(address: string): Uint8Array;
   proofErrorCodes(): string[];
@@ -58,4 +62,5 @@ export interface RawBinding {
   frontierAppendAsync(frontier: Uint8Array, leaves: Uint8Array): Promise<Uint8Array>;
   treeRootAsync(leaves: Uint8Array): Promise<Uint8Array>;
   treePathAsync(leaves: Uint8Array, index: number): Promise<Uint8Array>;
+  depositMatchesAsync(precommitments: Uint8Array, deposits: Uint8Array): Promise<Uint8Array>;
 }

@@ -18,7 +18,7 @@ import {
   type VerifyResult,
 } from './spend.js';
 
-import { type DigestHex, DIGEST_FORMAT } from './digest.js';
+import { type DigestHex, digestOfBytes, writeDigestBytes } from './digest.js';
 
 export type { DigestHex } from './digest.js';
 
@@ -77,6 +77,19 @@ export interface ProofReferenceOf {
   readonly parameterSet: number;
 }
 
+/** A deposit of the pool's log, as {@link PrivStarkCore.depositMatches} takes it. */
+export interface DepositRecord {
+  /** Decimal atomic units. */
+  readonly amount: string;
+  readonly commitment: string;
+}
+
+/** A deposit that pays a precommitment: indexes into the two lists given. */
+export interface DepositMatch {
+  readonly deposit: number;
+  readonly precommitment: number;
+}
+
 /**
  * A parameter set of spend proofs (FRI blowup, queries, grinding) and its security as Plonky3's
  * estimator computes it for the spend AIR, in bits.
@@ -120,6 +133,11 @@ export interface PrivStarkCore {
   hashElements(domain: Domain, elements: readonly bigint[]): DigestHex;
   /** `H_NODE(left, right)`. */
   merge(left: string, right: string): DigestHex;
+  /**
+   * `H_NODE(nodes[2i], nodes[2i + 1])` for each pair, in one call (a level of a tree).
+   * @throws RangeError for an odd number of nodes
+   */
+  mergePairs(nodes: readonly string[]): DigestHex[];
   /** Checks a digest string completely (format and canonical elements) and returns it typed. */
   parseDigest(text: string): DigestHex;
   /** The frontier of the empty tree. */
@@ -140,6 +158,20 @@ export interface PrivStarkCore {
   rootFromPath(leaf: string, index: number, path: readonly string[]): DigestHex;
   /** `ctx = H_CONTEXT(encode(payment))`, which binds a proof to one payment. */
   contextDigest(context: PaymentContext): DigestHex;
+  /**
+   * The deposits whose commitment is `H_NOTE(amount, pre)` for one of `precommitments`, in the
+   * deposits' order: a whole page of a log in one call, one hash per distinct amount and
+   * precommitment (what a wallet restored from its key runs over every deposit event).
+   */
+  depositMatches(
+    precommitments: readonly string[],
+    deposits: readonly DepositRecord[],
+  ): DepositMatch[];
+  /** {@link depositMatches} off the JavaScript thread (native). */
+  depositMatchesAsync(
+    precommitments: readonly string[],
+    deposits: readonly DepositRecord[],
+  ): Promise<DepositMatch[]>;
   /** The shielded address (bech32m, `pstark1…`) of an owner digest. */
   encodeAddress(owner: string): string;
   /** The owner digest of a shielded address; `invalid_address` for any corruption. */
@@ -220,37 +252,34 @@ const encoder = new TextEncoder();
 
 /** Hex to bytes for the format only; the core checks each element against p when it uses them. */
 function digestBytes(text: unknown, name: string): Uint8Array {
-  astring(text, name);
-  if (!DIGEST_FORMAT.test(text)) {
-    throw new RangeError(
-      `"${name}" expected 0x followed by 64 lowercase hex digits, got length=${text.length}`,
-    );
-  }
   const out = new Uint8Array(DIGEST_BYTES);
-  for (let i = 0; i < DIGEST_BYTES; i++)
-    out[i] = Number.parseInt(text.slice(2 + 2 * i, 4 + 2 * i), 16);
+  if (typeof text !== 'string' || !writeDigestBytes(text, out, 0)) notDigest(text, name);
   return out;
 }
 
-function digestHex(bytes: Uint8Array, offset = 0): DigestHex {
-  let out = '0x';
-  for (let i = offset; i < offset + DIGEST_BYTES; i++)
-    out += (bytes[i] ?? 0).toString(16).padStart(2, '0');
-  return out as DigestHex;
+/** Throws the facade's error for a value that is not a digest string. */
+function notDigest(text: unknown, name: string): never {
+  astring(text, name);
+  throw new RangeError(
+    `"${name}" expected 0x followed by 64 lowercase hex digits, got length=${text.length}`,
+  );
 }
 
+/** A list of digests concatenated (a sync packs pages of thousands: no per-item allocation). */
 function digestListBytes(list: unknown, name: string): Uint8Array {
   aarray(list, name);
   const out = new Uint8Array(list.length * DIGEST_BYTES);
-  for (const [i, item] of list.entries())
-    out.set(digestBytes(item, `${name}[${i}]`), i * DIGEST_BYTES);
+  for (let i = 0; i < list.length; i++) {
+    const item: unknown = list[i];
+    if (typeof item !== 'string' || !writeDigestBytes(item, out, i * DIGEST_BYTES))
+      notDigest(item, `${name}[${i}]`);
+  }
   return out;
 }
 
 function splitDigests(bytes: Uint8Array): DigestHex[] {
-  const out: DigestHex[] = [];
-  for (let offset = 0; offset < bytes.length; offset += DIGEST_BYTES)
-    out.push(digestHex(bytes, offset));
+  const out: DigestHex[] = new Array(bytes.length / DIGEST_BYTES);
+  for (let i = 0; i < out.length; i++) out[i] = digestOfBytes(bytes, i * DIGEST_BYTES);
   return out;
 }
 
@@ -268,7 +297,7 @@ function frontierOf(state: Uint8Array): Frontier {
   const view = new DataView(state.buffer, state.byteOffset, state.byteLength);
   return {
     size: Number(view.getBigUint64(0, true)),
-    root: digestHex(state, state.length - DIGEST_BYTES),
+    root: digestOfBytes(state, state.length - DIGEST_BYTES),
     state,
   };
 }
@@ -306,6 +335,40 @@ function packContext(context: PaymentContext): Uint8Array {
   }
   view.setBigUint64(offset, BigInt(context.amount), true);
   view.setBigUint64(offset + 8, BigInt(context.expiry), true);
+  return out;
+}
+
+const DEPOSIT_BYTES = 8 + DIGEST_BYTES;
+
+/** Deposits as amount (u64 little-endian) and commitment, 40 bytes each. */
+function packDeposits(deposits: unknown): Uint8Array {
+  aarray(deposits, 'deposits');
+  const out = new Uint8Array(deposits.length * DEPOSIT_BYTES);
+  const view = new DataView(out.buffer);
+  deposits.forEach((deposit, i) => {
+    if (typeof deposit !== 'object' || deposit === null)
+      throw new TypeError(`"deposits[${i}]" expected object, got type=${typeof deposit}`);
+    const { amount, commitment } = deposit as DepositRecord;
+    astring(amount, `deposits[${i}].amount`);
+    if (!DECIMAL.test(amount) || BigInt(amount) >= 1n << 64n)
+      throw new RangeError(
+        `"deposits[${i}].amount" expected a decimal string of atomic units, got length=${amount.length}`,
+      );
+    view.setBigUint64(i * DEPOSIT_BYTES, BigInt(amount), true);
+    if (typeof commitment !== 'string' || !writeDigestBytes(commitment, out, i * DEPOSIT_BYTES + 8))
+      notDigest(commitment, `deposits[${i}].commitment`);
+  });
+  return out;
+}
+
+function depositMatchesOf(bytes: Uint8Array): DepositMatch[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: DepositMatch[] = [];
+  for (let offset = 0; offset + 8 <= bytes.length; offset += 8)
+    out.push({
+      deposit: view.getUint32(offset, true),
+      precommitment: view.getUint32(offset + 4, true),
+    });
   return out;
 }
 
@@ -434,13 +497,19 @@ export function createCore(
         throw new RangeError(
           `"domain" expected one of ${Object.keys(DOMAINS).join(', ')}, got ${domain.slice(0, 32)}`,
         );
-      return digestHex(guard(raw.hashElements, tag, elementsBytes(elements, 'elements')));
+      return digestOfBytes(guard(raw.hashElements, tag, elementsBytes(elements, 'elements')));
     },
     merge: (left, right) =>
-      digestHex(guard(raw.merge, digestBytes(left, 'left'), digestBytes(right, 'right'))),
+      digestOfBytes(guard(raw.merge, digestBytes(left, 'left'), digestBytes(right, 'right'))),
+    mergePairs(nodes) {
+      aarray(nodes, 'nodes');
+      if (nodes.length % 2 !== 0)
+        throw new RangeError(`"nodes" expected an even number of digests, got ${nodes.length}`);
+      return splitDigests(guard(raw.mergePairs, digestListBytes(nodes, 'nodes')));
+    },
     parseDigest(text) {
       astring(text, 'digest');
-      return digestHex(guard(raw.digestFromHex, text));
+      return digestOfBytes(guard(raw.digestFromHex, text));
     },
     emptyFrontier: () => frontierOf(raw.frontierEmpty()),
     frontierAppend: (frontier, leaves) =>
@@ -451,10 +520,10 @@ export function createCore(
       const [state, bytes] = [frontierState(frontier), digestListBytes(leaves, 'leaves')];
       return frontierOf(await guardAsync(raw.frontierAppendAsync, state, bytes));
     },
-    treeRoot: (leaves) => digestHex(guard(raw.treeRoot, digestListBytes(leaves, 'leaves'))),
+    treeRoot: (leaves) => digestOfBytes(guard(raw.treeRoot, digestListBytes(leaves, 'leaves'))),
     treeRootAsync: async (leaves) => {
       const bytes = digestListBytes(leaves, 'leaves');
-      return digestHex(await guardAsync(raw.treeRootAsync, bytes));
+      return digestOfBytes(await guardAsync(raw.treeRootAsync, bytes));
     },
     treePath: (leaves, at) =>
       splitDigests(guard(raw.treePath, digestListBytes(leaves, 'leaves'), index(at))),
@@ -463,8 +532,23 @@ export function createCore(
       return splitDigests(await guardAsync(raw.treePathAsync, bytes, i));
     },
     rootFromPath: (leaf, at, path) =>
-      digestHex(guard(raw.rootFromPath, digestBytes(leaf, 'leaf'), index(at), pathBytes(path))),
-    contextDigest: (context) => digestHex(guard(raw.contextDigest, packContext(context))),
+      digestOfBytes(guard(raw.rootFromPath, digestBytes(leaf, 'leaf'), index(at), pathBytes(path))),
+    contextDigest: (context) => digestOfBytes(guard(raw.contextDigest, packContext(context))),
+    depositMatches: (precommitments, deposits) =>
+      depositMatchesOf(
+        guard(
+          raw.depositMatches,
+          digestListBytes(precommitments, 'precommitments'),
+          packDeposits(deposits),
+        ),
+      ),
+    depositMatchesAsync: async (precommitments, deposits) => {
+      const [pres, packed] = [
+        digestListBytes(precommitments, 'precommitments'),
+        packDeposits(deposits),
+      ];
+      return depositMatchesOf(await guardAsync(raw.depositMatchesAsync, pres, packed));
+    },
     proofErrorCodes: () => raw.proofErrorCodes(),
     spendPublicInputs: (witness) =>
       decodePublicInputs(guard(raw.spendPublicInputs, encodeCaller(witness))),
@@ -477,7 +561,7 @@ export function createCore(
     proofReference(proof, publicInputs) {
       abytes(proof, 'proof');
       const out = guard(raw.proofReference, proof, encodeCallerInputs(publicInputs));
-      return { reference: digestHex(out) as ProofReference, parameterSet: out[32]! };
+      return { reference: digestOfBytes(out) as ProofReference, parameterSet: out[32]! };
     },
     async verifySpend(proof, publicInputs) {
       abytes(proof, 'proof');
@@ -510,7 +594,7 @@ export function createCore(
     encodeAddress: (owner) => guard(raw.addressEncode, digestBytes(owner, 'owner')),
     decodeAddress(address) {
       astring(address, 'address');
-      return digestHex(guard(raw.addressDecode, address));
+      return digestOfBytes(guard(raw.addressDecode, address));
     },
   };
 }

@@ -15,6 +15,8 @@ export {
   type CoreOptions,
   createCore,
   DEFAULT_VERIFY_TIMEOUT_MS,
+  type DepositMatch,
+  type DepositRecord,
   type DigestHex,
   type Domain,
   DOMAINS,

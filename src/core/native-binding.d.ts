@@ -16,6 +16,15 @@ export declare function buildProfile(): string
 /** `ctx` of a packed payment context. */
 export declare function contextDigest(packed: Uint8Array): Buffer
 
+/**
+ * The deposits (amount u64 LE + commitment, 40 bytes each) that pay one of the concatenated
+ * precommitments: (deposit, precommitment) index pairs, u32 little-endian.
+ */
+export declare function depositMatches(precommitments: Uint8Array, deposits: Uint8Array): Buffer
+
+/** [`deposit_matches`] off the JavaScript thread. */
+export declare function depositMatchesAsync(precommitments: Uint8Array, deposits: Uint8Array): Promise<Buffer>
+
 /** Digest bytes from the wire (hex) form. */
 export declare function digestFromHex(text: string): Buffer
 
@@ -39,6 +48,9 @@ export declare function hashElements(domain: number, input: Uint8Array): Buffer
 
 /** `H_NODE(left, right)`. */
 export declare function merge(left: Uint8Array, right: Uint8Array): Buffer
+
+/** `H_NODE` of each pair of concatenated digests. */
+export declare function mergePairs(nodes: Uint8Array): Buffer
 
 /**
  * Every parameter set a verifier can accept, newest first, as 8-byte records (see

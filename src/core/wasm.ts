@@ -130,6 +130,7 @@ function bindingOf(core: WasmCore, offThread?: OffThread): RawBinding {
     rpoPermute: (state) => bytes('rpo_permute', state),
     hashElements: (domain, input) => bytes('hash_elements', domain, input),
     merge: (left, right) => bytes('merge', left, right),
+    mergePairs: (nodes) => bytes('merge_pairs', nodes),
     digestFromHex: (text) => bytes('digest_from_hex', encoder.encode(text)),
     digestToHex: (digest) => core.text('digest_to_hex', [digest]),
     frontierEmpty: () => bytes('frontier_empty'),
@@ -138,6 +139,7 @@ function bindingOf(core: WasmCore, offThread?: OffThread): RawBinding {
     treePath: (leaves, index) => bytes('tree_path', leaves, index),
     rootFromPath: (leaf, index, path) => bytes('root_from_path', leaf, index, path),
     contextDigest: (packed) => bytes('context_digest', packed),
+    depositMatches: (pres, deposits) => bytes('deposit_matches', pres, deposits),
     addressEncode: (owner) => core.text('address_encode', [owner]),
     addressDecode: (address) => bytes('address_decode', encoder.encode(address)),
     proofErrorCodes: () => core.text('proof_error_codes', []).split('\n'),
@@ -162,6 +164,8 @@ function bindingOf(core: WasmCore, offThread?: OffThread): RawBinding {
       later('frontierAppend', 'frontier_append', frontier, leaves),
     treeRootAsync: (leaves) => later('treeRoot', 'tree_root', leaves),
     treePathAsync: (leaves, index) => later('treePath', 'tree_path', leaves, index),
+    depositMatchesAsync: (pres, deposits) =>
+      later('depositMatches', 'deposit_matches', pres, deposits),
   };
 }
 

@@ -89,6 +89,30 @@ const http = {
   settle: run(1700, [{ second: 1, replies: 1777, ok: 999, p50Ms: 5, p99Ms: 20 }]),
 };
 
+const restore = (mix: string, totalMs: number) => ({
+  mix,
+  run: 1,
+  totalMs,
+  loadBefore: [1.25, 1, 0.75],
+  loadAfter: [1.5, 1, 0.75],
+  parts: {
+    leafRequestsMs: 9000,
+    eventRequestsMs: 20000,
+    leafWritesMs: 1500,
+    treeHashingMs: 12000,
+    depositMatchingMs: 30000,
+    leavesSideMs: 25000,
+    eventsSideMs: totalMs - 100,
+    checkpointsAndSaveMs: 100,
+  },
+});
+const recovery = {
+  environment,
+  leaves: 1000000,
+  budgetMs: 60000,
+  results: [restore('mixed', 41000), restore('distinct', 73000)],
+};
+
 const tracingMode = (reqPerSec: number, serverCpuMsPerRequest: number, main: number) => ({
   requests: reqPerSec * 10,
   non200: 0,
@@ -167,6 +191,17 @@ describe('bench charts', () => {
     ).rejects.toThrow(/results\[0\]\.medianMs/);
   });
 
+  it('draws the recovery chart: each restore against the budget and where its time went', async () => {
+    const texts = wellFormedSvg(await drawChart('recovery', recovery));
+    for (const series of ['mixed #1', 'distinct #1', 'tree hashing', 'deposit matching'])
+      expect(texts).toContain(series);
+    expect(texts.join(' ')).toContain('budget 60 s');
+    expect(texts).toContain('1.25');
+    const { budgetMs: _dropped, ...older } = recovery;
+    await expect(drawChart('recovery', older)).rejects.toThrow(
+      /budgetMs: expected a finite number/,
+    );
+  });
   it('refuses a malformed results file and writes no chart for it', async () => {
     const broken = structuredClone(proof) as { results: { native: Record<string, unknown> } };
     broken.results.native.verifyIn = { medianMs: '0.8', p99Ms: 1 };

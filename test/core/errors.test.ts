@@ -94,6 +94,17 @@ describe.each(BACKENDS)('%s backend: rejections', (backend) => {
     expect(bad(() => raw.hashElements(99, new Uint8Array(0)))).toBe('unknown_domain');
     expect(bad(() => raw.contextDigest(new Uint8Array([200, 0, 0, 0])))).toBe('invalid_length');
     expect(bad(() => raw.digestToHex(new Uint8Array(33)))).toBe('invalid_length');
+    expect(bad(() => raw.mergePairs(new Uint8Array(32)))).toBe('invalid_length');
+    expect(bad(() => raw.depositMatches(new Uint8Array(31), new Uint8Array(0)))).toBe(
+      'invalid_length',
+    );
+    expect(bad(() => raw.depositMatches(new Uint8Array(32), new Uint8Array(39)))).toBe(
+      'invalid_length',
+    );
+    // An amount no pool accepts (2^62) never matches a commitment: refused.
+    const tooLarge = new Uint8Array(40);
+    tooLarge[7] = 0x40;
+    expect(bad(() => raw.depositMatches(new Uint8Array(32), tooLarge))).toBe('value_out_of_range');
   });
 
   it('enforces the context limits with stable codes', () => {

@@ -4,7 +4,13 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { type Domain, DOMAINS, type PrivStarkCore, loadBackend } from '../../src/index.js';
+import {
+  type Domain,
+  DOMAINS,
+  digestElements,
+  type PrivStarkCore,
+  loadBackend,
+} from '../../src/index.js';
 
 const P = 2n ** 64n - 2n ** 32n + 1n;
 const element = fc.bigInt({ min: 0n, max: P - 1n });
@@ -50,6 +56,37 @@ describe('native and wasm agree', () => {
         expect(wasm.rootFromPath(leaves[index]!, index, path)).toBe(root);
       }),
       { numRuns: 40 },
+    );
+  });
+
+  it('on batch merges and deposit matches', () => {
+    fc.assert(
+      fc.property(
+        fc.array(digest, { maxLength: 20 }),
+        fc.array(digest, { maxLength: 6 }),
+        fc.array(fc.tuple(fc.bigInt({ min: 1n, max: 2n ** 62n - 1n }), fc.nat(), fc.boolean()), {
+          maxLength: 20,
+        }),
+        (nodes, pres, picks) => {
+          const pairs = nodes.slice(0, nodes.length - (nodes.length % 2));
+          expect(wasm.mergePairs(pairs)).toEqual(native.mergePairs(pairs));
+          // Some deposits pay one of the precommitments, the others are random.
+          const deposits = picks.map(([amount, pick, ours], i) => ({
+            amount: amount.toString(),
+            commitment:
+              ours && pres.length > 0
+                ? native.hashElements('NOTE', [
+                    amount,
+                    ...digestElements(pres[pick % pres.length]!),
+                  ])
+                : (nodes[i % Math.max(1, nodes.length)] ?? pres[0] ?? `0x${'0'.repeat(64)}`),
+          }));
+          expect(wasm.depositMatches(pres, deposits)).toEqual(
+            native.depositMatches(pres, deposits),
+          );
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 

@@ -1,7 +1,8 @@
 // The wallet and pay commands as a user runs them (child processes under tsx, from the sources)
 // against the stack on loopback: `wallet new`, `wallet deposit` + the operator's `deposit`,
 // `wallet balance`, `pay <url>` against a stock @x402/express merchant, `wallet payments`,
-// and `wallet new --sk` restoring the same balance.
+// `wallet new --sk` restoring the same balance, and `wallet tickets` / `deposit --reissue` at the
+// recovery bound.
 
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -119,6 +120,32 @@ describe('priv-stark wallet and pay', () => {
     expect(
       JSON.parse((await cli(['wallet', 'balance', '--json', '--wallet', restoredFile])).stdout),
     ).toEqual(after);
+  });
+
+  it('lists open deposit tickets, re-issues one unchanged, and syncs once at the bound', async () => {
+    const file = join(dir, 'tickets.wallet');
+    const core = await loadCore();
+    const wallet = await Wallet.create({ core, pool: stack.poolUrl, path: file });
+    const tickets = [];
+    for (let i = 0; i < 8; i++) tickets.push(await wallet.depositTicket(String(1000 + i)));
+
+    const listed = await cli(['wallet', 'tickets', '--no-sync', '--wallet', file]);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout.trim().split('\n')).toHaveLength(8);
+    expect(listed.stdout).toContain(`#3 1003 atomic units, pre ${tickets[3]!.pre}`);
+    const again = await cli(['wallet', 'deposit', '--reissue', '3', '--wallet', file]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`pre ${tickets[3]!.pre}`);
+
+    // Eight open, none shielded: even after a sync the ninth is refused, saying why.
+    const refused = await cli(['wallet', 'deposit', '--amount', '5000', '--wallet', file]);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/8 deposit tickets are issued and not yet seen shielded/);
+    // The operator shields one: the command syncs, sees it, and hands out the next counter.
+    await stack.operator.deposit(tickets[5]!.amount, tickets[5]!.pre);
+    const next = await cli(['wallet', 'deposit', '--amount', '5000', '--wallet', file]);
+    expect(next.status, next.stderr).toBe(0);
+    expect(next.stdout).toMatch(/^deposit #8 of 5000 atomic units/m);
   });
 
   it('reports insufficient funds clearly and exits non-zero', async () => {

@@ -13,6 +13,7 @@ extern crate std;
 
 pub mod address;
 pub mod context;
+pub mod deposits;
 pub mod digest;
 pub mod errors;
 pub mod field;

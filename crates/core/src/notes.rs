@@ -35,11 +35,22 @@ pub fn precommitment(owner: &Digest, rho: &Digest) -> Digest {
 /// # Errors
 /// [`CoreError::ValueOutOfRange`] when `value >= 2^62`.
 pub fn note_commitment(value: u64, precommitment: &Digest) -> Result<Digest, CoreError> {
+    Ok(hash_elements(Domain::Note, &note_input(value, precommitment)?))
+}
+
+/// The input `H_NOTE` hashes: the value, then the precommitment.
+///
+/// # Errors
+/// [`CoreError::ValueOutOfRange`] when `value >= 2^62`.
+pub fn note_input(
+    value: u64,
+    precommitment: &Digest,
+) -> Result<[Felt; 1 + DIGEST_ELEMENTS], CoreError> {
     let value = check_value(value, "note value")?;
     let mut input = [Felt::ZERO; 1 + DIGEST_ELEMENTS];
     input[0] = Felt::from_u64(value);
     input[1..].copy_from_slice(&precommitment.0);
-    Ok(hash_elements(Domain::Note, &input))
+    Ok(input)
 }
 
 /// `nf = H_NULLIFIER(sk, cm)`: position-independent, one per note.

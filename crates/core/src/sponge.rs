@@ -10,13 +10,15 @@
 //! Inputs of at most 8 elements (every tag but `CONTEXT`) cost exactly one permutation, and the
 //! spend AIR pins every lane of its initial state.
 
+use alloc::vec::Vec;
+
 use p3_field::PrimeCharacteristicRing;
 
 use crate::{
     digest::{DIGEST_ELEMENTS, Digest},
     errors::CoreError,
     field::Felt,
-    rpo::{CAPACITY_START, RATE, State, permute},
+    rpo::{CAPACITY_START, RATE, State, permute, permute_batch},
 };
 
 /// Capacity lane holding the input length.
@@ -101,6 +103,29 @@ pub fn hash_elements(domain: Domain, input: &[Felt]) -> Digest {
     Digest(digest)
 }
 
+/// [`hash_elements`] of each input, for inputs of one block (`N <= 8` elements): one permutation
+/// each, run together ([`permute_batch`]) — a wallet's sync hashes pages of thousands.
+pub fn hash_blocks<const N: usize>(domain: Domain, inputs: &[[Felt; N]]) -> Vec<Digest> {
+    const { assert!(N <= RATE) };
+    let mut states: Vec<State> = inputs
+        .iter()
+        .map(|input| {
+            let mut state = initial_state(domain, N);
+            state[..N].copy_from_slice(input);
+            state
+        })
+        .collect();
+    permute_batch(&mut states);
+    states
+        .iter()
+        .map(|state| {
+            let mut digest = [Felt::ZERO; DIGEST_ELEMENTS];
+            digest.copy_from_slice(&state[..DIGEST_ELEMENTS]);
+            Digest(digest)
+        })
+        .collect()
+}
+
 fn absorb_block(state: &mut State, block: &[Felt]) {
     for (i, lane) in state[..RATE].iter_mut().enumerate() {
         *lane = block.get(i).copied().unwrap_or(Felt::ZERO);
@@ -110,13 +135,24 @@ fn absorb_block(state: &mut State, block: &[Felt]) {
 
 /// Hashes two digests in `domain` (one permutation).
 pub fn hash_two(domain: Domain, left: &Digest, right: &Digest) -> Digest {
+    hash_elements(domain, &two(left, right))
+}
+
+/// The input of [`hash_two`].
+fn two(left: &Digest, right: &Digest) -> [Felt; 2 * DIGEST_ELEMENTS] {
     let mut input = [Felt::ZERO; 2 * DIGEST_ELEMENTS];
     input[..DIGEST_ELEMENTS].copy_from_slice(&left.0);
     input[DIGEST_ELEMENTS..].copy_from_slice(&right.0);
-    hash_elements(domain, &input)
+    input
 }
 
 /// A Merkle node: `H_NODE(left, right)`.
 pub fn merge(left: &Digest, right: &Digest) -> Digest {
     hash_two(Domain::Node, left, right)
+}
+
+/// [`merge`] of each pair of consecutive digests (a trailing odd one is ignored), hashed together.
+pub fn merge_pairs(nodes: &[Digest]) -> Vec<Digest> {
+    let inputs: Vec<_> = nodes.chunks_exact(2).map(|pair| two(&pair[0], &pair[1])).collect();
+    hash_blocks(Domain::Node, &inputs)
 }

@@ -9,6 +9,7 @@ use alloc::{string::String, vec::Vec};
 
 use crate::{
     context::PaymentContext,
+    deposits::Deposit,
     digest::{DIGEST_BYTES, Digest},
     errors::CoreError,
     field::{felt_array_from_bytes, felts_from_bytes, felts_to_bytes},
@@ -45,6 +46,23 @@ pub fn merge(left: &[u8], right: &[u8]) -> Result<Vec<u8>, CoreError> {
     let left = Digest::from_bytes(left, "left")?;
     let right = Digest::from_bytes(right, "right")?;
     Ok(sponge::merge(&left, &right).to_bytes().to_vec())
+}
+
+/// `H_NODE` of each pair of concatenated digests: `2n` digests in, `n` out (a level of a tree in
+/// one call).
+///
+/// # Errors
+/// A length that is not a whole number of pairs, or a non-canonical element.
+pub fn merge_pairs(nodes: &[u8]) -> Result<Vec<u8>, CoreError> {
+    if !nodes.len().is_multiple_of(2 * DIGEST_BYTES) {
+        return Err(CoreError::InvalidLength {
+            what: "nodes",
+            expected: nodes.len().next_multiple_of(2 * DIGEST_BYTES),
+            got: nodes.len(),
+        });
+    }
+    let nodes = digests_from_bytes(nodes, "nodes")?;
+    Ok(digests_to_bytes(&sponge::merge_pairs(&nodes)))
 }
 
 /// Parses the wire (hex) form of a digest into bytes.
@@ -156,6 +174,56 @@ pub fn context_digest(packed: &[u8]) -> Result<Vec<u8>, CoreError> {
     }
     let context = PaymentContext { scheme, network, asset, pay_to, amount, resource_id, expiry };
     Ok(context.digest()?.to_bytes().to_vec())
+}
+
+/// Bytes of one deposit given to [`deposit_matches`]: its amount (u64 little-endian), then its
+/// commitment.
+pub const DEPOSIT_BYTES: usize = 8 + DIGEST_BYTES;
+
+/// The deposits that pay one of the precommitments (see [`crate::deposits::deposit_matches`]):
+/// `precommitments` are concatenated digests, `deposits` concatenated [`DEPOSIT_BYTES`] records;
+/// the answer is one pair of u32 little-endian indexes (deposit, precommitment) per match, in
+/// the deposits' order.
+///
+/// # Errors
+/// A length that is not a whole number of records, a non-canonical element, an amount not below
+/// 2^62, or more than 2^32 records.
+pub fn deposit_matches(precommitments: &[u8], deposits: &[u8]) -> Result<Vec<u8>, CoreError> {
+    let pres = digests_from_bytes(precommitments, "precommitments")?;
+    if !deposits.len().is_multiple_of(DEPOSIT_BYTES) {
+        return Err(CoreError::InvalidLength {
+            what: "deposits",
+            expected: deposits.len().next_multiple_of(DEPOSIT_BYTES),
+            got: deposits.len(),
+        });
+    }
+    let records = deposits
+        .chunks_exact(DEPOSIT_BYTES)
+        .map(|record| {
+            let (amount, commitment) = record.split_at(8);
+            let mut le = [0u8; 8];
+            le.copy_from_slice(amount);
+            Ok(Deposit {
+                amount: u64::from_le_bytes(le),
+                commitment: Digest::from_bytes(commitment, "deposits")?,
+            })
+        })
+        .collect::<Result<Vec<_>, CoreError>>()?;
+    let index = |i: usize, what: &'static str| {
+        u32::try_from(i).map_err(|_| CoreError::InvalidLength {
+            what,
+            expected: u32::MAX as usize,
+            got: i,
+        })
+    };
+    index(pres.len(), "precommitments")?;
+    index(records.len(), "deposits")?;
+    let mut out = Vec::new();
+    for found in crate::deposits::deposit_matches(&pres, &records)? {
+        out.extend_from_slice(&index(found.deposit, "deposits")?.to_le_bytes());
+        out.extend_from_slice(&index(found.precommitment, "precommitments")?.to_le_bytes());
+    }
+    Ok(out)
 }
 
 /// Splits concatenated 32-byte digests.

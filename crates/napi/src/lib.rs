@@ -80,6 +80,12 @@ pub fn merge(left: Uint8Array, right: Uint8Array) -> Result<Buffer> {
     bytes(guarded(|| wire::merge(&left, &right)))
 }
 
+/// `H_NODE` of each pair of concatenated digests.
+#[napi]
+pub fn merge_pairs(nodes: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| wire::merge_pairs(&nodes)))
+}
+
 /// Digest bytes from the wire (hex) form.
 #[napi]
 pub fn digest_from_hex(text: String) -> Result<Buffer> {
@@ -189,6 +195,26 @@ pub fn tree_root_async(leaves: Uint8Array) -> AsyncTask<WireTask> {
 pub fn tree_path_async(leaves: Uint8Array, index: u32) -> AsyncTask<WireTask> {
     let leaves = leaves.to_vec();
     WireTask::new(move || wire::tree_path(&leaves, u64::from(index)))
+}
+
+// DEPOSIT MATCHING (wallet recovery)
+// ================================================================================================
+
+/// The deposits (amount u64 LE + commitment, 40 bytes each) that pay one of the concatenated
+/// precommitments: (deposit, precommitment) index pairs, u32 little-endian.
+#[napi]
+pub fn deposit_matches(precommitments: Uint8Array, deposits: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| wire::deposit_matches(&precommitments, &deposits)))
+}
+
+/// [`deposit_matches`] off the JavaScript thread.
+#[napi(ts_return_type = "Promise<Buffer>")]
+pub fn deposit_matches_async(
+    precommitments: Uint8Array,
+    deposits: Uint8Array,
+) -> AsyncTask<WireTask> {
+    let (precommitments, deposits) = (precommitments.to_vec(), deposits.to_vec());
+    WireTask::new(move || wire::deposit_matches(&precommitments, &deposits))
 }
 
 // SPEND PROOFS

@@ -121,6 +121,15 @@ pub unsafe extern "C" fn ps_merge(lp: *const u8, ll: usize, rp: *const u8, rl: u
     finish(wire::merge(unsafe { arg(lp, ll) }, unsafe { arg(rp, rl) }))
 }
 
+/// See `wire::merge_pairs`.
+///
+/// # Safety
+/// Arguments as in [`arg`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_merge_pairs(ptr: *const u8, len: usize) -> u32 {
+    finish(wire::merge_pairs(unsafe { arg(ptr, len) }))
+}
+
 /// See `wire::digest_from_hex` (argument: UTF-8).
 ///
 /// # Safety
@@ -218,6 +227,20 @@ pub unsafe extern "C" fn ps_address_decode(ptr: *const u8, len: usize) -> u32 {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ps_context_digest(ptr: *const u8, len: usize) -> u32 {
     finish(wire::context_digest(unsafe { arg(ptr, len) }))
+}
+
+/// See `wire::deposit_matches`.
+///
+/// # Safety
+/// Arguments as in [`arg`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_deposit_matches(
+    pp: *const u8,
+    pl: usize,
+    dp: *const u8,
+    dl: usize,
+) -> u32 {
+    finish(wire::deposit_matches(unsafe { arg(pp, pl) }, unsafe { arg(dp, dl) }))
 }
 
 /// See `priv_stark_proof::wire::public_inputs_of`.

@@ -1,7 +1,7 @@
 /**
- * A devnet pool on loopback for the client suites: a SQLite ledger in a temporary directory, the
- * pool with a fast checkpoint timer, and its pool node listening on a free port. Deposits go
- * through the node's operator route, as the operator's would.
+ * A devnet pool on loopback for the client suites: a SQLite ledger in a temporary directory (or a
+ * PostgreSQL database, `databaseUrl`), the pool with a fast checkpoint timer, and its pool node
+ * listening on a free port. Deposits go through the node's operator route, as the operator's would.
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 import type { PrivStarkCore } from '../../../src/core/index.js';
 import { buildPoolNode, PoolNodeClient } from '../../../src/pool-node/index.js';
-import { openSqliteStore, Ledger } from '../../../src/ledger/index.js';
+import { Ledger, openStore } from '../../../src/ledger/index.js';
 
 export const OPERATOR_TOKEN = 'operator-token-0123456789';
 
@@ -26,10 +26,13 @@ export interface Devnet {
 
 export async function startDevnet(
   core: PrivStarkCore,
-  options: { checkpointIntervalMs?: number; clock?: () => number } = {},
+  options: { checkpointIntervalMs?: number; clock?: () => number; databaseUrl?: string } = {},
 ): Promise<Devnet> {
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-client-'));
-  const store = await openSqliteStore({ tree: core, dataDir: join(dir, 'pool') });
+  const store = await openStore(
+    core,
+    options.databaseUrl ? { databaseUrl: options.databaseUrl } : { dataDir: join(dir, 'pool') },
+  );
   const pool = new Ledger({
     core,
     store,
