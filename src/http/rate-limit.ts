@@ -26,6 +26,9 @@ interface RateLimitStore {
 /** The table of shared counters. */
 export const RATE_LIMIT_TABLE = 'priv_stark_rate_limits';
 
+/** An arbitrary fixed key for the advisory lock that serialises creating that table. */
+const RATE_LIMIT_LOCK_KEY = 0x7072_6c74;
+
 const INCREMENT = `
 INSERT INTO ${RATE_LIMIT_TABLE} AS r (key, count, window_start)
 VALUES ($1, 1, (extract(epoch from clock_timestamp()) * 1000)::bigint)
@@ -42,9 +45,23 @@ RETURNING count, window_start + $2 - (extract(epoch from clock_timestamp()) * 10
 export async function postgresRateLimitStore(
   connections: pg.Pool,
 ): Promise<new (options: unknown) => RateLimitStore> {
-  await connections.query(
-    `CREATE TABLE IF NOT EXISTS ${RATE_LIMIT_TABLE} (key text PRIMARY KEY, count integer NOT NULL, window_start bigint NOT NULL)`,
-  );
+  // CREATE TABLE IF NOT EXISTS is not safe against itself: two instances starting together on a
+  // fresh database both create the table's row type and one fails ("type … already exists").
+  // A transaction-scoped advisory lock makes the second wait and then find the table.
+  const client = await connections.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [RATE_LIMIT_LOCK_KEY]);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${RATE_LIMIT_TABLE} (key text PRIMARY KEY, count integer NOT NULL, window_start bigint NOT NULL)`,
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
   return class PostgresRateLimitStore implements RateLimitStore {
     incr(
       key: string,
