@@ -8,21 +8,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 import { loadWasmCore } from '../../src/client/index.js';
-import type { SpendPublicInputs } from '../../src/core/spend.js';
 import { loadWasm, WASM_URL } from '../../src/core/wasm.js';
+import { goldenProof } from '../helpers/golden-proof.js';
 
 const bytes = readFileSync(WASM_URL);
-const proof = new Uint8Array(readFileSync(new URL('../fixtures/spend/proof.bin', import.meta.url)));
-const fixture = JSON.parse(
-  readFileSync(new URL('../fixtures/spend/public.json', import.meta.url), 'utf8'),
-) as Record<string, string>;
-const inputs = {
-  root: fixture.root,
-  nullifier: fixture.nullifier,
-  change: fixture.commitment,
-  amount: fixture.amount,
-  ctx: fixture.context,
-} as SpendPublicInputs;
+const { proof, inputs } = goldenProof();
 
 describe('loadWasmCore: the module from any source', () => {
   it.each([

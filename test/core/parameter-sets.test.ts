@@ -2,46 +2,17 @@
 // (for /health), the default list (the prover's set and the previous one, for a deprecation
 // window), and configuring it — on both backends, through the facade and the raw binding.
 
-import { readFileSync } from 'node:fs';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { RawBinding } from '../../src/core/binding.js';
 import { loadNative } from '../../src/core/native.js';
 import { loadWasm } from '../../src/core/wasm.js';
-import {
-  CoreError,
-  type PrivStarkCore,
-  type SpendPublicInputs,
-  loadBackend,
-} from '../../src/index.js';
+import { CoreError, type PrivStarkCore, loadBackend } from '../../src/index.js';
 import { BACKENDS } from '../helpers/backends.js';
+import { goldenProof } from '../helpers/golden-proof.js';
 
-const fixtures = new URL('../fixtures/spend/', import.meta.url);
-
-/** A golden proof and its public inputs, in the facade's shape and in wire encoding. */
-function fixture(dir: string) {
-  const json = JSON.parse(readFileSync(new URL(`${dir}public.json`, fixtures), 'utf8')) as Record<
-    string,
-    string | number
-  >;
-  const inputs = {
-    root: json.root,
-    nullifier: json.nullifier,
-    change: json.commitment,
-    amount: json.amount,
-    ctx: json.context,
-  } as SpendPublicInputs;
-  return {
-    set: json.parameterSet,
-    proof: new Uint8Array(readFileSync(new URL(`${dir}proof.bin`, fixtures))),
-    inputs,
-    encoded: new Uint8Array(Buffer.from(String(json.publicInputs), 'hex')),
-  };
-}
-
-const current = fixture('');
-const previous = fixture('set-2/');
+const current = goldenProof();
+const previous = goldenProof('set-2/');
 
 const SET_3 = {
   id: 3,

@@ -1,8 +1,6 @@
 // Spend proofs through the facade on both backends, and across them: round trips, every wrong
 // statement refused, mutations rejected with a code, randomised proofs, the checked-in fixture.
 
-import { readFileSync } from 'node:fs';
-
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -19,6 +17,7 @@ import {
   spendWitness,
 } from '../../src/index.js';
 import { BACKENDS } from '../helpers/backends.js';
+import { goldenProof } from '../helpers/golden-proof.js';
 
 const context = {
   scheme: 'priv-stark/v1',
@@ -163,20 +162,7 @@ describe('proofs cross backends', () => {
 describe.each(BACKENDS)('%s backend: the checked-in fixture', (backend) => {
   it('verifies test/fixtures/spend/proof.bin against public.json, and not a tampered twin', async () => {
     const core = await loadBackend(backend);
-    const proof = new Uint8Array(
-      readFileSync(new URL('../fixtures/spend/proof.bin', import.meta.url)),
-    );
-    // public.json names the change commitment and ctx as the payload does: commitment, context.
-    const fixture = JSON.parse(
-      readFileSync(new URL('../fixtures/spend/public.json', import.meta.url), 'utf8'),
-    ) as Record<string, string>;
-    const inputs = {
-      root: fixture.root,
-      nullifier: fixture.nullifier,
-      change: fixture.commitment,
-      amount: fixture.amount,
-      ctx: fixture.context,
-    } as SpendPublicInputs;
+    const { proof, inputs } = goldenProof();
     expect(await core.verifySpend(proof, inputs)).toEqual({ ok: true });
     expect(
       (await core.verifySpend(proof, { ...inputs, amount: `${BigInt(inputs.amount) + 1n}` })).ok,

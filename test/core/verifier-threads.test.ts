@@ -1,17 +1,11 @@
 // The verification threads: real proofs verify, tampered ones and bad public inputs give a
 // verdict with a code (never an exception), many at once are answered, and the workers stop.
 
-import { readFileSync } from 'node:fs';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  loadCore,
-  type PrivStarkCore,
-  type SpendPublicInputs,
-  VerifierThreads,
-} from '../../src/core/index.js';
+import { loadCore, type PrivStarkCore, VerifierThreads } from '../../src/core/index.js';
 import { type Fixtures, fixtures } from '../../testkit/fixtures.js';
+import { goldenProof } from '../helpers/golden-proof.js';
 import { liveSpec } from '../http/helpers/requests.js';
 
 describe('VerifierThreads', () => {
@@ -57,19 +51,7 @@ describe('VerifierThreads', () => {
   });
 
   it('accepts the parameter sets it is given: a set-2 proof verifies by default and is refused when only set 3 is', async () => {
-    const dir = new URL('../fixtures/spend/set-2/', import.meta.url);
-    const json = JSON.parse(readFileSync(new URL('public.json', dir), 'utf8')) as Record<
-      string,
-      string
-    >;
-    const proof = new Uint8Array(readFileSync(new URL('proof.bin', dir)));
-    const inputs = {
-      root: json.root,
-      nullifier: json.nullifier,
-      change: json.commitment,
-      amount: json.amount,
-      ctx: json.context,
-    } as SpendPublicInputs;
+    const { proof, inputs } = goldenProof('set-2/');
     expect(await pool.verify(proof, inputs)).toEqual({ ok: true });
     for (const backend of ['native', 'wasm'] as const) {
       const only3 = await VerifierThreads.start({ backend, size: 1, acceptedParameterSets: [3] });

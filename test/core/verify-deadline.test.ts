@@ -2,8 +2,6 @@
 // core's deadline, on both backends; the twin, the same core over a binding that answers, gives the
 // fixture's verdict. The deadline reaches the WebAssembly worker threads, which release the job.
 
-import { readFileSync } from 'node:fs';
-
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -12,22 +10,12 @@ import {
   loadNative,
   loadWasm,
   type RawBinding,
-  type SpendPublicInputs,
   VerificationTimeoutError,
 } from '../../src/index.js';
 import { BACKENDS } from '../helpers/backends.js';
+import { goldenProof } from '../helpers/golden-proof.js';
 
-const proof = new Uint8Array(readFileSync(new URL('../fixtures/spend/proof.bin', import.meta.url)));
-const fixture = JSON.parse(
-  readFileSync(new URL('../fixtures/spend/public.json', import.meta.url), 'utf8'),
-) as Record<string, string>;
-const inputs = {
-  root: fixture.root,
-  nullifier: fixture.nullifier,
-  change: fixture.commitment,
-  amount: fixture.amount,
-  ctx: fixture.context,
-} as SpendPublicInputs;
+const { proof, inputs } = goldenProof();
 
 const raws: Record<string, () => Promise<RawBinding>> = {
   native: async () => loadNative(),
