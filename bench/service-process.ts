@@ -5,7 +5,6 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { PrivStarkCore } from '../src/core/index.js';
 import { Ledger, openStore } from '../src/ledger/index.js';
 import { type Fixtures, fundPool } from '../testkit/fixtures.js';
+import { freePort } from '../testkit/free-port.js';
 
 /** The API key the benches start the service with (`Authorization: Bearer …`). */
 export const KEY = 'bench-key-0123456789abcdef';
@@ -50,22 +50,6 @@ export interface ServiceProcess {
   readonly poolNodeUrl: string | null;
   /** Its log (stdout), removed by {@link stopService}. */
   readonly logFile: string;
-}
-
-/** A free TCP port on the loopback address (free when asked; the service binds it right after). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 /** Whether `url` answers 200 now. */

@@ -7,9 +7,9 @@
  */
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** The example's directory. */
@@ -31,17 +31,6 @@ export function prepareNextMerchant(): void {
   });
   if (result.status !== 0)
     throw new Error(`scripts/next-merchant.mjs failed (status ${result.status ?? result.signal})`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** `next start` of the built example, answering once `GET /weather` does. */

@@ -9,11 +9,11 @@
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import pg from 'pg';
+import { freePort } from './free-port.js';
 
 /** A PostgreSQL server the tests may create databases on. */
 export interface TestPostgres {
@@ -48,21 +48,6 @@ export function postgresBinDir(): string | null {
 /** Whether the tests can have a PostgreSQL at all. */
 export function postgresAvailable(): boolean {
   return Boolean(process.env.DATABASE_URL) || postgresBinDir() !== null;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 function databaseUrl(base: string, database: string): string {

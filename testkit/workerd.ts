@@ -9,12 +9,12 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { build } from 'esbuild';
+import { freePort } from './free-port.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -25,17 +25,6 @@ export interface RunningWorkerd {
   /** What workerd printed so far. */
   log(): string;
   close(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** workerd's configuration: one worker of ES modules, the core as `wasm` and `data` modules. */
