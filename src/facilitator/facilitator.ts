@@ -104,7 +104,7 @@ export class Facilitator {
     const verdict = await inSpan(
       'proof.verify',
       () => this.verifier.run(checked.proof!, checked.publicInputs),
-      { reasonOf: (v) => (v.ok ? null : 'invalid_priv_stark_proof') },
+      { leaf: true, reasonOf: (v) => (v.ok ? null : 'invalid_priv_stark_proof') },
     );
     return verdict.ok ? { ok: true } : { ok: false, reason: 'invalid_priv_stark_proof' };
   }
@@ -165,7 +165,7 @@ export class Facilitator {
           policy,
           contextDigest: (payment) => this.contexts.of(payment),
         }),
-      { reasonOf: (checked) => (checked.ok ? null : checked.reason) },
+      { leaf: true, reasonOf: (checked) => (checked.ok ? null : checked.reason) },
     );
   }
 

@@ -528,6 +528,7 @@ export class Ledger {
   /** The proof's verdict as a rejection, or `null` when it holds. */
   private verify(proof: Uint8Array, pi: SpendPublicInputs): Promise<LedgerRejection | null> {
     return inSpan('proof.verify', () => this.verifyProof(proof, pi), {
+      leaf: true,
       reasonOf: (refused) => refused?.reason ?? null,
     });
   }

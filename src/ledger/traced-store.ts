@@ -19,7 +19,7 @@ const reasonOfError = (error: unknown) =>
  */
 export function tracedStore(store: PoolStore): PoolStore {
   const facts: SpanFacts = { 'priv_stark.store': store.kind };
-  const options: SpanOptions<unknown> = { facts, reasonOfError };
+  const options: SpanOptions<unknown> = { facts, reasonOfError, leaf: true };
   const call = <T>(method: keyof PoolStore, work: () => Promise<T>, more?: SpanFacts) =>
     inSpan(`store.${method}`, work, more ? { ...options, facts: { ...facts, ...more } } : options);
   return {

@@ -47,6 +47,12 @@ export interface SpanOptions<T> {
   readonly reasonOf?: ((result: T) => string | null) | undefined;
   /** The registry reason of a thrown error, if it has one (a store outage: `pool_unavailable`). */
   readonly reasonOfError?: ((error: unknown) => string | null) | undefined;
+  /**
+   * The work starts no span of its own (a store call, a verification, the synchronous checks):
+   * it runs as is instead of under its span's context — entering a context is most of what a span
+   * costs the event loop besides the SDK's own work.
+   */
+  readonly leaf?: boolean | undefined;
 }
 
 /** The name of this project's tracer. */
@@ -107,7 +113,7 @@ export async function inSpan<T>(
   if (parent === null) return work();
   const span = startUnder(parent, name, options.facts);
   try {
-    const result = await context.with(trace.setSpan(parent, span), work);
+    const result = await (options.leaf ? work() : context.with(trace.setSpan(parent, span), work));
     refused(span, options.reasonOf?.(result) ?? null);
     return result;
   } catch (error) {
@@ -124,7 +130,7 @@ export function inSpanSync<T>(name: SpanName, work: () => T, options: SpanOption
   if (parent === null) return work();
   const span = startUnder(parent, name, options.facts);
   try {
-    const result = context.with(trace.setSpan(parent, span), work);
+    const result = options.leaf ? work() : context.with(trace.setSpan(parent, span), work);
     refused(span, options.reasonOf?.(result) ?? null);
     return result;
   } catch (error) {

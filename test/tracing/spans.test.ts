@@ -71,6 +71,20 @@ describe('span helpers', () => {
     expect(finished()).toEqual([]);
   });
 
+  it('a leaf span runs its work under the request, a span with children under itself', async () => {
+    await inRequest('request', async () => {
+      await inSpan('ledger.settle', () => inSpan('store.apply', async () => 1, { leaf: true }));
+      await inSpan('proof.verify', () => inSpan('store.nullifier', async () => 2), { leaf: true });
+    });
+    const spans = finished();
+    const idOf = (name: string) => named(spans, name)[0]!.spanContext().spanId;
+    const parentOf = (name: string) => named(spans, name)[0]!.parentSpanContext?.spanId;
+    // Nested under the span that has children; beside the leaf, not under it.
+    expect(parentOf('store.apply')).toBe(idOf('ledger.settle'));
+    expect(parentOf('store.nullifier')).toBe(idOf('request'));
+    expect(parentOf('proof.verify')).toBe(idOf('request'));
+  });
+
   it('a child of the request, with the reason of a refusal and the class of an error', async () => {
     await inRequest('request', async () => {
       await inSpan('proof.verify', async () => ({ ok: false }), {
