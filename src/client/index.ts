@@ -33,6 +33,7 @@ export {
   PoolNodeError,
   type PoolEvent,
   type PoolNodeState,
+  type TransferReceipt,
 } from '../pool-node/client.js';
 export {
   type PrivStarkAsset,
@@ -50,6 +51,15 @@ export {
   type WalletState,
   type WalletStore,
 } from './store.js';
+export {
+  type PlannedSplit,
+  planSplits,
+  READY_NOTES_MAX,
+  ReadyNotesKeeper,
+  type ReadyNotesOptions,
+  type ReadyNotesTarget,
+  type WalletView,
+} from './ready-notes.js';
 export { LocalTree } from './tree.js';
 export { loadWasmCore, type WasmCoreSource } from './wasm-core.js';
 export { VerificationTimeoutError } from '../core/errors.js';

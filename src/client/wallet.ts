@@ -45,8 +45,15 @@ import {
   type ProofTransport,
   resourceIdOf,
   SCHEME,
+  TRANSFER_MAX_TIMEOUT_SECONDS,
+  TRANSFER_RESOURCE_ID,
 } from '../scheme/index.js';
-import { PoolNodeClient, PoolNodeError, type PoolEvent } from '../pool-node/client.js';
+import {
+  PoolNodeClient,
+  PoolNodeError,
+  type PoolEvent,
+  type TransferReceipt,
+} from '../pool-node/client.js';
 import {
   DEPOSIT_GAP,
   DEPOSIT_GAP_MAX,
@@ -706,12 +713,20 @@ export class Wallet {
     ) {
       throw new UnpayableRequirementsError('maxTimeoutSeconds must be a positive integer');
     }
+    const note = this.coveringNote(BigInt(requirements.amount));
+    return this.payFrom(note, requirements, options.transport ?? this.transportFor(requirements));
+  }
+
+  /**
+   * The note a payment of `amount` spends: the smallest unspent, unlocked note in the latest
+   * checkpoint synced that covers it.
+   * @throws WalletBehindError (no checkpoint yet, or the covering note is not in one yet),
+   *   InsufficientFundsError
+   */
+  private coveringNote(amount: bigint): StoredNote {
     const checkpoint = this.state.checkpoint;
     if (!checkpoint)
       throw new WalletBehindError('the wallet has no checkpoint: sync it with the pool first');
-
-    // 2. One note: the smallest that covers the amount (synchronously reserved).
-    const amount = BigInt(requirements.amount);
     const locked = this.lockedNotes();
     const usable = this.state.notes.filter((n) => !n.spent && !locked.has(n.commitment));
     const anchored = usable.filter((n) => n.index < checkpoint.size);
@@ -732,6 +747,21 @@ export class Wallet {
       );
       throw new InsufficientFundsError(amount, spendable, largest);
     }
+    return note;
+  }
+
+  /**
+   * Pays `requirements` from `note` (chosen synchronously by the caller, so no other payment takes
+   * it): the statement, the pending record written before anything leaves, the proof, then the
+   * payload — inline, or handed over for a reference.
+   */
+  private async payFrom(
+    note: StoredNote,
+    requirements: PaymentRequirements,
+    transport: PaymentTransport,
+  ): Promise<PrivStarkPayload> {
+    const checkpoint = this.state.checkpoint!;
+    const amount = BigInt(requirements.amount);
     this.reserved.add(note.commitment);
     try {
       // 3. The statement: context, anchor path, change.
@@ -808,7 +838,6 @@ export class Wallet {
         recipient: requirements.payTo,
         expiry,
       };
-      const transport = options.transport ?? this.transportFor(requirements);
       if (transport === 'inline') return inline;
       try {
         return await this.handOver(inline, requirements);
@@ -825,6 +854,91 @@ export class Wallet {
     } finally {
       this.reserved.delete(note.commitment);
     }
+  }
+
+  /**
+   * Transfers `amount` to a shielded address through the pool node (`POST /transfers`): a payment
+   * statement bound to the pool's transfer context, settled by the pool itself — no merchant, no
+   * facilitator. To this wallet's own address it splits a note in two (what {@link
+   * ReadyNotesKeeper} does): the recipient note and the change, both the wallet's, each spendable
+   * once a checkpoint covers it. The payment record is written before the proof leaves, as for any
+   * payment; the pool's log resolves it.
+   * @param options.note the commitment of the note to spend (default: the smallest that covers)
+   * @throws UnpayableRequirementsError (amount or address), InsufficientFundsError,
+   *   WalletBehindError, PoolNodeError with the pool's reason
+   */
+  async transfer(
+    recipient: string,
+    amount: bigint | string,
+    options: { readonly note?: string | undefined } = {},
+  ): Promise<TransferReceipt> {
+    const value = typeof amount === 'bigint' ? amount.toString() : amount;
+    if (!isAmount(value))
+      throw new UnpayableRequirementsError(
+        `amount ${value.slice(0, 32)} is not decimal atomic units below 2^62`,
+      );
+    try {
+      this.core.decodeAddress(recipient);
+    } catch {
+      throw new UnpayableRequirementsError('the recipient is not a shielded address');
+    }
+    const note =
+      options.note === undefined ? this.coveringNote(BigInt(value)) : this.ownNote(options.note);
+    if (BigInt(note.value) < BigInt(value))
+      throw new InsufficientFundsError(BigInt(value), BigInt(note.value), BigInt(note.value));
+    const requirements = transferRequirements(this.network, recipient, value);
+    const payload = await this.payFrom(note, requirements, 'inline');
+    try {
+      return await this.handOverNode.transfer({
+        scheme: payload.scheme,
+        network: payload.network,
+        root: payload.root,
+        nullifier: payload.nullifier,
+        commitment: payload.commitment,
+        proof: payload.proof!,
+        amount: payload.amount,
+        recipient: payload.recipient,
+        expiry: payload.expiry,
+      });
+    } catch (error) {
+      // A refusal means nothing was applied: forget the record. `duplicate_settlement` says the
+      // note was spent (by another copy of this key, or this very transfer retried): the log
+      // resolves the record. Without a clear answer the transfer may have settled: it stays.
+      if (
+        error instanceof PoolNodeError &&
+        error.status >= 400 &&
+        error.status < 500 &&
+        error.code !== 'duplicate_settlement'
+      ) {
+        const at = this.state.pending.findIndex((p) => p.nullifier === payload.nullifier);
+        if (at !== -1) this.state.pending.splice(at, 1);
+        await this.save().catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Splits one of this wallet's notes: a {@link transfer} of `amount` to its own address.
+   * @returns the settlement; the two notes join the wallet at the next sync
+   */
+  splitNote(commitment: string, amount: bigint | string): Promise<TransferReceipt> {
+    return this.transfer(this.address, amount, { note: commitment });
+  }
+
+  /**
+   * An unspent, unlocked note of this wallet in the latest checkpoint synced.
+   * @throws WalletBehindError when it is not in a checkpoint yet; UnpayableRequirementsError when it
+   *   is unknown, spent or locked by a payment
+   */
+  private ownNote(commitment: string): StoredNote {
+    const checkpoint = this.state.checkpoint;
+    const note = this.state.notes.find((n) => n.commitment === commitment);
+    if (!note || note.spent || this.lockedNotes().has(commitment))
+      throw new UnpayableRequirementsError('no such unspent, unlocked note in this wallet');
+    if (!checkpoint || note.index >= checkpoint.size)
+      throw new WalletBehindError('the note is not in a checkpoint the wallet has synced yet');
+    return note;
   }
 
   /**
@@ -938,6 +1052,24 @@ async function* pagesAhead<T>(
     fill();
     yield { at, items };
   }
+}
+
+/** The requirements a transfer through the pool node is bound to (the pool's transfer context). */
+function transferRequirements(
+  network: NetworkProfile,
+  recipient: string,
+  amount: string,
+): PaymentRequirements {
+  return {
+    scheme: SCHEME,
+    network: network.network,
+    asset: network.asset,
+    amount,
+    payTo: recipient,
+    // Half the bound: the transfer is sent at once, and the pool's clock may run ahead.
+    maxTimeoutSeconds: TRANSFER_MAX_TIMEOUT_SECONDS / 2,
+    extra: { resourceId: TRANSFER_RESOURCE_ID },
+  } as PaymentRequirements;
 }
 
 /** The store the options name: `store`, a file at `path` (Node, loaded on demand), or none. */

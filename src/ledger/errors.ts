@@ -19,6 +19,7 @@ export const LEDGER_REASONS = [
   'unsupported_asset',
   'payment_requirements_mismatch',
   'payment_expired',
+  'expiry_too_far',
   'unknown_root',
   'nullifier_already_spent',
   'duplicate_settlement',

@@ -28,6 +28,7 @@ export {
   type LedgerOptions,
   type SettlementAccepted,
   type SettleResult,
+  type TransferInput,
   type TransitionInput,
 } from './ledger.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres-store.js';

@@ -24,11 +24,14 @@ import {
   DEVNET_NETWORK,
   HANDOVER_GRACE_SECONDS,
   HANDOVER_RETENTION_CAP_SECONDS,
+  expiryStatus,
   isProofReference,
   MAX_LIVE_PROOFS_PER_NULLIFIER,
   MAX_PROOF_BYTES,
   parseAmount,
   SCHEME,
+  TRANSFER_MAX_TIMEOUT_SECONDS,
+  TRANSFER_RESOURCE_ID,
 } from '../scheme/index.js';
 import { inSpan, type SpanFacts } from '../tracing/spans.js';
 import { type CommitResult, GroupCommitter } from './committer.js';
@@ -120,6 +123,17 @@ export interface HandOverInput {
   readonly proof: Uint8Array;
   readonly publicInputs: ClaimedInputs;
   readonly payment: PaymentContext;
+}
+
+/**
+ * A transfer through the pool node: the proof (always inline), the public inputs it claims, the
+ * recipient's shielded address and the expiry; the ledger builds the transfer's payment context.
+ */
+export interface TransferInput {
+  readonly proof: Uint8Array;
+  readonly publicInputs: ClaimedInputs;
+  readonly recipient: string;
+  readonly expiry: number;
 }
 
 /** A handed-over proof kept. */
@@ -502,6 +516,52 @@ export class Ledger {
     return reject(
       result.ok || result.reason === 'duplicate_settlement' ? 'invalid_payload' : result.reason,
     );
+  }
+
+  /**
+   * Applies a transfer sent to the pool node (`POST /transfers`): a payment statement whose context
+   * is the pool's transfer context — this pool's scheme, network and asset, `payTo` the recipient,
+   * {@link TRANSFER_RESOURCE_ID}, an expiry at most {@link TRANSFER_MAX_TIMEOUT_SECONDS} ahead —
+   * settled as any payment is ({@link settle}: one nullifier set, the same event, settle-once), the
+   * proof verified here. A wallet keeps ready notes by transferring to itself (docs/client.md).
+   * @returns the settlement, or a rejection: those of {@link settle} (the proof always inline) and
+   *   `expiry_too_far`
+   * @throws PoolUnavailableError when the store fails
+   */
+  async transfer(input: TransferInput): Promise<SettleResult> {
+    if (typeof input !== 'object' || input === null) return reject('invalid_payload');
+    const { proof, publicInputs: claimed, recipient, expiry } = input;
+    if (typeof claimed !== 'object' || claimed === null || typeof recipient !== 'string')
+      return reject('invalid_payload');
+    if (!this.canonical(claimed.nullifier)) return reject('invalid_payload');
+    // A settled nullifier is answered first, as for a settlement: a retry learns it went through.
+    const spent = await this.spent(claimed.nullifier);
+    if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
+    const payment: PaymentContext = {
+      scheme: this.scheme,
+      network: this.network,
+      asset: this.asset,
+      payTo: recipient,
+      amount: claimed.amount,
+      resourceId: TRANSFER_RESOURCE_ID,
+      expiry,
+    };
+    const now = this.nowSeconds();
+    const checked = checkPayment(this.core, this, claimed, null, payment, now);
+    if (!checked.ok) return checked;
+    if (expiryStatus(expiry, now, TRANSFER_MAX_TIMEOUT_SECONDS) === 'expiry_too_far')
+      return reject('expiry_too_far');
+    return this.settle({
+      proof,
+      publicInputs: {
+        root: claimed.root as DigestHex,
+        nullifier: claimed.nullifier as DigestHex,
+        change: claimed.change as DigestHex,
+        amount: claimed.amount,
+        ctx: checked.ctx,
+      },
+      payment,
+    });
   }
 
   /**

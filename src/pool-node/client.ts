@@ -52,6 +52,29 @@ export interface HandOverRequest {
   readonly proof: string;
 }
 
+/** What `POST /transfers` takes: a `priv-stark/v1` payload's fields with the proof inline. */
+export interface TransferRequest {
+  readonly scheme: string;
+  readonly network: string;
+  readonly root: string;
+  readonly nullifier: string;
+  /** The change note. */
+  readonly commitment: string;
+  /** Canonical standard base64 of the proof bytes. */
+  readonly proof: string;
+  readonly amount: string;
+  /** The recipient's shielded address. */
+  readonly recipient: string;
+  readonly expiry: number;
+}
+
+/** What `POST /transfers` answers: the settlement id and the leaves of its two notes. */
+export interface TransferReceipt {
+  readonly transaction: string;
+  readonly changeIndex: number;
+  readonly recipientIndex: number;
+}
+
 /** Options of {@link PoolNodeClient}. */
 export interface PoolNodeClientOptions {
   /** The operator token, for deposits. */
@@ -150,6 +173,20 @@ export class PoolNodeClient {
    */
   handOver(body: HandOverRequest): Promise<{ reference: ProofReference; expires: number }> {
     return this.request('/proofs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  }
+
+  /**
+   * Settles a transfer (`POST /transfers`): a payment statement bound to the pool's transfer
+   * context, paying `recipient`. Like a hand-over, send it over a transport of its own.
+   * @throws PoolNodeError with the node's reason (`duplicate_settlement`, `unknown_root`,
+   *   `expiry_too_far`, `invalid_priv_stark_proof`, `rate_limited`, …)
+   */
+  transfer(body: TransferRequest): Promise<TransferReceipt> {
+    return this.request('/transfers', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),

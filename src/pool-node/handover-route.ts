@@ -28,6 +28,7 @@ import {
 } from '../scheme/index.js';
 import { allowedOrigin, type CorsOrigins } from './cors.js';
 import { handOverSchema } from './schemas.js';
+import { registerTransfer } from './transfer-route.js';
 
 /** The per-client rate limit of the route. */
 export interface HandOverLimits {
@@ -60,7 +61,10 @@ function refuse(reply: FastifyReply, reason: Reason | PoolNodeReason): FastifyRe
   return reply.code(statusOf(reason)).send({ error: reason, message: messageOf(reason) });
 }
 
-/** Registers `POST /proofs` (and its CORS preflight) on the pool node. */
+/**
+ * Registers `POST /proofs` and, in the same scope (rate limit, CORS), `POST /transfers`
+ * (`transfer-route.ts`), with their CORS preflights, on the pool node.
+ */
 export async function registerHandOver(
   app: FastifyInstance,
   options: { ledger: Ledger; corsOrigins: CorsOrigins; limits?: HandOverLimits | undefined },
@@ -109,16 +113,24 @@ export async function registerHandOver(
     });
 
     if (corsOrigins !== null) {
-      scope.options('/proofs', async (request, reply) => {
-        cors(request, reply);
-        return reply
-          .code(204)
-          .header('access-control-allow-methods', 'POST')
-          .header('access-control-allow-headers', 'content-type')
-          .header('access-control-max-age', '600')
-          .send();
-      });
+      for (const route of ['/proofs', '/transfers']) {
+        scope.options(route, async (request, reply) => {
+          cors(request, reply);
+          return reply
+            .code(204)
+            .header('access-control-allow-methods', 'POST')
+            .header('access-control-allow-headers', 'content-type')
+            .header('access-control-max-age', '600')
+            .send();
+        });
+      }
     }
+
+    registerTransfer(scope, {
+      ledger,
+      rateLimit: { max: limits.max, timeWindow: limits.timeWindowMs },
+      cors,
+    });
 
     scope.post<{ Body: HandOverBody }>(
       '/proofs',

@@ -10,6 +10,8 @@ export {
   type PoolNodeClientOptions,
   PoolNodeError,
   type PoolNodeState,
+  type TransferReceipt,
+  type TransferRequest,
 } from './client.js';
 export {
   findOperatorToken,

@@ -278,3 +278,65 @@ export const healthSchema = {
     },
   },
 } as const;
+
+/** `POST /transfers`: a payment statement to a shielded address, settled by the pool (docs/pool.md). */
+export const transferSchema = {
+  description:
+    'settles a payment statement bound to the pool transfer context (resourceId priv-stark:pool-transfer): the fields of a priv-stark/v1 payload with its proof inline',
+  body: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      scheme: { type: 'string', minLength: 1, maxLength: 64 },
+      network: { type: 'string', minLength: 1, maxLength: 128 },
+      root: digest,
+      nullifier: digest,
+      commitment: { ...digest, description: 'the change note' },
+      // Bounded by the route's body limit; the canonical-base64 check refuses a proof over 128 KiB.
+      proof: { type: 'string', description: 'canonical standard base64 of the proof bytes' },
+      amount: { ...amount, pattern: '^[0-9]{1,32}$' },
+      recipient: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 256,
+        description: 'the recipient (pstark1…)',
+      },
+      expiry: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+    },
+    required: [
+      'scheme',
+      'network',
+      'root',
+      'nullifier',
+      'commitment',
+      'proof',
+      'amount',
+      'recipient',
+      'expiry',
+    ],
+  },
+  response: {
+    200: {
+      type: 'object',
+      description: 'settled: the settlement id and the leaves of the change and recipient notes',
+      properties: {
+        transaction: { type: 'string' },
+        changeIndex: count,
+        recipientIndex: count,
+      },
+      required: ['transaction', 'changeIndex', 'recipientIndex'],
+    },
+    '4xx': {
+      type: 'object',
+      description:
+        'a stable reason of the registry; duplicate_settlement carries the transaction that spent the note',
+      properties: {
+        error: { type: 'string' },
+        message: { type: 'string' },
+        transaction: { type: 'string' },
+      },
+      required: ['error', 'message'],
+    },
+    503: { ...errorBody, description: 'pool_unavailable' },
+  },
+} as const;

@@ -37,6 +37,8 @@ export {
   type ProofTransport,
   ROUTE_DESCRIPTION_MAX_BYTES,
   SCHEME,
+  TRANSFER_MAX_TIMEOUT_SECONDS,
+  TRANSFER_RESOURCE_ID,
   X402_VERSION,
 } from './profile.js';
 export {

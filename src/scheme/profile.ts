@@ -91,3 +91,13 @@ export const MAX_LIVE_PROOFS_PER_NULLIFIER = 2;
 
 /** The hand-over route's body limit: a proof of {@link MAX_PROOF_BYTES} in base64 and its fields. */
 export const HANDOVER_BODY_LIMIT_BYTES = MAX_PROOF_BASE64_CHARS + 4096;
+
+/**
+ * The `resourceId` a transfer through the pool node is bound to (`POST /transfers`): a payment
+ * statement whose context names no merchant's route, so a transfer proof pays nothing else and a
+ * merchant's proof is not a transfer (docs/client.md, "Ready notes").
+ */
+export const TRANSFER_RESOURCE_ID = 'priv-stark:pool-transfer';
+
+/** A transfer's expiry may be at most this far ahead of the pool's clock (plus the slack). */
+export const TRANSFER_MAX_TIMEOUT_SECONDS = 120;
