@@ -726,6 +726,75 @@ function recoveryChart(json: Fields): TopLevelSpec {
   } as TopLevelSpec;
 }
 
+/** Ready notes: eight at once against 3× one, ten back to back against 3 s, with and without. */
+function readyNotesChart(json: Fields): TopLevelSpec {
+  const budgets = fields(json.budgets, 'budgets');
+  const ratio = num(budgets.atOnceRatio, 'budgets.atOnceRatio');
+  const backToBackBudget = num(budgets.backToBackMs, 'budgets.backToBackMs') / 1000;
+  const summary = fields(json.summary, 'summary');
+  const rows: Fields[] = [];
+  const limits: Fields[] = [];
+  for (const mode of ['ready notes', 'without']) {
+    const s = fields(summary[mode], `summary.${mode}`);
+    const single = num(s.singleMs, `summary.${mode}.singleMs`) / 1000;
+    rows.push(
+      { panel: 'at once', mode, what: 'one payment', seconds: single },
+      {
+        panel: 'at once',
+        mode,
+        what: `${num(json.atOnce, 'atOnce')} at once`,
+        seconds: num(s.atOnceMs, `summary.${mode}.atOnceMs`) / 1000,
+      },
+      {
+        panel: 'back to back',
+        mode,
+        what: `${num(json.backToBack, 'backToBack')} back to back`,
+        seconds: num(s.backToBackMs, `summary.${mode}.backToBackMs`) / 1000,
+      },
+    );
+    if (mode === 'ready notes') limits.push({ panel: 'at once', limit: ratio * single });
+  }
+  limits.push({ panel: 'back to back', limit: backToBackBudget });
+  const colors = { domain: ['ready notes', 'without'], range: ['#4c78a8', '#bab0ac'] };
+  const panel = (name: string, subtitle: string) => ({
+    width: 260,
+    height: 260,
+    title: { text: name === 'at once' ? 'at once vs one payment, s' : 'back to back, s', subtitle },
+    layer: [
+      {
+        data: { values: rows.filter((r) => r.panel === name) },
+        mark: { type: 'bar', tooltip: true },
+        encoding: {
+          x: { field: 'what', type: 'nominal', title: null, axis: { labelAngle: 0 } },
+          xOffset: { field: 'mode', type: 'nominal' },
+          y: {
+            field: 'seconds',
+            type: 'quantitative',
+            title: 's (log scale)',
+            scale: { type: 'log' },
+          },
+          color: { field: 'mode', type: 'nominal', scale: colors, legend: { title: null } },
+        },
+      },
+      {
+        data: { values: limits.filter((l) => l.panel === name) },
+        mark: { type: 'rule', color: 'firebrick', strokeWidth: 2 },
+        encoding: { y: { field: 'limit', type: 'quantitative' } },
+      },
+    ],
+  });
+  return {
+    ...frame(
+      `Ready notes: one deposit, checkpoints every ${num(json.checkpointIntervalMs, 'checkpointIntervalMs')} ms`,
+      json,
+    ),
+    hconcat: [
+      panel('at once', `red: ${ratio}× one payment with ready notes`),
+      panel('back to back', `red: ${backToBackBudget} s`),
+    ],
+  } as TopLevelSpec;
+}
+
 /** The chart of each bench, by results name. */
 export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = {
   proof: proofChart,
@@ -737,6 +806,7 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   tracing: tracingChart,
   runtimes: runtimesChart,
   recovery: recoveryChart,
+  'ready-notes': readyNotesChart,
 };
 
 /** The Vega-Lite spec of bench `name`'s chart from its results JSON; refuses a malformed one. */

@@ -17,7 +17,7 @@ import { freePort } from '../testkit/free-port.js';
 /** The API key the benches start the service with (`Authorization: Bearer …`). */
 export const KEY = 'bench-key-0123456789abcdef';
 /** The pool operator's token (set so the service generates and prints none). */
-const OPERATOR_TOKEN = 'bench-operator-token-0123456789';
+export const OPERATOR_TOKEN = 'bench-operator-token-0123456789';
 const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
 /** A funded copy of the fixtures' pool in a fresh data directory (embedded SQLite). */

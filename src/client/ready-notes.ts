@@ -9,7 +9,6 @@
  * splits reveal.
  */
 
-import { TRANSFER_RESOURCE_ID } from '../scheme/index.js';
 import type { StoredNote } from './store.js';
 import type { Wallet } from './wallet.js';
 
@@ -183,14 +182,11 @@ export class ReadyNotesKeeper {
   private async runRound(): Promise<void> {
     try {
       await this.wallet.sync();
-      // A split of ours not yet in the log: its notes are not counted yet, so wait for it.
-      const own = this.wallet.address;
-      const splitting = this.wallet
-        .payments()
-        .some(
-          (p) => p.status === 'pending' && p.payTo === own && p.resourceId === TRANSFER_RESOURCE_ID,
-        );
-      if (splitting || this.stopped) return;
+      // Wait while anything of the wallet's is pending: a split of ours not yet in the log (its
+      // notes are not counted yet), or a payment being made (a split's proof would take the cores
+      // the payment's proof needs, and a split right beside a payment links them in time).
+      const pending = this.wallet.payments().some((p) => p.status === 'pending');
+      if (pending || this.stopped) return;
       const plans = planSplits(this.view(), this.target);
       if (plans.length === 0) return;
       const results = await Promise.allSettled(
