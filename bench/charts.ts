@@ -726,7 +726,10 @@ function recoveryChart(json: Fields): TopLevelSpec {
   } as TopLevelSpec;
 }
 
-/** Ready notes: eight at once against 3× one, ten back to back against 3 s, with and without. */
+/**
+ * Ready notes: eight at once against 3× one, ten back to back against 3 s — with ready notes,
+ * without, and with fast checkpoints instead.
+ */
 function readyNotesChart(json: Fields): TopLevelSpec {
   const budgets = fields(json.budgets, 'budgets');
   const ratio = num(budgets.atOnceRatio, 'budgets.atOnceRatio');
@@ -734,7 +737,8 @@ function readyNotesChart(json: Fields): TopLevelSpec {
   const summary = fields(json.summary, 'summary');
   const rows: Fields[] = [];
   const limits: Fields[] = [];
-  for (const mode of ['ready notes', 'without']) {
+  const modes = ['ready notes', 'without', 'fast checkpoints'].filter((m) => m in summary);
+  for (const mode of modes) {
     const s = fields(summary[mode], `summary.${mode}`);
     const single = num(s.singleMs, `summary.${mode}.singleMs`) / 1000;
     rows.push(
@@ -755,7 +759,7 @@ function readyNotesChart(json: Fields): TopLevelSpec {
     if (mode === 'ready notes') limits.push({ panel: 'at once', limit: ratio * single });
   }
   limits.push({ panel: 'back to back', limit: backToBackBudget });
-  const colors = { domain: ['ready notes', 'without'], range: ['#4c78a8', '#bab0ac'] };
+  const colors = { domain: modes, range: ['#4c78a8', '#bab0ac', '#f58518'].slice(0, modes.length) };
   const panel = (name: string, subtitle: string) => ({
     width: 260,
     height: 260,
@@ -772,6 +776,8 @@ function readyNotesChart(json: Fields): TopLevelSpec {
             type: 'quantitative',
             title: 's (log scale)',
             scale: { type: 'log' },
+            // Side by side, never stacked: a stack starts at 0, which a log scale cannot show.
+            stack: null,
           },
           color: { field: 'mode', type: 'nominal', scale: colors, legend: { title: null } },
         },
@@ -779,7 +785,7 @@ function readyNotesChart(json: Fields): TopLevelSpec {
       {
         data: { values: limits.filter((l) => l.panel === name) },
         mark: { type: 'rule', color: 'firebrick', strokeWidth: 2 },
-        encoding: { y: { field: 'limit', type: 'quantitative' } },
+        encoding: { y: { field: 'limit', type: 'quantitative', scale: { type: 'log' } } },
       },
     ],
   });

@@ -11,7 +11,8 @@
 // under 3 s in all. With ready notes, each wallet starts a ReadyNotesKeeper (10 notes of at least 50,000
 // from a deposit of 1,000,000, its default 500 ms round) once funded, and the clock starts once the
 // keeper reports them ready; the preparation time is reported beside. Without, a payment that finds
-// no spendable note syncs and tries again every 100 ms until a checkpoint covers the change.
+// no spendable note syncs and tries again every 50 ms until a checkpoint covers the change. The other
+// mechanism is measured beside: no ready notes, a second service checkpointing every 250 ms.
 //
 // Run: npm run bench:ready-notes → bench/results/ready-notes.{json,md,svg}.
 // Knobs: BENCH_RUNS (rounds of every scenario, default 3), BENCH_SINGLES (single payments timed per
@@ -51,7 +52,12 @@ const AT_ONCE_BUDGET_RATIO = 3;
 const BACK_TO_BACK_BUDGET_MS = 3000;
 const log = (text: string) => process.stderr.write(`[bench:ready-notes] ${text}\n`);
 
-type Mode = 'ready notes' | 'without';
+type Mode = 'ready notes' | 'without' | 'fast checkpoints';
+const MODES: readonly Mode[] = ['ready notes', 'without', 'fast checkpoints'];
+const DEFAULT_CHECKPOINT_MS = 2000;
+/** The other mechanism measured: no ready notes, checkpoints 8× as often as the default. */
+const FAST_CHECKPOINT_MS = 250;
+const RETRY_MS = 50;
 
 interface Scenario {
   readonly run: number;
@@ -86,43 +92,70 @@ const median = (xs: readonly number[]) => {
   return s.length % 2 ? s[(s.length - 1) >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+/** One service (its checkpoint cadence) with its eight merchants. */
+interface Deployment {
+  readonly checkpointMs: number;
+  readonly service: ServiceProcess;
+  readonly poolUrl: string;
+  readonly operator: PoolNodeClient;
+  readonly merchants: Merchant[];
+  readonly dataDir: string;
+}
+
+async function deploy(core: PrivStarkCore, checkpointMs: number): Promise<Deployment> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'priv-stark-ready-notes-'));
+  const service = await startService({
+    dataDir,
+    poolNode: true,
+    env: { API_KEYS: API_KEY, CHECKPOINT_INTERVAL_MS: String(checkpointMs) },
+  });
+  const poolUrl = service.poolNodeUrl!;
+  const merchants: Merchant[] = [];
+  for (let i = 0; i < AT_ONCE; i++) {
+    const owner = await Wallet.create({ core, pool: poolUrl });
+    merchants.push(await expressMerchant(service.url, owner.address));
+  }
+  const operator = new PoolNodeClient(poolUrl, { token: OPERATOR_TOKEN });
+  return { checkpointMs, service, poolUrl, operator, merchants, dataDir };
+}
+
+async function undeploy(d: Deployment): Promise<void> {
+  for (const m of d.merchants) await m.close();
+  await stopService(d.service);
+  rmSync(d.dataDir, { recursive: true, force: true });
+}
+
 async function main(): Promise<void> {
   const core: PrivStarkCore = await loadCore();
-  const dataDir = mkdtempSync(join(tmpdir(), 'priv-stark-ready-notes-'));
-  let service: ServiceProcess | null = null;
-  const merchants: Merchant[] = [];
+  const deployments: Deployment[] = [];
   try {
-    service = await startService({ dataDir, poolNode: true, env: { API_KEYS: API_KEY } });
-    const poolUrl = service.poolNodeUrl!;
-    const operator = new PoolNodeClient(poolUrl, { token: OPERATOR_TOKEN });
-    const checkpointMs = 2000;
-    for (let i = 0; i < AT_ONCE; i++) {
-      const owner = await Wallet.create({ core, pool: poolUrl });
-      merchants.push(await expressMerchant(service.url, owner.address));
-    }
-    const url = (i: number) => `${merchants[i % merchants.length]!.url}/weather`;
+    const standard = await deploy(core, DEFAULT_CHECKPOINT_MS);
+    deployments.push(standard);
+    const fast = await deploy(core, FAST_CHECKPOINT_MS);
+    deployments.push(fast);
+    const deploymentOf = (mode: Mode) => (mode === 'fast checkpoints' ? fast : standard);
+    const url = (d: Deployment, i: number) => `${d.merchants[i % d.merchants.length]!.url}/weather`;
 
     /** CPU of this process and of the service from now to `read()`. */
-    const servicePid = service.pid;
-    function cpuMeter() {
+    function cpuMeter(d: Deployment) {
       const own = ownCpuMs();
-      const svc = processCpuMs(servicePid);
+      const svc = processCpuMs(d.service.pid);
       return {
         read: () => ({
           payerAndMerchantsMs: ownCpuMs() - own,
-          serviceMs: processCpuMs(servicePid) - svc,
+          serviceMs: processCpuMs(d.service.pid) - svc,
         }),
       };
     }
 
     /** A wallet funded by one deposit, synced once a checkpoint covers it. */
-    async function funded(): Promise<Wallet> {
-      const wallet = await Wallet.create({ core, pool: poolUrl });
+    async function funded(d: Deployment): Promise<Wallet> {
+      const wallet = await Wallet.create({ core, pool: d.poolUrl });
       const ticket = await wallet.depositTicket(DEPOSIT);
-      await operator.deposit(ticket.amount, ticket.pre);
-      const size = (await operator.state()).size;
+      await d.operator.deposit(ticket.amount, ticket.pre);
+      const size = (await d.operator.state()).size;
       for (;;) {
-        const state = await operator.state();
+        const state = await d.operator.state();
         if ((state.checkpoint?.size ?? 0) >= size) break;
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -130,13 +163,14 @@ async function main(): Promise<void> {
       return wallet;
     }
 
-    /** With ready notes: a funded wallet and its keeper, once the notes are ready. */
-    async function prepared(): Promise<{
+    /** A funded wallet for `mode`: with ready notes, its keeper too, once the notes are ready. */
+    async function prepared(mode: Mode): Promise<{
       wallet: Wallet;
-      keeper: ReadyNotesKeeper;
-      prepareMs: number;
+      keeper: ReadyNotesKeeper | null;
+      prepareMs: number | null;
     }> {
-      const wallet = await funded();
+      const wallet = await funded(deploymentOf(mode));
+      if (mode !== 'ready notes') return { wallet, keeper: null, prepareMs: null };
       const errors: unknown[] = [];
       const started = performance.now();
       const keeper = new ReadyNotesKeeper(wallet, TARGET, {
@@ -156,7 +190,7 @@ async function main(): Promise<void> {
           return response.status === 200;
         } catch (error) {
           if (!waitable(error)) throw error;
-          await new Promise((r) => setTimeout(r, 100));
+          await new Promise((r) => setTimeout(r, RETRY_MS));
           await wallet.sync();
         }
       }
@@ -164,22 +198,20 @@ async function main(): Promise<void> {
 
     const results: Scenario[] = [];
     for (let run = 1; run <= RUNS; run++) {
-      for (const mode of ['ready notes', 'without'] as const) {
+      for (const mode of MODES) {
+        const d = deploymentOf(mode);
         // Singles: one payment asked at a time (with ready notes, each from a ready note).
         {
-          const { wallet, keeper, prepareMs } =
-            mode === 'ready notes'
-              ? await prepared()
-              : { wallet: await funded(), keeper: null, prepareMs: null };
+          const { wallet, keeper, prepareMs } = await prepared(mode);
           const pay = payingFetch(wallet);
           const samples: number[] = [];
           let paid = 0;
-          const cpu = cpuMeter();
+          const cpu = cpuMeter(d);
           const count = mode === 'ready notes' ? SINGLES : 1;
           for (let i = 0; i < count; i++) {
             if (keeper) await keeper.whenReady(60_000);
             const started = performance.now();
-            if (await payOnce(wallet, pay, url(i))) paid++;
+            if (await payOnce(wallet, pay, url(d, i))) paid++;
             samples.push(performance.now() - started);
           }
           await keeper?.stop();
@@ -201,15 +233,12 @@ async function main(): Promise<void> {
         }
         // Eight at once.
         {
-          const { wallet, keeper, prepareMs } =
-            mode === 'ready notes'
-              ? await prepared()
-              : { wallet: await funded(), keeper: null, prepareMs: null };
+          const { wallet, keeper, prepareMs } = await prepared(mode);
           const pay = payingFetch(wallet);
-          const cpu = cpuMeter();
+          const cpu = cpuMeter(d);
           const started = performance.now();
           const paid = await Promise.all(
-            Array.from({ length: AT_ONCE }, (_, i) => payOnce(wallet, pay, url(i))),
+            Array.from({ length: AT_ONCE }, (_, i) => payOnce(wallet, pay, url(d, i))),
           );
           const ms = performance.now() - started;
           const used = cpu.read();
@@ -229,15 +258,12 @@ async function main(): Promise<void> {
         }
         // Ten back to back.
         {
-          const { wallet, keeper, prepareMs } =
-            mode === 'ready notes'
-              ? await prepared()
-              : { wallet: await funded(), keeper: null, prepareMs: null };
+          const { wallet, keeper, prepareMs } = await prepared(mode);
           const pay = payingFetch(wallet);
-          const cpu = cpuMeter();
+          const cpu = cpuMeter(d);
           const started = performance.now();
           let paid = 0;
-          for (let i = 0; i < BACK_TO_BACK; i++) if (await payOnce(wallet, pay, url(i))) paid++;
+          for (let i = 0; i < BACK_TO_BACK; i++) if (await payOnce(wallet, pay, url(d, i))) paid++;
           const ms = performance.now() - started;
           const used = cpu.read();
           await keeper?.stop();
@@ -260,7 +286,7 @@ async function main(): Promise<void> {
     const of = (mode: Mode, scenario: Scenario['scenario']) =>
       results.filter((r) => r.mode === mode && r.scenario === scenario);
     const summary = Object.fromEntries(
-      (['ready notes', 'without'] as const).map((mode) => {
+      MODES.map((mode) => {
         const single = median(of(mode, 'single').map((r) => r.ms));
         const atOnce = median(of(mode, 'at once').map((r) => r.ms));
         const backToBack = median(of(mode, 'back to back').map((r) => r.ms));
@@ -300,7 +326,8 @@ async function main(): Promise<void> {
     };
     const json = {
       environment: environment(),
-      checkpointIntervalMs: checkpointMs,
+      checkpointIntervalMs: DEFAULT_CHECKPOINT_MS,
+      fastCheckpointIntervalMs: FAST_CHECKPOINT_MS,
       deposit: DEPOSIT,
       target: { count: TARGET.count, value: TARGET.value.toString() },
       atOnce: AT_ONCE,
@@ -318,6 +345,8 @@ async function main(): Promise<void> {
       '',
       `Without (one note pays once per checkpoint): one payment ${summary.without.singleMs.toFixed(0)} ms, ${AT_ONCE} at once ${fmt(summary.without.atOnceMs)} (${summary.without.atOnceOverSingle.toFixed(1)}× one), ${BACK_TO_BACK} back to back ${fmt(summary.without.backToBackMs)}.`,
       '',
+      `Fast checkpoints instead (every ${FAST_CHECKPOINT_MS} ms, no ready notes): one payment ${summary['fast checkpoints'].singleMs.toFixed(0)} ms, ${AT_ONCE} at once ${fmt(summary['fast checkpoints'].atOnceMs)} (${summary['fast checkpoints'].atOnceOverSingle.toFixed(1)}× one), ${BACK_TO_BACK} back to back ${fmt(summary['fast checkpoints'].backToBackMs)}.`,
+      '',
       ...Object.entries(budgets).map(([name, met]) => `- ${met ? 'met' : 'MISSED'}: ${name}`),
       '',
       '| run | mode | scenario | time | paid | ready notes made in | CPU: payer + merchants / service | load avg |',
@@ -327,15 +356,13 @@ async function main(): Promise<void> {
           `| ${r.run} | ${r.mode} | ${r.scenario}${r.scenario === 'single' ? ` (median of ${r.asked})` : ''} | ${r.ms.toFixed(0)} ms | ${r.paid}/${r.asked} | ${r.prepareMs === null ? '—' : fmt(r.prepareMs)} | ${r.cpu.payerAndMerchantsMs.toFixed(0)} / ${r.cpu.serviceMs.toFixed(0)} ms${r.scenario === 'single' ? ' (all singles)' : ''} | ${r.load.toFixed(2)} |`,
       ),
       '',
-      `- \`priv-stark start\` in its own process (embedded SQLite, the pool node, checkpoints every ${checkpointMs} ms), ${AT_ONCE} merchants on stock @x402/express in the bench process, payments through \`payingFetch\` (compact: proof, hand-over, /verify, /settle), each wallet funded by one deposit of ${DEPOSIT} in a checkpoint before the clock starts. Ready notes: ReadyNotesKeeper with ${TARGET.count} notes of ${TARGET.value}, its default 500 ms round; the clock starts once they are ready. Without: a payment that finds no spendable note syncs and retries every 100 ms. ${RUNS} rounds of every scenario; figures are medians over the rounds.`,
+      `- \`priv-stark start\` in its own process (embedded SQLite, the pool node, checkpoints every ${DEFAULT_CHECKPOINT_MS} ms), ${AT_ONCE} merchants on stock @x402/express in the bench process, payments through \`payingFetch\` (compact: proof, hand-over, /verify, /settle), each wallet funded by one deposit of ${DEPOSIT} in a checkpoint before the clock starts. Ready notes: ReadyNotesKeeper with ${TARGET.count} notes of ${TARGET.value}, its default 500 ms round; the clock starts once they are ready. Without, and with fast checkpoints (a second service with CHECKPOINT_INTERVAL_MS=${FAST_CHECKPOINT_MS}, no ready notes): a payment that finds no spendable note syncs and retries every ${RETRY_MS} ms. ${RUNS} rounds of every scenario; figures are medians over the rounds.`,
       `- Node ${process.version}; load average (1 min) ${Math.min(...results.map((r) => r.load)).toFixed(2)}–${Math.max(...results.map((r) => r.load)).toFixed(2)} at the ends of the scenarios.`,
     ].join('\n');
     await writeResults('ready-notes', json, md);
     log(md);
   } finally {
-    for (const m of merchants) await m.close();
-    if (service) await stopService(service);
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const d of deployments) await undeploy(d);
   }
 }
 

@@ -6,7 +6,9 @@
  * token. Requests are logged by method and route pattern only: no client address, no cursor.
  *
  * Routes: `GET /state`, `GET /checkpoints?after&limit`, `GET /leaves?from&limit`,
- * `GET /events?after&limit`, `POST /deposit`, `GET /health`. Every request is schema-checked
+ * `GET /events?after&limit`, `POST /deposit`, `GET /health`, and the wallets' writes `POST /proofs`
+ * (a hand-over, `handover-route.ts`) and `POST /transfers` (`transfer-route.ts`), rate-limited per
+ * client. Every request is schema-checked
  * (400 `invalid_request`), a store that fails gives 503 `pool_unavailable`, and every error body is
  * `{ error, message }` with a stable snake_case `error`.
  */
