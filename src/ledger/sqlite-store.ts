@@ -138,12 +138,22 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Pool
   } catch (error) {
     throw unavailable(error, 'open');
   }
+  // Every statement lives as long as the connection: Node 24 aborts the process when the garbage
+  // collector frees a better-sqlite3 statement where no context is entered ("Assertion failed:
+  // (env) != nullptr" in RemoveEnvironmentCleanupHook, from ~Statement), so none is left to it
+  // while the store is open — `db.pragma` and one-off `prepare` calls would leave such garbage.
+  const retained: Database.Statement[] = [];
+  const once = (sql: string) => {
+    const statement = db.prepare(sql);
+    retained.push(statement);
+    return statement;
+  };
   try {
-    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    const mode = once('PRAGMA journal_mode = WAL').pluck().get();
     if (String(mode).toLowerCase() !== 'wal')
       throw new Error(`journal_mode is ${String(mode)}, expected wal`);
-    db.pragma('synchronous = FULL');
-    if (options.migrate !== false) migrate(db, options.tree);
+    once('PRAGMA synchronous = FULL').run();
+    if (options.migrate !== false) migrate(db, options.tree, once);
   } catch (error) {
     db.close();
     if (error instanceof SchemaTooNewError) throw error;
@@ -157,7 +167,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Pool
           busyTimeoutMs: options.busyTimeoutMs ?? 5000,
           backend: backendOf(options.tree),
         });
-  return new SqliteStore(db, options.tree, writer);
+  return new SqliteStore(db, options.tree, writer, retained);
 }
 
 function backendOf(tree: TreeHasher): Backend | undefined {
@@ -204,10 +214,14 @@ class WriterThread {
   }
 }
 
-function migrate(db: Database.Database, tree: TreeHasher): void {
+function migrate(
+  db: Database.Database,
+  tree: TreeHasher,
+  once: (sql: string) => Database.Statement,
+): void {
   const run = db.transaction(() => {
     db.exec(MIGRATIONS_TABLE.sqlite);
-    const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as {
+    const row = once('SELECT MAX(version) AS v FROM schema_migrations').get() as {
       v: number | null;
     };
     const current = row.v ?? 0;
@@ -215,14 +229,14 @@ function migrate(db: Database.Database, tree: TreeHasher): void {
     for (const migration of MIGRATIONS) {
       if (migration.version <= current) continue;
       db.exec(migration.sqlite);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+      once('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
         migration.version,
         migration.name,
         Date.now(),
       );
     }
     const head = emptyHead(tree);
-    db.prepare(
+    once(
       `INSERT OR IGNORE INTO pool_head (id, size, root, frontier, event_count, checkpoint_count, deposit_total)
        VALUES (1, ?, ?, ?, ?, ?, ?)`,
     ).run(
@@ -251,6 +265,8 @@ class SqliteStore implements PoolStore {
     private readonly db: Database.Database,
     private readonly tree: TreeHasher,
     private readonly writer: WriterThread | null,
+    /** The statements of the open and the migration, kept for the connection's life (see open). */
+    private readonly retained: readonly Database.Statement[],
   ) {
     this.sql = {
       head: db.prepare(
