@@ -27,6 +27,7 @@ import {
   statusOf,
 } from '../scheme/index.js';
 import { allowedOrigin, type CorsOrigins } from './cors.js';
+import { claimedInputs, refuse } from './refusal.js';
 import { handOverSchema } from './schemas.js';
 import { registerTransfer } from './transfer-route.js';
 
@@ -51,14 +52,6 @@ export interface HandOverBody {
   readonly nullifier: string;
   readonly commitment: string;
   readonly proof: string;
-}
-
-/** How long a client should wait when the proof store is full, seconds. */
-const FULL_RETRY_AFTER_SECONDS = 30;
-
-function refuse(reply: FastifyReply, reason: Reason | PoolNodeReason): FastifyReply {
-  if (reason === 'proof_store_full') reply.header('retry-after', String(FULL_RETRY_AFTER_SECONDS));
-  return reply.code(statusOf(reason)).send({ error: reason, message: messageOf(reason) });
 }
 
 /**
@@ -146,12 +139,7 @@ export async function registerHandOver(
         if (!proof.ok) return refuse(reply, proof.reason);
         const result = await ledger.handOver({
           proof: proof.bytes,
-          publicInputs: {
-            root: body.root,
-            nullifier: body.nullifier,
-            change: body.commitment,
-            amount: body.amount,
-          },
+          publicInputs: claimedInputs(body),
           payment: {
             scheme: body.scheme,
             network: body.network,

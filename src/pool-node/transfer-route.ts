@@ -14,38 +14,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import type { Ledger } from '../ledger/ledger.js';
-import {
-  decodeProof,
-  HANDOVER_BODY_LIMIT_BYTES,
-  messageOf,
-  type PoolNodeReason,
-  type Reason,
-  statusOf,
-} from '../scheme/index.js';
+import { decodeProof, HANDOVER_BODY_LIMIT_BYTES } from '../scheme/index.js';
+import type { TransferRequest } from './client.js';
+import { claimedInputs, refuse } from './refusal.js';
 import { transferSchema } from './schemas.js';
-
-/** The body of `POST /transfers`: the fields of a `priv-stark/v1` payload with an inline proof. */
-export interface TransferBody {
-  readonly scheme: string;
-  readonly network: string;
-  readonly root: string;
-  readonly nullifier: string;
-  readonly commitment: string;
-  readonly proof: string;
-  readonly amount: string;
-  readonly recipient: string;
-  readonly expiry: number;
-}
-
-function refuse(
-  reply: FastifyReply,
-  reason: Reason | PoolNodeReason,
-  transaction?: string,
-): FastifyReply {
-  return reply
-    .code(statusOf(reason))
-    .send({ error: reason, message: messageOf(reason), ...(transaction ? { transaction } : {}) });
-}
 
 /** Registers `POST /transfers` in the hand-over's scope (rate limit and CORS already there). */
 export function registerTransfer(
@@ -57,7 +29,7 @@ export function registerTransfer(
   },
 ): void {
   const { ledger } = options;
-  scope.post<{ Body: TransferBody }>(
+  scope.post<{ Body: TransferRequest }>(
     '/transfers',
     {
       schema: transferSchema,
@@ -73,12 +45,7 @@ export function registerTransfer(
       if (!proof.ok) return refuse(reply, proof.reason);
       const result = await ledger.transfer({
         proof: proof.bytes,
-        publicInputs: {
-          root: body.root,
-          nullifier: body.nullifier,
-          change: body.commitment,
-          amount: body.amount,
-        },
+        publicInputs: claimedInputs(body),
         recipient: body.recipient,
         expiry: body.expiry,
       });
