@@ -2,20 +2,104 @@
  * @module `priv-stark mcp`: the MCP server for agents, on stdio (default) or streamable HTTP on
  * loopback. It pays from the wallet file only within the operator's policy file, and keeps its
  * spend ledger beside the wallet. In stdio mode stdout carries the protocol alone: logs, and
- * anything a library prints, go to stderr.
+ * anything a library prints, go to stderr. With `--ready-notes COUNTxVALUE` a ReadyNotesKeeper runs
+ * beside the sync timer, so the agent can pay several merchants at once and again right after a
+ * payment; its splits keep value in the wallet and are not spending (the spend ledger never links
+ * them).
  */
 
 import { parseArgs } from 'node:util';
 
-import { Wallet } from '../client/index.js';
+import {
+  PoolNodeError,
+  READY_NOTES_MAX,
+  ReadyNotesKeeper,
+  type ReadyNotesTarget,
+  Wallet,
+  WalletError,
+} from '../client/index.js';
 import { loadCore } from '../core/index.js';
+import { parseAmount } from '../scheme/index.js';
 import { walletLocation } from './wallet.js';
 
-export const MCP_USAGE = `  mcp [--http PORT] [--policy FILE] [--ledger FILE] [--wallet FILE] [--pool URL]
+export const MCP_USAGE = `  mcp [--http PORT] [--policy FILE] [--ledger FILE] [--wallet FILE] [--pool URL] [--ready-notes CxV]
                     MCP server for agents (stdio; --http: streamable HTTP on 127.0.0.1, PRIV_STARK_MCP_TOKEN
                     for a bearer token): pays with the wallet only within the operator's policy file
                     (PRIV_STARK_POLICY, ./priv-stark.policy.json); spend ledger PRIV_STARK_LEDGER,
-                    <wallet>.spend.json (docs/mcp.md)`;
+                    <wallet>.spend.json; --ready-notes 8x100000 (PRIV_STARK_READY_NOTES) keeps 8 notes of
+                    at least 100000 spendable for payments at once (docs/mcp.md)`;
+
+/**
+ * `--ready-notes COUNTxVALUE` (`8x100000`: eight notes of at least 100,000 atomic units).
+ * @returns the target, `null` when unset or empty (no keeper)
+ * @throws RangeError naming the expected form when malformed
+ */
+export function parseReadyNotes(text: string | undefined): ReadyNotesTarget | null {
+  if (text === undefined || text === '') return null;
+  const match = /^([1-9][0-9]{0,2})x([0-9]{1,19})$/.exec(text);
+  const count = match ? Number(match[1]) : 0;
+  const value = match ? parseAmount(match[2]) : null;
+  if (!match || !(count >= 1 && count <= READY_NOTES_MAX) || value === null)
+    throw new RangeError(
+      `--ready-notes expects COUNTxVALUE: COUNT notes (1..${READY_NOTES_MAX}) of at least VALUE atomic units (positive, below 2^62), e.g. 8x100000; got ${JSON.stringify(text.slice(0, 40))}`,
+    );
+  return { count, value };
+}
+
+/** A running keeper and what watches it for the log. */
+export interface KeptReadyNotes {
+  readonly keeper: ReadyNotesKeeper;
+  /** Stops the keeper (after the round under way) and its watch. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a ReadyNotesKeeper over `wallet`, logging its refused splits (each distinct message once
+ * in a row), when the count is first reached, and — once — when `warnAfterMs` (5 minutes) passes
+ * without. Nothing of it keeps the process alive.
+ */
+export function keepReadyNotes(
+  wallet: Wallet,
+  target: ReadyNotesTarget,
+  log: (line: string) => void,
+  options: { intervalMs?: number | undefined; warnAfterMs?: number | undefined } = {},
+): KeptReadyNotes {
+  let last = '';
+  const keeper = new ReadyNotesKeeper(wallet, target, {
+    intervalMs: options.intervalMs,
+    onError: (error) => {
+      const line =
+        error instanceof WalletError || error instanceof PoolNodeError
+          ? `${error.code}: ${error.message}`
+          : String((error as Error)?.message ?? error);
+      if (line !== last) log(`ready notes: a split failed: ${line}`);
+      last = line;
+    },
+  }).start();
+  log(`ready notes: keeping ${target.count} notes of at least ${target.value} atomic units`);
+  const warnAt = Date.now() + (options.warnAfterMs ?? 5 * 60_000);
+  let warned = false;
+  const watch = setInterval(() => {
+    const ready = keeper.ready();
+    if (ready >= target.count) {
+      clearInterval(watch);
+      log(`ready notes: ${ready} of ${target.count} spendable`);
+    } else if (!warned && Date.now() >= warnAt) {
+      warned = true;
+      log(
+        `ready notes: ${ready} of ${target.count} after ${options.warnAfterMs ?? 5 * 60_000} ms: the wallet holds too little, or the pool does not answer; still trying`,
+      );
+    }
+  }, options.intervalMs ?? 500);
+  watch.unref();
+  return {
+    keeper,
+    async stop() {
+      clearInterval(watch);
+      await keeper.stop();
+    },
+  };
+}
 
 const log = (line: string): void => {
   process.stderr.write(`priv-stark mcp: ${line}\n`);
@@ -38,9 +122,17 @@ export async function mcpCommand(
       wallet: { type: 'string' },
       pool: { type: 'string' },
       'sync-interval-ms': { type: 'string' },
+      'ready-notes': { type: 'string' },
     },
     strict: true,
   });
+  let readyNotes: ReadyNotesTarget | null;
+  try {
+    readyNotes = parseReadyNotes(values['ready-notes'] ?? env.PRIV_STARK_READY_NOTES);
+  } catch (error) {
+    log((error as Error).message);
+    return 2;
+  }
   const stdio = values.http === undefined;
   if (stdio) {
     // Only MCP messages may reach stdout.
@@ -64,8 +156,11 @@ export async function mcpCommand(
   await policy.current(); // fail fast on a missing or unsafe policy file
   const ledger = await LedgerFile.open(ledgerPath); // and on a ledger another server holds
   let timer: NodeJS.Timeout | undefined;
+  let keeper: KeptReadyNotes | undefined;
   const stop = async () => {
     clearInterval(timer);
+    // After the round under way: a split already sent settles (or expires) as a payment does.
+    await keeper?.stop();
     await ledger.close();
   };
   const onSignal = () => {
@@ -89,6 +184,9 @@ export async function mcpCommand(
       );
       timer.unref();
     }
+    // Splits keep value in the wallet: the spend ledger never links them (not spending), and the
+    // keeper splits only while fewer than its count are ready.
+    if (readyNotes) keeper = keepReadyNotes(wallet, readyNotes, log);
     if (port === null) {
       log(`serving on stdio (pool ${where.pool})`);
       await serveStdio(agent, log);

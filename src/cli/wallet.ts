@@ -10,22 +10,47 @@
  *   wallet deposit --reissue C     open ticket #C again, unchanged
  *   wallet tickets                 the deposit tickets handed out and not yet seen shielded
  *   wallet payments                its payment records
+ *   wallet transfer --to pstark1… --amount N [--note 0x…]
+ *                                  syncs, then moves N atomic units to a shielded address through the
+ *                                  pool node (`POST /transfers`: no merchant); prints the transaction
+ *   wallet split --amount N [--note 0x…]
+ *                                  a transfer of N to the wallet's own address: the note (default: the
+ *                                  smallest spendable one holding more than N) becomes two
+ *   wallet ready --count C --value N [--timeout-ms T]
+ *                                  splits in the background (ReadyNotesKeeper) until C notes of at least
+ *                                  N are spendable, printing progress; exit 1 when T (60000) passes first
  *
  * Common: `--wallet FILE` (PRIV_STARK_WALLET, ./priv-stark.wallet), `--pool URL` (POOL_URL,
- * http://127.0.0.1:4021).
+ * http://127.0.0.1:4021). Exit codes: 0 done, 1 refused or failed (a refusal is one line: the
+ * error's stable code, then its message), 2 bad flags.
  */
 
 import { parseArgs } from 'node:util';
 
-import { TooManyOpenTicketsError, Wallet, WalletBehindError } from '../client/index.js';
-import { type DigestHex, loadCore } from '../core/index.js';
-import { DEVNET_NETWORK } from '../scheme/index.js';
+import {
+  PoolNodeError,
+  READY_NOTES_MAX,
+  ReadyNotesKeeper,
+  type StoredNote,
+  TooManyOpenTicketsError,
+  Wallet,
+  WalletBehindError,
+  WalletError,
+} from '../client/index.js';
+import { type DigestHex, loadCore, type PrivStarkCore } from '../core/index.js';
+import { DEVNET_NETWORK, parseAmount } from '../scheme/index.js';
 
 export const WALLET_USAGE = `  wallet new|address|sync|balance|deposit|tickets|payments [--wallet FILE] [--pool URL]
                     a payer's or merchant's wallet (PRIV_STARK_WALLET, ./priv-stark.wallet; POOL_URL):
                     new [--sk 0x…] creates (or restores from a spending key), deposit --amount N prints
                     the precommitment for the operator (--reissue C: open ticket #C again), tickets
                     lists the open ones, balance [--no-sync]
+  wallet transfer --to pstark1… --amount N | split --amount N [--note 0x…]
+                    moves N atomic units to a shielded address through the pool node, no merchant
+                    (split: to the wallet's own address, one note becomes two); prints the transaction
+  wallet ready --count C --value N [--timeout-ms T]
+                    splits notes until C (at most ${READY_NOTES_MAX}) notes of at least N are spendable, for
+                    payments at once and back to back; exit 1 when T ms (60000) pass first
   pay <url> [--method M] [--header 'K: V'] [--data BODY] [--no-wait] [--wallet FILE] [--pool URL]
                     pays a 402 with the wallet (stock @x402/fetch), prints the response and the settlement`;
 
@@ -60,9 +85,106 @@ export function formatUnits(atomic: bigint, decimals = DEVNET_NETWORK.decimals):
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
+/** A flag the command cannot use: exit code 2 with the message. */
+class FlagError extends Error {}
+
+/** Default of `wallet ready --timeout-ms`. */
+export const READY_TIMEOUT_MS = 60_000;
+
+/** `text` as a positive integer at most `max` (a flag's value). */
+function positiveInteger(flag: string, text: string | undefined, max: number): number {
+  if (text === undefined) throw new FlagError(`${flag} is required`);
+  const value = /^[1-9][0-9]{0,15}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value <= max)) throw new FlagError(`${flag} expects a positive integer at most ${max}`);
+  return value;
+}
+
+/** `text` as an amount: decimal atomic units, `0 < amount < 2^62` (a flag's value). */
+function amountFlag(flag: string, text: string | undefined): bigint {
+  if (text === undefined) throw new FlagError(`${flag} is required (atomic units)`);
+  const value = parseAmount(text);
+  if (value === null)
+    throw new FlagError(
+      `${flag} expects decimal atomic units, positive and below 2^62 (no sign, no leading zero)`,
+    );
+  return value;
+}
+
+/** `--note`: a note's commitment, `0x` + 64 hex digits. */
+function noteFlag(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (!/^0x[0-9a-f]{64}$/.test(text))
+    throw new FlagError("--note expects a note's commitment, 0x and 64 lowercase hex digits");
+  return text;
+}
+
+/** `--to`: a shielded address. */
+function addressFlag(core: PrivStarkCore, text: string | undefined): string {
+  if (text === undefined)
+    throw new FlagError("--to is required (the recipient's pstark1… address)");
+  try {
+    core.decodeAddress(text);
+  } catch {
+    throw new FlagError('--to expects a shielded address (pstark1…)');
+  }
+  return text;
+}
+
+/** A refusal of the wallet or the pool node as one line: its stable code, then its message. */
+function refusalLine(error: unknown): string | null {
+  if (error instanceof WalletError || error instanceof PoolNodeError)
+    return `${error.code}: ${error.message.replace(/\s*\n\s*/g, ' ')}`;
+  return null;
+}
+
+/** Notes of the wallet a new payment may not spend: those of its pending payments. */
+function lockedNotes(wallet: Wallet): Set<string> {
+  const locked = new Set<string>();
+  for (const p of wallet.payments()) if (p.status === 'pending') locked.add(p.note);
+  return locked;
+}
+
+/**
+ * The note `wallet split` splits when none is named: the smallest spendable note holding more
+ * than `amount` (a note of exactly `amount` would leave an empty change note).
+ * @throws WalletBehindError when such a note exists but is not in a checkpoint synced yet;
+ *   WalletError `insufficient_funds` when none exists
+ */
+function noteToSplit(wallet: Wallet, amount: bigint): StoredNote {
+  const locked = lockedNotes(wallet);
+  const anchored = wallet.checkpoint?.size ?? 0;
+  const usable = wallet.notes().filter((n) => !locked.has(n.commitment));
+  const larger = usable.filter((n) => BigInt(n.value) > amount);
+  const spendable = larger
+    .filter((n) => n.index < anchored)
+    .sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1));
+  if (spendable[0]) return spendable[0];
+  if (larger.length > 0)
+    throw new WalletBehindError(
+      'the note that would split is not in a checkpoint the wallet has synced yet: run it again after the next checkpoint',
+    );
+  const largest = usable
+    .filter((n) => n.index < anchored)
+    .reduce((max, n) => (BigInt(n.value) > max ? BigInt(n.value) : max), 0n);
+  throw new WalletError(
+    'insufficient_funds',
+    `a split of ${amount} atomic units needs a spendable note holding more than that; the largest holds ${largest}`,
+  );
+}
+
+/** Notes of at least `value` the wallet holds that wait for a checkpoint (not locked). */
+function waitingNotes(wallet: Wallet, value: bigint): number {
+  const locked = lockedNotes(wallet);
+  const anchored = wallet.checkpoint?.size ?? 0;
+  return wallet
+    .notes()
+    .filter((n) => !locked.has(n.commitment) && n.index >= anchored && BigInt(n.value) >= value)
+    .length;
+}
+
 /**
  * The `wallet` command.
- * @returns the exit code
+ * @returns the exit code: 0 done, 1 refused or failed, 2 bad flags
  */
 export async function walletCommand(
   argv: string[],
@@ -70,19 +192,54 @@ export async function walletCommand(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
   const [sub, ...rest] = argv;
-  const { values } = parseArgs({
-    args: rest,
+  let values: ReturnType<typeof parseWalletArgs>;
+  try {
+    values = parseWalletArgs(rest);
+  } catch (error) {
+    io.err(`priv-stark wallet: ${(error as Error).message}\nusage:\n${WALLET_USAGE}`);
+    return 2;
+  }
+  try {
+    return await runWallet(sub, values, io, env);
+  } catch (error) {
+    if (error instanceof FlagError) {
+      io.err(`priv-stark wallet ${sub}: ${error.message}`);
+      return 2;
+    }
+    const line = refusalLine(error);
+    if (line === null || !['transfer', 'split', 'ready'].includes(sub ?? '')) throw error;
+    io.err(`priv-stark wallet ${sub}: ${line}`);
+    return 1;
+  }
+}
+
+function parseWalletArgs(args: string[]) {
+  return parseArgs({
+    args,
     options: {
       wallet: { type: 'string' },
       pool: { type: 'string' },
       sk: { type: 'string' },
       amount: { type: 'string' },
       reissue: { type: 'string' },
+      to: { type: 'string' },
+      note: { type: 'string' },
+      count: { type: 'string' },
+      value: { type: 'string' },
+      'timeout-ms': { type: 'string' },
       'no-sync': { type: 'boolean' },
       json: { type: 'boolean' },
     },
     strict: true,
-  });
+  }).values;
+}
+
+async function runWallet(
+  sub: string | undefined,
+  values: ReturnType<typeof parseWalletArgs>,
+  io: CliIo,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
   const where = walletLocation(values, env);
   const core = await loadCore();
   const asset = DEVNET_NETWORK.asset;
@@ -166,6 +323,92 @@ export async function walletCommand(
           `${p.status.padEnd(8)} ${p.amount} to ${p.payTo.slice(0, 20)}… ${p.resourceId || '-'} expiry ${new Date(p.expiry * 1000).toISOString()}${p.settlementId ? ` tx ${p.settlementId}` : ''}`,
         );
       }
+      return 0;
+    }
+    case 'transfer': {
+      const to = addressFlag(core, values.to);
+      const amount = amountFlag('--amount', values.amount);
+      const note = noteFlag(values.note);
+      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      await wallet.sync();
+      const receipt = await wallet.transfer(to, amount, { note });
+      // The pool settled it: the next sync reads the settlement and resolves the record.
+      await wallet.sync().catch(() => undefined);
+      io.out(`transferred ${amount} atomic units (${formatUnits(amount)} ${asset}) to ${to}`);
+      io.out(`transaction ${receipt.transaction}`);
+      io.out(
+        `leaves: recipient #${receipt.recipientIndex}, change #${receipt.changeIndex} (each spendable once a checkpoint covers it)`,
+      );
+      return 0;
+    }
+    case 'split': {
+      const amount = amountFlag('--amount', values.amount);
+      const named = noteFlag(values.note);
+      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      await wallet.sync();
+      // A named note the wallet does not hold (or may not spend) is the wallet's refusal to make.
+      const chosen =
+        named === undefined
+          ? noteToSplit(wallet, amount)
+          : wallet.notes().find((n) => n.commitment === named);
+      if (chosen && BigInt(chosen.value) <= amount)
+        throw new WalletError(
+          'insufficient_funds',
+          `the note holds ${chosen.value} atomic units: a split of ${amount} needs more than that`,
+        );
+      const note = named ?? chosen!.commitment;
+      const receipt = await wallet.splitNote(note, amount);
+      await wallet.sync().catch(() => undefined);
+      const change = BigInt(chosen!.value) - amount;
+      io.out(`split note ${note} into ${amount} + ${change} atomic units`);
+      io.out(`transaction ${receipt.transaction}`);
+      io.out(
+        `leaves: #${receipt.recipientIndex} (${amount}), #${receipt.changeIndex} (${change}), each spendable once a checkpoint covers it`,
+      );
+      return 0;
+    }
+    case 'ready': {
+      const count = positiveInteger('--count', values.count, READY_NOTES_MAX);
+      const value = amountFlag('--value', values.value);
+      const timeoutMs =
+        values['timeout-ms'] === undefined
+          ? READY_TIMEOUT_MS
+          : positiveInteger('--timeout-ms', values['timeout-ms'], 2 ** 31 - 1);
+      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      await wallet.sync();
+      let lastError = '';
+      const keeper = new ReadyNotesKeeper(
+        wallet,
+        { count, value },
+        {
+          onError: (error) => {
+            const line = refusalLine(error) ?? String((error as Error)?.message ?? error);
+            if (line !== lastError) io.err(`split failed: ${line}`);
+            lastError = line;
+          },
+        },
+      );
+      let shown = '';
+      const progress = () => {
+        const pending = wallet.payments().filter((p) => p.status === 'pending').length;
+        const line = `ready ${keeper.ready()} of ${count}, ${waitingNotes(wallet, value)} more waiting for a checkpoint${pending > 0 ? `, ${pending} payments or splits pending` : ''}`;
+        if (line !== shown) io.out(line);
+        shown = line;
+      };
+      progress();
+      const ticker = setInterval(progress, 100);
+      keeper.start();
+      try {
+        await keeper.whenReady(timeoutMs);
+      } catch (error) {
+        io.err(`priv-stark wallet ready: ${(error as Error).message}`);
+        return 1;
+      } finally {
+        clearInterval(ticker);
+        await keeper.stop();
+      }
+      progress();
+      io.out(`${keeper.ready()} ready notes of at least ${value} atomic units (wanted ${count})`);
       return 0;
     }
     default:

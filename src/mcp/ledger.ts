@@ -7,11 +7,16 @@
  * counted once the wallet saw it expire unsettled (its note returned to the balance).
  *
  * Status moves only from what the wallet read in the pool's log, never from a merchant's claim.
+ *
+ * A transfer through the pool node (`resourceId` {@link TRANSFER_RESOURCE_ID}: a ready-notes split
+ * to the wallet's own address) is not spending and is never linked to a reservation: no reservation
+ * is made for it, and recovery skips its record.
  */
 
 import { randomUUID } from 'node:crypto';
 
 import type { StoredPending } from '../client/index.js';
+import { TRANSFER_RESOURCE_ID } from '../scheme/index.js';
 import { PolicyRefusal } from './errors.js';
 
 /** The rolling window of `maxPer24h`. */
@@ -168,7 +173,8 @@ export class SpendLedger {
   /**
    * After a restart: a reservation the previous run left without a nullifier either became a
    * wallet payment (the wallet writes its pending record before the payload exists: the first
-   * unlinked record for the same amount and recipient made after the reservation) or nothing left.
+   * unlinked record for the same amount and recipient made after the reservation, never a transfer
+   * through the pool node) or nothing left.
    * @returns whether anything changed
    */
   recover(payments: readonly StoredPending[]): boolean {
@@ -178,6 +184,7 @@ export class SpendLedger {
       if (entry.status !== 'reserved') continue;
       const payment = payments.find(
         (p) =>
+          p.resourceId !== TRANSFER_RESOURCE_ID &&
           !linked.has(p.nullifier) &&
           p.amount === entry.amount &&
           p.payTo === entry.payTo &&

@@ -1,7 +1,8 @@
 // The spend ledger: what counts against the rolling 24-hour limit (reserved and pending payments
 // of any age, settled ones for 24 hours, expired and released ones not), the reservation under
 // concurrency (fast-check's scheduler interleaves the steps of many payments: the counted sum never
-// passes the limit), recovery after a restart, and the file (mode 0600, one server per ledger).
+// passes the limit), recovery after a restart (a ready-notes split is never taken for a payment),
+// and the file (mode 0600, one server per ledger).
 
 import { mkdtempSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -14,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredPending } from '../../src/client/index.js';
 import { LedgerFile } from '../../src/mcp/ledger-file.js';
 import { SpendLedger, WINDOW_MS } from '../../src/mcp/ledger.js';
+import { TRANSFER_RESOURCE_ID } from '../../src/scheme/index.js';
 
 const what = (amount: bigint) => ({
   amount,
@@ -173,6 +175,43 @@ describe('SpendLedger', () => {
     expect(b).toMatchObject({ status: 'released' });
     expect(c).toMatchObject({ status: 'left', nullifier: '0xold' });
     expect(ledger.counted()).toBe(200n);
+  });
+
+  it('never links a reservation to a transfer through the pool node (a ready-notes split): it is not spending', () => {
+    const own = 'pstark1thewalletitself';
+    // A crashed run left a reservation for the wallet's own address, of the amount the keeper then
+    // split off: the split's record (the pool's transfer context) must not be taken for it.
+    const reservation = (id: string) => ({
+      ...what(100n),
+      payTo: own,
+      amount: '100',
+      id,
+      reservedAt: 1000,
+      status: 'reserved' as const,
+    });
+    const split = record('0xsplit', 'settled', {
+      payTo: own,
+      resourceId: TRANSFER_RESOURCE_ID,
+      createdAt: 1001,
+      settlementId: '0xs',
+    });
+    const ledger = new SpendLedger([reservation('a')], () => 10_000);
+    expect(ledger.recover([split])).toBe(true);
+    expect(ledger.entries()).toEqual([
+      expect.objectContaining({ id: 'a', status: 'released', resolvedAt: 10_000 }),
+    ]);
+    expect(ledger.entries()[0]!.nullifier).toBeUndefined();
+    expect(ledger.counted()).toBe(0n);
+    // Reconciling with the split later changes nothing either: no entry carries its nullifier.
+    expect(ledger.reconcile([split])).toBe(false);
+    // The twin: the same record in a merchant's context is the payment the reservation became.
+    const payment = { ...split, resourceId: 'GET /weather' };
+    const twin = new SpendLedger([reservation('b')], () => 10_000);
+    expect(twin.recover([payment])).toBe(true);
+    expect(twin.entries()).toEqual([
+      expect.objectContaining({ id: 'b', status: 'settled', nullifier: '0xsplit' }),
+    ]);
+    expect(twin.counted()).toBe(100n);
   });
 
   it('prunes resolved entries after a week, never unresolved ones', () => {
