@@ -265,8 +265,11 @@ class SqliteStore implements PoolStore {
     private readonly db: Database.Database,
     private readonly tree: TreeHasher,
     private readonly writer: WriterThread | null,
-    /** The statements of the open and the migration, kept for the connection's life (see open). */
-    private readonly retained: readonly Database.Statement[],
+    /**
+     * The statements of the open and the migration, kept for the connection's life (see
+     * {@link openSqliteStore}): only holding them matters, nothing reads them.
+     */
+    readonly keptAlive: readonly Database.Statement[],
   ) {
     this.sql = {
       head: db.prepare(

@@ -18,14 +18,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import type { Ledger } from '../ledger/ledger.js';
-import {
-  decodeProof,
-  HANDOVER_BODY_LIMIT_BYTES,
-  messageOf,
-  type PoolNodeReason,
-  type Reason,
-  statusOf,
-} from '../scheme/index.js';
+import { decodeProof, HANDOVER_BODY_LIMIT_BYTES, messageOf } from '../scheme/index.js';
 import { allowedOrigin, type CorsOrigins } from './cors.js';
 import { claimedInputs, refuse } from './refusal.js';
 import { handOverSchema } from './schemas.js';
