@@ -713,6 +713,12 @@ export class Wallet {
     ) {
       throw new UnpayableRequirementsError('maxTimeoutSeconds must be a positive integer');
     }
+    // The pool's transfer context is not a merchant's: a proof for it settles at the pool node
+    // without the merchant's facilitator, and the wallet tells its transfers by it.
+    if (resourceIdOf(requirements) === TRANSFER_RESOURCE_ID)
+      throw new UnpayableRequirementsError(
+        `resourceId ${TRANSFER_RESOURCE_ID} is the pool's transfer context, not a merchant's route`,
+      );
     const note = this.coveringNote(BigInt(requirements.amount));
     return this.payFrom(note, requirements, options.transport ?? this.transportFor(requirements));
   }

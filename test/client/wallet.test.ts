@@ -204,6 +204,14 @@ describe('wallet', () => {
     await expect(payer.createPayment(requirements(to, '10'), { maxAmount: 9n })).rejects.toThrow(
       /spend cap/,
     );
+    // A merchant's requirements naming the pool's transfer context are refused; its twin, the
+    // same requirements with a route of their own, is paid below.
+    await expect(
+      payer.createPayment({
+        ...requirements(to, '10'),
+        extra: { resourceId: 'priv-stark:pool-transfer' },
+      }),
+    ).rejects.toThrow(/transfer context/);
     // A locked note is not spent twice by the wallet: the second payment takes the other note.
     const a = await payer.createPayment(requirements(to, '3500'));
     await expect(payer.createPayment(requirements(to, '3500'))).rejects.toBeInstanceOf(
