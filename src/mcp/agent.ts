@@ -33,6 +33,7 @@ import {
   type PaymentRequirements as ProfileRequirements,
   resourceIdOf,
   SCHEME,
+  TRANSFER_RESOURCE_ID,
 } from '../scheme/index.js';
 import { PolicyRefusal, ToolError } from './errors.js';
 import type { LedgerFile } from './ledger-file.js';
@@ -442,10 +443,16 @@ export class PaymentAgent {
     };
   }
 
-  /** `list_payments`: the newest first, after a sync; this server's and the wallet's own. */
+  /**
+   * `list_payments`: the newest first, after a sync; this server's and the wallet's own — not the
+   * wallet's splits (transfers to its own address: ready notes), which move no value out of it.
+   */
   async listPayments(limit: number): Promise<PaymentView[]> {
     await this.sync();
-    const records = this.wallet.payments();
+    const own = this.wallet.address;
+    const records = this.wallet
+      .payments()
+      .filter((r) => !(r.resourceId === TRANSFER_RESOURCE_ID && r.payTo === own));
     const byNullifier = new Map(records.map((r) => [r.nullifier as string, r]));
     const views: { at: number; view: PaymentView }[] = [];
     const shown = new Set<string>();

@@ -334,6 +334,10 @@ describe('ready notes for an agent, on the whole stack', () => {
       remaining_24h: (200_000n - 7n * PRICE_ATOMIC).toString(),
       unresolved_payments: 0,
     });
+    // list_payments lists the seven payments and none of the splits (they are not payments).
+    const listed = await agent.listPayments(200);
+    expect(listed).toHaveLength(7);
+    for (const view of listed) expect(view.resource_id).not.toBe(TRANSFER_RESOURCE_ID);
     // The splits kept the value: the wallet lost exactly the seven prices.
     await stack.settle(wallet);
     expect(wallet.balance().total).toBe(200_000n - 7n * PRICE_ATOMIC);
