@@ -137,13 +137,6 @@ function refusalLine(error: unknown): string | null {
   return null;
 }
 
-/** Notes of the wallet a new payment may not spend: those of its pending payments. */
-function lockedNotes(wallet: Wallet): Set<string> {
-  const locked = new Set<string>();
-  for (const p of wallet.payments()) if (p.status === 'pending') locked.add(p.note);
-  return locked;
-}
-
 /**
  * The note `wallet split` splits when none is named: the smallest spendable note holding more
  * than `amount` (a note of exactly `amount` would leave an empty change note).
@@ -151,7 +144,7 @@ function lockedNotes(wallet: Wallet): Set<string> {
  *   WalletError `insufficient_funds` when none exists
  */
 function noteToSplit(wallet: Wallet, amount: bigint): StoredNote {
-  const locked = lockedNotes(wallet);
+  const locked = wallet.lockedNotes();
   const anchored = wallet.checkpoint?.size ?? 0;
   const usable = wallet.notes().filter((n) => !locked.has(n.commitment));
   const larger = usable.filter((n) => BigInt(n.value) > amount);
@@ -174,7 +167,7 @@ function noteToSplit(wallet: Wallet, amount: bigint): StoredNote {
 
 /** Notes of at least `value` the wallet holds that wait for a checkpoint (not locked). */
 function waitingNotes(wallet: Wallet, value: bigint): number {
-  const locked = lockedNotes(wallet);
+  const locked = wallet.lockedNotes();
   const anchored = wallet.checkpoint?.size ?? 0;
   return wallet
     .notes()

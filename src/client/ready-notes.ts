@@ -159,12 +159,10 @@ export class ReadyNotesKeeper {
   }
 
   private view(): WalletView {
-    const locked = new Set<string>();
-    for (const p of this.wallet.payments()) if (p.status === 'pending') locked.add(p.note);
     return {
       notes: this.wallet.notes(),
       anchoredSize: this.wallet.checkpoint?.size ?? 0,
-      locked,
+      locked: this.wallet.lockedNotes(),
     };
   }
 

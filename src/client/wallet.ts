@@ -296,7 +296,11 @@ export class Wallet {
     return this.state.pending.map((p) => ({ ...p }));
   }
 
-  private lockedNotes(): Set<string> {
+  /**
+   * Commitments of the notes a new payment may not spend: those of pending payments and those a
+   * payment being built has chosen.
+   */
+  lockedNotes(): Set<string> {
     const locked = new Set(this.reserved);
     for (const p of this.state.pending) if (p.status === 'pending') locked.add(p.note);
     return locked;

@@ -395,18 +395,31 @@ export class Ledger {
     // 3.–5. Shapes, this pool, the payment against the proof's inputs, expiry.
     const checked = checkPayment(this.core, this, pi, pi.ctx, payment, this.nowSeconds());
     if (!checked.ok) return checked;
-    // Identical transitions arriving together are verified once: later ones wait for the first.
-    const running = this.inFlight.get(pi.nullifier);
-    if (running) {
-      const first = await running.catch(() => null);
-      if (first?.ok) return reject('duplicate_settlement', { settlementId: first.settlementId });
-    }
-    const attempt = this.anchorVerifyCommit(
+    return this.settleOnce(
       inline ? { proof } : { reference: reference as ProofReference },
       pi,
       payment,
       checked,
     );
+  }
+
+  /**
+   * The rest of a settlement whose nullifier, shapes and payment passed: identical transitions
+   * arriving together are verified once (later ones wait for the first), then the anchor, the
+   * proof and the commit.
+   */
+  private async settleOnce(
+    carried: { readonly proof: Uint8Array } | { readonly reference: ProofReference },
+    pi: SpendPublicInputs,
+    payment: PaymentContext,
+    checked: CheckedFields,
+  ): Promise<SettleResult> {
+    const running = this.inFlight.get(pi.nullifier);
+    if (running) {
+      const first = await running.catch(() => null);
+      if (first?.ok) return reject('duplicate_settlement', { settlementId: first.settlementId });
+    }
+    const attempt = this.anchorVerifyCommit(carried, pi, payment, checked);
     this.inFlight.set(pi.nullifier, attempt);
     try {
       return await attempt;
@@ -528,15 +541,27 @@ export class Ledger {
    *   `expiry_too_far`
    * @throws PoolUnavailableError when the store fails
    */
-  async transfer(input: TransferInput): Promise<SettleResult> {
+  transfer(input: TransferInput): Promise<SettleResult> {
+    return inSpan('ledger.settle', () => this.transferTransition(input), {
+      facts: { 'priv_stark.transport': 'inline' },
+      reasonOf,
+    });
+  }
+
+  /** {@link transfer}: the settlement's order, with the transfer context built here. */
+  private async transferTransition(input: TransferInput): Promise<SettleResult> {
     if (typeof input !== 'object' || input === null) return reject('invalid_payload');
     const { proof, publicInputs: claimed, recipient, expiry } = input;
     if (typeof claimed !== 'object' || claimed === null || typeof recipient !== 'string')
       return reject('invalid_payload');
     if (!this.canonical(claimed.nullifier)) return reject('invalid_payload');
-    // A settled nullifier is answered first, as for a settlement: a retry learns it went through.
+    // 1. A settled nullifier is answered first, as for a settlement: a retry learns it went through.
     const spent = await this.spent(claimed.nullifier);
     if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
+    // 2. The proof, always inline.
+    if (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
+      return reject('invalid_payload');
+    // 3.–5. Shapes, this pool, ctx recomputed from the transfer context, expiry and its bound.
     const payment: PaymentContext = {
       scheme: this.scheme,
       network: this.network,
@@ -551,17 +576,14 @@ export class Ledger {
     if (!checked.ok) return checked;
     if (expiryStatus(expiry, now, TRANSFER_MAX_TIMEOUT_SECONDS) === 'expiry_too_far')
       return reject('expiry_too_far');
-    return this.settle({
-      proof,
-      publicInputs: {
-        root: claimed.root as DigestHex,
-        nullifier: claimed.nullifier as DigestHex,
-        change: claimed.change as DigestHex,
-        amount: claimed.amount,
-        ctx: checked.ctx,
-      },
-      payment,
-    });
+    const pi: SpendPublicInputs = {
+      root: claimed.root as DigestHex,
+      nullifier: claimed.nullifier as DigestHex,
+      change: claimed.change as DigestHex,
+      amount: claimed.amount,
+      ctx: checked.ctx,
+    };
+    return this.settleOnce({ proof }, pi, payment, checked);
   }
 
   /**

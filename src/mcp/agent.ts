@@ -402,12 +402,7 @@ export class PaymentAgent {
   /** The largest note a payment can spend now (in a checkpoint, not locked): v1 spends one note. */
   private largestSpendableNote(): bigint {
     const anchored = this.wallet.checkpoint?.size ?? 0;
-    const locked = new Set(
-      this.wallet
-        .payments()
-        .filter((p) => p.status === 'pending')
-        .map((p) => p.note as string),
-    );
+    const locked = this.wallet.lockedNotes();
     let largest = 0n;
     for (const note of this.wallet.notes())
       if (note.index < anchored && !locked.has(note.commitment) && BigInt(note.value) > largest)
