@@ -319,8 +319,12 @@ describe('ready notes for an agent, on the whole stack', () => {
     expect(splits.length).toBeGreaterThan(0);
     for (const s of splits) expect(s.payTo).toBe(wallet.address);
     expect(payments).toHaveLength(7);
-    // The ledger holds the seven payments, each linked to its record, and no split.
-    const entries = ledger.ledger.entries();
+    // The ledger holds the seven payments, each linked to its record, and no split. A back-to-back
+    // attempt made before the keeper refilled was refused before anything left the wallet: its
+    // reservation is released and counts nothing (how many there are depends on timing).
+    const all = ledger.ledger.entries();
+    const entries = all.filter((e) => e.status !== 'released');
+    for (const e of all) if (e.status === 'released') expect(e.nullifier).toBeUndefined();
     expect(entries).toHaveLength(7);
     expect(entries.every((e) => e.status === 'settled' && e.payTo === merchantWallet.address)).toBe(
       true,
