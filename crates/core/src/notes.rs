@@ -75,3 +75,49 @@ pub fn deposit_rho(spending_key: &Digest, counter: u32) -> Digest {
     input[DIGEST_ELEMENTS] = Felt::from_u32(counter);
     hash_elements(Domain::DepositRho, &input)
 }
+
+/// `rho = H_TRANSITION_RHO_i(sk, nf₁)` of output `i ∈ {0, 1}` of a transition (merge, split or
+/// exit) whose first input has nullifier `nf₁`: the outputs belong to the inputs' owner and are
+/// recoverable from the key and the public log.
+pub fn transition_rho(spending_key: &Digest, first_nullifier: &Digest, output: usize) -> Digest {
+    let domain = if output == 0 { Domain::TransitionRho1 } else { Domain::TransitionRho2 };
+    hash_two(domain, spending_key, first_nullifier)
+}
+
+/// The two field elements that mask a transition's output values in its public memo:
+/// `memo_i = v_i + pad_i` (mod p), with `pad = H_TRANSITION_MEMO(sk, nf₁)` lanes 0 and 1. Only the
+/// key's holder can unmask them; to anyone else the memo is uniformly random.
+pub fn transition_memo_pad(spending_key: &Digest, first_nullifier: &Digest) -> [Felt; 2] {
+    let pad = hash_two(Domain::TransitionMemo, spending_key, first_nullifier);
+    [pad.0[0], pad.0[1]]
+}
+
+/// The memo of output values `values` (each below 2^62).
+pub fn transition_memo(
+    spending_key: &Digest,
+    first_nullifier: &Digest,
+    values: [u64; 2],
+) -> [Felt; 2] {
+    let pad = transition_memo_pad(spending_key, first_nullifier);
+    [Felt::from_u64(values[0]) + pad[0], Felt::from_u64(values[1]) + pad[1]]
+}
+
+/// Recovers a transition's outputs from the key: unmasks the memo and keeps each value whose note
+/// `H_NOTE(v, H_PRE(owner, rho_i))` is the published output. `None` for an output that is not this
+/// key's (or a memo that does not open it).
+pub fn recover_transition_outputs(
+    spending_key: &Digest,
+    first_nullifier: &Digest,
+    memo: [Felt; 2],
+    outputs: [Digest; 2],
+) -> [Option<u64>; 2] {
+    use p3_field::PrimeField64;
+    let pad = transition_memo_pad(spending_key, first_nullifier);
+    let owner = owner(spending_key);
+    core::array::from_fn(|i| {
+        let value = (memo[i] - pad[i]).as_canonical_u64();
+        let rho = transition_rho(spending_key, first_nullifier, i);
+        let commitment = note_commitment(value, &precommitment(&owner, &rho)).ok()?;
+        (commitment == outputs[i]).then_some(value)
+    })
+}

@@ -48,11 +48,17 @@ pub enum Domain {
     ChangeRho = 8,
     /// `rho = H_DEPOSIT_RHO(sk, counter)` of a deposited note.
     DepositRho = 9,
+    /// `rho = H_TRANSITION_RHO_1(sk, nf₁)` of a transition's first output.
+    TransitionRho1 = 10,
+    /// `rho = H_TRANSITION_RHO_2(sk, nf₁)` of a transition's second output.
+    TransitionRho2 = 11,
+    /// `pad = H_TRANSITION_MEMO(sk, nf₁)`: masks a transition's output values in its memo.
+    TransitionMemo = 12,
 }
 
 impl Domain {
     /// Every domain, in tag order.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 12] = [
         Self::Owner,
         Self::Pre,
         Self::Note,
@@ -62,6 +68,9 @@ impl Domain {
         Self::RecipientRho,
         Self::ChangeRho,
         Self::DepositRho,
+        Self::TransitionRho1,
+        Self::TransitionRho2,
+        Self::TransitionMemo,
     ];
 
     /// The domain with tag `tag`.

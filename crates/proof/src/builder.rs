@@ -122,3 +122,64 @@ pub fn random_spend(
     let context = random_digest(rng);
     build_spend(rng, note, other_leaves, index, amount, context)
 }
+
+/// A pool tree holding a key's notes, and a transition of them.
+#[derive(Clone, Debug)]
+pub struct TransitionScenario {
+    /// The tree.
+    pub tree: MerkleTree,
+    /// The witness of the transition.
+    pub witness: crate::transition::TransitionWitness,
+    /// Its public inputs.
+    pub public_inputs: crate::transition::TransitionPublicInputs,
+}
+
+/// Places the real notes among `other_leaves` random leaves (each note of `input_values` that is
+/// nonzero is a real note of one random key; a 0 is a dummy input) and builds the transition to
+/// `outputs` with `exit` leaving the pool, in context `context`.
+///
+/// # Errors
+/// As [`crate::transition::TransitionWitness::derive`].
+pub fn build_transition(
+    rng: &mut impl Rng,
+    input_values: [u64; 2],
+    outputs: [u64; 2],
+    exit: u64,
+    other_leaves: usize,
+    context: Digest,
+) -> Result<TransitionScenario, ProofError> {
+    use crate::transition::{TransitionInput, TransitionWitness};
+    let spending_key = random_digest(rng);
+    let notes = input_values.map(|value| Note::random(rng, spending_key, value));
+    let mut leaves: Vec<Digest> = (0..other_leaves).map(|_| random_digest(rng)).collect();
+    let mut indexes = [0u64; 2];
+    for (note, index) in notes.iter().zip(&mut indexes) {
+        if note.value != 0 {
+            let at = usize::try_from(rng.next_u64() % (leaves.len() as u64 + 1)).unwrap_or(0);
+            leaves.insert(at, note.commitment()?);
+            *index = at as u64;
+        }
+    }
+    // Insertions shift earlier positions: look the notes up in the final order.
+    for (note, index) in notes.iter().zip(&mut indexes) {
+        if note.value != 0 {
+            let commitment = note.commitment()?;
+            *index = leaves.iter().position(|leaf| *leaf == commitment).unwrap_or(0) as u64;
+        }
+    }
+    let tree = MerkleTree::from_leaves(&leaves)?;
+    let input = |i: usize| -> Result<TransitionInput, ProofError> {
+        let note = &notes[i];
+        let path = if note.value != 0 {
+            tree.path(indexes[i])?
+        } else {
+            [Digest::ZERO; priv_stark_core::tree::DEPTH]
+        };
+        let index = if note.value != 0 { indexes[i] } else { 0 };
+        Ok(TransitionInput { value: note.value, rho: note.rho, index, path })
+    };
+    let witness =
+        TransitionWitness { spending_key, inputs: [input(0)?, input(1)?], outputs, exit, context };
+    let public_inputs = witness.public_inputs()?;
+    Ok(TransitionScenario { tree, witness, public_inputs })
+}

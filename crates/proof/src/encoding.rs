@@ -39,8 +39,13 @@ pub const SEED_BYTES: usize = 32;
 
 /// The header of a proof with parameter set `parameter_set`.
 pub fn proof_header(parameter_set: u8) -> [u8; HEADER_BYTES] {
+    proof_header_of(PROOF_MAGIC, parameter_set)
+}
+
+/// The header of a proof of the statement whose magic is `magic`.
+pub fn proof_header_of(magic: [u8; 4], parameter_set: u8) -> [u8; HEADER_BYTES] {
     let mut header = [0u8; HEADER_BYTES];
-    header[..4].copy_from_slice(&PROOF_MAGIC);
+    header[..4].copy_from_slice(&magic);
     header[4] = FORMAT_VERSION;
     header[5] = parameter_set;
     header
@@ -53,13 +58,21 @@ pub fn proof_header(parameter_set: u8) -> [u8; HEADER_BYTES] {
 /// [`ProofError::ProofTooLarge`], [`ProofError::ProofTooShort`], [`ProofError::BadMagic`] or
 /// [`ProofError::UnsupportedVersion`].
 pub fn split_header(proof: &[u8]) -> Result<(u8, &[u8]), ProofError> {
+    split_header_of(proof, PROOF_MAGIC)
+}
+
+/// [`split_header`] for the proofs of a statement whose magic is `magic`.
+///
+/// # Errors
+/// As [`split_header`].
+pub fn split_header_of(proof: &[u8], magic: [u8; 4]) -> Result<(u8, &[u8]), ProofError> {
     if proof.len() > MAX_PROOF_BYTES {
         return Err(ProofError::ProofTooLarge { max: MAX_PROOF_BYTES, got: proof.len() });
     }
     if proof.len() < HEADER_BYTES {
         return Err(ProofError::ProofTooShort { got: proof.len() });
     }
-    if proof[..4] != PROOF_MAGIC {
+    if proof[..4] != magic {
         return Err(ProofError::BadMagic);
     }
     if proof[4] != FORMAT_VERSION {
@@ -69,29 +82,29 @@ pub fn split_header(proof: &[u8]) -> Result<(u8, &[u8]), ProofError> {
 }
 
 /// A cursor over a fixed-length encoding that never reads past the end.
-struct Reader<'a> {
-    bytes: &'a [u8],
+pub(crate) struct Reader<'a> {
+    pub(crate) bytes: &'a [u8],
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, len: usize) -> &'a [u8] {
+    pub(crate) fn take(&mut self, len: usize) -> &'a [u8] {
         let (head, tail) = self.bytes.split_at(len.min(self.bytes.len()));
         self.bytes = tail;
         head
     }
 
-    fn digest(&mut self, what: &'static str) -> Result<Digest, ProofError> {
+    pub(crate) fn digest(&mut self, what: &'static str) -> Result<Digest, ProofError> {
         Ok(Digest::from_bytes(self.take(DIGEST_BYTES), what)?)
     }
 
-    fn u64(&mut self) -> u64 {
+    pub(crate) fn u64(&mut self) -> u64 {
         let mut word = [0u8; 8];
         word.copy_from_slice(self.take(8));
         u64::from_le_bytes(word)
     }
 }
 
-fn check_length(bytes: &[u8], what: &'static str, expected: usize) -> Result<(), ProofError> {
+pub(crate) fn check_length(bytes: &[u8], what: &'static str, expected: usize) -> Result<(), ProofError> {
     if bytes.len() == expected {
         Ok(())
     } else {

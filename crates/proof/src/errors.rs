@@ -65,11 +65,22 @@ pub enum ProofError {
     InvalidProof { check: FailedCheck },
     /// This error occurs when a Rust panic was caught inside the prover or verifier.
     InternalPanic,
+    /// This error occurs when a transition's inputs are not worth its outputs plus its exit
+    /// amount.
+    ValuesNotConserved,
+    /// This error occurs when a transition output is neither 0 (a dummy) nor at least the
+    /// minimum output value.
+    OutputBelowMinimum { value: u64 },
+    /// This error occurs when a transition's two nullifiers are equal (one note spent twice).
+    NullifiersNotDistinct,
+    /// This error occurs when the witness leads to other transition outputs or memo than the
+    /// expected ones.
+    OutputMismatch,
 }
 
 impl ProofError {
     /// Every code this enum can produce, in a fixed order.
-    pub const CODES: [&'static str; 24] = [
+    pub const CODES: [&'static str; 28] = [
         "invalid_length",
         "non_canonical_element",
         "invalid_seed",
@@ -94,6 +105,10 @@ impl ProofError {
         "invalid_proof_shape",
         "invalid_proof",
         "internal_panic",
+        "values_not_conserved",
+        "output_below_minimum",
+        "nullifiers_not_distinct",
+        "output_mismatch",
     ];
 
     /// The stable snake_case code of this error.
@@ -123,6 +138,10 @@ impl ProofError {
             Self::InvalidProofShape { .. } => "invalid_proof_shape",
             Self::InvalidProof { .. } => "invalid_proof",
             Self::InternalPanic => "internal_panic",
+            Self::ValuesNotConserved => "values_not_conserved",
+            Self::OutputBelowMinimum { .. } => "output_below_minimum",
+            Self::NullifiersNotDistinct => "nullifiers_not_distinct",
+            Self::OutputMismatch => "output_mismatch",
         }
     }
 
@@ -143,6 +162,7 @@ impl ProofError {
                 | Self::TrailingBytes { .. }
                 | Self::InvalidProofShape { .. }
                 | Self::InvalidProof { .. }
+                | Self::NullifiersNotDistinct
         )
     }
 }
@@ -222,7 +242,7 @@ impl fmt::Display for ProofError {
             Self::ProofTooShort { got } => {
                 write!(f, "proof of {got} bytes is shorter than its header")
             }
-            Self::BadMagic => write!(f, "not a priv-stark spend proof"),
+            Self::BadMagic => write!(f, "not a priv-stark proof of this statement"),
             Self::UnsupportedVersion { expected, got } => {
                 write!(f, "proof format version {got} is not the supported version {expected}")
             }
@@ -236,6 +256,14 @@ impl fmt::Display for ProofError {
             }
             Self::InvalidProof { check } => write!(f, "the proof does not verify ({check})"),
             Self::InternalPanic => write!(f, "internal error"),
+            Self::ValuesNotConserved => {
+                write!(f, "the inputs are not worth the outputs plus the exit amount")
+            }
+            Self::OutputBelowMinimum { value } => {
+                write!(f, "output value {value} is neither 0 nor at least the minimum output value")
+            }
+            Self::NullifiersNotDistinct => write!(f, "the transition spends one note twice"),
+            Self::OutputMismatch => write!(f, "the witness has other outputs or another memo"),
         }
     }
 }

@@ -41,6 +41,7 @@ pub mod security;
 pub mod shape;
 pub mod statement;
 pub mod trace;
+pub mod transition;
 pub mod transcript;
 pub mod verifier;
 pub mod verifier_air;

@@ -50,14 +50,25 @@ const fn fri_regime(params: &ParameterSet) -> FriRegime {
 
 /// The estimator's inputs for the spend AIR under `params`.
 pub fn security_params(params: &ParameterSet) -> StarkSecurityParams {
-    let air = SpendAir::new();
-    // The prover's trace domain before the zero-knowledge extension: the subgroup of order 512.
-    let trace_domain = TwoAdicMultiplicativeCoset::new(Val::ONE, LOG_TRACE_ROWS)
-        .expect("2^9 is below the two-adicity of Goldilocks");
-    StarkSecurityParams::from_air::<Val, Challenge, SpendAir>(
+    security_params_of(params, &SpendAir::new(), LOG_TRACE_ROWS)
+}
+
+/// The estimator's inputs for any AIR of this crate with `2^log_trace_rows` rows.
+pub fn security_params_of<A>(
+    params: &ParameterSet,
+    air: &A,
+    log_trace_rows: usize,
+) -> StarkSecurityParams
+where
+    A: p3_air::BaseAir<Val> + p3_air::Air<p3_air::symbolic::SymbolicAirBuilder<Val, Challenge>>,
+{
+    // The prover's trace domain before the zero-knowledge extension.
+    let trace_domain = TwoAdicMultiplicativeCoset::new(Val::ONE, log_trace_rows)
+        .expect("the trace height is below the two-adicity of Goldilocks");
+    StarkSecurityParams::from_air::<Val, Challenge, A>(
         fri_regime(params),
-        &air,
-        AirLayout::from_air(&air),
+        air,
+        AirLayout::from_air(air),
         trace_domain,
         CHALLENGE_FIELD_BITS,
         COLLISION_RESISTANCE_BITS,
@@ -73,9 +84,13 @@ pub fn security_params(params: &ParameterSet) -> StarkSecurityParams {
 
 /// The security level of `params` for spend proofs.
 pub fn security_level(params: &ParameterSet) -> SecurityLevel {
-    let estimator = security_params(params);
-    let conjectured = ConjecturedSecurity::compute_from_params(&estimator, PROOF_DEGREE_BITS);
-    let proven = ProvenSecurity::compute_from_proof(PROOF_DEGREE_BITS, &estimator);
+    level_of(&security_params(params), PROOF_DEGREE_BITS)
+}
+
+/// The security level from the estimator's inputs, for proofs of `degree_bits`.
+pub fn level_of(estimator: &StarkSecurityParams, degree_bits: usize) -> SecurityLevel {
+    let conjectured = ConjecturedSecurity::compute_from_params(estimator, degree_bits);
+    let proven = ProvenSecurity::compute_from_proof(degree_bits, estimator);
     SecurityLevel {
         conjectured_bits: conjectured.security_bits,
         proven_unique_decoding_bits: proven.unique_decoding_bits,

@@ -43,8 +43,13 @@ fn expect_at_most(what: &'static str, max: usize, got: usize) -> Result<(), Proo
 
 /// The FRI folding schedule (log-arities) of a spend proof under `params`.
 pub fn fri_schedule(params: &ParameterSet) -> Vec<usize> {
+    fri_schedule_of(params, DEGREE_BITS)
+}
+
+/// The FRI folding schedule of a proof with `degree_bits` under `params`.
+pub fn fri_schedule_of(params: &ParameterSet, degree_bits: usize) -> Vec<usize> {
     fold_schedule(
-        &[DEGREE_BITS + params.log_blowup],
+        &[degree_bits + params.log_blowup],
         params.log_blowup + params.log_final_poly_len,
         params.max_log_arity,
     )
@@ -55,13 +60,28 @@ pub fn fri_schedule(params: &ParameterSet) -> Vec<usize> {
 /// # Errors
 /// [`ProofError::InvalidProofShape`] naming the first mismatch.
 pub fn check_shape(proof: &StarkProof, params: &ParameterSet) -> Result<(), ProofError> {
+    check_shape_of(proof, params, LOG_TRACE_ROWS, TRACE_WIDTH)
+}
+
+/// [`check_shape`] for an AIR of `2^log_trace_rows` rows, `trace_width` columns and maximum
+/// constraint degree 4 (every AIR of this crate).
+///
+/// # Errors
+/// [`ProofError::InvalidProofShape`] naming the first mismatch.
+pub fn check_shape_of(
+    proof: &StarkProof,
+    params: &ParameterSet,
+    log_trace_rows: usize,
+    trace_width: usize,
+) -> Result<(), ProofError> {
     let r = params.num_random_codewords;
     let q = params.num_queries;
     let cap = 1usize << params.cap_height;
-    let lde_bits = DEGREE_BITS + params.log_blowup;
+    let degree_bits = log_trace_rows + 1;
+    let lde_bits = degree_bits + params.log_blowup;
 
     // 1. Trace height and commitments.
-    expect("degree_bits", DEGREE_BITS, proof.degree_bits)?;
+    expect("degree_bits", degree_bits, proof.degree_bits)?;
     let commitments = &proof.commitments;
     expect("trace commitment cap", cap, commitments.trace.roots().len())?;
     expect("quotient commitment cap", cap, commitments.quotient_chunks.roots().len())?;
@@ -74,8 +94,8 @@ pub fn check_shape(proof: &StarkProof, params: &ParameterSet) -> Result<(), Proo
 
     // 2. Out-of-domain openings.
     let opened = &proof.opened_values;
-    expect("trace_local width", TRACE_WIDTH, opened.trace_local.len())?;
-    expect("trace_next width", TRACE_WIDTH, opened.trace_next.as_ref().map_or(0, Vec::len))?;
+    expect("trace_local width", trace_width, opened.trace_local.len())?;
+    expect("trace_next width", trace_width, opened.trace_next.as_ref().map_or(0, Vec::len))?;
     expect("preprocessed openings", 0, usize::from(opened.preprocessed.is_some()))?;
     expect("quotient chunk openings", NUM_QUOTIENT_CHUNKS, opened.quotient_chunks.len())?;
     for chunk in &opened.quotient_chunks {
@@ -88,7 +108,7 @@ pub fn check_shape(proof: &StarkProof, params: &ParameterSet) -> Result<(), Proo
     //    (8 matrices, 1 point each).
     let (hidden, fri) = &proof.opening_proof;
     let rounds: [(usize, usize); 3] = [(1, 1), (1, 2), (NUM_QUOTIENT_CHUNKS, 1)];
-    let widths = [EXT + r, TRACE_WIDTH + r, EXT + r];
+    let widths = [EXT + r, trace_width + r, EXT + r];
     expect("hiding opening rounds", rounds.len(), hidden.len())?;
     for (round, &(matrices, points)) in hidden.iter().zip(&rounds) {
         expect("hiding opening matrices", matrices, round.len())?;
@@ -122,7 +142,7 @@ pub fn check_shape(proof: &StarkProof, params: &ParameterSet) -> Result<(), Proo
     }
 
     // 5. FRI commit phase: one commitment, witness and opening per round.
-    let schedule = fri_schedule(params);
+    let schedule = fri_schedule_of(params, degree_bits);
     expect("FRI commit rounds", schedule.len(), fri.commit_phase_commits.len())?;
     expect("FRI commit witnesses", schedule.len(), fri.commit_pow_witnesses.len())?;
     expect("FRI commit openings", schedule.len(), fri.commit_phase_openings.len())?;

@@ -37,6 +37,10 @@ fn every_error() -> Vec<ProofError> {
         ProofError::InvalidProofShape { what: "x", expected: 1, got: 2 },
         ProofError::InvalidProof { check: FailedCheck::ProofOfWork },
         ProofError::InternalPanic,
+        ProofError::ValuesNotConserved,
+        ProofError::OutputBelowMinimum { value: 1 },
+        ProofError::NullifiersNotDistinct,
+        ProofError::OutputMismatch,
     ]
 }
 

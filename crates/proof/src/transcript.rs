@@ -31,8 +31,41 @@ pub const AIR_DIGEST_LABEL: &[u8] = b" | air digest";
 /// version, the AIR version or 0, the set's id and numbers, the trace shape, the salt size),
 /// then, for [`AirBinding::Digest`], [`AIR_DIGEST_LABEL`] and the digest.
 pub fn transcript_prefix(params: &ParameterSet) -> Vec<u8> {
-    let mut out = Vec::with_capacity(TRANSCRIPT_LABEL.len() + 128);
-    out.extend_from_slice(TRANSCRIPT_LABEL);
+    let digest = match params.air_binding {
+        AirBinding::Digest => Some(air_digest()),
+        AirBinding::Version(_) => None,
+    };
+    let statement = StatementShape {
+        label: TRANSCRIPT_LABEL,
+        trace_rows: TRACE_ROWS,
+        trace_width: TRACE_WIDTH,
+        public_values: NUM_PUBLIC_VALUES,
+    };
+    transcript_prefix_of(&statement, params, digest.as_ref())
+}
+
+/// What a transcript prefix says of a statement besides its parameter set.
+#[derive(Clone, Copy, Debug)]
+pub struct StatementShape {
+    /// The statement's name (it also names the field, hash and PCS choices).
+    pub label: &'static [u8],
+    /// Rows of its trace.
+    pub trace_rows: usize,
+    /// Columns of its trace.
+    pub trace_width: usize,
+    /// Field elements of its public inputs.
+    pub public_values: usize,
+}
+
+/// The transcript prefix of any statement: as [`transcript_prefix`] with that statement's label,
+/// shape and AIR digest (`None` only for the [`AirBinding::Version`] sets of the spend AIR).
+pub fn transcript_prefix_of(
+    statement: &StatementShape,
+    params: &ParameterSet,
+    digest: Option<&[u8; 32]>,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(statement.label.len() + 128);
+    out.extend_from_slice(statement.label);
     let air_version = match params.air_binding {
         AirBinding::Version(version) => version as usize,
         AirBinding::Digest => 0,
@@ -41,9 +74,9 @@ pub fn transcript_prefix(params: &ParameterSet) -> Vec<u8> {
         usize::from(FORMAT_VERSION),
         air_version,
         usize::from(params.id),
-        TRACE_ROWS,
-        TRACE_WIDTH,
-        NUM_PUBLIC_VALUES,
+        statement.trace_rows,
+        statement.trace_width,
+        statement.public_values,
         params.log_blowup,
         params.log_final_poly_len,
         params.max_log_arity,
@@ -59,9 +92,9 @@ pub fn transcript_prefix(params: &ParameterSet) -> Vec<u8> {
     for number in numbers {
         out.extend_from_slice(&(number as u32).to_le_bytes());
     }
-    if params.air_binding == AirBinding::Digest {
+    if let Some(digest) = digest {
         out.extend_from_slice(AIR_DIGEST_LABEL);
-        out.extend_from_slice(&air_digest());
+        out.extend_from_slice(digest);
     }
     out
 }

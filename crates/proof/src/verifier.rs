@@ -179,7 +179,7 @@ pub fn decode_body(body: &[u8]) -> Result<StarkProof, ProofError> {
     Ok(proof)
 }
 
-fn map_verification_error(
+pub(crate) fn map_verification_error(
     error: p3_uni_stark::VerificationError<PcsError<SpendConfig>>,
 ) -> ProofError {
     use p3_fri::verifier::FriError;

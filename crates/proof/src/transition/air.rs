@@ -1,0 +1,225 @@
+//! The transition AIR: the permutation constraints of [`crate::rpo_air`] on every cycle, plus the
+//! constraints that wire the permutations into the transition statement (see
+//! [`super::layout`]). As in the spend AIR, selectors gating the same lane never fire on the same
+//! row, so their terms share one constraint per lane.
+//!
+//! | constraint | degree |
+//! |---|---|
+//! | the RPO rounds | 4 |
+//! | capacity: length, tag, zeros | 2 |
+//! | rate lanes on the current row (key, owner, reg, pins, values, zeros) | 2 |
+//! | the second input's root, gated by `v₂` | 3 |
+//! | rate lanes from the previous output (`PrevHigh`, `NoteShift`, `Merkle`) | 3 |
+//! | `Hold·(reg' − reg)`; `key, owner, vin, vout, real` constant | 2 |
+//! | `v₁ + v₂ = w₁ + w₂ + exit` (every row) | 1 |
+//! | `d_j (d_j − 1)`, `(1 − d_j) w_j` | 2 |
+//! | first row: `acc_j = w_j − d_j·MIN`; windows, keeps, last row: `acc_j = 0` | 2 |
+//! | `bit·(bit − 1)` | 2 |
+//!
+//! Value is conserved over the integers, not only mod p: `v₁, v₂` are values of notes in the
+//! tree (below 2^62, or 0 for a dummy), `exit < 2^62` is checked by the verifier, and each
+//! `w_j − d_j·MIN` is range-checked below 2^62, so both sides of the sum are below
+//! `3 · 2^62 + 2·MIN < p` and equal as integers when equal mod p.
+
+use alloc::{borrow::Cow, vec::Vec};
+use core::array;
+
+use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
+use p3_field::PrimeCharacteristicRing;
+use priv_stark_core::Felt;
+
+use super::{
+    layout::{
+        COL_ACC, COL_BIT, COL_KEY, COL_OWNER, COL_REAL, COL_REG, COL_VIN, COL_VOUT,
+        MIN_OUTPUT_VALUE, NUM_PERIODIC, Selector, TRACE_WIDTH, periodic_columns,
+    },
+    statement::{
+        NUM_PUBLIC_VALUES, PV_CONTEXT, PV_EXIT, PV_NULLIFIER_1, PV_NULLIFIER_2, PV_OUTPUT_1,
+        PV_OUTPUT_2, PV_ROOT,
+    },
+};
+use crate::rpo_air::{HASH_WIDTH, HashRow, NUM_ROUND_PERIODIC, eval_permutation};
+
+/// Maximum constraint degree of the AIR (as the spend AIR's: the same quotient shape).
+pub const MAX_CONSTRAINT_DEGREE: usize = 4;
+
+/// The transition AIR. Its periodic columns are computed once at construction.
+#[derive(Clone, Debug)]
+pub struct TransitionAir {
+    periodic: Vec<Vec<Felt>>,
+}
+
+impl Default for TransitionAir {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TransitionAir {
+    /// The AIR with its periodic columns.
+    pub fn new() -> Self {
+        Self { periodic: periodic_columns() }
+    }
+
+    /// The AIR shared by the prover and the verifier, built once.
+    pub fn shared() -> &'static Self {
+        static AIR: spin::Lazy<TransitionAir> = spin::Lazy::new(TransitionAir::new);
+        &AIR
+    }
+}
+
+impl BaseAir<Felt> for TransitionAir {
+    fn width(&self) -> usize {
+        TRACE_WIDTH
+    }
+
+    fn num_public_values(&self) -> usize {
+        NUM_PUBLIC_VALUES
+    }
+
+    fn num_periodic_columns(&self) -> usize {
+        NUM_PERIODIC
+    }
+
+    fn periodic_columns(&self) -> Cow<'_, [Vec<Felt>]> {
+        Cow::Borrowed(&self.periodic)
+    }
+
+    fn max_constraint_degree(&self) -> Option<usize> {
+        Some(MAX_CONSTRAINT_DEGREE)
+    }
+}
+
+impl<AB: AirBuilder<F = Felt>> Air<AB> for TransitionAir {
+    fn eval(&self, builder: &mut AB) {
+        let main = builder.main();
+        let local: Vec<AB::Var> = main.current_slice().to_vec();
+        let next: Vec<AB::Var> = main.next_slice().to_vec();
+        let periodic: Vec<AB::PeriodicVar> = builder.periodic_values().to_vec();
+        let public: Vec<AB::Expr> = builder.public_values().iter().map(|&v| v.into()).collect();
+        let is_transition = builder.is_transition();
+        let is_first_row = builder.is_first_row();
+
+        // 1. Every cycle is an RPO permutation.
+        eval_permutation(
+            builder,
+            &HashRow::from_slice(&local[..HASH_WIDTH]),
+            &HashRow::from_slice(&next[..HASH_WIDTH]),
+            &periodic[..NUM_ROUND_PERIODIC],
+        );
+
+        let sel = |selector: Selector| -> AB::Expr { periodic[selector.column()].into() };
+        let col = |i: usize| -> AB::Expr { local[i].into() };
+        let col_next = |i: usize| -> AB::Expr { next[i].into() };
+        let s: [AB::Expr; 12] = array::from_fn(col);
+        let s_next: [AB::Expr; 12] = array::from_fn(col_next);
+        let key: [AB::Expr; 4] = array::from_fn(|i| col(COL_KEY + i));
+        let owner: [AB::Expr; 4] = array::from_fn(|i| col(COL_OWNER + i));
+        let reg: [AB::Expr; 4] = array::from_fn(|i| col(COL_REG + i));
+        let vin: [AB::Expr; 2] = array::from_fn(|i| col(COL_VIN + i));
+        let vout: [AB::Expr; 2] = array::from_fn(|i| col(COL_VOUT + i));
+        let real: [AB::Expr; 2] = array::from_fn(|i| col(COL_REAL + i));
+        let acc: [AB::Expr; 2] = array::from_fn(|i| col(COL_ACC + i));
+        let acc_next: [AB::Expr; 2] = array::from_fn(|i| col_next(COL_ACC + i));
+        let bit = col(COL_BIT);
+        let bit_next = col_next(COL_BIT);
+        let pv = |offset: usize, i: usize| public[offset + i].clone();
+
+        // 2. Capacity of every hash input: length, domain tag, zeros.
+        let length = sel(Selector::Length);
+        let tag = sel(Selector::Tag);
+        builder.assert_zero(length.clone() * (s[8].clone() - length.clone()));
+        builder.assert_zero(tag.clone() * (s[9].clone() - tag));
+        builder.assert_zero(length.clone() * s[10].clone());
+        builder.assert_zero(length * s[11].clone());
+
+        // 3. Rate lanes 0..4 on the current row.
+        for j in 0..4 {
+            let lane = s[j].clone();
+            let mut constraint = sel(Selector::KeyLow) * (lane.clone() - key[j].clone())
+                + sel(Selector::OwnerLow) * (lane.clone() - owner[j].clone())
+                + sel(Selector::RegLow) * (lane.clone() - reg[j].clone())
+                + sel(Selector::PinRoot) * (lane.clone() - pv(PV_ROOT, j))
+                + sel(Selector::PinRootIfReal) * vin[1].clone() * (lane.clone() - pv(PV_ROOT, j))
+                + sel(Selector::PinNullifier1) * (lane.clone() - pv(PV_NULLIFIER_1, j))
+                + sel(Selector::PinNullifier2) * (lane.clone() - pv(PV_NULLIFIER_2, j))
+                + sel(Selector::PinOutput1) * (lane.clone() - pv(PV_OUTPUT_1, j))
+                + sel(Selector::PinOutput2) * (lane.clone() - pv(PV_OUTPUT_2, j))
+                + sel(Selector::PinContext) * (lane.clone() - pv(PV_CONTEXT, j));
+            if j == 0 {
+                constraint += sel(Selector::InputValue1) * (lane.clone() - vin[0].clone())
+                    + sel(Selector::InputValue2) * (lane.clone() - vin[1].clone())
+                    + sel(Selector::OutputValue1) * (lane.clone() - vout[0].clone())
+                    + sel(Selector::OutputValue2) * (lane - vout[1].clone());
+            }
+            builder.assert_zero(constraint);
+        }
+
+        // 4. Rate lanes 4..8 on the current row.
+        for j in 0..4 {
+            let lane = s[4 + j].clone();
+            let mut constraint = sel(Selector::ZeroHigh) * lane.clone()
+                + sel(Selector::NullifierHigh) * (lane.clone() - pv(PV_NULLIFIER_1, j))
+                + sel(Selector::RegHigh) * (lane.clone() - reg[j].clone());
+            if j > 0 {
+                constraint += sel(Selector::NoteZero) * lane;
+            }
+            builder.assert_zero(constraint);
+        }
+
+        // 5. Rate lanes of the next input from this row's output digest.
+        for j in 0..4 {
+            let digest = s[j].clone();
+            let merkle = s_next[j].clone() - digest.clone()
+                + bit_next.clone() * (s_next[4 + j].clone() - s_next[j].clone());
+            builder.assert_zero(
+                sel(Selector::PrevHigh) * (s_next[4 + j].clone() - digest.clone())
+                    + sel(Selector::NoteShift) * (s_next[1 + j].clone() - digest)
+                    + sel(Selector::Merkle) * merkle,
+            );
+        }
+
+        // 6. Registers: `reg` is held between loads; the rest is constant.
+        for j in 0..4 {
+            builder.assert_zero(sel(Selector::Hold) * (col_next(COL_REG + j) - reg[j].clone()));
+        }
+        for column in (COL_KEY..COL_REG).chain(COL_VIN..COL_ACC) {
+            builder.assert_zero(is_transition.clone() * (col_next(column) - col(column)));
+        }
+
+        // 7. Value: conserved on every row; outputs real (≥ MIN) or dummies (0).
+        builder.assert_zero(
+            vin[0].clone() + vin[1].clone()
+                - vout[0].clone()
+                - vout[1].clone()
+                - pv(PV_EXIT, 0),
+        );
+        let min = AB::Expr::from_u64(MIN_OUTPUT_VALUE);
+        for j in 0..2 {
+            builder.assert_zero(real[j].clone() * (real[j].clone() - AB::Expr::ONE));
+            builder.assert_zero((AB::Expr::ONE - real[j].clone()) * vout[j].clone());
+            builder.assert_zero(
+                is_first_row.clone()
+                    * (acc[j].clone() - vout[j].clone() + real[j].clone() * min.clone()),
+            );
+        }
+
+        // 8. Range checks: acc_j = Σ bit_i 2^i over its 62 window rows, then 0.
+        let windows = [
+            (Selector::Keep1, Selector::Window1),
+            (Selector::Keep2, Selector::Window2),
+        ];
+        for (j, (keep, window)) in windows.into_iter().enumerate() {
+            builder.assert_zero(
+                sel(keep) * (acc[j].clone() - acc_next[j].clone())
+                    + sel(window)
+                        * (acc[j].clone()
+                            - acc_next[j].clone()
+                            - acc_next[j].clone()
+                            - bit.clone())
+                    + sel(Selector::AccZero) * acc[j].clone(),
+            );
+        }
+        builder.assert_zero(bit.clone() * (bit - AB::Expr::ONE));
+    }
+}

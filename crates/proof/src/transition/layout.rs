@@ -1,0 +1,296 @@
+//! The fixed shape of the transition trace: columns, the permutation schedule, and the periodic
+//! selectors that place every constraint (the spend layout, [`crate::layout`], for two inputs and
+//! two outputs).
+//!
+//! # Columns (58)
+//!
+//! | columns | name | content |
+//! |---|---|---|
+//! | 0..36 | `s, t, u` | RPO state and auxiliaries, as in the spend trace |
+//! | 36..40 | `key` | `sk`, constant |
+//! | 40..44 | `owner` | `H_OWNER(sk)`, constant |
+//! | 44..48 | `reg` | `cm₁` from its note's output, then `cm₂` from its note's output |
+//! | 48, 49 | `vin` | input values `v₁, v₂`, constant |
+//! | 50, 51 | `vout` | output values `w₁, w₂`, constant |
+//! | 52, 53 | `real` | `d₁, d₂`: output `j` is real (1) or a dummy of value 0 (0), constant |
+//! | 54, 55 | `acc` | `w_j − d_j · MIN` until its window, then shifted right one bit per row to 0 |
+//! | 56 | `bit` | Merkle path bits on Merkle input rows, range-check bits in the two windows |
+//!
+//! # Permutations (8 rows each, 1024 rows)
+//!
+//! | p | hash | rate lanes 0..4 | rate lanes 4..8 |
+//! |---|---|---|---|
+//! | 0 | `owner = H_OWNER(sk)` | `key` | 0 |
+//! | 1, 36 | `pre_i = H_PRE(owner, rho_i)` | `owner` | `rho_i` (witness) |
+//! | 2, 37 | `cm_i = H_NOTE(v_i, pre_i)` | `v_i`, previous digest (lanes 1..5) | 0 (lanes 5..8) |
+//! | 3..35, 38..70 | `node = H_NODE(·, ·)` | previous output or sibling, by `bit` | the other |
+//! | 35, 70 | `nf_i = H_NULLIFIER(sk, cm_i)` | `key` | `reg` (= `cm_i`) |
+//! | 71, 74 | `rho'_j = H_TRANSITION_RHO_j(sk, nf₁)` | `key` | public `nf₁` |
+//! | 72, 75 | `pre'_j = H_PRE(owner, rho'_j)` | `owner` | previous digest |
+//! | 73, 76 | `out_j = H_NOTE(w_j, pre'_j)` | `w_j`, previous digest (lanes 1..5) | 0 |
+//! | 77 | padding; input lanes 0..4 pinned to public `ctx` | | |
+//! | 78..128 | padding (the range windows) | | |
+//!
+//! The outputs of p = 34 (the first input's root), 35, 70, 73 and 76 are pinned to the public
+//! `root, nf₁, nf₂, out₁, out₂`; the second input's root (p = 69) is pinned only when `v₂ ≠ 0`:
+//! a dummy input is worth nothing and proves no membership.
+
+use alloc::{vec, vec::Vec};
+
+use p3_field::PrimeCharacteristicRing;
+use priv_stark_core::{Domain, Felt, tree::DEPTH};
+
+use crate::rpo_air::{CYCLE, HASH_WIDTH, NUM_ROUND_PERIODIC, round_periodic_columns};
+
+/// log2 of the trace height.
+pub const LOG_TRACE_ROWS: usize = 10;
+/// Rows of the trace.
+pub const TRACE_ROWS: usize = 1 << LOG_TRACE_ROWS;
+
+/// First `sk` column.
+pub const COL_KEY: usize = HASH_WIDTH;
+/// First owner column.
+pub const COL_OWNER: usize = COL_KEY + 4;
+/// First register column (`cm` of the input being opened).
+pub const COL_REG: usize = COL_OWNER + 4;
+/// The input value columns.
+pub const COL_VIN: usize = COL_REG + 4;
+/// The output value columns.
+pub const COL_VOUT: usize = COL_VIN + 2;
+/// The "output is real" columns.
+pub const COL_REAL: usize = COL_VOUT + 2;
+/// The range accumulators, one per output.
+pub const COL_ACC: usize = COL_REAL + 2;
+/// The bit column.
+pub const COL_BIT: usize = COL_ACC + 2;
+/// Columns of the trace.
+pub const TRACE_WIDTH: usize = COL_BIT + 1;
+
+/// `owner = H_OWNER(sk)`.
+pub const P_OWNER: usize = 0;
+/// Permutations of one input: pre, note, `DEPTH` Merkle levels, nullifier.
+const INPUT_SPAN: usize = 3 + DEPTH;
+/// `pre_i` of input `i`.
+pub const fn p_input_pre(i: usize) -> usize {
+    1 + i * INPUT_SPAN
+}
+/// `cm_i` of input `i`.
+pub const fn p_input_note(i: usize) -> usize {
+    p_input_pre(i) + 1
+}
+/// The first Merkle level of input `i`.
+pub const fn p_input_merkle(i: usize) -> usize {
+    p_input_pre(i) + 2
+}
+/// `nf_i` of input `i`.
+pub const fn p_input_nullifier(i: usize) -> usize {
+    p_input_merkle(i) + DEPTH
+}
+/// `rho'_j` of output `j`.
+pub const fn p_output_rho(j: usize) -> usize {
+    1 + 2 * INPUT_SPAN + 3 * j
+}
+/// `pre'_j` of output `j`.
+pub const fn p_output_pre(j: usize) -> usize {
+    p_output_rho(j) + 1
+}
+/// `out_j` of output `j`.
+pub const fn p_output_note(j: usize) -> usize {
+    p_output_rho(j) + 2
+}
+/// The padding permutation whose input holds `ctx`.
+pub const P_CONTEXT: usize = p_output_note(1) + 1;
+/// Permutations whose input is constrained.
+pub const NUM_HASHES: usize = P_CONTEXT;
+
+/// Bits of each output's range check.
+pub const RANGE_BITS: usize = 62;
+/// First row of output `j`'s range window (in the padding, clear of every Merkle bit).
+pub const fn range_start(j: usize) -> usize {
+    input_row(P_CONTEXT + 1) + j * 80
+}
+
+/// The least value of a real (non-dummy) output, in atomic units: a transition cannot mint dust
+/// notes, and every leaf costs every wallet's sync.
+pub const MIN_OUTPUT_VALUE: u64 = 1_000;
+
+/// The input row of permutation `p`.
+pub const fn input_row(p: usize) -> usize {
+    p * CYCLE
+}
+
+/// The output row of permutation `p`.
+pub const fn output_row(p: usize) -> usize {
+    p * CYCLE + CYCLE - 1
+}
+
+/// Input length and domain of the hash of permutation `p` (`p < NUM_HASHES`).
+pub fn hash_kind(p: usize) -> (usize, Domain) {
+    if p == P_OWNER {
+        return (4, Domain::Owner);
+    }
+    for i in 0..2 {
+        if p == p_input_pre(i) || p == p_output_pre(i) {
+            return (8, Domain::Pre);
+        }
+        if p == p_input_note(i) || p == p_output_note(i) {
+            return (5, Domain::Note);
+        }
+        if p == p_input_nullifier(i) {
+            return (8, Domain::Nullifier);
+        }
+    }
+    if p == p_output_rho(0) {
+        return (8, Domain::TransitionRho1);
+    }
+    if p == p_output_rho(1) {
+        return (8, Domain::TransitionRho2);
+    }
+    (8, Domain::Node)
+}
+
+/// The one-hot row selectors, in periodic-column order after the round columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(usize)]
+pub enum Selector {
+    /// Input length at hash input rows.
+    Length,
+    /// Domain tag at hash input rows.
+    Tag,
+    /// Lanes 0..4 = `key`.
+    KeyLow,
+    /// Lanes 0..4 = `owner`.
+    OwnerLow,
+    /// Lanes 0..4 = `reg` (loads `reg` from a note's output digest).
+    RegLow,
+    /// Lanes 0..4 = public `root` (the first input).
+    PinRoot,
+    /// Lanes 0..4 = public `root` when `v₂ ≠ 0` (the second input).
+    PinRootIfReal,
+    /// Lanes 0..4 = public `nf₁`.
+    PinNullifier1,
+    /// Lanes 0..4 = public `nf₂`.
+    PinNullifier2,
+    /// Lanes 0..4 = public `out₁`.
+    PinOutput1,
+    /// Lanes 0..4 = public `out₂`.
+    PinOutput2,
+    /// Lanes 0..4 = public `ctx`.
+    PinContext,
+    /// Lane 0 = `v₁`.
+    InputValue1,
+    /// Lane 0 = `v₂`.
+    InputValue2,
+    /// Lane 0 = `w₁`.
+    OutputValue1,
+    /// Lane 0 = `w₂`.
+    OutputValue2,
+    /// Lanes 4..8 = 0.
+    ZeroHigh,
+    /// Lanes 4..8 = public `nf₁`.
+    NullifierHigh,
+    /// Lanes 4..8 = `reg`.
+    RegHigh,
+    /// Lanes 5..8 = 0 (a note hash input).
+    NoteZero,
+    /// Transition: next lanes 4..8 = this row's digest.
+    PrevHigh,
+    /// Transition: next lanes 1..5 = this row's digest.
+    NoteShift,
+    /// Transition: next row is a Merkle input holding this row's digest on the side of `bit`.
+    Merkle,
+    /// Transition: `reg` is kept.
+    Hold,
+    /// Transition: `acc₁` is kept.
+    Keep1,
+    /// Transition: `acc₁ = 2 acc₁' + bit`.
+    Window1,
+    /// Transition: `acc₂` is kept.
+    Keep2,
+    /// Transition: `acc₂ = 2 acc₂' + bit`.
+    Window2,
+    /// Both accumulators are 0 (the last row).
+    AccZero,
+}
+
+/// Number of [`Selector`] columns.
+pub const NUM_SELECTORS: usize = Selector::AccZero as usize + 1;
+/// Periodic columns: the round columns, then the selectors.
+pub const NUM_PERIODIC: usize = NUM_ROUND_PERIODIC + NUM_SELECTORS;
+
+impl Selector {
+    /// Index among the periodic columns.
+    pub const fn column(self) -> usize {
+        NUM_ROUND_PERIODIC + self as usize
+    }
+}
+
+/// All periodic columns: the round columns (period 8), then the selectors (period 1024).
+pub fn periodic_columns() -> Vec<Vec<Felt>> {
+    let mut columns = round_periodic_columns();
+    let mut selectors = vec![vec![Felt::ZERO; TRACE_ROWS]; NUM_SELECTORS];
+    let mut set = |selector: Selector, row: usize| {
+        selectors[selector as usize][row] = Felt::ONE;
+    };
+    let mut lengths = vec![Felt::ZERO; TRACE_ROWS];
+    let mut tags = vec![Felt::ZERO; TRACE_ROWS];
+    for p in 0..NUM_HASHES {
+        let (len, domain) = hash_kind(p);
+        lengths[input_row(p)] = Felt::from_usize(len);
+        tags[input_row(p)] = domain.tag();
+    }
+    set(Selector::ZeroHigh, input_row(P_OWNER));
+    set(Selector::KeyLow, input_row(P_OWNER));
+    set(Selector::OwnerLow, output_row(P_OWNER));
+    for i in 0..2 {
+        set(Selector::OwnerLow, input_row(p_input_pre(i)));
+        set(Selector::NoteShift, output_row(p_input_pre(i)));
+        set(Selector::NoteZero, input_row(p_input_note(i)));
+        set(Selector::RegLow, output_row(p_input_note(i)));
+        for level in 0..DEPTH {
+            set(Selector::Merkle, output_row(p_input_merkle(i) + level - 1));
+        }
+        set(Selector::KeyLow, input_row(p_input_nullifier(i)));
+        set(Selector::RegHigh, input_row(p_input_nullifier(i)));
+
+        set(Selector::KeyLow, input_row(p_output_rho(i)));
+        set(Selector::NullifierHigh, input_row(p_output_rho(i)));
+        set(Selector::PrevHigh, output_row(p_output_rho(i)));
+        set(Selector::OwnerLow, input_row(p_output_pre(i)));
+        set(Selector::NoteShift, output_row(p_output_pre(i)));
+        set(Selector::NoteZero, input_row(p_output_note(i)));
+    }
+    set(Selector::InputValue1, input_row(p_input_note(0)));
+    set(Selector::InputValue2, input_row(p_input_note(1)));
+    set(Selector::OutputValue1, input_row(p_output_note(0)));
+    set(Selector::OutputValue2, input_row(p_output_note(1)));
+    set(Selector::PinRoot, output_row(p_input_nullifier(0) - 1));
+    set(Selector::PinRootIfReal, output_row(p_input_nullifier(1) - 1));
+    set(Selector::PinNullifier1, output_row(p_input_nullifier(0)));
+    set(Selector::PinNullifier2, output_row(p_input_nullifier(1)));
+    set(Selector::PinOutput1, output_row(p_output_note(0)));
+    set(Selector::PinOutput2, output_row(p_output_note(1)));
+    set(Selector::PinContext, input_row(P_CONTEXT));
+    let reloads = [output_row(p_input_note(0)), output_row(p_input_note(1))];
+    for row in 0..TRACE_ROWS - 1 {
+        if !reloads.contains(&(row + 1)) {
+            set(Selector::Hold, row);
+        }
+        let windows = [
+            (range_start(0), Selector::Window1, Selector::Keep1),
+            (range_start(1), Selector::Window2, Selector::Keep2),
+        ];
+        for (start, window, keep) in windows {
+            if (start..start + RANGE_BITS).contains(&row) {
+                set(window, row);
+            } else {
+                set(keep, row);
+            }
+        }
+    }
+    set(Selector::AccZero, TRACE_ROWS - 1);
+    selectors[Selector::Length as usize] = lengths;
+    selectors[Selector::Tag as usize] = tags;
+    columns.extend(selectors);
+    columns
+}

@@ -1,0 +1,27 @@
+//! The transition statement: merge, split and exit of notes, proven by their owner and verified
+//! by the pool node (never by the facilitator, whose surface stays the three payment endpoints).
+//!
+//! One AIR at fixed arity, two inputs and two outputs, serves all three: a merge spends two notes
+//! into one output and a dummy, a split one note (and a dummy input) into two outputs, an exit
+//! pays `exit` out of the pool and keeps the change in one output. Dummies cost the same rows as
+//! real notes and publish the same number of nullifiers and commitments, so the kind of
+//! transition and its counts do not show; only an exit's amount and destination do. See
+//! [`statement`] for the relation and [`layout`] for the trace.
+//!
+//! Its proofs are separate from spend proofs in every way a verifier checks: their own magic
+//! (`"PSTR"`), their own parameter set ([`TRANSITION_PARAMETER_SET`], id 16), their own transcript
+//! label and AIR digest. A spend proof handed to the transition verifier (or the reverse) is
+//! refused at the header, and could not verify under the other transcript anyway.
+
+pub mod air;
+pub mod encoding;
+pub mod layout;
+pub mod proof;
+pub mod statement;
+pub mod trace;
+
+pub use proof::{
+    TRANSITION_PARAMETER_SET, TRANSITION_SECURITY, prove_transition, prove_transition_against,
+    transition_air_digest, transition_security_level, verify_transition,
+};
+pub use statement::{TransitionInput, TransitionPublicInputs, TransitionWitness};

@@ -1,0 +1,130 @@
+//! Builds the transition trace from a witness, with the core's hash functions as the only source
+//! of truth (as [`crate::trace`] does for the spend trace).
+
+use alloc::vec;
+
+use p3_field::PrimeCharacteristicRing;
+use p3_matrix::dense::RowMajorMatrix;
+use priv_stark_core::{
+    Digest, Felt,
+    rpo::{STATE_WIDTH, State},
+    sponge::initial_state,
+    tree::DEPTH,
+};
+
+use super::{
+    layout::{
+        COL_ACC, COL_BIT, COL_KEY, COL_OWNER, COL_REAL, COL_REG, COL_VIN, COL_VOUT,
+        MIN_OUTPUT_VALUE, P_CONTEXT, P_OWNER, RANGE_BITS, TRACE_ROWS, TRACE_WIDTH, hash_kind,
+        input_row, output_row, p_input_merkle, p_input_note, p_input_nullifier, p_input_pre,
+        p_output_note, p_output_pre, p_output_rho, range_start,
+    },
+    statement::{TransitionValues, TransitionWitness},
+};
+use crate::rpo_air::{CYCLE, HASH_WIDTH, permutation_rows};
+
+fn hash_input(p: usize, rate: [Felt; 8]) -> State {
+    let (len, domain) = hash_kind(p);
+    let mut state = initial_state(domain, len);
+    state[..8].copy_from_slice(&rate);
+    state
+}
+
+fn pair(left: &Digest, right: &Digest) -> [Felt; 8] {
+    let mut rate = [Felt::ZERO; 8];
+    rate[..4].copy_from_slice(&left.0);
+    rate[4..].copy_from_slice(&right.0);
+    rate
+}
+
+fn note(value: u64, precommitment: &Digest) -> [Felt; 8] {
+    let mut rate = [Felt::ZERO; 8];
+    rate[0] = Felt::from_u64(value);
+    rate[1..5].copy_from_slice(&precommitment.0);
+    rate
+}
+
+/// The permutation inputs of the 128 cycles.
+fn permutation_inputs(
+    witness: &TransitionWitness,
+    values: &TransitionValues,
+) -> [State; TRACE_ROWS / CYCLE] {
+    let sk = &witness.spending_key;
+    let mut inputs = [[Felt::ZERO; STATE_WIDTH]; TRACE_ROWS / CYCLE];
+    inputs[P_OWNER] = hash_input(P_OWNER, pair(sk, &Digest::ZERO));
+    for (i, (input, derived)) in witness.inputs.iter().zip(&values.inputs).enumerate() {
+        inputs[p_input_pre(i)] = hash_input(p_input_pre(i), pair(&values.owner, &input.rho));
+        inputs[p_input_note(i)] =
+            hash_input(p_input_note(i), note(input.value, &derived.precommitment));
+        let mut current = derived.commitment;
+        for (level, sibling) in input.path.iter().enumerate() {
+            let rate = if (input.index >> level) & 1 == 0 {
+                pair(&current, sibling)
+            } else {
+                pair(sibling, &current)
+            };
+            inputs[p_input_merkle(i) + level] = hash_input(p_input_merkle(i) + level, rate);
+            current = derived.nodes[level];
+        }
+        inputs[p_input_nullifier(i)] =
+            hash_input(p_input_nullifier(i), pair(sk, &derived.commitment));
+    }
+    let first = values.inputs[0].nullifier;
+    for (j, output) in values.outputs.iter().enumerate() {
+        inputs[p_output_rho(j)] = hash_input(p_output_rho(j), pair(sk, &first));
+        inputs[p_output_pre(j)] = hash_input(p_output_pre(j), pair(&values.owner, &output.rho));
+        inputs[p_output_note(j)] =
+            hash_input(p_output_note(j), note(witness.outputs[j], &output.precommitment));
+    }
+    inputs[P_CONTEXT][..4].copy_from_slice(&witness.context.0);
+    inputs
+}
+
+/// The trace of `witness`, whose values `values` come from [`TransitionWitness::derive`].
+pub fn build_trace(
+    witness: &TransitionWitness,
+    values: &TransitionValues,
+) -> RowMajorMatrix<Felt> {
+    let mut trace = vec![Felt::ZERO; TRACE_ROWS * TRACE_WIDTH];
+    for (p, input) in permutation_inputs(witness, values).iter().enumerate() {
+        let mut rows = [[Felt::ZERO; HASH_WIDTH]; CYCLE];
+        // The output is in `rows`; the prover's constraint check compares it with the pins.
+        let _output = permutation_rows(input, &mut rows);
+        for (r, row) in rows.iter().enumerate() {
+            let start = (input_row(p) + r) * TRACE_WIDTH;
+            trace[start..start + HASH_WIDTH].copy_from_slice(row);
+        }
+    }
+
+    let real = witness.outputs.map(|value| u64::from(value != 0));
+    let ranged: [u64; 2] = core::array::from_fn(|j| witness.outputs[j] - real[j] * MIN_OUTPUT_VALUE);
+    let second_load = output_row(p_input_note(1));
+    for row in 0..TRACE_ROWS {
+        let cells = &mut trace[row * TRACE_WIDTH..(row + 1) * TRACE_WIDTH];
+        cells[COL_KEY..COL_KEY + 4].copy_from_slice(&witness.spending_key.0);
+        cells[COL_OWNER..COL_OWNER + 4].copy_from_slice(&values.owner.0);
+        let reg = if row < second_load {
+            &values.inputs[0].commitment
+        } else {
+            &values.inputs[1].commitment
+        };
+        cells[COL_REG..COL_REG + 4].copy_from_slice(&reg.0);
+        for j in 0..2 {
+            cells[COL_VIN + j] = Felt::from_u64(witness.inputs[j].value);
+            cells[COL_VOUT + j] = Felt::from_u64(witness.outputs[j]);
+            cells[COL_REAL + j] = Felt::from_u64(real[j]);
+            let shift = row.saturating_sub(range_start(j)).min(RANGE_BITS);
+            cells[COL_ACC + j] = Felt::from_u64(ranged[j] >> shift);
+            if (range_start(j)..range_start(j) + RANGE_BITS).contains(&row) {
+                cells[COL_BIT] = Felt::from_u64((ranged[j] >> (row - range_start(j))) & 1);
+            }
+        }
+    }
+    for (i, input) in witness.inputs.iter().enumerate() {
+        for level in 0..DEPTH {
+            let row = input_row(p_input_merkle(i) + level);
+            trace[row * TRACE_WIDTH + COL_BIT] = Felt::from_u64((input.index >> level) & 1);
+        }
+    }
+    RowMajorMatrix::new(trace, TRACE_WIDTH)
+}
