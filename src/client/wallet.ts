@@ -32,6 +32,11 @@ import {
   recipientRhoOf,
 } from '../core/witness.js';
 import {
+  MIN_OUTPUT_VALUE,
+  recoverTransitionOutputs,
+  type TransitionWitness,
+} from '../core/transition.js';
+import {
   decodeProof,
   DEVNET_NETWORK,
   encodeProof,
@@ -47,12 +52,14 @@ import {
   SCHEME,
   TRANSFER_MAX_TIMEOUT_SECONDS,
   TRANSFER_RESOURCE_ID,
+  transitionContext,
 } from '../scheme/index.js';
 import {
   PoolNodeClient,
   PoolNodeError,
   type PoolEvent,
   type TransferReceipt,
+  type TransitionReceipt,
 } from '../pool-node/client.js';
 import {
   DEPOSIT_GAP,
@@ -576,6 +583,7 @@ export class Wallet {
       this.tickets.recordFound(counter, event.amount);
       return { notes, settled };
     }
+    if (event.kind === 'transition') return { notes: this.applyTransition(event), settled };
     // A settlement: one of ours spent (its change is ours), and/or a payment to us. The note it
     // spends is earlier in the log than the settlement (it had to be in a checkpoint to be spent),
     // so reading the log in order has already found it.
@@ -642,6 +650,38 @@ export class Wallet {
       }
     }
     return { notes, settled };
+  }
+
+  /**
+   * A merge or split: our notes among its inputs are spent; when its first input is ours, its
+   * outputs are ours too (the statement proves they belong to the inputs' owner), found from the
+   * key: `rho` from the first nullifier, the value from the memo. Dummy outputs (value 0) are
+   * left out.
+   * @returns notes added
+   */
+  private applyTransition(event: Extract<PoolEvent, { kind: 'transition' }>): number {
+    for (const nullifier of event.nullifiers) {
+      const note = this.byNullifier.get(nullifier);
+      if (note) note.spent = { settlementId: event.transitionId, eventId: event.id };
+    }
+    if (!this.byNullifier.has(event.nullifiers[0])) return 0;
+    let notes = 0;
+    for (const found of recoverTransitionOutputs(this.core, this.state.sk, event)) {
+      if (found.value === '0') continue;
+      const derived = deriveNote(this.core, found);
+      if (
+        this.addNote({
+          commitment: found.commitment,
+          value: found.value,
+          rho: found.rho,
+          index: event.outputIndexes[found.output],
+          nullifier: derived.nullifier,
+          origin: 'transition',
+        })
+      )
+        notes++;
+    }
+    return notes;
   }
 
   private isOurAddress(address: string): boolean {
@@ -929,6 +969,100 @@ export class Wallet {
   }
 
   /**
+   * Merges two of this wallet's notes into one (a transition: `POST /transitions` on the pool
+   * node, proven here). The pool sees two nullifiers and two new commitments, as for a payment, not
+   * that it was a merge. The new note is spendable once a checkpoint covers it.
+   * @param commitments the two notes (default: the two smallest spendable notes)
+   * @throws UnpayableRequirementsError (unknown, spent or locked notes; fewer than two),
+   *   WalletBehindError, PoolNodeError with the pool's reason
+   */
+  async mergeNotes(commitments?: readonly [string, string]): Promise<TransitionReceipt> {
+    const notes = commitments
+      ? commitments.map((c) => this.ownNote(c))
+      : this.spendableNotes()
+          .sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1))
+          .slice(0, 2);
+    if (notes.length !== 2 || notes[0]!.commitment === notes[1]!.commitment)
+      throw new UnpayableRequirementsError('a merge needs two distinct spendable notes');
+    const total = BigInt(notes[0]!.value) + BigInt(notes[1]!.value);
+    return this.applyNoteTransition(notes, [total, 0n]);
+  }
+
+  /**
+   * Splits one of this wallet's notes in two by a transition (`POST /transitions`): `amount` and
+   * the rest, both this wallet's, neither revealed to the pool (unlike {@link splitNote}, whose
+   * transfer shows the amount and the wallet's address). Each part must be at least
+   * `MIN_OUTPUT_VALUE` (1000).
+   * @throws UnpayableRequirementsError (amounts, unknown or locked note), WalletBehindError,
+   *   PoolNodeError with the pool's reason
+   */
+  async splitPrivately(commitment: string, amount: bigint | string): Promise<TransitionReceipt> {
+    const note = this.ownNote(commitment);
+    const first = BigInt(amount);
+    const rest = BigInt(note.value) - first;
+    if (first < MIN_OUTPUT_VALUE || rest < MIN_OUTPUT_VALUE)
+      throw new UnpayableRequirementsError(
+        `both parts of a split must be at least ${MIN_OUTPUT_VALUE} (the note holds ${note.value})`,
+      );
+    return this.applyNoteTransition([note], [first, rest]);
+  }
+
+  /** Unspent, unlocked notes in the latest checkpoint synced. */
+  private spendableNotes(): StoredNote[] {
+    const size = this.state.checkpoint?.size ?? 0;
+    const locked = this.lockedNotes();
+    return this.state.notes.filter(
+      (n) => !n.spent && !locked.has(n.commitment) && n.index < size && BigInt(n.value) > 0n,
+    );
+  }
+
+  /** Proves and submits a transition of `notes` (one or two) into two outputs of these values. */
+  private async applyNoteTransition(
+    notes: readonly StoredNote[],
+    outputs: readonly [bigint, bigint],
+  ): Promise<TransitionReceipt> {
+    const checkpoint = this.state.checkpoint;
+    if (!checkpoint) throw new WalletBehindError('the wallet has not synced a checkpoint yet');
+    for (const note of notes) this.reserved.add(note.commitment);
+    try {
+      const zeros = Array.from({ length: 32 }, () => DIGEST_ZERO);
+      const inputs = [0, 1].map((i) => {
+        const note = notes[i];
+        if (!note) return { value: '0', rho: randomDigest(), index: 0, path: zeros };
+        return {
+          value: note.value,
+          rho: note.rho,
+          index: note.index,
+          path: this.tree.path(note.index, checkpoint.size),
+        };
+      }) as unknown as TransitionWitness['inputs'];
+      const expiry = expiryFor(Math.floor(this.clock() / 1000), TRANSFER_MAX_TIMEOUT_SECONDS / 2);
+      const ctx = this.core.contextDigest(transitionContext(this.network, expiry));
+      const { proof, publicInputs } = await this.core.proveTransition({
+        sk: this.state.sk,
+        inputs,
+        outputs: [outputs[0].toString(), outputs[1].toString()],
+        exit: '0',
+        ctx,
+      });
+      if (publicInputs.root !== checkpoint.root)
+        throw new WalletBehindError('the notes do not lead to the synced checkpoint');
+      return await this.handOverNode.transition({
+        scheme: SCHEME,
+        network: this.network.network,
+        root: publicInputs.root,
+        nullifiers: publicInputs.nullifiers,
+        outputs: publicInputs.outputs,
+        memo: publicInputs.memo,
+        expiry,
+        proof: encodeProof(proof),
+      });
+    } finally {
+      for (const note of notes) this.reserved.delete(note.commitment);
+    }
+  }
+
+  /**
    * Splits one of this wallet's notes: a {@link transfer} of `amount` to its own address.
    * @returns the settlement; the two notes join the wallet at the next sync
    */
@@ -1081,6 +1215,8 @@ function transferRequirements(
     extra: { resourceId: TRANSFER_RESOURCE_ID },
   } as PaymentRequirements;
 }
+
+const DIGEST_ZERO = `0x${'0'.repeat(64)}` as DigestHex;
 
 /** The store the options name: `store`, a file at `path` (Node, loaded on demand), or none. */
 function storeOf(options: WalletOptions): WalletStore | null {

@@ -59,6 +59,14 @@ export interface RawBinding {
   parameterSets(): Uint8Array;
   /** Checks ids to accept (one byte each); returns them normalised: newest first, each once. */
   acceptParameterSets(ids: Uint8Array): Uint8Array;
+  /** Public inputs (216 bytes) of an encoded transition witness (2232 bytes). */
+  transitionPublicInputs(witness: Uint8Array): Uint8Array;
+  proveTransition(witness: Uint8Array, seed: Uint8Array): Uint8Array;
+  /** Empty bytes when the transition proof holds. */
+  verifyTransition(proof: Uint8Array, publicInputs: Uint8Array): Uint8Array;
+  proveTransitionAsync(witness: Uint8Array, seed: Uint8Array): Promise<Uint8Array>;
+  /** Empty bytes when the transition proof holds. */
+  verifyTransitionAsync(proof: Uint8Array, publicInputs: Uint8Array): Promise<Uint8Array>;
   frontierAppendAsync(frontier: Uint8Array, leaves: Uint8Array): Promise<Uint8Array>;
   treeRootAsync(leaves: Uint8Array): Promise<Uint8Array>;
   treePathAsync(leaves: Uint8Array, index: number): Promise<Uint8Array>;

@@ -19,7 +19,7 @@ export const CORE_ERROR_CODES = [
 ] as const;
 
 /**
- * Every code the spend prover and verifier can report, character for character as
+ * Every code the spend and transition provers and verifiers can report, character for character as
  * `ProofError::CODES` in `crates/proof/src/errors.rs`.
  */
 export const PROOF_ERROR_CODES = [
@@ -47,6 +47,10 @@ export const PROOF_ERROR_CODES = [
   'invalid_proof_shape',
   'invalid_proof',
   'internal_panic',
+  'values_not_conserved',
+  'output_below_minimum',
+  'nullifiers_not_distinct',
+  'output_mismatch',
 ] as const;
 
 /** A code from {@link CORE_ERROR_CODES} or {@link PROOF_ERROR_CODES}. */

@@ -17,6 +17,14 @@ import {
   type SpendWitness,
   type VerifyResult,
 } from './spend.js';
+import {
+  decodeTransitionPublicInputs,
+  encodeTransitionPublicInputs,
+  encodeTransitionWitness,
+  type TransitionProof,
+  type TransitionPublicInputs,
+  type TransitionWitness,
+} from './transition.js';
 
 import { type DigestHex, digestOfBytes, writeDigestBytes } from './digest.js';
 
@@ -33,6 +41,9 @@ export const DOMAINS = {
   RECIPIENT_RHO: 7,
   CHANGE_RHO: 8,
   DEPOSIT_RHO: 9,
+  TRANSITION_RHO_1: 10,
+  TRANSITION_RHO_2: 11,
+  TRANSITION_MEMO: 12,
 } as const;
 
 /** A domain name. */
@@ -202,6 +213,17 @@ export interface PrivStarkCore {
    * {@link VerificationTimeoutError}.
    */
   verifySpend(proof: Uint8Array, publicInputs: SpendPublicInputs): Promise<VerifyResult>;
+  /**
+   * Proves a transition (merge, split, exit) off the JavaScript thread with a fresh seed. A
+   * witness the statement forbids is refused with a `CoreError` (`values_not_conserved`,
+   * `output_below_minimum`, `root_mismatch`, …).
+   */
+  proveTransition(witness: TransitionWitness): Promise<TransitionProof>;
+  /**
+   * Verifies a transition proof off the JavaScript thread: a verdict with a stable code, never an
+   * exception for hostile bytes or inputs.
+   */
+  verifyTransition(proof: Uint8Array, publicInputs: TransitionPublicInputs): Promise<VerifyResult>;
   /** Every parameter set the loaded binary knows, newest first, with its security figures. */
   parameterSets(): readonly ParameterSetInfo[];
   /**
@@ -580,6 +602,35 @@ export function createCore(
         return { ok: true };
       } catch (error) {
         if (error instanceof VerificationTimeoutError) throw error;
+        return { ok: false, code: coreErrorFrom(error).code };
+      }
+    },
+    async proveTransition(witness) {
+      let encoded: Uint8Array;
+      try {
+        encoded = encodeTransitionWitness(witness);
+      } catch (error) {
+        if (error instanceof SpendEncodingError) throw new CoreError(error.code, error.message);
+        throw error;
+      }
+      const publicInputs = decodeTransitionPublicInputs(guard(raw.transitionPublicInputs, encoded));
+      const seed = globalThis.crypto.getRandomValues(new Uint8Array(32));
+      const proof = await guardAsync(raw.proveTransitionAsync, encoded, seed);
+      return { proof, publicInputs };
+    },
+    async verifyTransition(proof, publicInputs) {
+      abytes(proof, 'proof');
+      let encoded: Uint8Array;
+      try {
+        encoded = encodeTransitionPublicInputs(publicInputs);
+      } catch (error) {
+        if (error instanceof SpendEncodingError) return { ok: false, code: error.code };
+        throw error;
+      }
+      try {
+        await raw.verifyTransitionAsync(proof, encoded);
+        return { ok: true };
+      } catch (error) {
         return { ok: false, code: coreErrorFrom(error).code };
       }
     },

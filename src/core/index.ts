@@ -43,6 +43,21 @@ export {
   type VerifyResult,
   WITNESS_BYTES,
 } from './spend.js';
+export {
+  decodeTransitionPublicInputs,
+  encodeTransitionPublicInputs,
+  encodeTransitionWitness,
+  MIN_OUTPUT_VALUE,
+  type RecoveredOutput,
+  recoverTransitionOutputs,
+  TRANSITION_PUBLIC_INPUTS_BYTES,
+  TRANSITION_WITNESS_BYTES,
+  type TransitionInputWitness,
+  type TransitionProof,
+  type TransitionPublicInputs,
+  type TransitionWitness,
+  transitionRhoOf,
+} from './transition.js';
 export { VerifierThreads, type VerifierThreadsOptions } from './verifier-threads.js';
 export { instantiateWasm, loadWasm, WASM_URL } from './wasm.js';
 export {

@@ -70,6 +70,12 @@ export declare function proveSpend(witness: Uint8Array, seed: Uint8Array): Buffe
 /** [`prove_spend`] off the JavaScript thread. */
 export declare function proveSpendAsync(witness: Uint8Array, seed: Uint8Array): Promise<Buffer>
 
+/** Proves an encoded transition witness with a 32-byte seed from a CSPRNG. */
+export declare function proveTransition(witness: Uint8Array, seed: Uint8Array): Buffer
+
+/** [`prove_transition`] off the JavaScript thread. */
+export declare function proveTransitionAsync(witness: Uint8Array, seed: Uint8Array): Promise<Buffer>
+
 /** Root reached from a leaf along a path. */
 export declare function rootFromPath(leaf: Uint8Array, index: number, path: Uint8Array): Buffer
 
@@ -78,6 +84,9 @@ export declare function rpoPermute(state: Uint8Array): Buffer
 
 /** Public inputs (136 bytes) of an encoded witness. */
 export declare function spendPublicInputs(witness: Uint8Array): Buffer
+
+/** Public inputs (216 bytes) of an encoded transition witness. */
+export declare function transitionPublicInputs(witness: Uint8Array): Buffer
 
 /** Authentication path of a leaf, computed from all leaves. */
 export declare function treePath(leaves: Uint8Array, index: number): Buffer
@@ -99,6 +108,12 @@ export declare function verifySpend(proof: Uint8Array, publicInputs: Uint8Array,
 
 /** [`verify_spend`] off the JavaScript thread. */
 export declare function verifySpendAsync(proof: Uint8Array, publicInputs: Uint8Array, accepted?: Uint8Array | undefined | null): Promise<Buffer>
+
+/** Verifies a transition proof against encoded public inputs; an empty buffer when it holds. */
+export declare function verifyTransition(proof: Uint8Array, publicInputs: Uint8Array): Buffer
+
+/** [`verify_transition`] off the JavaScript thread. */
+export declare function verifyTransitionAsync(proof: Uint8Array, publicInputs: Uint8Array): Promise<Buffer>
 
 /** Version of the core crate. */
 export declare function version(): string

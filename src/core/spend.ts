@@ -59,7 +59,7 @@ export class SpendEncodingError extends Error {
   }
 }
 
-class Writer {
+export class Writer {
   readonly bytes: Uint8Array;
   readonly #view: DataView;
   #offset = 0;
@@ -92,7 +92,7 @@ class Writer {
   }
 }
 
-function hexAt(bytes: Uint8Array, offset: number): DigestHex {
+export function hexAt(bytes: Uint8Array, offset: number): DigestHex {
   let out = '0x';
   for (let i = offset; i < offset + 32; i++) out += (bytes[i] ?? 0).toString(16).padStart(2, '0');
   return out as DigestHex;

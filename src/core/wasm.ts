@@ -160,6 +160,13 @@ function bindingOf(core: WasmCore, offThread?: OffThread): RawBinding {
     },
     parameterSets: () => bytes('parameter_sets'),
     acceptParameterSets: (ids) => bytes('accept_parameter_sets', ids),
+    transitionPublicInputs: (witness) => bytes('transition_public_inputs', witness),
+    proveTransition: (witness, seed) => bytes('prove_transition', witness, seed),
+    verifyTransition: (proof, publicInputs) => bytes('verify_transition', proof, publicInputs),
+    proveTransitionAsync: (witness, seed) =>
+      later('proveTransition', 'prove_transition', witness, seed),
+    verifyTransitionAsync: (proof, publicInputs) =>
+      later('verifyTransition', 'verify_transition', proof, publicInputs),
     frontierAppendAsync: (frontier, leaves) =>
       later('frontierAppend', 'frontier_append', frontier, leaves),
     treeRootAsync: (leaves) => later('treeRoot', 'tree_root', leaves),

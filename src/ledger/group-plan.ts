@@ -27,10 +27,14 @@ export interface Head {
   readonly proofRows: number;
 }
 
-/** An `events` row; for a settlement, `commitment` is the change note (at `leaf_index`). */
+/**
+ * An `events` row; for a settlement, `commitment` is the change note (at `leaf_index`); for a
+ * transition, `commitment` and `recipient_note` are its outputs (at `leaf_index` and the next),
+ * `nullifier` and `nullifier_2` its nullifiers, `memo` its two memo elements joined by a comma.
+ */
 export interface EventRow {
   id: number;
-  kind: 'deposit' | 'settlement';
+  kind: 'deposit' | 'settlement' | 'transition';
   created_at: number;
   amount: string;
   leaf_index: number;
@@ -39,6 +43,8 @@ export interface EventRow {
   settlement_id: string | null;
   recipient: string | null;
   recipient_note: string | null;
+  nullifier_2: string | null;
+  memo: string | null;
 }
 
 /** What the store holds of a group's handed-over proofs, read under the lock. */
@@ -82,7 +88,8 @@ export function emptyHead(tree: TreeHasher): Head {
 
 /**
  * Decides a group of ops against the store's contents.
- * @param spent nullifiers of the group's settlements and hand-overs already spent in the store
+ * @param spent nullifiers of the group's settlements, transitions and hand-overs already spent in
+ *   the store
  * @param present deposit commitments of the group already in the tree
  * @param stored what the store holds of the group's handed-over proofs
  */
@@ -112,7 +119,51 @@ export function planGroup(
   let proofRows = head.proofRows;
 
   for (const op of ops) {
-    if (op.kind === 'settlement') {
+    if (op.kind === 'transition') {
+      const [first, second] = op.nullifiers;
+      if ([first, second].some((nf) => spent.has(nf) || seenNullifiers.has(nf))) {
+        results.push({ ok: false, reason: 'nullifier_already_spent' });
+        continue;
+      }
+      if (first === second) throw new Error('a transition with equal nullifiers reached the store');
+      if (size + 2 > TREE_CAPACITY) {
+        results.push({ ok: false, reason: 'tree_full' });
+        continue;
+      }
+      seenNullifiers.add(first);
+      seenNullifiers.add(second);
+      const id = ++eventCount;
+      leaves.push(
+        { idx: size, commitment: op.outputs[0] },
+        { idx: size + 1, commitment: op.outputs[1] },
+      );
+      for (const nullifier of op.nullifiers)
+        nullifiers.push({ nullifier, settlement_id: op.transitionId, event_id: id });
+      events.push({
+        id,
+        kind: 'transition',
+        created_at: now,
+        amount: '0',
+        leaf_index: size,
+        commitment: op.outputs[0],
+        nullifier: first,
+        settlement_id: op.transitionId,
+        recipient: null,
+        recipient_note: op.outputs[1],
+        nullifier_2: second,
+        memo: op.memo.join(','),
+      });
+      results.push({
+        ok: true,
+        kind: 'transition',
+        eventId: id,
+        transitionId: op.transitionId,
+        outputIndexes: [size, size + 1],
+      });
+      size += 2;
+      // A handed-over payment proof of a nullifier this transition spends can serve nothing any
+      // more; it expires on its own (the payment would be refused as already spent).
+    } else if (op.kind === 'settlement') {
       if (spent.has(op.nullifier) || seenNullifiers.has(op.nullifier)) {
         results.push({ ok: false, reason: 'duplicate_settlement', settlementId: op.settlementId });
         continue;
@@ -139,6 +190,8 @@ export function planGroup(
         settlement_id: op.settlementId,
         recipient: op.recipient,
         recipient_note: op.recipientNote,
+        nullifier_2: null,
+        memo: null,
       });
       results.push({
         ok: true,
@@ -239,6 +292,8 @@ export function planGroup(
         settlement_id: null,
         recipient: null,
         recipient_note: null,
+        nullifier_2: null,
+        memo: null,
       });
       depositTotal += BigInt(op.amount);
       results.push({
@@ -307,6 +362,19 @@ export function eventFromRow(row: EventRow): PoolEvent {
       amount: row.amount,
       commitment: row.commitment as DigestHex,
       index,
+    };
+  }
+  if (row.kind === 'transition') {
+    const [m0 = '0', m1 = '0'] = (row.memo ?? '').split(',');
+    return {
+      id,
+      kind: 'transition',
+      time,
+      transitionId: row.settlement_id ?? '',
+      nullifiers: [row.nullifier as DigestHex, row.nullifier_2 as DigestHex],
+      outputs: [row.commitment as DigestHex, row.recipient_note as DigestHex],
+      outputIndexes: [index, index + 1],
+      memo: [m0, m1],
     };
   }
   return {

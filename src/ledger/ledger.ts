@@ -18,6 +18,7 @@ import {
   type PrivStarkCore,
   type ProofReference,
   type SpendPublicInputs,
+  type TransitionPublicInputs,
   type VerifyResult,
 } from '../core/index.js';
 import {
@@ -32,11 +33,12 @@ import {
   SCHEME,
   TRANSFER_MAX_TIMEOUT_SECONDS,
   TRANSFER_RESOURCE_ID,
+  transitionContext,
 } from '../scheme/index.js';
 import { inSpan, type SpanFacts } from '../tracing/spans.js';
 import { type CommitResult, GroupCommitter } from './committer.js';
 import { isLedgerReason, type LedgerRejection, PoolUnavailableError, reject } from './errors.js';
-import { noteCommitment, recipientNote, settlementId } from './notes.js';
+import { noteCommitment, recipientNote, settlementId, transitionId } from './notes.js';
 import {
   type CheckedFields,
   type ClaimedInputs,
@@ -62,6 +64,7 @@ export type LedgerCore = Pick<
   | 'contextDigest'
   | 'decodeAddress'
   | 'verifySpend'
+  | 'verifyTransition'
   | 'proofReference'
 >;
 
@@ -134,6 +137,24 @@ export interface TransferInput {
   readonly publicInputs: ClaimedInputs;
   readonly recipient: string;
   readonly expiry: number;
+}
+
+/**
+ * A transition (merge or split) through the pool node: its proof (inline), the public inputs it
+ * claims and its expiry; the ledger recomputes the context digest from the pool and the expiry.
+ */
+export interface NoteTransitionInput {
+  readonly proof: Uint8Array;
+  readonly publicInputs: Omit<TransitionPublicInputs, 'ctx'>;
+  readonly expiry: number;
+}
+
+/** A transition applied: its id (the nullifiers' row) and the leaves of its two outputs. */
+export interface NoteTransitionAccepted {
+  readonly ok: true;
+  readonly transitionId: string;
+  readonly eventId: number;
+  readonly outputIndexes: readonly [number, number];
 }
 
 /** A handed-over proof kept. */
@@ -587,6 +608,80 @@ export class Ledger {
   }
 
   /**
+   * Applies a note transition (merge or split): shapes, neither nullifier spent, expiry within
+   * {@link TRANSFER_MAX_TIMEOUT_SECONDS}, the anchor a checkpoint, the transition proof against
+   * the context recomputed here; then both nullifiers, both outputs and one event in one atomic
+   * step. A retry of an applied transition learns its id (`duplicate_settlement`). Exits
+   * (`exit > 0`) are not accepted by the pool yet: `invalid_payload`.
+   * @throws PoolUnavailableError when the store fails
+   */
+  noteTransition(input: NoteTransitionInput): Promise<NoteTransitionAccepted | LedgerRejection> {
+    return inSpan('ledger.note_transition', () => this.applyNoteTransition(input), { reasonOf });
+  }
+
+  private async applyNoteTransition(
+    input: NoteTransitionInput,
+  ): Promise<NoteTransitionAccepted | LedgerRejection> {
+    if (typeof input !== 'object' || input === null) return reject('invalid_payload');
+    const { proof, publicInputs: claimed, expiry } = input;
+    if (typeof claimed !== 'object' || claimed === null) return reject('invalid_payload');
+    const digests = [claimed.root, ...(claimed.nullifiers ?? []), ...(claimed.outputs ?? [])];
+    if (
+      claimed.nullifiers?.length !== 2 ||
+      claimed.outputs?.length !== 2 ||
+      claimed.memo?.length !== 2 ||
+      !digests.every((digest) => this.canonical(digest)) ||
+      !claimed.memo.every((element) => isFieldElement(element)) ||
+      claimed.nullifiers[0] === claimed.nullifiers[1] ||
+      claimed.exit !== '0'
+    )
+      return reject('invalid_payload');
+    const [first, second] = claimed.nullifiers;
+    const id = transitionId(first);
+    // 1. A spent nullifier first: a retry of this transition learns its id.
+    for (const nullifier of [first, second]) {
+      const spent = await this.spent(nullifier);
+      if (spent?.settlementId === id) return reject('duplicate_settlement', { settlementId: id });
+      if (spent) return reject('nullifier_already_spent');
+    }
+    if (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
+      return reject('invalid_payload');
+    if (!Number.isSafeInteger(expiry) || expiry < 0) return reject('invalid_payload');
+    const status = expiryStatus(expiry, this.nowSeconds(), TRANSFER_MAX_TIMEOUT_SECONDS);
+    if (status !== 'ok') return reject(status);
+    // 2. The context, recomputed from this pool and the expiry; the anchor; the proof.
+    const ctx = this.core.contextDigest(
+      transitionContext({ network: this.network, asset: this.asset }, expiry),
+    );
+    if (!(await this.isCheckpoint(claimed.root))) return reject('unknown_root');
+    const pi: TransitionPublicInputs = { ...claimed, ctx };
+    const verdict = await inSpan('proof.verify', () => this.core.verifyTransition(proof, pi), {
+      leaf: true,
+    });
+    if (!verdict.ok) return reject('invalid_priv_stark_proof');
+    // 3. One atomic step: both nullifiers, both outputs, the event.
+    const result = await this.commit({
+      kind: 'transition',
+      transitionId: id,
+      nullifiers: [first, second],
+      outputs: [claimed.outputs[0], claimed.outputs[1]],
+      memo: [claimed.memo[0], claimed.memo[1]],
+    });
+    if (result.ok && result.kind === 'transition')
+      return {
+        ok: true,
+        transitionId: result.transitionId,
+        eventId: result.eventId,
+        outputIndexes: result.outputIndexes,
+      };
+    if (!result.ok && result.reason === 'nullifier_already_spent') {
+      const spent = await this.spent(first);
+      if (spent?.settlementId === id) return reject('duplicate_settlement', { settlementId: id });
+    }
+    return reject(result.ok || !isLedgerReason(result.reason) ? 'invalid_payload' : result.reason);
+  }
+
+  /**
    * Whether `reference` names a handed-over proof, still kept, of a parameter set still accepted,
    * whose public inputs are exactly `pi` — so its hand-over's verdict holds for this payment.
    * @throws PoolUnavailableError when the store fails
@@ -698,6 +793,15 @@ export class Ledger {
   private canonical(text: unknown): text is DigestHex {
     return isCanonicalDigest(this.core, text);
   }
+}
+
+/** A decimal string of a canonical field element. */
+function isFieldElement(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    /^(0|[1-9][0-9]{0,19})$/.test(value) &&
+    BigInt(value) < 0xffffffff00000001n
+  );
 }
 
 export { PoolUnavailableError };

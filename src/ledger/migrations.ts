@@ -160,8 +160,44 @@ const V2 = {
     CREATE INDEX proofs_expires_at ON proofs (expires_at);`,
 } satisfies Migration;
 
+/**
+ * Transitions (merge and split): a third event kind whose row also carries the second nullifier
+ * and the memo. SQLite cannot alter a CHECK constraint, so its events table is rebuilt.
+ */
+const V3 = {
+  version: 3,
+  name: 'transitions',
+  sqlite: `
+    CREATE TABLE events_v3 (
+      id INTEGER PRIMARY KEY,
+      kind TEXT NOT NULL CHECK (kind IN ('deposit', 'settlement', 'transition')),
+      created_at INTEGER NOT NULL,
+      amount TEXT NOT NULL,
+      leaf_index INTEGER NOT NULL,
+      commitment TEXT,
+      nullifier TEXT,
+      settlement_id TEXT,
+      recipient TEXT,
+      recipient_note TEXT,
+      nullifier_2 TEXT,
+      memo TEXT
+    );
+    INSERT INTO events_v3 (id, kind, created_at, amount, leaf_index, commitment, nullifier,
+      settlement_id, recipient, recipient_note)
+      SELECT id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id,
+        recipient, recipient_note FROM events;
+    DROP TABLE events;
+    ALTER TABLE events_v3 RENAME TO events;`,
+  postgres: `
+    ALTER TABLE events DROP CONSTRAINT events_kind_check;
+    ALTER TABLE events ADD CONSTRAINT events_kind_check
+      CHECK (kind IN ('deposit', 'settlement', 'transition'));
+    ALTER TABLE events ADD COLUMN nullifier_2 TEXT;
+    ALTER TABLE events ADD COLUMN memo TEXT;`,
+} satisfies Migration;
+
 /** Every migration, ascending. */
-export const MIGRATIONS: readonly Migration[] = [V1, V2];
+export const MIGRATIONS: readonly Migration[] = [V1, V2, V3];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

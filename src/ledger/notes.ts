@@ -44,3 +44,11 @@ export function settlementId(nullifier: string): string {
   hash.update(Buffer.from(nullifier.slice(2), 'hex'));
   return `0x${hash.digest('hex')}`;
 }
+
+/** The id of the transition whose first nullifier is `nullifier`, derived as {@link settlementId}. */
+export function transitionId(nullifier: string): string {
+  const hash = createHash('sha256');
+  hash.update('priv-stark/v1 transition\0');
+  hash.update(Buffer.from(nullifier.slice(2), 'hex'));
+  return `0x${hash.digest('hex')}`;
+}

@@ -124,7 +124,7 @@ const HEAD_COLUMNS =
 const PROOF_COLUMNS = 'reference, parameter_set, root, nullifier, change, amount, ctx, expires_at';
 const CHECKPOINT_COLUMNS = 'seq, root, size, created_at';
 const EVENT_COLUMNS =
-  'id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note';
+  'id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note, nullifier_2, memo';
 
 /**
  * Inserts handed-over proofs (or keeps a stored reference again with its new time) in one
@@ -314,7 +314,7 @@ class PostgresStore implements PoolStore {
           // of the group's nullifiers are spent, which deposit commitments are in the tree, which
           // handed-over references are stored (and until when), and the proofs per nullifier.
           const nullifiersOfGroup = ops.flatMap((op) =>
-            op.kind === 'deposit' ? [] : [op.nullifier],
+            op.kind === 'deposit' ? [] : op.kind === 'transition' ? op.nullifiers : [op.nullifier],
           );
           const { rows } = await client.query<{
             k: 'n' | 'c' | 'r' | 'p';
@@ -359,7 +359,8 @@ class PostgresStore implements PoolStore {
                         SELECT * FROM unnest($3::text[], $4::text[], $5::bigint[])),
                   e AS (INSERT INTO events (${EVENT_COLUMNS})
                         SELECT * FROM unnest($6::bigint[], $7::text[], $8::bigint[], $9::text[], $10::bigint[],
-                                             $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])),
+                                             $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+                                             $24::text[], $25::text[])),
                   d AS (DELETE FROM proofs WHERE nullifier = ANY($23::text[]))
              UPDATE pool_head SET size = $16, root = $17, frontier = $18, event_count = $19, checkpoint_count = $20,
                                   deposit_total = $21, proof_rows = $22
@@ -388,6 +389,8 @@ class PostgresStore implements PoolStore {
               h.depositTotal,
               h.proofRows,
               plan.dropProofsOf,
+              e.map((r) => r.nullifier_2),
+              e.map((r) => r.memo),
             ],
           );
           // Handed-over proofs in a statement of their own, each proof a binary parameter: in an

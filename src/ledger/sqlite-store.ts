@@ -298,8 +298,8 @@ class SqliteStore implements PoolStore {
         'INSERT INTO nullifiers (nullifier, settlement_id, event_id) VALUES (?, ?, ?)',
       ),
       insertEvent: db.prepare(
-        `INSERT INTO events (id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note)
-         VALUES (@id, @kind, @created_at, @amount, @leaf_index, @commitment, @nullifier, @settlement_id, @recipient, @recipient_note)`,
+        `INSERT INTO events (id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note, nullifier_2, memo)
+         VALUES (@id, @kind, @created_at, @amount, @leaf_index, @commitment, @nullifier, @settlement_id, @recipient, @recipient_note, @nullifier_2, @memo)`,
       ),
       latestCheckpoint: db.prepare(
         'SELECT seq, root, size, created_at FROM checkpoints ORDER BY seq DESC LIMIT 1',
@@ -317,7 +317,7 @@ class SqliteStore implements PoolStore {
         .prepare('SELECT commitment FROM leaves WHERE idx >= ? ORDER BY idx LIMIT ?')
         .pluck(),
       events: db.prepare(
-        `SELECT id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note
+        `SELECT id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note, nullifier_2, memo
          FROM events WHERE id > ? ORDER BY id LIMIT ?`,
       ),
       ping: db.prepare('SELECT 1').pluck(),
@@ -375,6 +375,10 @@ class SqliteStore implements PoolStore {
     for (const op of ops) {
       if (op.kind === 'deposit') {
         if (this.sql.present.get(op.commitment) !== undefined) present.add(op.commitment);
+        continue;
+      }
+      if (op.kind === 'transition') {
+        for (const nf of op.nullifiers) if (this.sql.spent.get(nf) !== undefined) spent.add(nf);
         continue;
       }
       if (this.sql.spent.get(op.nullifier) !== undefined) spent.add(op.nullifier);

@@ -65,8 +65,23 @@ export interface HandOverOp {
   readonly perNullifier: number;
 }
 
+/**
+ * A transition (merge or split) to apply: the pool already verified its proof. Both nullifiers
+ * are inserted (each refused if spent, also earlier in the same group), both outputs appended in
+ * order, and one `transition` event recorded.
+ */
+export interface TransitionOp {
+  readonly kind: 'transition';
+  /** Deterministic in the first nullifier (`transitionId()` in `notes.ts`). */
+  readonly transitionId: string;
+  readonly nullifiers: readonly [DigestHex, DigestHex];
+  readonly outputs: readonly [DigestHex, DigestHex];
+  /** The masked output values (two field elements, decimal), for the owner's recovery. */
+  readonly memo: readonly [string, string];
+}
+
 /** What {@link PoolStore.apply} takes. */
-export type StoreOp = DepositOp | SettlementOp | HandOverOp;
+export type StoreOp = DepositOp | SettlementOp | HandOverOp | TransitionOp;
 
 /** A deposit that was appended. */
 export interface DepositApplied {
@@ -99,6 +114,16 @@ export interface HandOverApplied {
   readonly stored: boolean;
 }
 
+/** A transition that was applied. */
+export interface TransitionApplied {
+  readonly ok: true;
+  readonly kind: 'transition';
+  readonly eventId: number;
+  readonly transitionId: string;
+  /** Leaf indexes of the two outputs (consecutive). */
+  readonly outputIndexes: readonly [number, number];
+}
+
 /** An op the store's own rules refused; nothing of it was written. */
 export type StoreRefusal =
   | { readonly ok: false; readonly reason: 'duplicate_settlement'; readonly settlementId: string }
@@ -109,7 +134,12 @@ export type StoreRefusal =
   | { readonly ok: false; readonly reason: 'proof_store_full' };
 
 /** The result of one op, in the order of the ops given. */
-export type StoreOpResult = DepositApplied | SettlementApplied | HandOverApplied | StoreRefusal;
+export type StoreOpResult =
+  | DepositApplied
+  | SettlementApplied
+  | HandOverApplied
+  | TransitionApplied
+  | StoreRefusal;
 
 /** A stored handed-over proof, without its bytes: what `/verify` and `/settle` compare. */
 export interface HandedOverProof {
@@ -157,6 +187,17 @@ export type PoolEvent =
       readonly amount: string;
       readonly recipientNote: DigestHex;
       readonly recipientIndex: number;
+    }
+  | {
+      readonly id: number;
+      readonly kind: 'transition';
+      readonly time: number;
+      readonly transitionId: string;
+      readonly nullifiers: readonly [DigestHex, DigestHex];
+      readonly outputs: readonly [DigestHex, DigestHex];
+      /** Leaf indexes of the outputs. */
+      readonly outputIndexes: readonly [number, number];
+      readonly memo: readonly [string, string];
     };
 
 /** The ledger's head. */

@@ -75,6 +75,29 @@ export interface TransferReceipt {
   readonly recipientIndex: number;
 }
 
+/**
+ * What `POST /transitions` takes: a merge or split's public inputs (the exit amount is 0), its
+ * expiry and the proof inline.
+ */
+export interface TransitionRequest {
+  readonly scheme: string;
+  readonly network: string;
+  readonly root: string;
+  readonly nullifiers: readonly [string, string];
+  readonly outputs: readonly [string, string];
+  /** The masked output values, two field elements in decimal. */
+  readonly memo: readonly [string, string];
+  readonly expiry: number;
+  /** Canonical standard base64 of the proof bytes. */
+  readonly proof: string;
+}
+
+/** What `POST /transitions` answers: the transition id and the leaves of its two outputs. */
+export interface TransitionReceipt {
+  readonly transaction: string;
+  readonly outputIndexes: readonly [number, number];
+}
+
 /** Options of {@link PoolNodeClient}. */
 export interface PoolNodeClientOptions {
   /** The operator token, for deposits. */
@@ -187,6 +210,20 @@ export class PoolNodeClient {
    */
   transfer(body: TransferRequest): Promise<TransferReceipt> {
     return this.request('/transfers', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  }
+
+  /**
+   * Applies a merge or split (`POST /transitions`). Like a hand-over, send it over a transport of
+   * its own.
+   * @throws PoolNodeError with the node's reason (`duplicate_settlement`, `nullifier_already_spent`,
+   *   `unknown_root`, `expiry_too_far`, `invalid_priv_stark_proof`, `rate_limited`, …)
+   */
+  transition(body: TransitionRequest): Promise<TransitionReceipt> {
+    return this.request('/transitions', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),

@@ -23,6 +23,7 @@ import { allowedOrigin, type CorsOrigins } from './cors.js';
 import { claimedInputs, refuse } from './refusal.js';
 import { handOverSchema } from './schemas.js';
 import { registerTransfer } from './transfer-route.js';
+import { registerTransition } from './transition-route.js';
 
 /** The per-client rate limit of the route. */
 export interface HandOverLimits {
@@ -113,6 +114,11 @@ export async function registerHandOver(
     }
 
     registerTransfer(scope, {
+      ledger,
+      rateLimit: { max: limits.max, timeWindow: limits.timeWindowMs },
+      cors,
+    });
+    registerTransition(scope, {
       ledger,
       rateLimit: { max: limits.max, timeWindow: limits.timeWindowMs },
       cors,

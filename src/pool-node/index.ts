@@ -12,6 +12,8 @@ export {
   type PoolNodeState,
   type TransferReceipt,
   type TransferRequest,
+  type TransitionReceipt,
+  type TransitionRequest,
 } from './client.js';
 export {
   findOperatorToken,

@@ -51,10 +51,10 @@ const checkpoint = {
 const event = {
   type: 'object',
   description:
-    'a deposit (commitment, index) or a settlement (nullifier, change, recipient, recipient note, indexes)',
+    'a deposit (amount, commitment, index), a settlement (amount, nullifier, change, recipient, recipient note, indexes) or a transition (merge or split: two nullifiers, two outputs, their indexes, the memo)',
   properties: {
     id: count,
-    kind: { type: 'string', enum: ['deposit', 'settlement'] },
+    kind: { type: 'string', enum: ['deposit', 'settlement', 'transition'] },
     time: count,
     amount,
     commitment: digest,
@@ -66,8 +66,13 @@ const event = {
     recipient: { type: 'string' },
     recipientNote: digest,
     recipientIndex: count,
+    transitionId: digest,
+    nullifiers: { type: 'array', items: digest },
+    outputs: { type: 'array', items: digest },
+    outputIndexes: { type: 'array', items: count },
+    memo: { type: 'array', items: { type: 'string' } },
   },
-  required: ['id', 'kind', 'time', 'amount'],
+  required: ['id', 'kind', 'time'],
 } as const;
 
 /** A non-negative integer in a query string (queries are not coerced: every part is checked as sent). */
@@ -330,6 +335,56 @@ export const transferSchema = {
       type: 'object',
       description:
         'a stable reason of the registry; duplicate_settlement carries the transaction that spent the note',
+      properties: {
+        error: { type: 'string' },
+        message: { type: 'string' },
+        transaction: { type: 'string' },
+      },
+      required: ['error', 'message'],
+    },
+    503: { ...errorBody, description: 'pool_unavailable' },
+  },
+} as const;
+
+/** `POST /transitions`: a merge or split, its proof inline. */
+export const transitionSchema = {
+  description:
+    'applies a merge or split of notes proven with the transition statement: two nullifiers, two output commitments, the masked output values and the expiry, the proof inline',
+  body: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      scheme: { type: 'string', minLength: 1, maxLength: 64 },
+      network: { type: 'string', minLength: 1, maxLength: 128 },
+      root: digest,
+      nullifiers: { type: 'array', items: digest, minItems: 2, maxItems: 2 },
+      outputs: { type: 'array', items: digest, minItems: 2, maxItems: 2 },
+      memo: {
+        type: 'array',
+        items: { type: 'string', pattern: '^(0|[1-9][0-9]{0,19})$' },
+        minItems: 2,
+        maxItems: 2,
+      },
+      expiry: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+      // Bounded by the route's body limit; the canonical-base64 check refuses a proof over 128 KiB.
+      proof: { type: 'string', description: 'canonical standard base64 of the proof bytes' },
+    },
+    required: ['scheme', 'network', 'root', 'nullifiers', 'outputs', 'memo', 'expiry', 'proof'],
+  },
+  response: {
+    200: {
+      type: 'object',
+      description: 'applied: the transition id and the leaves of its two outputs',
+      properties: {
+        transaction: { type: 'string' },
+        outputIndexes: { type: 'array', items: count, minItems: 2, maxItems: 2 },
+      },
+      required: ['transaction', 'outputIndexes'],
+    },
+    '4xx': {
+      type: 'object',
+      description:
+        'a stable reason of the registry; duplicate_settlement carries the transition already applied',
       properties: {
         error: { type: 'string' },
         message: { type: 'string' },

@@ -5,6 +5,7 @@
  */
 
 import type { DigestHex, PaymentContext, SpendPublicInputs } from '../core/index.js';
+import { SCHEME, TRANSITION_RESOURCE_ID } from './profile.js';
 import type { PaymentRequirements, PrivStarkPayload } from './schema.js';
 
 /** `paymentRequirements.extra.resourceId`, `''` when absent. */
@@ -37,5 +38,26 @@ export function publicInputs(payload: PrivStarkPayload, ctx: DigestHex): SpendPu
     change: payload.commitment as DigestHex,
     amount: payload.amount,
     ctx,
+  };
+}
+
+/**
+ * The context a transition (merge or split, `POST /transitions`) is bound to: this scheme, the
+ * pool's network and asset, no `payTo` (a transition names no owner), amount `1` (the context
+ * encoding takes positive amounts only; a transition's values are not in its context),
+ * {@link TRANSITION_RESOURCE_ID} and the expiry. The wallet and the ledger both build it here.
+ */
+export function transitionContext(
+  network: { readonly network: string; readonly asset: string },
+  expiry: number,
+): PaymentContext {
+  return {
+    scheme: SCHEME,
+    network: network.network,
+    asset: network.asset,
+    payTo: '',
+    amount: '1',
+    resourceId: TRANSITION_RESOURCE_ID,
+    expiry,
   };
 }

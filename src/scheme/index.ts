@@ -4,7 +4,7 @@
  * canonical encodings and the mapping from a request to the proof's statement.
  */
 
-export { paymentContext, publicInputs, resourceIdOf } from './context.js';
+export { paymentContext, publicInputs, resourceIdOf, transitionContext } from './context.js';
 export { CONTEXT_DIGESTS_MAX, ContextDigests } from './context-digests.js';
 export {
   decodeProof,
@@ -39,6 +39,7 @@ export {
   SCHEME,
   TRANSFER_MAX_TIMEOUT_SECONDS,
   TRANSFER_RESOURCE_ID,
+  TRANSITION_RESOURCE_ID,
   X402_VERSION,
 } from './profile.js';
 export {

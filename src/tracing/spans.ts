@@ -30,6 +30,7 @@ export type SpanName =
   | 'ledger.settle'
   | 'ledger.refuse'
   | 'ledger.hand_over'
+  | 'ledger.note_transition'
   | 'ledger.commit'
   | `store.${string}`;
 

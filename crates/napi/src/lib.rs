@@ -293,3 +293,43 @@ pub fn parameter_sets() -> Buffer {
 pub fn accept_parameter_sets(ids: Uint8Array) -> Result<Buffer> {
     bytes(guarded(|| proof_wire::accept_parameter_sets(&ids)))
 }
+
+// TRANSITIONS (merge, split, exit)
+// ================================================================================================
+
+/// Public inputs (216 bytes) of an encoded transition witness.
+#[napi]
+pub fn transition_public_inputs(witness: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| proof_wire::transition_public_inputs_of(&witness)))
+}
+
+/// Proves an encoded transition witness with a 32-byte seed from a CSPRNG.
+#[napi]
+pub fn prove_transition(witness: Uint8Array, seed: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| proof_wire::prove_transition(&witness, &seed)))
+}
+
+/// Verifies a transition proof against encoded public inputs; an empty buffer when it holds.
+#[napi]
+pub fn verify_transition(proof: Uint8Array, public_inputs: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| proof_wire::verify_transition(&proof, &public_inputs).map(|()| Vec::new())))
+}
+
+/// [`prove_transition`] off the JavaScript thread.
+#[napi(ts_return_type = "Promise<Buffer>")]
+pub fn prove_transition_async(witness: Uint8Array, seed: Uint8Array) -> AsyncTask<WireTask> {
+    let (witness, seed) = (witness.to_vec(), seed.to_vec());
+    WireTask::new(move || proof_wire::prove_transition(&witness, &seed))
+}
+
+/// [`verify_transition`] off the JavaScript thread.
+#[napi(ts_return_type = "Promise<Buffer>")]
+pub fn verify_transition_async(
+    proof: Uint8Array,
+    public_inputs: Uint8Array,
+) -> AsyncTask<WireTask> {
+    let (proof, public_inputs) = (proof.to_vec(), public_inputs.to_vec());
+    WireTask::new(move || {
+        proof_wire::verify_transition(&proof, &public_inputs).map(|()| Vec::new())
+    })
+}

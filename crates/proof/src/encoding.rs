@@ -104,7 +104,11 @@ impl<'a> Reader<'a> {
     }
 }
 
-pub(crate) fn check_length(bytes: &[u8], what: &'static str, expected: usize) -> Result<(), ProofError> {
+pub(crate) fn check_length(
+    bytes: &[u8],
+    what: &'static str,
+    expected: usize,
+) -> Result<(), ProofError> {
     if bytes.len() == expected {
         Ok(())
     } else {

@@ -18,6 +18,7 @@ use crate::{
     params::{KNOWN_SETS, PARAMETER_SET},
     prover, reference,
     statement::{PublicInputs, SpendWitness},
+    transition::{self, TransitionPublicInputs, TransitionWitness},
     verifier::{self, AcceptedSets},
 };
 
@@ -134,4 +135,34 @@ pub fn parameter_sets() -> Vec<u8> {
         ]);
     }
     out
+}
+
+// TRANSITIONS (merge, split, exit)
+// ================================================================================================
+
+/// Proves an encoded transition witness (2232 bytes; see [`crate::transition::encoding`]).
+///
+/// # Errors
+/// A malformed witness or seed, a refused witness (`values_not_conserved`, …), or a prover fault.
+pub fn prove_transition(witness: &[u8], seed: &[u8]) -> Result<Vec<u8>, ProofError> {
+    let seed = parse_seed(seed)?;
+    let witness = TransitionWitness::from_bytes(witness)?;
+    Ok(transition::prove_transition(&witness, seed)?.0)
+}
+
+/// The encoded public inputs (216 bytes) the encoded transition witness proves.
+///
+/// # Errors
+/// A malformed or refused witness.
+pub fn transition_public_inputs_of(witness: &[u8]) -> Result<Vec<u8>, ProofError> {
+    Ok(TransitionWitness::from_bytes(witness)?.public_inputs()?.to_bytes())
+}
+
+/// Verifies transition proof bytes against encoded public inputs.
+///
+/// # Errors
+/// Malformed public inputs, or the first check the proof fails.
+pub fn verify_transition(proof: &[u8], public_inputs: &[u8]) -> Result<(), ProofError> {
+    let public_inputs = TransitionPublicInputs::from_bytes(public_inputs)?;
+    transition::verify_transition(proof, &public_inputs)
 }

@@ -112,7 +112,10 @@ fn spend_and_transition_proofs_are_not_interchangeable() {
     );
     // With the set byte rewritten as well, the shape (512 rows, 46 columns) is refused.
     relabelled[5] = TRANSITION_PARAMETER_SET.id;
-    assert_eq!(code(verify_transition(&relabelled, &scenario.public_inputs)), "invalid_proof_shape");
+    assert_eq!(
+        code(verify_transition(&relabelled, &scenario.public_inputs)),
+        "invalid_proof_shape"
+    );
 }
 
 #[test]
@@ -140,7 +143,10 @@ fn public_inputs_and_witness_round_trip_with_strict_decoding() {
     let bytes = scenario.public_inputs.to_bytes();
     assert_eq!(bytes.len(), TRANSITION_PUBLIC_INPUTS_BYTES);
     assert_eq!(TransitionPublicInputs::from_bytes(&bytes), Ok(scenario.public_inputs));
-    assert_eq!(TransitionPublicInputs::from_bytes(&bytes[1..]).unwrap_err().code(), "invalid_length");
+    assert_eq!(
+        TransitionPublicInputs::from_bytes(&bytes[1..]).unwrap_err().code(),
+        "invalid_length"
+    );
     let mut memo_high = bytes.clone();
     memo_high[TRANSITION_PUBLIC_INPUTS_BYTES - 8..].copy_from_slice(&u64::MAX.to_le_bytes());
     assert_eq!(
@@ -207,7 +213,12 @@ fn outputs_belong_to_the_owner_and_are_recoverable_from_the_key() {
     // Another key opens nothing, and the memo alone says nothing of the values.
     let other = Digest([Felt::ONE; 4]);
     assert_eq!(
-        notes::recover_transition_outputs(&other, &public.nullifiers()[0], public.memo(), public.outputs()),
+        notes::recover_transition_outputs(
+            &other,
+            &public.nullifiers()[0],
+            public.memo(),
+            public.outputs()
+        ),
         [None, None]
     );
     assert_ne!(public.memo()[0].as_canonical_u64(), 500_000);

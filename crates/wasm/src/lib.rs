@@ -323,3 +323,41 @@ pub extern "C" fn ps_parameter_sets() -> u32 {
 pub unsafe extern "C" fn ps_accept_parameter_sets(ptr: *const u8, len: usize) -> u32 {
     finish(proof_wire::accept_parameter_sets(unsafe { arg(ptr, len) }))
 }
+
+/// See `priv_stark_proof::wire::transition_public_inputs_of`.
+///
+/// # Safety
+/// Arguments as in [`arg`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_transition_public_inputs(ptr: *const u8, len: usize) -> u32 {
+    finish(proof_wire::transition_public_inputs_of(unsafe { arg(ptr, len) }))
+}
+
+/// See `priv_stark_proof::wire::prove_transition`.
+///
+/// # Safety
+/// Arguments as in [`arg`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_prove_transition(
+    wp: *const u8,
+    wl: usize,
+    sp: *const u8,
+    sl: usize,
+) -> u32 {
+    finish(proof_wire::prove_transition(unsafe { arg(wp, wl) }, unsafe { arg(sp, sl) }))
+}
+
+/// See `priv_stark_proof::wire::verify_transition`; an empty result when the proof holds.
+///
+/// # Safety
+/// Arguments as in [`arg`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_verify_transition(
+    pp: *const u8,
+    pl: usize,
+    ip: *const u8,
+    il: usize,
+) -> u32 {
+    let (proof, inputs) = unsafe { (arg(pp, pl), arg(ip, il)) };
+    finish(proof_wire::verify_transition(proof, inputs).map(|()| Vec::new()))
+}

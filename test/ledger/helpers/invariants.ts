@@ -81,6 +81,19 @@ export async function ledgerProblems(core: PrivStarkCore, store: PoolStore): Pro
         problems.push(`deposit event ${event.id} does not match leaf ${next}`);
       total += BigInt(event.amount);
       next += 1;
+    } else if (event.kind === 'transition') {
+      if (event.outputIndexes[0] !== next || event.outputIndexes[1] !== next + 1)
+        problems.push(`transition event ${event.id} indexes`);
+      if (leaves[next] !== event.outputs[0] || leaves[next + 1] !== event.outputs[1])
+        problems.push(`transition event ${event.id} leaves`);
+      for (const nullifier of event.nullifiers) {
+        if (nullifiers.has(nullifier)) problems.push(`nullifier of event ${event.id} spent twice`);
+        nullifiers.add(nullifier);
+        const spent = await store.nullifier(nullifier);
+        if (spent?.settlementId !== event.transitionId || spent.eventId !== event.id)
+          problems.push(`nullifier row of event ${event.id}`);
+      }
+      next += 2;
     } else {
       if (event.changeIndex !== next || event.recipientIndex !== next + 1)
         problems.push(`settlement event ${event.id} indexes`);

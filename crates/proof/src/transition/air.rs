@@ -189,10 +189,7 @@ impl<AB: AirBuilder<F = Felt>> Air<AB> for TransitionAir {
 
         // 7. Value: conserved on every row; outputs real (≥ MIN) or dummies (0).
         builder.assert_zero(
-            vin[0].clone() + vin[1].clone()
-                - vout[0].clone()
-                - vout[1].clone()
-                - pv(PV_EXIT, 0),
+            vin[0].clone() + vin[1].clone() - vout[0].clone() - vout[1].clone() - pv(PV_EXIT, 0),
         );
         let min = AB::Expr::from_u64(MIN_OUTPUT_VALUE);
         for j in 0..2 {
@@ -205,10 +202,7 @@ impl<AB: AirBuilder<F = Felt>> Air<AB> for TransitionAir {
         }
 
         // 8. Range checks: acc_j = Σ bit_i 2^i over its 62 window rows, then 0.
-        let windows = [
-            (Selector::Keep1, Selector::Window1),
-            (Selector::Keep2, Selector::Window2),
-        ];
+        let windows = [(Selector::Keep1, Selector::Window1), (Selector::Keep2, Selector::Window2)];
         for (j, (keep, window)) in windows.into_iter().enumerate() {
             builder.assert_zero(
                 sel(keep) * (acc[j].clone() - acc_next[j].clone())

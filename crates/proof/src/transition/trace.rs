@@ -81,10 +81,7 @@ fn permutation_inputs(
 }
 
 /// The trace of `witness`, whose values `values` come from [`TransitionWitness::derive`].
-pub fn build_trace(
-    witness: &TransitionWitness,
-    values: &TransitionValues,
-) -> RowMajorMatrix<Felt> {
+pub fn build_trace(witness: &TransitionWitness, values: &TransitionValues) -> RowMajorMatrix<Felt> {
     let mut trace = vec![Felt::ZERO; TRACE_ROWS * TRACE_WIDTH];
     for (p, input) in permutation_inputs(witness, values).iter().enumerate() {
         let mut rows = [[Felt::ZERO; HASH_WIDTH]; CYCLE];
@@ -97,7 +94,8 @@ pub fn build_trace(
     }
 
     let real = witness.outputs.map(|value| u64::from(value != 0));
-    let ranged: [u64; 2] = core::array::from_fn(|j| witness.outputs[j] - real[j] * MIN_OUTPUT_VALUE);
+    let ranged: [u64; 2] =
+        core::array::from_fn(|j| witness.outputs[j] - real[j] * MIN_OUTPUT_VALUE);
     let second_load = output_row(p_input_note(1));
     for row in 0..TRACE_ROWS {
         let cells = &mut trace[row * TRACE_WIDTH..(row + 1) * TRACE_WIDTH];

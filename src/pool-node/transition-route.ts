@@ -1,0 +1,65 @@
+/**
+ * @module `POST /transitions`: a merge or a split of notes, proven by their owner with the
+ * transition statement (`crates/proof/src/transition/`) and applied by the pool node itself — not
+ * the facilitator, whose surface stays the three payment endpoints. Two inputs and two outputs
+ * always (dummies fill in), so the node learns two nullifiers and two commitments, as from a
+ * payment, and not which kind of transition it was.
+ *
+ * The ledger refuses before applying anything (`Ledger.noteTransition`: shapes, a spent nullifier,
+ * expiry and its bound, the anchor, the proof); refusals are stable reasons of the registry with
+ * their status, never a 5xx but `pool_unavailable`. The route shares the hand-over's scope: its
+ * per-client rate limit, its body limit and its CORS origins.
+ */
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+import type { DigestHex } from '../core/index.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { decodeProof, HANDOVER_BODY_LIMIT_BYTES } from '../scheme/index.js';
+import type { TransitionRequest } from './client.js';
+import { refuse } from './refusal.js';
+import { transitionSchema } from './schemas.js';
+
+/** Registers `POST /transitions` in the hand-over's scope (rate limit and CORS already there). */
+export function registerTransition(
+  scope: FastifyInstance,
+  options: {
+    ledger: Ledger;
+    rateLimit: { max: number; timeWindow: number };
+    cors: (request: FastifyRequest, reply: FastifyReply) => void;
+  },
+): void {
+  const { ledger } = options;
+  scope.post<{ Body: TransitionRequest }>(
+    '/transitions',
+    {
+      schema: transitionSchema,
+      bodyLimit: HANDOVER_BODY_LIMIT_BYTES,
+      config: { rateLimit: options.rateLimit },
+      onRequest: async (request, reply) => options.cors(request, reply),
+    },
+    async (request, reply) => {
+      const body = request.body;
+      if (body.scheme !== ledger.scheme) return refuse(reply, 'unsupported_scheme');
+      if (body.network !== ledger.network) return refuse(reply, 'unsupported_network');
+      const proof = decodeProof(body.proof);
+      if (!proof.ok) return refuse(reply, proof.reason);
+      const result = await ledger.noteTransition({
+        proof: proof.bytes,
+        publicInputs: {
+          root: body.root as DigestHex,
+          nullifiers: [body.nullifiers[0] as DigestHex, body.nullifiers[1] as DigestHex],
+          outputs: [body.outputs[0] as DigestHex, body.outputs[1] as DigestHex],
+          exit: '0',
+          memo: [body.memo[0], body.memo[1]],
+        },
+        expiry: body.expiry,
+      });
+      if (!result.ok) return refuse(reply, result.reason, result.settlementId);
+      return reply.code(200).send({
+        transaction: result.transitionId,
+        outputIndexes: result.outputIndexes,
+      });
+    },
+  );
+}

@@ -1,0 +1,275 @@
+// POST /transitions on the pool node (merge and split of notes, proven with the transition
+// statement), over real loopback listeners on both stores (a SQLite file and a throwaway
+// PostgreSQL 15): a wallet merges two deposits and splits a note privately, every note comes back
+// to a wallet restored from the key alone, the value is conserved; settle-once (a repost, copies at
+// once, a note spent by a payment first); the binding (another expiry, another memo, a spend proof
+// in place of a transition proof); hostile bodies (fast-check) always a 4xx of the registry and
+// nothing applied. Each refusal has a twin that is applied.
+
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { MemoryWalletStore, Wallet } from '../../src/client/index.js';
+import { Ledger, type PoolStore } from '../../src/ledger/index.js';
+import {
+  buildPoolNode,
+  type HandOverLimits,
+  PoolNodeClient,
+  type TransitionRequest,
+} from '../../src/pool-node/index.js';
+import { POOL_NODE_REASONS, REASON_CODES } from '../../src/scheme/index.js';
+import { postgresAvailable } from '../../testkit/postgres.js';
+import { ledgerProblems } from '../ledger/helpers/invariants.js';
+import { STORE_KINDS, storeHarness } from '../ledger/helpers/stores.js';
+
+const TOKEN = 'operator-token-for-tests-0123456789';
+const NO_LIMIT: HandOverLimits = { max: 1_000_000, timeWindowMs: 60_000 };
+const ALLOWED_CODES = new Set<string>([
+  ...REASON_CODES,
+  ...Object.keys(POOL_NODE_REASONS),
+  'invalid_request',
+]);
+
+const kinds = STORE_KINDS.filter(
+  (kind) => kind === 'sqlite' || postgresAvailable() || process.env.CI,
+);
+
+/** Records every transition body a wallet sends; holds them back while `hold` is set. */
+class Capture {
+  readonly bodies: TransitionRequest[] = [];
+  hold = false;
+  readonly fetch: typeof fetch = async (input, init) => {
+    if (String(input).endsWith('/transitions')) {
+      this.bodies.push(JSON.parse(String(init?.body)) as TransitionRequest);
+      if (this.hold) throw new Error('held back by the test');
+    }
+    return globalThis.fetch(input, init);
+  };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: replies are read field by field in the tests
+type Json = any;
+
+async function post(url: string, body: unknown): Promise<{ status: number; json: Json }> {
+  const response = await fetch(`${url}/transitions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  let json: Json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  return { status: response.status, json };
+}
+
+describe.each(kinds)('POST /transitions on the %s store', (kind) => {
+  const h = storeHarness(kind);
+  let apps: FastifyInstance[] = [];
+  afterEach(async () => {
+    await Promise.all(apps.map((app) => app.close()));
+    apps = [];
+  });
+
+  async function startNode(store?: PoolStore) {
+    const core = h.core();
+    const theStore = store ?? (await h.fresh()).store;
+    const ledger = new Ledger({ core, store: theStore });
+    const app = await buildPoolNode({
+      ledger,
+      operatorToken: TOKEN,
+      logger: false,
+      handOver: NO_LIMIT,
+    });
+    apps.push(app);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    return {
+      core,
+      ledger,
+      store: theStore,
+      url,
+      operator: new PoolNodeClient(url, { token: TOKEN }),
+    };
+  }
+  type Node = Awaited<ReturnType<typeof startNode>>;
+
+  async function fundedWallet(node: Node, amounts: readonly bigint[]) {
+    const capture = new Capture();
+    const store = new MemoryWalletStore();
+    const wallet = await Wallet.create({
+      core: node.core,
+      pool: node.url,
+      store,
+      handOverFetch: capture.fetch,
+    });
+    for (const amount of amounts) {
+      const ticket = await wallet.depositTicket(amount.toString());
+      await node.operator.deposit(ticket.amount, ticket.pre);
+    }
+    await node.ledger.checkpoint();
+    await wallet.sync();
+    return { wallet, capture };
+  }
+
+  function unspent(wallet: Wallet): bigint[] {
+    return wallet
+      .notes()
+      .filter((n) => !n.spent)
+      .map((n) => BigInt(n.value))
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  it('merges two notes and splits one privately; a wallet restored from the key finds every note', async () => {
+    const node = await startNode();
+    const { wallet } = await fundedWallet(node, [300_000n, 200_000n]);
+    const merged = await wallet.mergeNotes();
+    expect(merged.outputIndexes).toEqual([2, 3]);
+    await node.ledger.checkpoint();
+    await wallet.sync();
+    expect(unspent(wallet)).toEqual([500_000n]);
+    const big = wallet.notes().find((n) => !n.spent)!;
+    await wallet.splitPrivately(big.commitment, 120_000n);
+    await node.ledger.checkpoint();
+    await wallet.sync();
+    expect(unspent(wallet)).toEqual([120_000n, 380_000n]);
+    // The pool saw nothing of the values: the events carry no amount.
+    const { events } = await node.operator.events(0);
+    const transitions = events.filter((e) => e.kind === 'transition');
+    expect(transitions).toHaveLength(2);
+    for (const event of transitions)
+      expect(JSON.stringify(event)).not.toMatch(/120000|380000|500000/);
+    // Restored from the key alone: the same notes, the same spent ones.
+    const restored = await Wallet.create({
+      core: node.core,
+      pool: node.url,
+      sk: wallet.spendingKey,
+    });
+    await restored.sync();
+    expect(unspent(restored)).toEqual([120_000n, 380_000n]);
+    expect(await ledgerProblems(node.core, node.store)).toEqual([]);
+    // Deposits − withdrawals (none) = unspent notes.
+    expect((await node.store.state()).depositTotal).toBe('500000');
+  });
+
+  it('applies once: a repost, copies at once, and a note a payment spent first', async () => {
+    const node = await startNode();
+    const { wallet, capture } = await fundedWallet(node, [300_000n, 200_000n]);
+    const receipt = await wallet.mergeNotes();
+    const body = capture.bodies[0]!;
+    const again = await post(node.url, body);
+    expect(again.status).toBe(409);
+    expect(again.json).toMatchObject({
+      error: 'duplicate_settlement',
+      transaction: receipt.transaction,
+    });
+    // Two other notes, the same transition sent eight times at once: one applies.
+    const second = await fundedWallet(node, [50_000n, 60_000n]);
+    second.capture.hold = true;
+    await expect(second.wallet.mergeNotes()).rejects.toThrow();
+    const held = second.capture.bodies[0]!;
+    const replies = await Promise.all(Array.from({ length: 8 }, () => post(node.url, held)));
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of replies.filter((r) => r.status !== 200))
+      expect(r.json.error).toBe('duplicate_settlement');
+    expect(await ledgerProblems(node.core, node.store)).toEqual([]);
+  });
+
+  it('refuses a transition whose note a transfer spent first, and applies its twin', async () => {
+    const node = await startNode();
+    const { wallet, capture } = await fundedWallet(node, [300_000n, 200_000n]);
+    capture.hold = true;
+    await expect(wallet.mergeNotes()).rejects.toThrow();
+    const held = capture.bodies[0]!;
+    capture.hold = false;
+    // The larger note pays a transfer first.
+    const other = await Wallet.create({ core: node.core, pool: node.url });
+    const big = wallet.notes().find((n) => n.value === '300000')!;
+    await wallet.transfer(other.address, 1_000n, { note: big.commitment });
+    const refused = await post(node.url, held);
+    expect(refused.status).toBe(409);
+    expect(refused.json.error).toBe('nullifier_already_spent');
+    // Twin: after a checkpoint and a sync, a merge of what is left applies.
+    await node.ledger.checkpoint();
+    await wallet.sync();
+    await expect(wallet.mergeNotes()).resolves.toMatchObject({ outputIndexes: [4, 5] });
+    expect(await ledgerProblems(node.core, node.store)).toEqual([]);
+  });
+
+  it('binds expiry and memo; a spend proof is no transition proof', async () => {
+    const node = await startNode();
+    const { wallet, capture } = await fundedWallet(node, [300_000n, 200_000n]);
+    capture.hold = true;
+    await expect(wallet.mergeNotes()).rejects.toThrow();
+    const body = capture.bodies[0]!;
+    const refusals = [
+      { ...body, expiry: body.expiry + 1 },
+      { ...body, memo: [String(BigInt(body.memo[0]) ^ 1n), body.memo[1]] },
+      { ...body, outputs: [body.outputs[1], body.outputs[0]] },
+      { ...body, nullifiers: [body.nullifiers[1], body.nullifiers[0]] },
+    ];
+    for (const refused of refusals) {
+      const reply = await post(node.url, refused);
+      expect(reply.status, JSON.stringify(reply.json)).toBe(422);
+      expect(reply.json.error).toBe('invalid_priv_stark_proof');
+    }
+    // A payment's (spend) proof in the body: refused as any other proof.
+    const payer = await fundedWallet(node, [90_000n]);
+    const other = await Wallet.create({ core: node.core, pool: node.url });
+    let spendProof = '';
+    const spy: typeof fetch = async (input, init) => {
+      if (String(input).endsWith('/transfers')) spendProof = JSON.parse(String(init?.body)).proof;
+      throw new Error('held');
+    };
+    const spyWallet = await Wallet.create({
+      core: node.core,
+      pool: node.url,
+      sk: payer.wallet.spendingKey,
+      handOverFetch: spy,
+    });
+    await spyWallet.sync();
+    await expect(spyWallet.transfer(other.address, 1_000n)).rejects.toThrow();
+    expect((await post(node.url, { ...body, proof: spendProof })).json.error).toBe(
+      'invalid_priv_stark_proof',
+    );
+    // Twin: the body as built applies.
+    expect((await post(node.url, body)).status).toBe(200);
+    expect(await ledgerProblems(node.core, node.store)).toEqual([]);
+  });
+
+  it('answers hostile bodies with a 4xx of the registry and applies nothing', async () => {
+    const node = await startNode();
+    const { wallet, capture } = await fundedWallet(node, [300_000n, 200_000n]);
+    capture.hold = true;
+    await expect(wallet.mergeNotes()).rejects.toThrow();
+    const body = capture.bodies[0]! as unknown as Record<string, unknown>;
+    const before = await node.store.state();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...Object.keys(body)),
+        fc.oneof(
+          fc.anything(),
+          fc.string(),
+          fc.integer(),
+          fc.constant(null),
+          fc.array(fc.string(), { maxLength: 3 }),
+        ),
+        async (key, value) => {
+          const reply = await post(node.url, { ...body, [key]: value });
+          if (reply.status === 200) return; // an equal value
+          expect(reply.status).toBeGreaterThanOrEqual(400);
+          expect(reply.status).toBeLessThan(500);
+          expect(ALLOWED_CODES.has(String(reply.json?.error))).toBe(true);
+        },
+      ),
+      { numRuns: 40 },
+    );
+    const after = await node.store.state();
+    expect(after.size).toBe(before.size);
+    expect((await post(node.url, body)).status).toBe(200);
+  });
+});
