@@ -17,7 +17,7 @@ export interface StoredNote {
   readonly index: number;
   readonly nullifier: DigestHex;
   /** How it came: a deposit (with its counter), the change of a spend, or a payment received. */
-  readonly origin: 'deposit' | 'change' | 'received' | 'transition';
+  readonly origin: 'deposit' | 'change' | 'received' | 'transition' | 'refund';
   readonly counter?: number;
   /** Set once the pool's log shows the nullifier spent. */
   spent?: { readonly settlementId: string; readonly eventId: number };

@@ -34,6 +34,7 @@ import {
 import {
   MIN_OUTPUT_VALUE,
   recoverTransitionOutputs,
+  refundRhoOf,
   type TransitionWitness,
 } from '../core/transition.js';
 import {
@@ -52,6 +53,8 @@ import {
   SCHEME,
   TRANSFER_MAX_TIMEOUT_SECONDS,
   TRANSFER_RESOURCE_ID,
+  checkDestination,
+  exitContext,
   transitionContext,
 } from '../scheme/index.js';
 import {
@@ -583,7 +586,9 @@ export class Wallet {
       this.tickets.recordFound(counter, event.amount);
       return { notes, settled };
     }
-    if (event.kind === 'transition') return { notes: this.applyTransition(event), settled };
+    if (event.kind === 'transition' || event.kind === 'withdrawal')
+      return { notes: this.applyTransition(event), settled };
+    if (event.kind === 'refund') return { notes: this.applyRefund(event), settled };
     // A settlement: one of ours spent (its change is ours), and/or a payment to us. The note it
     // spends is earlier in the log than the settlement (it had to be in a checkpoint to be spent),
     // so reading the log in order has already found it.
@@ -659,10 +664,13 @@ export class Wallet {
    * left out.
    * @returns notes added
    */
-  private applyTransition(event: Extract<PoolEvent, { kind: 'transition' }>): number {
+  private applyTransition(
+    event: Extract<PoolEvent, { kind: 'transition' } | { kind: 'withdrawal' }>,
+  ): number {
+    const id = event.kind === 'transition' ? event.transitionId : event.withdrawalId;
     for (const nullifier of event.nullifiers) {
       const note = this.byNullifier.get(nullifier);
-      if (note) note.spent = { settlementId: event.transitionId, eventId: event.id };
+      if (note) note.spent = { settlementId: id, eventId: event.id };
     }
     if (!this.byNullifier.has(event.nullifiers[0])) return 0;
     let notes = 0;
@@ -682,6 +690,33 @@ export class Wallet {
         notes++;
     }
     return notes;
+  }
+
+  /**
+   * A failed payout's refund: ours when the exit spent our note (its first nullifier), found from
+   * the key (`rho = H_REFUND_RHO(sk, nf₁)`, the value the exit's amount).
+   * @returns notes added
+   */
+  private applyRefund(event: Extract<PoolEvent, { kind: 'refund' }>): number {
+    if (!this.byNullifier.has(event.nullifier)) return 0;
+    const rho = refundRhoOf(this.core, this.state.sk, event.nullifier);
+    const commitment = commitmentOf(
+      this.core,
+      event.amount,
+      precommitmentOf(this.core, this.owner, rho),
+    );
+    if (commitment !== event.commitment) return 0;
+    const derived = deriveNote(this.core, { sk: this.state.sk, value: event.amount, rho });
+    return this.addNote({
+      commitment,
+      value: event.amount,
+      rho,
+      index: event.index,
+      nullifier: derived.nullifier,
+      origin: 'refund',
+    })
+      ? 1
+      : 0;
   }
 
   private isOurAddress(address: string): boolean {
@@ -1007,6 +1042,57 @@ export class Wallet {
     return this.applyNoteTransition([note], [first, rest]);
   }
 
+  /**
+   * Exits `amount` from the pool to `destination` (a CAIP-10 account id with its checksum, e.g.
+   * `eip155:8453:0xAbC…`), the change staying in the wallet: a transition whose proof binds the
+   * amount, the destination, this pool and the expiry. The pool records a withdrawal that its
+   * operator pays out; if the payout fails, the exit's proven refund note comes back to this key.
+   * The pool sees the amount and the destination (as any payout would), not which note paid.
+   * @param options.note the note to spend (default: the smallest whose change is 0 or at least
+   *   `MIN_OUTPUT_VALUE`)
+   * @throws UnpayableRequirementsError (destination, amount), InsufficientFundsError,
+   *   WalletBehindError, PoolNodeError with the pool's reason
+   */
+  async exit(
+    destination: string,
+    amount: bigint | string,
+    options: { readonly note?: string | undefined } = {},
+  ): Promise<TransitionReceipt> {
+    const checked = checkDestination(destination);
+    if (!checked.ok)
+      throw new UnpayableRequirementsError(`the destination is refused: ${checked.why}`);
+    const value = typeof amount === 'bigint' ? amount.toString() : amount;
+    if (!isAmount(value))
+      throw new UnpayableRequirementsError(
+        `amount ${value.slice(0, 32)} is not decimal atomic units below 2^62`,
+      );
+    const wanted = BigInt(value);
+    const fits = (n: StoredNote) => {
+      const change = BigInt(n.value) - wanted;
+      return change === 0n || change >= MIN_OUTPUT_VALUE;
+    };
+    let note: StoredNote | undefined;
+    if (options.note !== undefined) {
+      note = this.ownNote(options.note);
+      if (!fits(note))
+        throw new UnpayableRequirementsError(
+          `the note's change would be below ${MIN_OUTPUT_VALUE}: exit all of it or less`,
+        );
+    } else {
+      note = this.spendableNotes()
+        .filter(fits)
+        .sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1))[0];
+      if (!note) {
+        const notes = this.spendableNotes();
+        const largest = notes.reduce((m, n) => (BigInt(n.value) > m ? BigInt(n.value) : m), 0n);
+        const total = notes.reduce((sum, n) => sum + BigInt(n.value), 0n);
+        throw new InsufficientFundsError(wanted, total, largest);
+      }
+    }
+    const change = BigInt(note.value) - wanted;
+    return this.applyNoteTransition([note], [change, 0n], { amount: wanted, destination });
+  }
+
   /** Unspent, unlocked notes in the latest checkpoint synced. */
   private spendableNotes(): StoredNote[] {
     const size = this.state.checkpoint?.size ?? 0;
@@ -1020,6 +1106,7 @@ export class Wallet {
   private async applyNoteTransition(
     notes: readonly StoredNote[],
     outputs: readonly [bigint, bigint],
+    exit?: { readonly amount: bigint; readonly destination: string },
   ): Promise<TransitionReceipt> {
     const checkpoint = this.state.checkpoint;
     if (!checkpoint) throw new WalletBehindError('the wallet has not synced a checkpoint yet');
@@ -1037,12 +1124,16 @@ export class Wallet {
         };
       }) as unknown as TransitionWitness['inputs'];
       const expiry = expiryFor(Math.floor(this.clock() / 1000), TRANSFER_MAX_TIMEOUT_SECONDS / 2);
-      const ctx = this.core.contextDigest(transitionContext(this.network, expiry));
+      const ctx = this.core.contextDigest(
+        exit
+          ? exitContext(this.network, exit.destination, exit.amount.toString(), expiry)
+          : transitionContext(this.network, expiry),
+      );
       const { proof, publicInputs } = await this.core.proveTransition({
         sk: this.state.sk,
         inputs,
         outputs: [outputs[0].toString(), outputs[1].toString()],
-        exit: '0',
+        exit: exit ? exit.amount.toString() : '0',
         ctx,
       });
       if (publicInputs.root !== checkpoint.root)
@@ -1054,6 +1145,8 @@ export class Wallet {
         nullifiers: publicInputs.nullifiers,
         outputs: publicInputs.outputs,
         memo: publicInputs.memo,
+        refund: publicInputs.refund,
+        ...(exit ? { exit: exit.amount.toString(), destination: exit.destination } : {}),
         expiry,
         proof: encodeProof(proof),
       });

@@ -44,6 +44,7 @@ export const DOMAINS = {
   TRANSITION_RHO_1: 10,
   TRANSITION_RHO_2: 11,
   TRANSITION_MEMO: 12,
+  REFUND_RHO: 13,
 } as const;
 
 /** A domain name. */

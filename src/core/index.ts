@@ -50,6 +50,7 @@ export {
   MIN_OUTPUT_VALUE,
   type RecoveredOutput,
   recoverTransitionOutputs,
+  refundRhoOf,
   TRANSITION_PUBLIC_INPUTS_BYTES,
   TRANSITION_WITNESS_BYTES,
   type TransitionInputWitness,

@@ -22,7 +22,7 @@ const P = 2n ** 64n - 2n ** 32n + 1n;
 /** The least value of a real transition output (`MIN_OUTPUT_VALUE` in the AIR). */
 export const MIN_OUTPUT_VALUE = 1000n;
 /** Bytes of encoded transition public inputs. */
-export const TRANSITION_PUBLIC_INPUTS_BYTES = 216;
+export const TRANSITION_PUBLIC_INPUTS_BYTES = 248;
 /** Bytes of an encoded transition witness. */
 export const TRANSITION_WITNESS_BYTES = 2232;
 
@@ -57,6 +57,11 @@ export interface TransitionPublicInputs {
   readonly ctx: DigestHex;
   /** The masked output values: two field elements, decimal. */
   readonly memo: readonly [string, string];
+  /**
+   * The refund note of an exit: `H_NOTE(exit, H_PRE(owner, H_REFUND_RHO(sk, nf₁)))`, appended for
+   * the owner if the exit's payout fails (a note of 0, never appended, for a merge or a split).
+   */
+  readonly refund: DigestHex;
 }
 
 /** A transition proof with its public inputs. */
@@ -95,7 +100,7 @@ export function encodeTransitionWitness(witness: TransitionWitness): Uint8Array 
   return w.bytes;
 }
 
-/** The 216-byte public-input encoding. */
+/** The 248-byte public-input encoding. */
 export function encodeTransitionPublicInputs(inputs: TransitionPublicInputs): Uint8Array {
   if (typeof inputs !== 'object' || inputs === null)
     throw new TypeError(`"publicInputs" expected object, got type=${typeof inputs}`);
@@ -109,6 +114,7 @@ export function encodeTransitionPublicInputs(inputs: TransitionPublicInputs): Ui
   w.digest(inputs.ctx, 'ctx');
   for (const [i, element] of pair<string>(inputs.memo, 'memo').entries())
     w.decimal(element, `memo[${i}]`, 'value_out_of_range');
+  w.digest(inputs.refund, 'refund');
   return w.bytes;
 }
 
@@ -127,6 +133,7 @@ export function decodeTransitionPublicInputs(bytes: Uint8Array): TransitionPubli
     exit: view.getBigUint64(160, true).toString(),
     ctx: hexAt(bytes, 168),
     memo: [view.getBigUint64(200, true).toString(), view.getBigUint64(208, true).toString()],
+    refund: hexAt(bytes, 216),
   };
 }
 
@@ -149,6 +156,18 @@ function memoPad(core: PrivStarkCore, sk: DigestHex, firstNullifier: DigestHex):
     ...digestElements(firstNullifier),
   ]);
   return digestElements(pad).slice(0, 2);
+}
+
+/** `rho = H_REFUND_RHO(sk, nf₁)`: the randomness of an exit's refund note. */
+export function refundRhoOf(
+  core: PrivStarkCore,
+  sk: DigestHex,
+  firstNullifier: DigestHex,
+): DigestHex {
+  return core.hashElements('REFUND_RHO', [
+    ...digestElements(sk),
+    ...digestElements(firstNullifier),
+  ]);
 }
 
 /** A transition output the key owns, found again from the public log. */

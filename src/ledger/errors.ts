@@ -31,6 +31,10 @@ export const LEDGER_REASONS = [
   'tree_full',
   'too_many_proofs',
   'proof_store_full',
+  // exits and their payouts
+  'invalid_destination',
+  'unknown_withdrawal',
+  'payout_conflict',
 ] as const satisfies readonly (Reason | PoolNodeReason)[];
 
 /** A reason from {@link LEDGER_REASONS}. */

@@ -9,10 +9,12 @@ import { type DigestHex, TREE_CAPACITY } from '../core/index.js';
 import type {
   Checkpoint,
   HandOverOp,
+  PayoutStatus,
   PoolEvent,
   StoreOp,
   StoreOpResult,
   TreeHasher,
+  WithdrawalRecord,
 } from './store.js';
 
 /** The `pool_head` row. */
@@ -25,6 +27,18 @@ export interface Head {
   readonly depositTotal: string;
   /** Handed-over proofs stored. */
   readonly proofRows: number;
+  readonly withdrawnTotal: string;
+  readonly paidOutTotal: string;
+  readonly refundedTotal: string;
+}
+
+/** A withdrawal a payout op of the group names, read under the lock. */
+export interface KnownWithdrawal {
+  readonly status: PayoutStatus | null;
+  readonly amount: string;
+  readonly refund: string;
+  /** Its first nullifier. */
+  readonly nullifier: string;
 }
 
 /**
@@ -34,7 +48,7 @@ export interface Head {
  */
 export interface EventRow {
   id: number;
-  kind: 'deposit' | 'settlement' | 'transition';
+  kind: 'deposit' | 'settlement' | 'transition' | 'withdrawal' | 'refund';
   created_at: number;
   amount: string;
   leaf_index: number;
@@ -45,6 +59,7 @@ export interface EventRow {
   recipient_note: string | null;
   nullifier_2: string | null;
   memo: string | null;
+  refund: string | null;
 }
 
 /** What the store holds of a group's handed-over proofs, read under the lock. */
@@ -68,6 +83,8 @@ export interface Plan {
   readonly proofs: HandOverOp[];
   /** Nullifiers whose handed-over proofs go (they settled); after the inserts. */
   readonly dropProofsOf: string[];
+  /** Payout rows to insert or update. */
+  readonly payouts: { withdrawal_id: string; status: PayoutStatus; updated_at: number }[];
   /** The new head, or `null` when nothing was accepted (no write needed). */
   readonly head: Head | null;
 }
@@ -83,6 +100,9 @@ export function emptyHead(tree: TreeHasher): Head {
     checkpointCount: 0,
     depositTotal: '0',
     proofRows: 0,
+    withdrawnTotal: '0',
+    paidOutTotal: '0',
+    refundedTotal: '0',
   };
 }
 
@@ -92,6 +112,7 @@ export function emptyHead(tree: TreeHasher): Head {
  *   the store
  * @param present deposit commitments of the group already in the tree
  * @param stored what the store holds of the group's handed-over proofs
+ * @param withdrawals the withdrawals the group's payout ops name, as the store holds them
  */
 export function planGroup(
   tree: TreeHasher,
@@ -101,6 +122,7 @@ export function planGroup(
   present: ReadonlySet<string>,
   stored: StoredProofs,
   now: number,
+  withdrawals: ReadonlyMap<string, KnownWithdrawal> = new Map(),
 ): Plan {
   const seenNullifiers = new Set<string>();
   const seenCommitments = new Set<string>();
@@ -117,9 +139,83 @@ export function planGroup(
   let eventCount = head.eventCount;
   let depositTotal = BigInt(head.depositTotal);
   let proofRows = head.proofRows;
+  let withdrawnTotal = BigInt(head.withdrawnTotal);
+  let paidOutTotal = BigInt(head.paidOutTotal);
+  let refundedTotal = BigInt(head.refundedTotal);
+  const payouts: { withdrawal_id: string; status: PayoutStatus; updated_at: number }[] = [];
+  const payoutStatus = new Map<string, PayoutStatus | null>();
 
   for (const op of ops) {
-    if (op.kind === 'transition') {
+    if (op.kind === 'payout') {
+      const known = withdrawals.get(op.withdrawalId);
+      if (!known) {
+        results.push({ ok: false, reason: 'unknown_withdrawal' });
+        continue;
+      }
+      const current = payoutStatus.has(op.withdrawalId)
+        ? (payoutStatus.get(op.withdrawalId) ?? null)
+        : known.status;
+      if (current === op.status) {
+        // The same step again: answered as before, nothing written.
+        results.push({
+          ok: true,
+          kind: 'payout',
+          withdrawalId: op.withdrawalId,
+          status: op.status,
+        });
+        continue;
+      }
+      const allowed = op.status === 'paying' ? current === null : current === 'paying';
+      if (!allowed) {
+        results.push({ ok: false, reason: 'payout_conflict', status: current });
+        continue;
+      }
+      if (op.status === 'failed') {
+        if (size + 1 > TREE_CAPACITY) {
+          results.push({ ok: false, reason: 'tree_full' });
+          continue;
+        }
+        const id = ++eventCount;
+        leaves.push({ idx: size, commitment: known.refund });
+        events.push({
+          id,
+          kind: 'refund',
+          created_at: now,
+          amount: known.amount,
+          leaf_index: size,
+          commitment: known.refund,
+          nullifier: known.nullifier,
+          settlement_id: op.withdrawalId,
+          recipient: null,
+          recipient_note: null,
+          nullifier_2: null,
+          memo: null,
+          refund: null,
+        });
+        refundedTotal += BigInt(known.amount);
+        results.push({
+          ok: true,
+          kind: 'payout',
+          withdrawalId: op.withdrawalId,
+          status: 'failed',
+          refundIndex: size,
+          eventId: id,
+        });
+        size += 1;
+      } else {
+        if (op.status === 'paid') paidOutTotal += BigInt(known.amount);
+        results.push({
+          ok: true,
+          kind: 'payout',
+          withdrawalId: op.withdrawalId,
+          status: op.status,
+        });
+      }
+      payoutStatus.set(op.withdrawalId, op.status);
+      const earlier = payouts.findIndex((p) => p.withdrawal_id === op.withdrawalId);
+      if (earlier >= 0) payouts.splice(earlier, 1);
+      payouts.push({ withdrawal_id: op.withdrawalId, status: op.status, updated_at: now });
+    } else if (op.kind === 'transition') {
       const [first, second] = op.nullifiers;
       if ([first, second].some((nf) => spent.has(nf) || seenNullifiers.has(nf))) {
         results.push({ ok: false, reason: 'nullifier_already_spent' });
@@ -139,20 +235,23 @@ export function planGroup(
       );
       for (const nullifier of op.nullifiers)
         nullifiers.push({ nullifier, settlement_id: op.transitionId, event_id: id });
+      const exit = BigInt(op.exit);
       events.push({
         id,
-        kind: 'transition',
+        kind: exit > 0n ? 'withdrawal' : 'transition',
         created_at: now,
-        amount: '0',
+        amount: op.exit,
         leaf_index: size,
         commitment: op.outputs[0],
         nullifier: first,
         settlement_id: op.transitionId,
-        recipient: null,
+        recipient: exit > 0n ? op.destination : null,
         recipient_note: op.outputs[1],
         nullifier_2: second,
         memo: op.memo.join(','),
+        refund: exit > 0n ? op.refund : null,
       });
+      withdrawnTotal += exit;
       results.push({
         ok: true,
         kind: 'transition',
@@ -192,6 +291,7 @@ export function planGroup(
         recipient_note: op.recipientNote,
         nullifier_2: null,
         memo: null,
+        refund: null,
       });
       results.push({
         ok: true,
@@ -294,6 +394,7 @@ export function planGroup(
         recipient_note: null,
         nullifier_2: null,
         memo: null,
+        refund: null,
       });
       depositTotal += BigInt(op.amount);
       results.push({
@@ -307,8 +408,10 @@ export function planGroup(
     }
   }
 
-  const written = leaves.length > 0 || proofs.length > 0 || dropProofsOf.length > 0;
-  if (!written) return { results, leaves, nullifiers, events, proofs, dropProofsOf, head: null };
+  const written =
+    leaves.length > 0 || proofs.length > 0 || dropProofsOf.length > 0 || payouts.length > 0;
+  if (!written)
+    return { results, leaves, nullifiers, events, proofs, dropProofsOf, payouts, head: null };
   const frontier =
     leaves.length === 0
       ? { size: head.size, root: head.root, state: head.frontier }
@@ -325,6 +428,7 @@ export function planGroup(
     events,
     proofs,
     dropProofsOf,
+    payouts,
     head: {
       size,
       root: frontier.root,
@@ -333,6 +437,9 @@ export function planGroup(
       checkpointCount: head.checkpointCount,
       depositTotal: depositTotal.toString(),
       proofRows,
+      withdrawnTotal: withdrawnTotal.toString(),
+      paidOutTotal: paidOutTotal.toString(),
+      refundedTotal: refundedTotal.toString(),
     },
   };
 }
@@ -364,17 +471,37 @@ export function eventFromRow(row: EventRow): PoolEvent {
       index,
     };
   }
-  if (row.kind === 'transition') {
+  if (row.kind === 'transition' || row.kind === 'withdrawal') {
     const [m0 = '0', m1 = '0'] = (row.memo ?? '').split(',');
+    const common = {
+      id,
+      time,
+      nullifiers: [row.nullifier as DigestHex, row.nullifier_2 as DigestHex] as const,
+      outputs: [row.commitment as DigestHex, row.recipient_note as DigestHex] as const,
+      outputIndexes: [index, index + 1] as const,
+      memo: [m0, m1] as const,
+    };
+    if (row.kind === 'transition')
+      return { ...common, kind: 'transition', transitionId: row.settlement_id ?? '' };
+    return {
+      ...common,
+      kind: 'withdrawal',
+      withdrawalId: row.settlement_id ?? '',
+      amount: row.amount,
+      destination: row.recipient ?? '',
+      refund: row.refund as DigestHex,
+    };
+  }
+  if (row.kind === 'refund') {
     return {
       id,
-      kind: 'transition',
+      kind: 'refund',
       time,
-      transitionId: row.settlement_id ?? '',
-      nullifiers: [row.nullifier as DigestHex, row.nullifier_2 as DigestHex],
-      outputs: [row.commitment as DigestHex, row.recipient_note as DigestHex],
-      outputIndexes: [index, index + 1],
-      memo: [m0, m1],
+      withdrawalId: row.settlement_id ?? '',
+      nullifier: row.nullifier as DigestHex,
+      amount: row.amount,
+      commitment: row.commitment as DigestHex,
+      index,
     };
   }
   return {
@@ -389,5 +516,47 @@ export function eventFromRow(row: EventRow): PoolEvent {
     amount: row.amount,
     recipientNote: row.recipient_note as DigestHex,
     recipientIndex: index + 1,
+  };
+}
+
+/** A withdrawal as a payout op's lookup reads it (its event joined with its payout row). */
+export interface WithdrawalLookupRow {
+  amount: string;
+  refund: string | null;
+  nullifier: string | null;
+  status: PayoutStatus | null;
+}
+
+/** The lookup row as {@link planGroup} takes it. */
+export function knownWithdrawalOf(row: WithdrawalLookupRow): KnownWithdrawal {
+  return {
+    amount: row.amount,
+    refund: row.refund ?? '',
+    nullifier: row.nullifier ?? '',
+    status: row.status ?? null,
+  };
+}
+
+/** A row of the withdrawals listing (a withdrawal event joined with its payout row). */
+export interface WithdrawalListRow {
+  id: number | string;
+  settlement_id: string;
+  amount: string;
+  recipient: string | null;
+  created_at: number | string;
+  status: PayoutStatus | null;
+  updated_at: number | string | null;
+}
+
+/** The listing row as the payout process reads it. */
+export function withdrawalRecordOf(row: WithdrawalListRow): WithdrawalRecord {
+  return {
+    eventId: Number(row.id),
+    withdrawalId: row.settlement_id,
+    amount: row.amount,
+    destination: row.recipient ?? '',
+    time: Number(row.created_at),
+    status: row.status ?? null,
+    updatedAt: row.updated_at === null ? null : Number(row.updated_at),
   };
 }

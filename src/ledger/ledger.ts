@@ -33,6 +33,8 @@ import {
   SCHEME,
   TRANSFER_MAX_TIMEOUT_SECONDS,
   TRANSFER_RESOURCE_ID,
+  checkDestination,
+  exitContext,
   transitionContext,
 } from '../scheme/index.js';
 import { inSpan, type SpanFacts } from '../tracing/spans.js';
@@ -47,11 +49,13 @@ import {
 } from './payment-rules.js';
 import type {
   Checkpoint,
+  PayoutStatus,
   PoolEvent,
   PoolStore,
   SpentNullifier,
   StoreOp,
   StoreState,
+  WithdrawalRecord,
 } from './store.js';
 
 /** What the pool needs from the core: hashing, the tree, the context digest, addresses, the verifier. */
@@ -147,6 +151,8 @@ export interface NoteTransitionInput {
   readonly proof: Uint8Array;
   readonly publicInputs: Omit<TransitionPublicInputs, 'ctx'>;
   readonly expiry: number;
+  /** An exit's destination (CAIP-10, required when `exit > 0`); absent for a merge or split. */
+  readonly destination?: string;
 }
 
 /** A transition applied: its id (the nullifiers' row) and the leaves of its two outputs. */
@@ -370,7 +376,7 @@ export class Ledger {
         eventId: result.eventId,
       };
     }
-    return reject(result.ok ? 'invalid_payload' : result.reason);
+    return reject(result.ok || !isLedgerReason(result.reason) ? 'invalid_payload' : result.reason);
   }
 
   /**
@@ -548,7 +554,9 @@ export class Ledger {
       };
     }
     return reject(
-      result.ok || result.reason === 'duplicate_settlement' ? 'invalid_payload' : result.reason,
+      result.ok || result.reason === 'duplicate_settlement' || !isLedgerReason(result.reason)
+        ? 'invalid_payload'
+        : result.reason,
     );
   }
 
@@ -611,8 +619,10 @@ export class Ledger {
    * Applies a note transition (merge or split): shapes, neither nullifier spent, expiry within
    * {@link TRANSFER_MAX_TIMEOUT_SECONDS}, the anchor a checkpoint, the transition proof against
    * the context recomputed here; then both nullifiers, both outputs and one event in one atomic
-   * step. A retry of an applied transition learns its id (`duplicate_settlement`). Exits
-   * (`exit > 0`) are not accepted by the pool yet: `invalid_payload`.
+   * step. A retry of an applied transition learns its id (`duplicate_settlement`). An exit
+   * (`exit > 0`) names its destination (a supported CAIP-10 account id, else
+   * `invalid_destination`), bound into its context with the amount; it is recorded as a
+   * `withdrawal` event for the operator's payout process ({@link payout}).
    * @throws PoolUnavailableError when the store fails
    */
   noteTransition(input: NoteTransitionInput): Promise<NoteTransitionAccepted | LedgerRejection> {
@@ -632,10 +642,14 @@ export class Ledger {
       claimed.memo?.length !== 2 ||
       !digests.every((digest) => this.canonical(digest)) ||
       !claimed.memo.every((element) => isFieldElement(element)) ||
+      !this.canonical(claimed.refund) ||
       claimed.nullifiers[0] === claimed.nullifiers[1] ||
-      claimed.exit !== '0'
+      (claimed.exit !== '0' && parseAmount(claimed.exit) === null)
     )
       return reject('invalid_payload');
+    const exiting = claimed.exit !== '0';
+    if (exiting !== (input.destination !== undefined)) return reject('invalid_payload');
+    if (exiting && !checkDestination(input.destination).ok) return reject('invalid_destination');
     const [first, second] = claimed.nullifiers;
     const id = transitionId(first);
     // 1. A spent nullifier first: a retry of this transition learns its id.
@@ -650,8 +664,11 @@ export class Ledger {
     const status = expiryStatus(expiry, this.nowSeconds(), TRANSFER_MAX_TIMEOUT_SECONDS);
     if (status !== 'ok') return reject(status);
     // 2. The context, recomputed from this pool and the expiry; the anchor; the proof.
+    const pool = { network: this.network, asset: this.asset };
     const ctx = this.core.contextDigest(
-      transitionContext({ network: this.network, asset: this.asset }, expiry),
+      exiting
+        ? exitContext(pool, input.destination ?? '', claimed.exit, expiry)
+        : transitionContext(pool, expiry),
     );
     if (!(await this.isCheckpoint(claimed.root))) return reject('unknown_root');
     const pi: TransitionPublicInputs = { ...claimed, ctx };
@@ -666,6 +683,9 @@ export class Ledger {
       nullifiers: [first, second],
       outputs: [claimed.outputs[0], claimed.outputs[1]],
       memo: [claimed.memo[0], claimed.memo[1]],
+      exit: claimed.exit,
+      destination: exiting ? (input.destination ?? null) : null,
+      refund: claimed.refund,
     });
     if (result.ok && result.kind === 'transition')
       return {
@@ -679,6 +699,40 @@ export class Ledger {
       if (spent?.settlementId === id) return reject('duplicate_settlement', { settlementId: id });
     }
     return reject(result.ok || !isLedgerReason(result.reason) ? 'invalid_payload' : result.reason);
+  }
+
+  /**
+   * Records a step of a withdrawal's payout (the operator's payout process): `paying` durably
+   * before paying, then `paid`, or `failed`, which appends the exit's proven refund note for its
+   * owner. The withdrawal id is the idempotency key: the same step again is answered as before;
+   * a step out of order is `payout_conflict`; an unknown id `unknown_withdrawal`.
+   * @throws PoolUnavailableError when the store fails
+   */
+  async payout(
+    withdrawalId: string,
+    status: PayoutStatus,
+  ): Promise<
+    | { ok: true; status: PayoutStatus; refundIndex?: number }
+    | (LedgerRejection & { status?: PayoutStatus | null })
+  > {
+    if (typeof withdrawalId !== 'string' || !/^0x[0-9a-f]{64}$/.test(withdrawalId))
+      return reject('unknown_withdrawal');
+    if (!['paying', 'paid', 'failed'].includes(status)) return reject('invalid_payload');
+    const result = await this.commit({ kind: 'payout', withdrawalId, status });
+    if (result.ok && result.kind === 'payout')
+      return {
+        ok: true,
+        status: result.status,
+        ...(result.refundIndex !== undefined ? { refundIndex: result.refundIndex } : {}),
+      };
+    if (!result.ok && result.reason === 'payout_conflict')
+      return { ...reject('payout_conflict'), status: result.status };
+    return reject(result.ok || !isLedgerReason(result.reason) ? 'invalid_payload' : result.reason);
+  }
+
+  /** Withdrawals after the cursor (an event id), oldest first, with their payout status. */
+  withdrawals(after: number, limit: number): Promise<WithdrawalRecord[]> {
+    return this.store.withdrawals(after, limit);
   }
 
   /**

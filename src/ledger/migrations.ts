@@ -161,16 +161,19 @@ const V2 = {
 } satisfies Migration;
 
 /**
- * Transitions (merge and split): a third event kind whose row also carries the second nullifier
- * and the memo. SQLite cannot alter a CHECK constraint, so its events table is rebuilt.
+ * Transitions and exits: event kinds `transition` (merge, split), `withdrawal` (an exit) and
+ * `refund` (a failed payout's refund note), whose rows also carry the second nullifier, the memo
+ * and the refund note; the payout steps of each withdrawal; the withdrawn, paid-out and refunded
+ * totals in the head. SQLite cannot alter a CHECK constraint, so its events table is rebuilt.
  */
 const V3 = {
   version: 3,
-  name: 'transitions',
+  name: 'transitions and exits',
   sqlite: `
     CREATE TABLE events_v3 (
       id INTEGER PRIMARY KEY,
-      kind TEXT NOT NULL CHECK (kind IN ('deposit', 'settlement', 'transition')),
+      kind TEXT NOT NULL
+        CHECK (kind IN ('deposit', 'settlement', 'transition', 'withdrawal', 'refund')),
       created_at INTEGER NOT NULL,
       amount TEXT NOT NULL,
       leaf_index INTEGER NOT NULL,
@@ -180,20 +183,40 @@ const V3 = {
       recipient TEXT,
       recipient_note TEXT,
       nullifier_2 TEXT,
-      memo TEXT
+      memo TEXT,
+      refund TEXT
     );
     INSERT INTO events_v3 (id, kind, created_at, amount, leaf_index, commitment, nullifier,
       settlement_id, recipient, recipient_note)
       SELECT id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id,
         recipient, recipient_note FROM events;
     DROP TABLE events;
-    ALTER TABLE events_v3 RENAME TO events;`,
+    ALTER TABLE events_v3 RENAME TO events;
+    CREATE INDEX events_withdrawals ON events (settlement_id) WHERE kind = 'withdrawal';
+    ALTER TABLE pool_head ADD COLUMN withdrawn_total TEXT NOT NULL DEFAULT '0';
+    ALTER TABLE pool_head ADD COLUMN paid_out_total TEXT NOT NULL DEFAULT '0';
+    ALTER TABLE pool_head ADD COLUMN refunded_total TEXT NOT NULL DEFAULT '0';
+    CREATE TABLE payouts (
+      withdrawal_id TEXT PRIMARY KEY,
+      status TEXT NOT NULL CHECK (status IN ('paying', 'paid', 'failed')),
+      updated_at INTEGER NOT NULL
+    ) WITHOUT ROWID;`,
   postgres: `
     ALTER TABLE events DROP CONSTRAINT events_kind_check;
     ALTER TABLE events ADD CONSTRAINT events_kind_check
-      CHECK (kind IN ('deposit', 'settlement', 'transition'));
+      CHECK (kind IN ('deposit', 'settlement', 'transition', 'withdrawal', 'refund'));
     ALTER TABLE events ADD COLUMN nullifier_2 TEXT;
-    ALTER TABLE events ADD COLUMN memo TEXT;`,
+    ALTER TABLE events ADD COLUMN memo TEXT;
+    ALTER TABLE events ADD COLUMN refund TEXT;
+    CREATE INDEX events_withdrawals ON events (settlement_id) WHERE kind = 'withdrawal';
+    ALTER TABLE pool_head ADD COLUMN withdrawn_total TEXT NOT NULL DEFAULT '0';
+    ALTER TABLE pool_head ADD COLUMN paid_out_total TEXT NOT NULL DEFAULT '0';
+    ALTER TABLE pool_head ADD COLUMN refunded_total TEXT NOT NULL DEFAULT '0';
+    CREATE TABLE payouts (
+      withdrawal_id TEXT PRIMARY KEY,
+      status TEXT NOT NULL CHECK (status IN ('paying', 'paid', 'failed')),
+      updated_at BIGINT NOT NULL
+    );`,
 } satisfies Migration;
 
 /** Every migration, ascending. */

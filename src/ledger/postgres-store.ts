@@ -19,7 +19,12 @@ import {
   type EventRow,
   eventFromRow,
   type Head,
+  type KnownWithdrawal,
+  knownWithdrawalOf,
   planGroup,
+  type WithdrawalListRow,
+  type WithdrawalLookupRow,
+  withdrawalRecordOf,
 } from './group-plan.js';
 import type {
   Checkpoint,
@@ -32,6 +37,7 @@ import type {
   StoreOpResult,
   StoreState,
   TreeHasher,
+  WithdrawalRecord,
 } from './store.js';
 
 /** Options of {@link openPostgresStore}. */
@@ -61,6 +67,9 @@ interface HeadRow {
   checkpoint_count: string;
   deposit_total: string;
   proof_rows: string;
+  withdrawn_total: string;
+  paid_out_total: string;
+  refunded_total: string;
 }
 
 interface ProofRow {
@@ -90,6 +99,9 @@ function headOf(row: HeadRow): Head {
     checkpointCount: Number(row.checkpoint_count),
     depositTotal: row.deposit_total,
     proofRows: Number(row.proof_rows),
+    withdrawnTotal: row.withdrawn_total,
+    paidOutTotal: row.paid_out_total,
+    refundedTotal: row.refunded_total,
   };
 }
 
@@ -120,11 +132,11 @@ function checkpointOf(row: CheckpointRow | undefined): Checkpoint | null {
 }
 
 const HEAD_COLUMNS =
-  'size, root, frontier, event_count, checkpoint_count, deposit_total, proof_rows';
+  'size, root, frontier, event_count, checkpoint_count, deposit_total, proof_rows, withdrawn_total, paid_out_total, refunded_total';
 const PROOF_COLUMNS = 'reference, parameter_set, root, nullifier, change, amount, ctx, expires_at';
 const CHECKPOINT_COLUMNS = 'seq, root, size, created_at';
 const EVENT_COLUMNS =
-  'id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note, nullifier_2, memo';
+  'id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note, nullifier_2, memo, refund';
 
 /**
  * Inserts handed-over proofs (or keeps a stored reference again with its new time) in one
@@ -249,7 +261,7 @@ async function migrate(pool: pg.Pool, tree: TreeHasher): Promise<void> {
     }
     const head = emptyHead(tree);
     await client.query(
-      `INSERT INTO pool_head (id, ${HEAD_COLUMNS}) VALUES (1, $1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
+      `INSERT INTO pool_head (id, ${HEAD_COLUMNS}) VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
       [
         head.size,
         head.root,
@@ -258,6 +270,9 @@ async function migrate(pool: pg.Pool, tree: TreeHasher): Promise<void> {
         head.checkpointCount,
         head.depositTotal,
         head.proofRows,
+        head.withdrawnTotal,
+        head.paidOutTotal,
+        head.refundedTotal,
       ],
     );
   });
@@ -314,8 +329,24 @@ class PostgresStore implements PoolStore {
           // of the group's nullifiers are spent, which deposit commitments are in the tree, which
           // handed-over references are stored (and until when), and the proofs per nullifier.
           const nullifiersOfGroup = ops.flatMap((op) =>
-            op.kind === 'deposit' ? [] : op.kind === 'transition' ? op.nullifiers : [op.nullifier],
+            op.kind === 'deposit' || op.kind === 'payout'
+              ? []
+              : op.kind === 'transition'
+                ? op.nullifiers
+                : [op.nullifier],
           );
+          const payoutIds = ops.flatMap((op) => (op.kind === 'payout' ? [op.withdrawalId] : []));
+          const withdrawals = new Map<string, KnownWithdrawal>();
+          if (payoutIds.length > 0) {
+            const found = await client.query<WithdrawalLookupRow & { settlement_id: string }>(
+              `SELECT e.settlement_id, e.amount, e.refund, e.nullifier, p.status FROM events e
+               LEFT JOIN payouts p ON p.withdrawal_id = e.settlement_id
+               WHERE e.kind = 'withdrawal' AND e.settlement_id = ANY($1::text[])`,
+              [payoutIds],
+            );
+            for (const row of found.rows)
+              withdrawals.set(row.settlement_id, knownWithdrawalOf(row));
+          }
           const { rows } = await client.query<{
             k: 'n' | 'c' | 'r' | 'p';
             v: string;
@@ -348,6 +379,7 @@ class PostgresStore implements PoolStore {
             present,
             { existing, perNullifier },
             now,
+            withdrawals,
           );
           if (plan.head === null) return plan.results;
           // Every row of the group and the new head in one statement.
@@ -360,10 +392,15 @@ class PostgresStore implements PoolStore {
                   e AS (INSERT INTO events (${EVENT_COLUMNS})
                         SELECT * FROM unnest($6::bigint[], $7::text[], $8::bigint[], $9::text[], $10::bigint[],
                                              $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
-                                             $24::text[], $25::text[])),
-                  d AS (DELETE FROM proofs WHERE nullifier = ANY($23::text[]))
+                                             $24::text[], $25::text[], $26::text[])),
+                  d AS (DELETE FROM proofs WHERE nullifier = ANY($23::text[])),
+                  pa AS (INSERT INTO payouts (withdrawal_id, status, updated_at)
+                         SELECT * FROM unnest($27::text[], $28::text[], $29::bigint[])
+                         ON CONFLICT (withdrawal_id) DO UPDATE
+                           SET status = excluded.status, updated_at = excluded.updated_at)
              UPDATE pool_head SET size = $16, root = $17, frontier = $18, event_count = $19, checkpoint_count = $20,
-                                  deposit_total = $21, proof_rows = $22
+                                  deposit_total = $21, proof_rows = $22, withdrawn_total = $30,
+                                  paid_out_total = $31, refunded_total = $32
              WHERE id = 1`,
             [
               plan.leaves.map((l) => l.idx),
@@ -391,6 +428,13 @@ class PostgresStore implements PoolStore {
               plan.dropProofsOf,
               e.map((r) => r.nullifier_2),
               e.map((r) => r.memo),
+              e.map((r) => r.refund),
+              plan.payouts.map((p) => p.withdrawal_id),
+              plan.payouts.map((p) => p.status),
+              plan.payouts.map((p) => p.updated_at),
+              h.withdrawnTotal,
+              h.paidOutTotal,
+              h.refundedTotal,
             ],
           );
           // Handed-over proofs in a statement of their own, each proof a binary parameter: in an
@@ -475,7 +519,7 @@ class PostgresStore implements PoolStore {
       const { rows } = await this.pool.query<
         HeadRow & { c_seq: string | null; c_root: string; c_size: string; c_time: string }
       >(
-        `SELECT h.size, h.root, h.event_count, h.deposit_total, c.seq AS c_seq, c.root AS c_root, c.size AS c_size, c.created_at AS c_time
+        `SELECT h.size, h.root, h.event_count, h.deposit_total, h.withdrawn_total, h.paid_out_total, h.refunded_total, c.seq AS c_seq, c.root AS c_root, c.size AS c_size, c.created_at AS c_time
          FROM pool_head h LEFT JOIN LATERAL (SELECT seq, root, size, created_at FROM checkpoints ORDER BY seq DESC LIMIT 1) c ON true
          WHERE h.id = 1`,
       );
@@ -486,6 +530,9 @@ class PostgresStore implements PoolStore {
         root: row.root as DigestHex,
         events: Number(row.event_count),
         depositTotal: row.deposit_total,
+        withdrawnTotal: row.withdrawn_total,
+        paidOutTotal: row.paid_out_total,
+        refundedTotal: row.refunded_total,
         checkpoint:
           row.c_seq === null
             ? null
@@ -496,6 +543,18 @@ class PostgresStore implements PoolStore {
                 time: Number(row.c_time),
               },
       };
+    });
+  }
+
+  withdrawals(after: number, limit: number): Promise<WithdrawalRecord[]> {
+    return this.run('withdrawals', async () => {
+      const { rows } = await this.pool.query<WithdrawalListRow>(
+        `SELECT e.id, e.settlement_id, e.amount, e.recipient, e.created_at, p.status, p.updated_at
+         FROM events e LEFT JOIN payouts p ON p.withdrawal_id = e.settlement_id
+         WHERE e.kind = 'withdrawal' AND e.id > $1 ORDER BY e.id LIMIT $2`,
+        [after, limit],
+      );
+      return rows.map(withdrawalRecordOf);
     });
   }
 

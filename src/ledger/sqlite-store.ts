@@ -23,7 +23,12 @@ import {
   type EventRow,
   eventFromRow,
   type Head,
+  type KnownWithdrawal,
+  knownWithdrawalOf,
   planGroup,
+  type WithdrawalListRow,
+  type WithdrawalLookupRow,
+  withdrawalRecordOf,
 } from './group-plan.js';
 import type { WriterData, WriterJob } from './sqlite-writer-messages.js';
 import type {
@@ -36,6 +41,7 @@ import type {
   StoreOpResult,
   StoreState,
   TreeHasher,
+  WithdrawalRecord,
 } from './store.js';
 
 /** Options of {@link openSqliteStore}. */
@@ -70,6 +76,9 @@ interface HeadRow {
   checkpoint_count: number;
   deposit_total: string;
   proof_rows: number;
+  withdrawn_total: string;
+  paid_out_total: string;
+  refunded_total: string;
 }
 
 interface ProofRow {
@@ -99,6 +108,9 @@ function headOf(row: HeadRow): Head {
     checkpointCount: row.checkpoint_count,
     depositTotal: row.deposit_total,
     proofRows: row.proof_rows,
+    withdrawnTotal: row.withdrawn_total,
+    paidOutTotal: row.paid_out_total,
+    refundedTotal: row.refunded_total,
   };
 }
 
@@ -273,10 +285,24 @@ class SqliteStore implements PoolStore {
   ) {
     this.sql = {
       head: db.prepare(
-        'SELECT size, root, frontier, event_count, checkpoint_count, deposit_total, proof_rows FROM pool_head WHERE id = 1',
+        'SELECT size, root, frontier, event_count, checkpoint_count, deposit_total, proof_rows, withdrawn_total, paid_out_total, refunded_total FROM pool_head WHERE id = 1',
       ),
       writeHead: db.prepare(
-        'UPDATE pool_head SET size = ?, root = ?, frontier = ?, event_count = ?, checkpoint_count = ?, deposit_total = ?, proof_rows = ? WHERE id = 1',
+        'UPDATE pool_head SET size = ?, root = ?, frontier = ?, event_count = ?, checkpoint_count = ?, deposit_total = ?, proof_rows = ?, withdrawn_total = ?, paid_out_total = ?, refunded_total = ? WHERE id = 1',
+      ),
+      withdrawal: db.prepare(
+        `SELECT e.amount, e.refund, e.nullifier, p.status FROM events e
+         LEFT JOIN payouts p ON p.withdrawal_id = e.settlement_id
+         WHERE e.kind = 'withdrawal' AND e.settlement_id = ?`,
+      ),
+      withdrawals: db.prepare(
+        `SELECT e.id, e.settlement_id, e.amount, e.recipient, e.created_at, p.status, p.updated_at
+         FROM events e LEFT JOIN payouts p ON p.withdrawal_id = e.settlement_id
+         WHERE e.kind = 'withdrawal' AND e.id > ? ORDER BY e.id LIMIT ?`,
+      ),
+      upsertPayout: db.prepare(
+        `INSERT INTO payouts (withdrawal_id, status, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (withdrawal_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at`,
       ),
       proofExpiry: db.prepare('SELECT expires_at FROM proofs WHERE reference = ?').pluck(),
       proofsOf: db.prepare('SELECT COUNT(*) FROM proofs WHERE nullifier = ?').pluck(),
@@ -298,8 +324,8 @@ class SqliteStore implements PoolStore {
         'INSERT INTO nullifiers (nullifier, settlement_id, event_id) VALUES (?, ?, ?)',
       ),
       insertEvent: db.prepare(
-        `INSERT INTO events (id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note, nullifier_2, memo)
-         VALUES (@id, @kind, @created_at, @amount, @leaf_index, @commitment, @nullifier, @settlement_id, @recipient, @recipient_note, @nullifier_2, @memo)`,
+        `INSERT INTO events (id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note, nullifier_2, memo, refund)
+         VALUES (@id, @kind, @created_at, @amount, @leaf_index, @commitment, @nullifier, @settlement_id, @recipient, @recipient_note, @nullifier_2, @memo, @refund)`,
       ),
       latestCheckpoint: db.prepare(
         'SELECT seq, root, size, created_at FROM checkpoints ORDER BY seq DESC LIMIT 1',
@@ -317,7 +343,7 @@ class SqliteStore implements PoolStore {
         .prepare('SELECT commitment FROM leaves WHERE idx >= ? ORDER BY idx LIMIT ?')
         .pluck(),
       events: db.prepare(
-        `SELECT id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note, nullifier_2, memo
+        `SELECT id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note, nullifier_2, memo, refund
          FROM events WHERE id > ? ORDER BY id LIMIT ?`,
       ),
       ping: db.prepare('SELECT 1').pluck(),
@@ -343,6 +369,9 @@ class SqliteStore implements PoolStore {
         root: head.root,
         events: head.eventCount,
         depositTotal: head.depositTotal,
+        withdrawnTotal: head.withdrawnTotal,
+        paidOutTotal: head.paidOutTotal,
+        refundedTotal: head.refundedTotal,
         checkpoint: checkpointOf(this.sql.latestCheckpoint.get() as CheckpointRow | undefined),
       };
     });
@@ -363,6 +392,9 @@ class SqliteStore implements PoolStore {
       head.checkpointCount,
       head.depositTotal,
       head.proofRows,
+      head.withdrawnTotal,
+      head.paidOutTotal,
+      head.refundedTotal,
     );
   }
 
@@ -372,7 +404,13 @@ class SqliteStore implements PoolStore {
     const present = new Set<string>();
     const existing = new Map<string, number>();
     const perNullifier = new Map<string, number>();
+    const withdrawals = new Map<string, KnownWithdrawal>();
     for (const op of ops) {
+      if (op.kind === 'payout') {
+        const row = this.sql.withdrawal.get(op.withdrawalId) as WithdrawalLookupRow | undefined;
+        if (row) withdrawals.set(op.withdrawalId, knownWithdrawalOf(row));
+        continue;
+      }
       if (op.kind === 'deposit') {
         if (this.sql.present.get(op.commitment) !== undefined) present.add(op.commitment);
         continue;
@@ -389,8 +427,19 @@ class SqliteStore implements PoolStore {
         if (expiresAt !== undefined) existing.set(op.reference, expiresAt);
       }
     }
-    const plan = planGroup(this.tree, head, ops, spent, present, { existing, perNullifier }, now);
+    const plan = planGroup(
+      this.tree,
+      head,
+      ops,
+      spent,
+      present,
+      { existing, perNullifier },
+      now,
+      withdrawals,
+    );
     if (plan.head === null) return plan.results;
+    for (const p of plan.payouts)
+      this.sql.upsertPayout.run(p.withdrawal_id, p.status, p.updated_at);
     for (const leaf of plan.leaves) this.sql.insertLeaf.run(leaf.idx, leaf.commitment);
     for (const n of plan.nullifiers)
       this.sql.insertNullifier.run(n.nullifier, n.settlement_id, n.event_id);
@@ -472,6 +521,12 @@ class SqliteStore implements PoolStore {
 
   state(): Promise<StoreState> {
     return this.run('state', () => this.stateTx.deferred());
+  }
+
+  withdrawals(after: number, limit: number): Promise<WithdrawalRecord[]> {
+    return this.run('withdrawals', () =>
+      (this.sql.withdrawals.all(after, limit) as WithdrawalListRow[]).map(withdrawalRecordOf),
+    );
   }
 
   frontier(): Promise<Frontier> {

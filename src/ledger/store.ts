@@ -78,10 +78,31 @@ export interface TransitionOp {
   readonly outputs: readonly [DigestHex, DigestHex];
   /** The masked output values (two field elements, decimal), for the owner's recovery. */
   readonly memo: readonly [string, string];
+  /** Decimal amount leaving the pool: `"0"` for a merge or split, positive for an exit. */
+  readonly exit: string;
+  /** An exit's destination (CAIP-10); `null` for a merge or split. */
+  readonly destination: string | null;
+  /** The exit's proven refund note, appended only if its payout fails. */
+  readonly refund: DigestHex;
 }
 
+/**
+ * A step of an exit's payout, recorded by the operator's payout process: `paying` durably before
+ * it pays (idempotent while paying), then `paid`, or `failed` — which appends the exit's proven
+ * refund note for its owner. A withdrawal is paid or refunded once, whatever the retries.
+ */
+export interface PayoutOp {
+  readonly kind: 'payout';
+  /** The withdrawal's id (its transition id): the payout's idempotency key. */
+  readonly withdrawalId: string;
+  readonly status: PayoutStatus;
+}
+
+/** Where a withdrawal's payout stands. */
+export type PayoutStatus = 'paying' | 'paid' | 'failed';
+
 /** What {@link PoolStore.apply} takes. */
-export type StoreOp = DepositOp | SettlementOp | HandOverOp | TransitionOp;
+export type StoreOp = DepositOp | SettlementOp | HandOverOp | TransitionOp | PayoutOp;
 
 /** A deposit that was appended. */
 export interface DepositApplied {
@@ -124,6 +145,17 @@ export interface TransitionApplied {
   readonly outputIndexes: readonly [number, number];
 }
 
+/** A payout step recorded (or already recorded: the same step again is answered the same). */
+export interface PayoutApplied {
+  readonly ok: true;
+  readonly kind: 'payout';
+  readonly withdrawalId: string;
+  readonly status: PayoutStatus;
+  /** For `failed`: the refund note's leaf index and its event. */
+  readonly refundIndex?: number;
+  readonly eventId?: number;
+}
+
 /** An op the store's own rules refused; nothing of it was written. */
 export type StoreRefusal =
   | { readonly ok: false; readonly reason: 'duplicate_settlement'; readonly settlementId: string }
@@ -131,7 +163,13 @@ export type StoreRefusal =
   | { readonly ok: false; readonly reason: 'tree_full' }
   | { readonly ok: false; readonly reason: 'nullifier_already_spent' }
   | { readonly ok: false; readonly reason: 'too_many_proofs' }
-  | { readonly ok: false; readonly reason: 'proof_store_full' };
+  | { readonly ok: false; readonly reason: 'proof_store_full' }
+  | { readonly ok: false; readonly reason: 'unknown_withdrawal' }
+  | {
+      readonly ok: false;
+      readonly reason: 'payout_conflict';
+      readonly status: PayoutStatus | null;
+    };
 
 /** The result of one op, in the order of the ops given. */
 export type StoreOpResult =
@@ -139,6 +177,7 @@ export type StoreOpResult =
   | SettlementApplied
   | HandOverApplied
   | TransitionApplied
+  | PayoutApplied
   | StoreRefusal;
 
 /** A stored handed-over proof, without its bytes: what `/verify` and `/settle` compare. */
@@ -198,7 +237,50 @@ export type PoolEvent =
       /** Leaf indexes of the outputs. */
       readonly outputIndexes: readonly [number, number];
       readonly memo: readonly [string, string];
+    }
+  | {
+      readonly id: number;
+      readonly kind: 'withdrawal';
+      readonly time: number;
+      /** The payout's idempotency key (derived from the first nullifier). */
+      readonly withdrawalId: string;
+      readonly nullifiers: readonly [DigestHex, DigestHex];
+      readonly outputs: readonly [DigestHex, DigestHex];
+      readonly outputIndexes: readonly [number, number];
+      readonly memo: readonly [string, string];
+      /** Decimal amount leaving the pool. */
+      readonly amount: string;
+      /** CAIP-10 account id. */
+      readonly destination: string;
+      /** The refund note appended if the payout fails. */
+      readonly refund: DigestHex;
+    }
+  | {
+      readonly id: number;
+      readonly kind: 'refund';
+      readonly time: number;
+      readonly withdrawalId: string;
+      /** The withdrawal's first nullifier (the owner derives the refund's `rho` from it). */
+      readonly nullifier: DigestHex;
+      readonly amount: string;
+      readonly commitment: DigestHex;
+      readonly index: number;
     };
+
+/** A withdrawal and where its payout stands (the payout process's view). */
+export interface WithdrawalRecord {
+  /** Its event id: the cursor of `withdrawals()`. */
+  readonly eventId: number;
+  readonly withdrawalId: string;
+  readonly amount: string;
+  readonly destination: string;
+  /** Unix ms of the withdrawal. */
+  readonly time: number;
+  /** `null` until the payout process records `paying`. */
+  readonly status: PayoutStatus | null;
+  /** Unix ms of the last payout step, `null` before the first. */
+  readonly updatedAt: number | null;
+}
 
 /** The ledger's head. */
 export interface StoreState {
@@ -210,6 +292,12 @@ export interface StoreState {
   readonly events: number;
   /** Sum of all deposits, decimal. */
   readonly depositTotal: string;
+  /** Sum of all exits (value that left the notes), decimal. */
+  readonly withdrawnTotal: string;
+  /** Sum of the exits whose payout is recorded `paid`, decimal. */
+  readonly paidOutTotal: string;
+  /** Sum of the exits refunded to their owners (payout `failed`), decimal. */
+  readonly refundedTotal: string;
   /** The latest checkpoint, `null` before the first. */
   readonly checkpoint: Checkpoint | null;
 }
@@ -261,6 +349,8 @@ export interface PoolStore {
   leaves(from: number, limit: number): Promise<DigestHex[]>;
   /** Events with `id > after`, oldest first, at most `limit`. */
   events(after: number, limit: number): Promise<PoolEvent[]>;
+  /** Withdrawals with event id `> after`, oldest first, at most `limit`, with their payout status. */
+  withdrawals(after: number, limit: number): Promise<WithdrawalRecord[]>;
   /** The settlement that spent this nullifier, if any. */
   nullifier(nullifier: string): Promise<SpentNullifier | null>;
   /** The handed-over proof with this reference, expired or not, if it is stored. */

@@ -36,6 +36,7 @@ export function tracedStore(store: PoolStore): PoolStore {
     checkpoints: (after, limit) => call('checkpoints', () => store.checkpoints(after, limit)),
     leaves: (from, limit) => call('leaves', () => store.leaves(from, limit)),
     events: (after, limit) => call('events', () => store.events(after, limit)),
+    withdrawals: (after, limit) => call('withdrawals', () => store.withdrawals(after, limit)),
     nullifier: (nullifier) => call('nullifier', () => store.nullifier(nullifier)),
     handedOver: (reference) => call('handedOver', () => store.handedOver(reference)),
     pruneProofs: (now) => call('pruneProofs', () => store.pruneProofs(now)),

@@ -8,7 +8,13 @@
 
 import type { DigestHex } from '../core/digest.js';
 import type { ProofReference } from '../core/facade.js';
-import type { Checkpoint, PoolEvent, StoreState } from '../ledger/store.js';
+import type {
+  Checkpoint,
+  PayoutStatus,
+  PoolEvent,
+  StoreState,
+  WithdrawalRecord,
+} from '../ledger/store.js';
 
 /** A refusal or failure reported by the pool node, or no reply from it. */
 export class PoolNodeError extends Error {
@@ -87,6 +93,12 @@ export interface TransitionRequest {
   readonly outputs: readonly [string, string];
   /** The masked output values, two field elements in decimal. */
   readonly memo: readonly [string, string];
+  /** The exit's refund note (a note of 0 for a merge or split). */
+  readonly refund: string;
+  /** Decimal amount leaving the pool; absent or `"0"` for a merge or split. */
+  readonly exit?: string;
+  /** An exit's destination (CAIP-10); only with `exit`. */
+  readonly destination?: string;
   readonly expiry: number;
   /** Canonical standard base64 of the proof bytes. */
   readonly proof: string;
@@ -227,6 +239,34 @@ export class PoolNodeClient {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
+    });
+  }
+
+  /**
+   * Withdrawals after the cursor (an event id), oldest first, with their payout status: what an
+   * operator's payout process reads (operator token required).
+   */
+  withdrawals(
+    after = 0,
+    limit?: number,
+  ): Promise<{ withdrawals: WithdrawalRecord[]; next: number }> {
+    return this.request(`/withdrawals?after=${after}${limit ? `&limit=${limit}` : ''}`, {
+      headers: { authorization: `Bearer ${this.options.token ?? ''}` },
+    });
+  }
+
+  /**
+   * Records a payout step of a withdrawal (operator token required): `paying` before paying,
+   * then `paid` or `failed` (which refunds the owner with the exit's proven refund note).
+   * @throws PoolNodeError `payout_conflict` (out of order), `unknown_withdrawal`, …
+   */
+  payout(
+    withdrawalId: string,
+    status: PayoutStatus,
+  ): Promise<{ withdrawalId: string; status: PayoutStatus; refundIndex?: number }> {
+    return this.request(`/withdrawals/${withdrawalId}/${status}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.options.token ?? ''}` },
     });
   }
 

@@ -54,7 +54,10 @@ const event = {
     'a deposit (amount, commitment, index), a settlement (amount, nullifier, change, recipient, recipient note, indexes) or a transition (merge or split: two nullifiers, two outputs, their indexes, the memo)',
   properties: {
     id: count,
-    kind: { type: 'string', enum: ['deposit', 'settlement', 'transition'] },
+    kind: {
+      type: 'string',
+      enum: ['deposit', 'settlement', 'transition', 'withdrawal', 'refund'],
+    },
     time: count,
     amount,
     commitment: digest,
@@ -67,6 +70,9 @@ const event = {
     recipientNote: digest,
     recipientIndex: count,
     transitionId: digest,
+    withdrawalId: digest,
+    destination: { type: 'string' },
+    refund: digest,
     nullifiers: { type: 'array', items: digest },
     outputs: { type: 'array', items: digest },
     outputIndexes: { type: 'array', items: count },
@@ -98,7 +104,8 @@ const errors = {
 } as const;
 
 export const stateSchema = {
-  description: 'the ledger head: size, current root, latest checkpoint, events, deposit total',
+  description:
+    'the ledger head: size, current root, latest checkpoint, events, deposited, withdrawn, paid-out and refunded totals',
   querystring: { type: 'object', additionalProperties: false, properties: {} },
   response: {
     200: {
@@ -110,9 +117,23 @@ export const stateSchema = {
         root: digest,
         events: count,
         depositTotal: amount,
+        withdrawnTotal: { ...amount, description: 'value that left the notes by exits' },
+        paidOutTotal: { ...amount, description: 'exits whose payout is recorded paid' },
+        refundedTotal: { ...amount, description: 'exits refunded to their owners' },
         checkpoint: { anyOf: [checkpoint, { type: 'null' }] },
       },
-      required: ['network', 'asset', 'size', 'root', 'events', 'depositTotal', 'checkpoint'],
+      required: [
+        'network',
+        'asset',
+        'size',
+        'root',
+        'events',
+        'depositTotal',
+        'withdrawnTotal',
+        'paidOutTotal',
+        'refundedTotal',
+        'checkpoint',
+      ],
     },
     ...errors,
   },
@@ -365,11 +386,29 @@ export const transitionSchema = {
         minItems: 2,
         maxItems: 2,
       },
+      refund: { ...digest, description: 'the proven refund note of an exit' },
+      exit: { ...amount, pattern: '^[0-9]{1,32}$', description: 'the amount leaving the pool' },
+      destination: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 256,
+        description: 'an exit destination: a CAIP-10 account id',
+      },
       expiry: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
       // Bounded by the route's body limit; the canonical-base64 check refuses a proof over 128 KiB.
       proof: { type: 'string', description: 'canonical standard base64 of the proof bytes' },
     },
-    required: ['scheme', 'network', 'root', 'nullifiers', 'outputs', 'memo', 'expiry', 'proof'],
+    required: [
+      'scheme',
+      'network',
+      'root',
+      'nullifiers',
+      'outputs',
+      'memo',
+      'refund',
+      'expiry',
+      'proof',
+    ],
   },
   response: {
     200: {
@@ -389,6 +428,74 @@ export const transitionSchema = {
         error: { type: 'string' },
         message: { type: 'string' },
         transaction: { type: 'string' },
+      },
+      required: ['error', 'message'],
+    },
+    503: { ...errorBody, description: 'pool_unavailable' },
+  },
+} as const;
+
+const withdrawal = {
+  type: 'object',
+  properties: {
+    eventId: count,
+    withdrawalId: digest,
+    amount,
+    destination: { type: 'string' },
+    time: count,
+    status: { anyOf: [{ type: 'string', enum: ['paying', 'paid', 'failed'] }, { type: 'null' }] },
+    updatedAt: { anyOf: [count, { type: 'null' }] },
+  },
+  required: ['eventId', 'withdrawalId', 'amount', 'destination', 'time', 'status', 'updatedAt'],
+} as const;
+
+/** `GET /withdrawals`: the payout process's feed (operator token). */
+export const withdrawalsSchema = {
+  description:
+    'withdrawals (exits) after a cursor (event id), oldest first, with their payout status; operator token required',
+  querystring: page('after'),
+  response: {
+    200: {
+      type: 'object',
+      properties: {
+        withdrawals: { type: 'array', items: withdrawal },
+        next: { ...count, description: 'the cursor of the next page' },
+      },
+      required: ['withdrawals', 'next'],
+    },
+    ...errors,
+  },
+} as const;
+
+/** `POST /withdrawals/:id/:status`: one payout step (operator token). */
+export const payoutSchema = {
+  description:
+    'records a payout step: paying (before paying), then paid, or failed (refunds the owner with the proven refund note)',
+  params: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      id: digest,
+      status: { type: 'string', enum: ['paying', 'paid', 'failed'] },
+    },
+    required: ['id', 'status'],
+  },
+  response: {
+    200: {
+      type: 'object',
+      properties: {
+        withdrawalId: digest,
+        status: { type: 'string' },
+        refundIndex: count,
+      },
+      required: ['withdrawalId', 'status'],
+    },
+    '4xx': {
+      type: 'object',
+      properties: {
+        error: { type: 'string' },
+        message: { type: 'string' },
+        status: { anyOf: [{ type: 'string' }, { type: 'null' }] },
       },
       required: ['error', 'message'],
     },

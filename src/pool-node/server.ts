@@ -42,6 +42,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import { messageOf, statusOf } from '../scheme/reasons.js';
 import { allowedOrigin, checkCorsOrigins } from './cors.js';
 import { type HandOverLimits, registerHandOver } from './handover-route.js';
+import { registerPayouts } from './payout-routes.js';
 import { MIN_TOKEN_LENGTH } from './operator-token.js';
 
 /** Options of {@link buildPoolNode}. */
@@ -347,6 +348,20 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
   );
 
   await registerHandOver(app, { ledger, corsOrigins, limits: options.handOver });
+  registerPayouts(app, {
+    ledger,
+    pageLimit: PAGE_LIMITS.events,
+    authorize: async (request, reply) => {
+      const header = request.headers.authorization;
+      const token =
+        typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '';
+      if (!token || !timingSafeEqual(sha256(token), tokenHash))
+        return reply
+          .code(401)
+          .send({ error: 'unauthorized', message: 'the operator token is required' });
+      return undefined;
+    },
+  });
 
   return app;
 }

@@ -1,9 +1,11 @@
 /**
- * @module `POST /transitions`: a merge or a split of notes, proven by their owner with the
+ * @module `POST /transitions`: a merge, a split or an exit of notes, proven by their owner with the
  * transition statement (`crates/proof/src/transition/`) and applied by the pool node itself — not
  * the facilitator, whose surface stays the three payment endpoints. Two inputs and two outputs
  * always (dummies fill in), so the node learns two nullifiers and two commitments, as from a
- * payment, and not which kind of transition it was.
+ * payment, and not which kind of transition it was; an exit also shows its amount and its
+ * destination (a CAIP-10 account id), and is recorded as a withdrawal for the operator's payout
+ * process (`payout-routes.ts`).
  *
  * The ledger refuses before applying anything (`Ledger.noteTransition`: shapes, a spent nullifier,
  * expiry and its bound, the anchor, the proof); refusals are stable reasons of the registry with
@@ -50,10 +52,12 @@ export function registerTransition(
           root: body.root as DigestHex,
           nullifiers: [body.nullifiers[0] as DigestHex, body.nullifiers[1] as DigestHex],
           outputs: [body.outputs[0] as DigestHex, body.outputs[1] as DigestHex],
-          exit: '0',
+          exit: body.exit ?? '0',
           memo: [body.memo[0], body.memo[1]],
+          refund: body.refund as DigestHex,
         },
         expiry: body.expiry,
+        ...(body.destination !== undefined ? { destination: body.destination } : {}),
       });
       if (!result.ok) return refuse(reply, result.reason, result.settlementId);
       return reply.code(200).send({

@@ -5,7 +5,7 @@
  */
 
 import type { DigestHex, PaymentContext, SpendPublicInputs } from '../core/index.js';
-import { SCHEME, TRANSITION_RESOURCE_ID } from './profile.js';
+import { EXIT_RESOURCE_ID, SCHEME, TRANSITION_RESOURCE_ID } from './profile.js';
 import type { PaymentRequirements, PrivStarkPayload } from './schema.js';
 
 /** `paymentRequirements.extra.resourceId`, `''` when absent. */
@@ -58,6 +58,28 @@ export function transitionContext(
     payTo: '',
     amount: '1',
     resourceId: TRANSITION_RESOURCE_ID,
+    expiry,
+  };
+}
+
+/**
+ * The context an exit is bound to: as {@link transitionContext}, with the destination (CAIP-10) as
+ * `payTo`, the exit amount as `amount` and {@link EXIT_RESOURCE_ID}, so the proof pays exactly this
+ * amount to exactly this account of this pool, before the expiry.
+ */
+export function exitContext(
+  network: { readonly network: string; readonly asset: string },
+  destination: string,
+  amount: string,
+  expiry: number,
+): PaymentContext {
+  return {
+    scheme: SCHEME,
+    network: network.network,
+    asset: network.asset,
+    payTo: destination,
+    amount,
+    resourceId: EXIT_RESOURCE_ID,
     expiry,
   };
 }

@@ -4,7 +4,19 @@
  * canonical encodings and the mapping from a request to the proof's statement.
  */
 
-export { paymentContext, publicInputs, resourceIdOf, transitionContext } from './context.js';
+export {
+  checkDestination,
+  type DestinationCheck,
+  isEip55,
+  MAX_DESTINATION_CHARS,
+} from './caip10.js';
+export {
+  exitContext,
+  paymentContext,
+  publicInputs,
+  resourceIdOf,
+  transitionContext,
+} from './context.js';
 export { CONTEXT_DIGESTS_MAX, ContextDigests } from './context-digests.js';
 export {
   decodeProof,
@@ -40,6 +52,7 @@ export {
   TRANSFER_MAX_TIMEOUT_SECONDS,
   TRANSFER_RESOURCE_ID,
   TRANSITION_RESOURCE_ID,
+  EXIT_RESOURCE_ID,
   X402_VERSION,
 } from './profile.js';
 export {

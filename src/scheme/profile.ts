@@ -108,3 +108,6 @@ export const TRANSFER_MAX_TIMEOUT_SECONDS = 120;
  * and the expiry, so a transition proof is bound to one pool and one time window and names no owner.
  */
 export const TRANSITION_RESOURCE_ID = 'priv-stark:pool-transition';
+
+/** The `resourceId` of an exit's context (a transition paying value out of the pool). */
+export const EXIT_RESOURCE_ID = 'priv-stark:pool-exit';

@@ -64,6 +64,15 @@ export const POOL_NODE_REASONS = {
     message: 'the note already has the most live handed-over proofs',
   },
   proof_store_full: { status: 503, message: 'the proof store is full, retry later' },
+  invalid_destination: {
+    status: 400,
+    message: 'the destination must be a supported CAIP-10 account id with a valid checksum',
+  },
+  unknown_withdrawal: { status: 404, message: 'no withdrawal has this id' },
+  payout_conflict: {
+    status: 409,
+    message: 'the payout step does not follow the recorded one (paying, then paid or failed)',
+  },
 } as const satisfies Record<string, ReasonEntry>;
 
 /** A reason code of the pool node's own routes. */

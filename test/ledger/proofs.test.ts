@@ -451,7 +451,8 @@ describe.each(kinds)('%s store: handed-over proofs', (kind) => {
           );
           // the model applies the group op by op, in order, at one time
           const expected = ops.map((op) => {
-            if (op.kind === 'deposit' || op.kind === 'transition') return 'ok';
+            if (op.kind === 'deposit' || op.kind === 'transition' || op.kind === 'payout')
+              return 'ok';
             if (op.kind === 'settlement') {
               if (spent.has(op.nullifier)) return 'duplicate_settlement';
               spent.add(op.nullifier);

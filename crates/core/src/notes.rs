@@ -84,6 +84,13 @@ pub fn transition_rho(spending_key: &Digest, first_nullifier: &Digest, output: u
     hash_two(domain, spending_key, first_nullifier)
 }
 
+/// `rho = H_REFUND_RHO(sk, nf₁)` of the refund note of an exit whose first input has nullifier
+/// `nf₁`: the note `H_NOTE(exit, H_PRE(owner, rho))` the pool appends when the exit's payout fails,
+/// recoverable from the key like every other note.
+pub fn refund_rho(spending_key: &Digest, first_nullifier: &Digest) -> Digest {
+    hash_two(Domain::RefundRho, spending_key, first_nullifier)
+}
+
 /// The two field elements that mask a transition's output values in its public memo:
 /// `memo_i = v_i + pad_i` (mod p), with `pad = H_TRANSITION_MEMO(sk, nf₁)` lanes 0 and 1. Only the
 /// key's holder can unmask them; to anyone else the memo is uniformly random.

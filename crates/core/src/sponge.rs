@@ -54,11 +54,13 @@ pub enum Domain {
     TransitionRho2 = 11,
     /// `pad = H_TRANSITION_MEMO(sk, nf₁)`: masks a transition's output values in its memo.
     TransitionMemo = 12,
+    /// `rho = H_REFUND_RHO(sk, nf₁)` of an exit's refund note (appended if its payout fails).
+    RefundRho = 13,
 }
 
 impl Domain {
     /// Every domain, in tag order.
-    pub const ALL: [Self; 12] = [
+    pub const ALL: [Self; 13] = [
         Self::Owner,
         Self::Pre,
         Self::Note,
@@ -71,6 +73,7 @@ impl Domain {
         Self::TransitionRho1,
         Self::TransitionRho2,
         Self::TransitionMemo,
+        Self::RefundRho,
     ];
 
     /// The domain with tag `tag`.

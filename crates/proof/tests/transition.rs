@@ -63,8 +63,9 @@ fn every_public_input_is_bound() {
     let (scenario, proof) = merge();
     let public = scenario.public_inputs;
     let other = Digest([Felt::ONE, Felt::TWO, Felt::ONE, Felt::TWO]);
+    let refund = public.refund();
     let mutate = |root, nullifiers, outputs, exit, context, memo| {
-        TransitionPublicInputs::new(root, nullifiers, outputs, exit, context, memo).unwrap()
+        TransitionPublicInputs::new(root, nullifiers, outputs, exit, context, memo, refund).unwrap()
     };
     let (r, n, o, e, c, m) = (
         public.root(),
@@ -86,6 +87,11 @@ fn every_public_input_is_bound() {
         mutate(r, [n[1], n[0]], o, e, c, m),
         mutate(r, n, [o[1], o[0]], e, c, m),
     ];
+    let refund_twin = TransitionPublicInputs::new(r, n, o, e, c, m, other).unwrap();
+    assert_eq!(
+        verify_transition(proof, &refund_twin),
+        Err(ProofError::InvalidProof { check: FailedCheck::ProofOfWork })
+    );
     for twin in twins {
         assert_eq!(
             verify_transition(proof, &twin),
@@ -148,7 +154,7 @@ fn public_inputs_and_witness_round_trip_with_strict_decoding() {
         "invalid_length"
     );
     let mut memo_high = bytes.clone();
-    memo_high[TRANSITION_PUBLIC_INPUTS_BYTES - 8..].copy_from_slice(&u64::MAX.to_le_bytes());
+    memo_high[208..216].copy_from_slice(&u64::MAX.to_le_bytes());
     assert_eq!(
         TransitionPublicInputs::from_bytes(&memo_high).unwrap_err().code(),
         "non_canonical_element"
@@ -210,6 +216,11 @@ fn outputs_belong_to_the_owner_and_are_recoverable_from_the_key() {
         public.outputs(),
     );
     assert_eq!(recovered, [Some(500_000), Some(0)]);
+    // The refund note is the owner's too: value = exit, rho from the key.
+    let owner = notes::owner(&sk);
+    let rho = notes::refund_rho(&sk, &public.nullifiers()[0]);
+    let refund = notes::note_commitment(0, &notes::precommitment(&owner, &rho)).unwrap();
+    assert_eq!(public.refund(), refund);
     // Another key opens nothing, and the memo alone says nothing of the values.
     let other = Digest([Felt::ONE; 4]);
     assert_eq!(

@@ -81,7 +81,12 @@ export async function ledgerProblems(core: PrivStarkCore, store: PoolStore): Pro
         problems.push(`deposit event ${event.id} does not match leaf ${next}`);
       total += BigInt(event.amount);
       next += 1;
-    } else if (event.kind === 'transition') {
+    } else if (event.kind === 'refund') {
+      if (event.index !== next || leaves[next] !== event.commitment)
+        problems.push(`refund event ${event.id} does not match leaf ${next}`);
+      next += 1;
+    } else if (event.kind === 'transition' || event.kind === 'withdrawal') {
+      const id = event.kind === 'transition' ? event.transitionId : event.withdrawalId;
       if (event.outputIndexes[0] !== next || event.outputIndexes[1] !== next + 1)
         problems.push(`transition event ${event.id} indexes`);
       if (leaves[next] !== event.outputs[0] || leaves[next + 1] !== event.outputs[1])
@@ -90,7 +95,7 @@ export async function ledgerProblems(core: PrivStarkCore, store: PoolStore): Pro
         if (nullifiers.has(nullifier)) problems.push(`nullifier of event ${event.id} spent twice`);
         nullifiers.add(nullifier);
         const spent = await store.nullifier(nullifier);
-        if (spent?.settlementId !== event.transitionId || spent.eventId !== event.id)
+        if (spent?.settlementId !== id || spent.eventId !== event.id)
           problems.push(`nullifier row of event ${event.id}`);
       }
       next += 2;

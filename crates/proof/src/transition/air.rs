@@ -35,7 +35,7 @@ use super::{
     },
     statement::{
         NUM_PUBLIC_VALUES, PV_CONTEXT, PV_EXIT, PV_NULLIFIER_1, PV_NULLIFIER_2, PV_OUTPUT_1,
-        PV_OUTPUT_2, PV_ROOT,
+        PV_OUTPUT_2, PV_REFUND, PV_ROOT,
     },
 };
 use crate::rpo_air::{HASH_WIDTH, HashRow, NUM_ROUND_PERIODIC, eval_permutation};
@@ -145,12 +145,14 @@ impl<AB: AirBuilder<F = Felt>> Air<AB> for TransitionAir {
                 + sel(Selector::PinNullifier2) * (lane.clone() - pv(PV_NULLIFIER_2, j))
                 + sel(Selector::PinOutput1) * (lane.clone() - pv(PV_OUTPUT_1, j))
                 + sel(Selector::PinOutput2) * (lane.clone() - pv(PV_OUTPUT_2, j))
+                + sel(Selector::PinRefund) * (lane.clone() - pv(PV_REFUND, j))
                 + sel(Selector::PinContext) * (lane.clone() - pv(PV_CONTEXT, j));
             if j == 0 {
                 constraint += sel(Selector::InputValue1) * (lane.clone() - vin[0].clone())
                     + sel(Selector::InputValue2) * (lane.clone() - vin[1].clone())
                     + sel(Selector::OutputValue1) * (lane.clone() - vout[0].clone())
-                    + sel(Selector::OutputValue2) * (lane - vout[1].clone());
+                    + sel(Selector::OutputValue2) * (lane.clone() - vout[1].clone())
+                    + sel(Selector::ExitValue) * (lane - pv(PV_EXIT, 0));
             }
             builder.assert_zero(constraint);
         }
@@ -180,8 +182,8 @@ impl<AB: AirBuilder<F = Felt>> Air<AB> for TransitionAir {
         }
 
         // 6. Registers: `reg` is held between loads; the rest is constant.
-        for j in 0..4 {
-            builder.assert_zero(sel(Selector::Hold) * (col_next(COL_REG + j) - reg[j].clone()));
+        for (j, held) in reg.iter().enumerate() {
+            builder.assert_zero(sel(Selector::Hold) * (col_next(COL_REG + j) - held.clone()));
         }
         for column in (COL_KEY..COL_REG).chain(COL_VIN..COL_ACC) {
             builder.assert_zero(is_transition.clone() * (col_next(column) - col(column)));

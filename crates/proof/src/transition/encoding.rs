@@ -1,8 +1,8 @@
 //! Byte encodings of the transition statement (digests and field elements as in
 //! [`crate::encoding`]: canonical u64 little-endian elements):
 //!
-//! * **Public inputs** (216 bytes) = `root ‖ nf₁ ‖ nf₂ ‖ out₁ ‖ out₂` (32 each) ‖
-//!   `exit (u64 LE)` ‖ `ctx (32)` ‖ `memo (2 elements, 16)`.
+//! * **Public inputs** (248 bytes) = `root ‖ nf₁ ‖ nf₂ ‖ out₁ ‖ out₂` (32 each) ‖
+//!   `exit (u64 LE)` ‖ `ctx (32)` ‖ `memo (2 elements, 16)` ‖ `refund (32)`.
 //! * **Witness** (2232 bytes) = `sk (32)` ‖ two inputs, each `v (u64 LE) ‖ rho (32) ‖
 //!   index (u64 LE) ‖ path (32 × 32, leaf level first)` ‖ `w₁ ‖ w₂ ‖ exit` (u64 LE each) ‖
 //!   `ctx (32)`.
@@ -24,14 +24,15 @@ use crate::{
 };
 
 /// Bytes of encoded transition public inputs.
-pub const TRANSITION_PUBLIC_INPUTS_BYTES: usize = 5 * DIGEST_BYTES + 8 + DIGEST_BYTES + 16;
+pub const TRANSITION_PUBLIC_INPUTS_BYTES: usize =
+    5 * DIGEST_BYTES + 8 + DIGEST_BYTES + 16 + DIGEST_BYTES;
 /// Bytes of one encoded input.
 const INPUT_BYTES: usize = 8 + DIGEST_BYTES + 8 + DEPTH * DIGEST_BYTES;
 /// Bytes of an encoded transition witness.
 pub const TRANSITION_WITNESS_BYTES: usize = DIGEST_BYTES + 2 * INPUT_BYTES + 3 * 8 + DIGEST_BYTES;
 
 impl TransitionPublicInputs {
-    /// The 216-byte encoding.
+    /// The 248-byte encoding.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(TRANSITION_PUBLIC_INPUTS_BYTES);
         out.extend_from_slice(&self.root().to_bytes());
@@ -43,6 +44,7 @@ impl TransitionPublicInputs {
         for element in self.memo() {
             out.extend_from_slice(&element.as_canonical_u64().to_le_bytes());
         }
+        out.extend_from_slice(&self.refund().to_bytes());
         out
     }
 
@@ -68,7 +70,8 @@ impl TransitionPublicInputs {
             }
             *element = Felt::from_u64(word);
         }
-        Self::new(root, nullifiers, outputs, exit, context, memo)
+        let refund = reader.digest("refund")?;
+        Self::new(root, nullifiers, outputs, exit, context, memo, refund)
     }
 }
 

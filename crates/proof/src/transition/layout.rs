@@ -28,11 +28,14 @@
 //! | 71, 74 | `rho'_j = H_TRANSITION_RHO_j(sk, nf₁)` | `key` | public `nf₁` |
 //! | 72, 75 | `pre'_j = H_PRE(owner, rho'_j)` | `owner` | previous digest |
 //! | 73, 76 | `out_j = H_NOTE(w_j, pre'_j)` | `w_j`, previous digest (lanes 1..5) | 0 |
-//! | 77 | padding; input lanes 0..4 pinned to public `ctx` | | |
-//! | 78..128 | padding (the range windows) | | |
+//! | 77 | `rrho = H_REFUND_RHO(sk, nf₁)` | `key` | public `nf₁` |
+//! | 78 | `rpre = H_PRE(owner, rrho)` | `owner` | previous digest |
+//! | 79 | `refund = H_NOTE(exit, rpre)` | public `exit`, previous digest (lanes 1..5) | 0 |
+//! | 80 | padding; input lanes 0..4 pinned to public `ctx` | | |
+//! | 81..128 | padding (the range windows) | | |
 //!
-//! The outputs of p = 34 (the first input's root), 35, 70, 73 and 76 are pinned to the public
-//! `root, nf₁, nf₂, out₁, out₂`; the second input's root (p = 69) is pinned only when `v₂ ≠ 0`:
+//! The outputs of p = 34 (the first input's root), 35, 70, 73, 76 and 79 are pinned to the public
+//! `root, nf₁, nf₂, out₁, out₂, refund`; the second input's root (p = 69) is pinned only when `v₂ ≠ 0`:
 //! a dummy input is worth nothing and proves no membership.
 
 use alloc::{vec, vec::Vec};
@@ -98,8 +101,14 @@ pub const fn p_output_pre(j: usize) -> usize {
 pub const fn p_output_note(j: usize) -> usize {
     p_output_rho(j) + 2
 }
+/// `rrho = H_REFUND_RHO(sk, nf₁)`.
+pub const P_REFUND_RHO: usize = p_output_note(1) + 1;
+/// `rpre = H_PRE(owner, rrho)`.
+pub const P_REFUND_PRE: usize = P_REFUND_RHO + 1;
+/// `refund = H_NOTE(exit, rpre)`: the note an exit's owner gets back if its payout fails.
+pub const P_REFUND_NOTE: usize = P_REFUND_RHO + 2;
 /// The padding permutation whose input holds `ctx`.
-pub const P_CONTEXT: usize = p_output_note(1) + 1;
+pub const P_CONTEXT: usize = P_REFUND_NOTE + 1;
 /// Permutations whose input is constrained.
 pub const NUM_HASHES: usize = P_CONTEXT;
 
@@ -146,6 +155,15 @@ pub fn hash_kind(p: usize) -> (usize, Domain) {
     if p == p_output_rho(1) {
         return (8, Domain::TransitionRho2);
     }
+    if p == P_REFUND_RHO {
+        return (8, Domain::RefundRho);
+    }
+    if p == P_REFUND_PRE {
+        return (8, Domain::Pre);
+    }
+    if p == P_REFUND_NOTE {
+        return (5, Domain::Note);
+    }
     (8, Domain::Node)
 }
 
@@ -175,6 +193,8 @@ pub enum Selector {
     PinOutput1,
     /// Lanes 0..4 = public `out₂`.
     PinOutput2,
+    /// Lanes 0..4 = public `refund`.
+    PinRefund,
     /// Lanes 0..4 = public `ctx`.
     PinContext,
     /// Lane 0 = `v₁`.
@@ -185,6 +205,8 @@ pub enum Selector {
     OutputValue1,
     /// Lane 0 = `w₂`.
     OutputValue2,
+    /// Lane 0 = public `exit`.
+    ExitValue,
     /// Lanes 4..8 = 0.
     ZeroHigh,
     /// Lanes 4..8 = public `nf₁`.
@@ -260,6 +282,14 @@ pub fn periodic_columns() -> Vec<Vec<Felt>> {
         set(Selector::NoteShift, output_row(p_output_pre(i)));
         set(Selector::NoteZero, input_row(p_output_note(i)));
     }
+    set(Selector::KeyLow, input_row(P_REFUND_RHO));
+    set(Selector::NullifierHigh, input_row(P_REFUND_RHO));
+    set(Selector::PrevHigh, output_row(P_REFUND_RHO));
+    set(Selector::OwnerLow, input_row(P_REFUND_PRE));
+    set(Selector::NoteShift, output_row(P_REFUND_PRE));
+    set(Selector::NoteZero, input_row(P_REFUND_NOTE));
+    set(Selector::ExitValue, input_row(P_REFUND_NOTE));
+    set(Selector::PinRefund, output_row(P_REFUND_NOTE));
     set(Selector::InputValue1, input_row(p_input_note(0)));
     set(Selector::InputValue2, input_row(p_input_note(1)));
     set(Selector::OutputValue1, input_row(p_output_note(0)));

@@ -141,6 +141,7 @@ pub fn verify_transition(
         public_inputs.exit(),
         public_inputs.context(),
         public_inputs.memo(),
+        public_inputs.refund(),
     )?;
     let params = &TRANSITION_PARAMETER_SET;
     let (id, body) = split_header_of(proof, TRANSITION_MAGIC)?;

@@ -1,7 +1,7 @@
 //! The transition statement (merge, split, exit): its witness, its public inputs, and the values
 //! in between.
 //!
-//! Public inputs `root, nf₁, nf₂, out₁, out₂, exit, ctx, memo`; witness `sk`, two inputs
+//! Public inputs `root, nf₁, nf₂, out₁, out₂, exit, ctx, memo, refund`; witness `sk`, two inputs
 //! `(v_i, rho_i, index_i, path_i)` and two output values `w₁, w₂`:
 //!
 //! 1. `owner = H_OWNER(sk)`; for each input `cm_i = H_NOTE(v_i, H_PRE(owner, rho_i))` and
@@ -13,7 +13,11 @@
 //!    `w_j` is 0 (a dummy) or at least [`MIN_OUTPUT_VALUE`], and below `2^62 + MIN_OUTPUT_VALUE`;
 //! 3. `v₁ + v₂ = w₁ + w₂ + exit` over the integers, `0 ≤ exit < 2^62` (an exit pays `exit` out
 //!    of the pool; a merge or a split has `exit = 0`);
-//! 4. `ctx` (what the transition is for: the pool, the expiry, an exit's destination) and `memo`
+//! 4. `refund = H_NOTE(exit, H_PRE(owner, H_REFUND_RHO(sk, nf₁)))`: the note the pool appends
+//!    for the owner if an exit's payout fails (proven, so the pool cannot refund to anyone else,
+//!    and recoverable from the key); a merge or split's refund is a note of 0 that is never
+//!    appended;
+//! 5. `ctx` (what the transition is for: the pool, the expiry, an exit's destination) and `memo`
 //!    (`w_j` masked by `H_TRANSITION_MEMO(sk, nf₁)`, so the owner's wallet recovers the values
 //!    from the key) are bound as public inputs; the verifier also refuses `nf₁ = nf₂`.
 
@@ -28,8 +32,8 @@ use super::layout::MIN_OUTPUT_VALUE;
 use crate::errors::ProofError;
 
 /// Field elements of the public inputs: root, nf₁, nf₂, out₁, out₂ (4 each), exit (1), ctx (4),
-/// memo (2).
-pub const NUM_PUBLIC_VALUES: usize = 27;
+/// memo (2), refund (4).
+pub const NUM_PUBLIC_VALUES: usize = 31;
 /// Index of `root`.
 pub const PV_ROOT: usize = 0;
 /// Index of `nf₁`.
@@ -46,6 +50,8 @@ pub const PV_EXIT: usize = 20;
 pub const PV_CONTEXT: usize = 21;
 /// Index of `memo`.
 pub const PV_MEMO: usize = 25;
+/// Index of `refund`.
+pub const PV_REFUND: usize = 27;
 
 /// What a transition proof reveals. Built only through [`TransitionPublicInputs::new`] (or a
 /// witness, or bytes), which checks `exit < 2^62` and `nf₁ ≠ nf₂`.
@@ -57,6 +63,7 @@ pub struct TransitionPublicInputs {
     exit: u64,
     context: Digest,
     memo: [Felt; 2],
+    refund: Digest,
 }
 
 impl TransitionPublicInputs {
@@ -72,6 +79,7 @@ impl TransitionPublicInputs {
         exit: u64,
         context: Digest,
         memo: [Felt; 2],
+        refund: Digest,
     ) -> Result<Self, ProofError> {
         if exit >= VALUE_LIMIT {
             return Err(ProofError::AmountOutOfRange { amount: exit });
@@ -79,7 +87,7 @@ impl TransitionPublicInputs {
         if nullifiers[0] == nullifiers[1] {
             return Err(ProofError::NullifiersNotDistinct);
         }
-        Ok(Self { root, nullifiers, outputs, exit, context, memo })
+        Ok(Self { root, nullifiers, outputs, exit, context, memo, refund })
     }
 
     /// The anchor.
@@ -112,7 +120,12 @@ impl TransitionPublicInputs {
         self.memo
     }
 
-    /// The 27 public values in AIR order.
+    /// The refund note of an exit.
+    pub const fn refund(&self) -> Digest {
+        self.refund
+    }
+
+    /// The 31 public values in AIR order.
     pub fn to_field_elements(&self) -> [Felt; NUM_PUBLIC_VALUES] {
         let mut out = [Felt::ZERO; NUM_PUBLIC_VALUES];
         out[PV_ROOT..PV_ROOT + 4].copy_from_slice(&self.root.0);
@@ -123,6 +136,7 @@ impl TransitionPublicInputs {
         out[PV_EXIT] = Felt::from_u64(self.exit);
         out[PV_CONTEXT..PV_CONTEXT + 4].copy_from_slice(&self.context.0);
         out[PV_MEMO..PV_MEMO + 2].copy_from_slice(&self.memo);
+        out[PV_REFUND..PV_REFUND + 4].copy_from_slice(&self.refund.0);
         out
     }
 }
@@ -201,6 +215,8 @@ pub struct TransitionValues {
     pub outputs: [OutputValues; 2],
     /// The masked output values.
     pub memo: [Felt; 2],
+    /// The refund note's values.
+    pub refund: OutputValues,
 }
 
 impl TransitionWitness {
@@ -252,7 +268,14 @@ impl TransitionWitness {
         };
         let outputs = [output(0)?, output(1)?];
         let memo = notes::transition_memo(&self.spending_key, &first, self.outputs);
-        Ok(TransitionValues { owner, inputs, outputs, memo })
+        let refund_rho = notes::refund_rho(&self.spending_key, &first);
+        let refund_pre = notes::precommitment(&owner, &refund_rho);
+        let refund = OutputValues {
+            rho: refund_rho,
+            precommitment: refund_pre,
+            commitment: notes::note_commitment(self.exit, &refund_pre)?,
+        };
+        Ok(TransitionValues { owner, inputs, outputs, memo, refund })
     }
 
     fn input_values(&self, owner: &Digest, i: usize) -> Result<InputValues, ProofError> {
@@ -294,6 +317,7 @@ impl TransitionWitness {
             exit: self.exit,
             context: self.context,
             memo: values.memo,
+            refund: values.refund.commitment,
         }
     }
 
@@ -321,7 +345,10 @@ impl TransitionWitness {
         if got.nullifiers != expected.nullifiers {
             return Err(ProofError::NullifierMismatch);
         }
-        if got.outputs != expected.outputs || got.memo != expected.memo {
+        if got.outputs != expected.outputs
+            || got.memo != expected.memo
+            || got.refund != expected.refund
+        {
             return Err(ProofError::OutputMismatch);
         }
         Ok(values)

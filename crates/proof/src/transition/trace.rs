@@ -15,9 +15,10 @@ use priv_stark_core::{
 use super::{
     layout::{
         COL_ACC, COL_BIT, COL_KEY, COL_OWNER, COL_REAL, COL_REG, COL_VIN, COL_VOUT,
-        MIN_OUTPUT_VALUE, P_CONTEXT, P_OWNER, RANGE_BITS, TRACE_ROWS, TRACE_WIDTH, hash_kind,
-        input_row, output_row, p_input_merkle, p_input_note, p_input_nullifier, p_input_pre,
-        p_output_note, p_output_pre, p_output_rho, range_start,
+        MIN_OUTPUT_VALUE, P_CONTEXT, P_OWNER, P_REFUND_NOTE, P_REFUND_PRE, P_REFUND_RHO,
+        RANGE_BITS, TRACE_ROWS, TRACE_WIDTH, hash_kind, input_row, output_row, p_input_merkle,
+        p_input_note, p_input_nullifier, p_input_pre, p_output_note, p_output_pre, p_output_rho,
+        range_start,
     },
     statement::{TransitionValues, TransitionWitness},
 };
@@ -76,6 +77,10 @@ fn permutation_inputs(
         inputs[p_output_note(j)] =
             hash_input(p_output_note(j), note(witness.outputs[j], &output.precommitment));
     }
+    inputs[P_REFUND_RHO] = hash_input(P_REFUND_RHO, pair(sk, &first));
+    inputs[P_REFUND_PRE] = hash_input(P_REFUND_PRE, pair(&values.owner, &values.refund.rho));
+    inputs[P_REFUND_NOTE] =
+        hash_input(P_REFUND_NOTE, note(witness.exit, &values.refund.precommitment));
     inputs[P_CONTEXT][..4].copy_from_slice(&witness.context.0);
     inputs
 }

@@ -1,0 +1,69 @@
+/**
+ * @module The payout contract between the pool and the operator's payout process, for exits
+ * (docs/pool.md, "Exits and payouts"). Operator token required on every route.
+ *
+ * - `GET /withdrawals?after=<event id>&limit=`: withdrawals oldest first, each with its payout
+ *   status; `next` is the cursor to keep.
+ * - `POST /withdrawals/<id>/paying`: written durably before the process pays; answered the same
+ *   if repeated. The withdrawal id (derived from the exit's first nullifier) is the idempotency key
+ *   to hand the payment rail, so a payment retried after a crash is made once.
+ * - `POST /withdrawals/<id>/paid`: after the rail confirmed it; adds to the paid-out total.
+ * - `POST /withdrawals/<id>/failed`: the rail refused it for good; the exit's proven refund note is
+ *   appended for its owner (who finds it from the key), and the refunded total grows.
+ *
+ * A step out of order (paid before paying, paying after paid, …) is `payout_conflict` with the
+ * recorded status; an unknown id `unknown_withdrawal`. Nothing is paid or refunded twice.
+ */
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+import type { Ledger } from '../ledger/ledger.js';
+import type { PayoutStatus } from '../ledger/store.js';
+import { statusOf } from '../scheme/index.js';
+import { payoutSchema, withdrawalsSchema } from './schemas.js';
+
+/** Registers the payout routes; `authorize` answers 401 unless the operator token is sent. */
+export function registerPayouts(
+  app: FastifyInstance,
+  options: {
+    ledger: Ledger;
+    authorize: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+    pageLimit: { default: number; max: number };
+  },
+): void {
+  const { ledger } = options;
+  app.get<{ Querystring: { after?: string; limit?: string } }>(
+    '/withdrawals',
+    { schema: withdrawalsSchema, onRequest: options.authorize },
+    async (request) => {
+      const after = Number(request.query.after ?? 0);
+      const limit = Math.min(
+        Number(request.query.limit ?? options.pageLimit.default),
+        options.pageLimit.max,
+      );
+      const withdrawals = await ledger.withdrawals(after, Math.max(limit, 1));
+      return { withdrawals, next: withdrawals.at(-1)?.eventId ?? after };
+    },
+  );
+  app.post<{ Params: { id: string; status: PayoutStatus } }>(
+    '/withdrawals/:id/:status',
+    { schema: payoutSchema, onRequest: options.authorize },
+    async (request, reply) => {
+      const { id, status } = request.params;
+      const result = await ledger.payout(id, status);
+      if (result.ok) {
+        request.log.info({ status }, 'payout step recorded');
+        return {
+          withdrawalId: id,
+          status: result.status,
+          ...(result.refundIndex !== undefined ? { refundIndex: result.refundIndex } : {}),
+        };
+      }
+      return reply.code(statusOf(result.reason)).send({
+        error: result.reason,
+        message: result.message,
+        ...('status' in result && result.status !== undefined ? { status: result.status } : {}),
+      });
+    },
+  );
+}
