@@ -22,7 +22,13 @@ export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--
                     --handover-rate-limit N (HANDOVER_RATE_LIMIT, 120) hand-overs per minute and client address;
                     --parameter-sets IDS (PROOF_PARAMETER_SETS, 3,2) proof parameter sets the hand-over accepts
   pool state [--url URL]
-                    the pool's head: size, root, latest checkpoint, deposit total
+                    the pool's head: size, root, latest checkpoint, deposited, withdrawn, paid-out and
+                    refunded totals
+  pool withdrawals [--after ID] [--url URL] [--token T] [--data-dir D]
+                    exits to pay out, oldest first, with their payout status (operator token)
+  pool payout <withdrawal id> paying|paid|failed [--url URL] [--token T] [--data-dir D]
+                    records a payout step: paying before paying, then paid, or failed (the owner gets
+                    the exit's refund note back); the withdrawal id is the payment's idempotency key
   deposit --amount N --pre 0x… [--url URL] [--token T] [--data-dir D]
                     shield N atomic units to a precommitment H_PRE(owner, rho) (operator token required)`;
 
@@ -107,6 +113,78 @@ async function state(argv: string[]): Promise<number> {
   return 0;
 }
 
+/** The operator token from `--token`, `POOL_OPERATOR_TOKEN` or the pool's data directory. */
+function operatorToken(values: { token?: string; 'data-dir'?: string }): string | null {
+  return (
+    findOperatorToken({
+      token: values.token ?? process.env.POOL_OPERATOR_TOKEN,
+      dataDir: values['data-dir'] ?? process.env.DATA_DIR ?? './data',
+    }) ?? null
+  );
+}
+
+const OPERATOR_OPTIONS = {
+  url: { type: 'string' },
+  token: { type: 'string' },
+  'data-dir': { type: 'string' },
+} as const;
+
+async function withdrawals(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { ...OPERATOR_OPTIONS, after: { type: 'string' } },
+    strict: true,
+  });
+  const token = operatorToken(values);
+  if (!token) {
+    process.stderr.write(
+      'pool withdrawals: no operator token (--token, POOL_OPERATOR_TOKEN, --data-dir)\n',
+    );
+    return 2;
+  }
+  const client = new PoolNodeClient(values.url ?? defaultUrl(), { token });
+  const page = await client.withdrawals(integer(values.after, '--after', 0));
+  process.stdout.write(`${JSON.stringify(page, null, 2)}\n`);
+  return 0;
+}
+
+async function payout(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: OPERATOR_OPTIONS,
+    allowPositionals: true,
+    strict: true,
+  });
+  const [id, status] = positionals;
+  if (!id || (status !== 'paying' && status !== 'paid' && status !== 'failed')) {
+    process.stderr.write(
+      `pool payout needs <withdrawal id> paying|paid|failed\nusage:\n${POOL_USAGE}\n`,
+    );
+    return 2;
+  }
+  const token = operatorToken(values);
+  if (!token) {
+    process.stderr.write(
+      'pool payout: no operator token (--token, POOL_OPERATOR_TOKEN, --data-dir)\n',
+    );
+    return 2;
+  }
+  try {
+    const result = await new PoolNodeClient(values.url ?? defaultUrl(), { token }).payout(
+      id,
+      status,
+    );
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof PoolNodeError) {
+      process.stderr.write(`payout refused: ${error.code}: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
 /** `priv-stark pool <subcommand>`. */
 export async function poolCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -115,6 +193,10 @@ export async function poolCommand(argv: string[]): Promise<number> {
       return serve(rest);
     case 'state':
       return state(rest);
+    case 'withdrawals':
+      return withdrawals(rest);
+    case 'payout':
+      return payout(rest);
     default:
       process.stderr.write(
         `unknown pool command: ${(sub ?? '').slice(0, 40)}\nusage:\n${POOL_USAGE}\n`,

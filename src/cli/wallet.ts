@@ -38,16 +38,24 @@ import {
   WalletError,
 } from '../client/index.js';
 import { type DigestHex, loadCore, type PrivStarkCore } from '../core/index.js';
-import { DEVNET_NETWORK, parseAmount } from '../scheme/index.js';
+import { checkDestination, DEVNET_NETWORK, parseAmount } from '../scheme/index.js';
 
 export const WALLET_USAGE = `  wallet new|address|sync|balance|deposit|tickets|payments [--wallet FILE] [--pool URL]
                     a payer's or merchant's wallet (PRIV_STARK_WALLET, ./priv-stark.wallet; POOL_URL):
                     new [--sk 0x…] creates (or restores from a spending key), deposit --amount N prints
                     the precommitment for the operator (--reissue C: open ticket #C again), tickets
                     lists the open ones, balance [--no-sync]
-  wallet transfer --to pstark1… --amount N | split --amount N [--note 0x…]
+  wallet transfer --to pstark1… --amount N | split --amount N [--note 0x…] [--private]
                     moves N atomic units to a shielded address through the pool node, no merchant
-                    (split: to the wallet's own address, one note becomes two); prints the transaction
+                    (split: to the wallet's own address, one note becomes two; --private: by a
+                    transition that shows the pool neither the amount nor the address, both parts
+                    at least 1000); prints the transaction
+  wallet merge [--note 0x… --note 0x…]
+                    joins two notes into one by a transition (default: the two smallest)
+  wallet exit --to CAIP-10 --amount N [--note 0x…]
+                    withdraws N atomic units out of the pool to an account (eip155:<chain>:<EIP-55
+                    address> or solana:<chain>:<key>); the operator pays it out, or the wallet gets
+                    it back as a refund note
   wallet ready --count C --value N [--timeout-ms T]
                     splits notes until C (at most ${READY_NOTES_MAX}) notes of at least N are spendable, for
                     payments at once and back to back; exit 1 when T ms (60000) pass first
@@ -116,6 +124,12 @@ function noteFlag(text: string | undefined): string | undefined {
   if (!/^0x[0-9a-f]{64}$/.test(text))
     throw new FlagError("--note expects a note's commitment, 0x and 64 lowercase hex digits");
   return text;
+}
+
+/** One `--note` at most (the flag repeats only for `merge`). */
+function single(notes: string[] | undefined): string | undefined {
+  if (notes !== undefined && notes.length > 1) throw new FlagError('--note is given once here');
+  return notes?.[0];
 }
 
 /** `--to`: a shielded address. */
@@ -200,7 +214,8 @@ export async function walletCommand(
       return 2;
     }
     const line = refusalLine(error);
-    if (line === null || !['transfer', 'split', 'ready'].includes(sub ?? '')) throw error;
+    if (line === null || !['transfer', 'split', 'ready', 'merge', 'exit'].includes(sub ?? ''))
+      throw error;
     io.err(`priv-stark wallet ${sub}: ${line}`);
     return 1;
   }
@@ -216,7 +231,8 @@ function parseWalletArgs(args: string[]) {
       amount: { type: 'string' },
       reissue: { type: 'string' },
       to: { type: 'string' },
-      note: { type: 'string' },
+      note: { type: 'string', multiple: true },
+      private: { type: 'boolean' },
       count: { type: 'string' },
       value: { type: 'string' },
       'timeout-ms': { type: 'string' },
@@ -321,7 +337,7 @@ async function runWallet(
     case 'transfer': {
       const to = addressFlag(core, values.to);
       const amount = amountFlag('--amount', values.amount);
-      const note = noteFlag(values.note);
+      const note = noteFlag(single(values.note));
       const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
       await wallet.sync();
       const receipt = await wallet.transfer(to, amount, { note });
@@ -336,9 +352,20 @@ async function runWallet(
     }
     case 'split': {
       const amount = amountFlag('--amount', values.amount);
-      const named = noteFlag(values.note);
+      const named = noteFlag(single(values.note));
       const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
       await wallet.sync();
+      if (values.private) {
+        const chosen = named ?? noteToSplit(wallet, amount).commitment;
+        const receipt = await wallet.splitPrivately(chosen, amount);
+        await wallet.sync().catch(() => undefined);
+        io.out(`split note ${chosen} privately: ${amount} atomic units and the rest`);
+        io.out(`transaction ${receipt.transaction}`);
+        io.out(
+          `leaves: #${receipt.outputIndexes[0]}, #${receipt.outputIndexes[1]}, each spendable once a checkpoint covers it`,
+        );
+        return 0;
+      }
       // A named note the wallet does not hold (or may not spend) is the wallet's refusal to make.
       const chosen =
         named === undefined
@@ -357,6 +384,38 @@ async function runWallet(
       io.out(`transaction ${receipt.transaction}`);
       io.out(
         `leaves: #${receipt.recipientIndex} (${amount}), #${receipt.changeIndex} (${change}), each spendable once a checkpoint covers it`,
+      );
+      return 0;
+    }
+    case 'merge': {
+      const named = (values.note ?? []).map((n) => noteFlag(n) as string);
+      if (named.length !== 0 && named.length !== 2)
+        throw new FlagError('--note is given twice (the two notes to merge) or not at all');
+      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      await wallet.sync();
+      const receipt = await wallet.mergeNotes(
+        named.length === 2 ? [named[0] as string, named[1] as string] : undefined,
+      );
+      await wallet.sync().catch(() => undefined);
+      io.out(`merged two notes into one`);
+      io.out(`transaction ${receipt.transaction}`);
+      io.out(`leaves: #${receipt.outputIndexes[0]} (spendable once a checkpoint covers it)`);
+      return 0;
+    }
+    case 'exit': {
+      if (values.to === undefined)
+        throw new FlagError('--to is required (a CAIP-10 account id, e.g. eip155:8453:0x…)');
+      const checked = checkDestination(values.to);
+      if (!checked.ok) throw new FlagError(`--to: ${checked.why}`);
+      const amount = amountFlag('--amount', values.amount);
+      const note = noteFlag(single(values.note));
+      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      await wallet.sync();
+      const receipt = await wallet.exit(values.to, amount, { note });
+      await wallet.sync().catch(() => undefined);
+      io.out(`exit of ${amount} atomic units (${formatUnits(amount)} ${asset}) to ${values.to}`);
+      io.out(
+        `withdrawal ${receipt.transaction} (the operator pays it out; if that fails, a refund note comes back)`,
       );
       return 0;
     }
