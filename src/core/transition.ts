@@ -196,8 +196,8 @@ export function recoverTransitionOutputs(
   const owner = ownerOf(core, sk);
   const found: RecoveredOutput[] = [];
   for (const output of [0, 1] as const) {
+    // Unmasked as a field element; only the value the output was made with opens it.
     const value = (((BigInt(event.memo[output]) - (pad[output] ?? 0n)) % P) + P) % P;
-    if (value >= 1n << 62n) continue;
     const rho = transitionRhoOf(core, sk, first, output);
     const commitment = commitmentOf(core, value.toString(), precommitmentOf(core, owner, rho));
     if (commitment === event.outputs[output])

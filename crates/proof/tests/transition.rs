@@ -283,3 +283,50 @@ fn proofs_are_randomised_by_the_seed() {
     assert_eq!(verify_transition(&again, &scenario.public_inputs), Ok(()));
     println!("transition proof bytes: {} and {}", proof.len(), again.len());
 }
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+fn fixture_dir() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../test/fixtures/transition")
+}
+
+/// Update deliberately with any change of the transition AIR: it is a new transcript, so proofs of
+/// the old one no longer verify (a new parameter set once any has shipped).
+const PINNED_DIGEST: &str = "1c32f56396682a44b8bfa5ae1ac2152873505870efe6a741311e9ddbdeec68ad";
+
+#[test]
+fn the_air_digest_is_pinned_and_differs_from_the_spend_air() {
+    let digest = priv_stark_proof::transition::transition_air_digest();
+    assert_eq!(hex(&digest), PINNED_DIGEST);
+    assert_ne!(digest, priv_stark_proof::air_digest::air_digest());
+}
+
+/// The golden proof in `test/fixtures/transition/` (an exit of 50,000 from a note of 300,000 with
+/// change 250,000): verified on every run, so a change of the format, the AIR or the parameter set
+/// is noticed; the bindings' tests verify the same bytes on both backends.
+#[test]
+fn the_golden_proof_verifies_and_its_twin_does_not() {
+    let proof = std::fs::read(fixture_dir().join("proof.bin")).expect("proof.bin");
+    let public = std::fs::read(fixture_dir().join("public.bin")).expect("public.bin");
+    assert_eq!(priv_stark_proof::wire::verify_transition(&proof, &public), Ok(()));
+    let mut twin = public.clone();
+    twin[160] ^= 1; // the exit amount
+    assert_eq!(
+        priv_stark_proof::wire::verify_transition(&proof, &twin).unwrap_err().code(),
+        "invalid_proof"
+    );
+}
+
+/// Regenerates the golden proof after a deliberate change:
+/// `cargo test -p priv-stark-proof --test transition -- --ignored regenerate_transition_fixture`.
+#[test]
+#[ignore = "writes test/fixtures/transition/"]
+fn regenerate_transition_fixture() {
+    let scenario = scenario(21, [300_000, 0], [250_000, 0], 50_000);
+    let (proof, public) = prove_transition(&scenario.witness, common::seed(21)).unwrap();
+    std::fs::create_dir_all(fixture_dir()).unwrap();
+    std::fs::write(fixture_dir().join("proof.bin"), proof).unwrap();
+    std::fs::write(fixture_dir().join("public.bin"), public.to_bytes()).unwrap();
+}

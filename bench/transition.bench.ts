@@ -1,0 +1,161 @@
+// Transition proofs (merge, split, exit: issue 17, part 3), native and WebAssembly interleaved in
+// one run, with the spend proof beside them for the trade-off table (docs/proof.md §9):
+//
+// * size: every transition proof made (merges, splits and exits in turn);
+// * prove: medians per backend (in thread through the raw binding, one core);
+// * verify: rounds of VERIFY_PER_ROUND verifications per backend, transition and spend alike, so
+//   load on the machine falls on all of them; medians over VERIFY_ROUNDS rounds;
+// * the load average before and after, since the machine is shared.
+//
+// Run: npm run bench:transition → bench/results/transition.{json,md}.
+
+import { loadavg } from 'node:os';
+
+import type { Backend, RawBinding } from '../src/core/binding.js';
+import { loadBackend } from '../src/core/load.js';
+import { loadNative } from '../src/core/native.js';
+import { encodePublicInputs, encodeWitness } from '../src/core/spend.js';
+import { encodeTransitionWitness, type TransitionWitness } from '../src/core/transition.js';
+import { loadWasm } from '../src/core/wasm.js';
+import { deriveNote, randomDigest, randomNote, spendWitness } from '../src/core/witness.js';
+import { environment, writeResults } from './report.js';
+
+const PROOFS = Number(process.env.BENCH_PROOFS ?? 6);
+const VERIFY_ROUNDS = Number(process.env.BENCH_VERIFY_ROUNDS ?? 20);
+const VERIFY_PER_ROUND = 10;
+const BACKENDS: readonly Backend[] = ['native', 'wasm'];
+
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+const loadBefore = loadavg();
+const raw: Record<Backend, RawBinding> = { native: loadNative(), wasm: await loadWasm() };
+const core = await loadBackend('native');
+const ZERO = `0x${'0'.repeat(64)}` as const;
+
+/** A merge, a split or an exit of a fresh key's notes among a few random leaves. */
+async function witness(kind: 'merge' | 'split' | 'exit'): Promise<TransitionWitness> {
+  const sk = randomDigest();
+  const a = deriveNote(core, { sk, value: '300000', rho: randomDigest() });
+  const b = deriveNote(core, { sk, value: '200000', rho: randomDigest() });
+  const leaves = [randomDigest(), a.commitment, b.commitment, randomDigest()];
+  const input = async (note: typeof a, index: number) => ({
+    value: note.value,
+    rho: note.rho,
+    index,
+    path: await core.treePathAsync(leaves, index),
+  });
+  const dummy = { value: '0', rho: randomDigest(), index: 0, path: Array(32).fill(ZERO) };
+  const ctx = randomDigest();
+  if (kind === 'merge')
+    return {
+      sk,
+      inputs: [await input(a, 1), await input(b, 2)],
+      outputs: ['500000', '0'],
+      exit: '0',
+      ctx,
+    };
+  if (kind === 'split')
+    return {
+      sk,
+      inputs: [await input(a, 1), dummy],
+      outputs: ['120000', '180000'],
+      exit: '0',
+      ctx,
+    };
+  return { sk, inputs: [await input(a, 1), dummy], outputs: ['250000', '0'], exit: '50000', ctx };
+}
+
+const kinds = ['merge', 'split', 'exit'] as const;
+const proveMs: Record<Backend, number[]> = { native: [], wasm: [] };
+const sizes: number[] = [];
+const proofs: { proof: Uint8Array; inputs: Uint8Array }[] = [];
+for (let i = 0; i < PROOFS; i++) {
+  const w = await witness(kinds[i % kinds.length]!);
+  const encoded = encodeTransitionWitness(w);
+  const inputs = raw.native.transitionPublicInputs(encoded);
+  for (const backend of BACKENDS) {
+    const seed = globalThis.crypto.getRandomValues(new Uint8Array(32));
+    const t = performance.now();
+    const proof = raw[backend].proveTransition(encoded, seed);
+    proveMs[backend].push(performance.now() - t);
+    sizes.push(proof.length);
+    proofs.push({ proof, inputs });
+  }
+  process.stderr.write(`[bench:transition] proof ${i + 1}/${PROOFS}\n`);
+}
+
+// A spend proof beside, verified in the same rounds.
+const note = randomNote(core, '1000000');
+const spendLeaves = [note.commitment, randomDigest()];
+const spend = await spendWitness(core, {
+  note,
+  leaves: spendLeaves,
+  index: 0,
+  amount: '1000',
+  ctx: randomDigest(),
+});
+const spendEncoded = encodeWitness(spend);
+const spendProof = raw.native.proveSpend(
+  spendEncoded,
+  globalThis.crypto.getRandomValues(new Uint8Array(32)),
+);
+const spendInputs = encodePublicInputs(core.spendPublicInputs(spend));
+
+const verifyMs: Record<string, number[]> = {
+  'transition native': [],
+  'transition wasm': [],
+  'spend native': [],
+  'spend wasm': [],
+};
+for (let round = 0; round < VERIFY_ROUNDS; round++) {
+  for (const backend of BACKENDS) {
+    let t = performance.now();
+    for (let k = 0; k < VERIFY_PER_ROUND; k++) {
+      const { proof, inputs } = proofs[(round * VERIFY_PER_ROUND + k) % proofs.length]!;
+      raw[backend].verifyTransition(proof, inputs);
+    }
+    verifyMs[`transition ${backend}`]!.push((performance.now() - t) / VERIFY_PER_ROUND);
+    t = performance.now();
+    for (let k = 0; k < VERIFY_PER_ROUND; k++) raw[backend].verifySpend(spendProof, spendInputs);
+    verifyMs[`spend ${backend}`]!.push((performance.now() - t) / VERIFY_PER_ROUND);
+  }
+}
+const loadAfter = loadavg();
+
+const sets = core.parameterSets();
+const env = environment();
+const results = {
+  environment: { ...env, loadBefore, loadAfter },
+  proofs: PROOFS,
+  bytes: {
+    mean: Math.round(sizes.reduce((s, x) => s + x, 0) / sizes.length),
+    worst: Math.max(...sizes),
+    spend: spendProof.length,
+  },
+  proveMs: { native: median(proveMs.native), wasm: median(proveMs.wasm) },
+  verifyMs: Object.fromEntries(Object.entries(verifyMs).map(([k, v]) => [k, median(v)])),
+  spendParameterSets: sets.map((s) => ({ id: s.id, provenBits: s.provenListDecodingBits })),
+};
+const f = (ms: number) => ms.toFixed(ms < 10 ? 2 : 0);
+const markdown = [
+  '# Transition proofs (merge, split, exit) beside spend proofs',
+  '',
+  `${env.date}, ${env.cpu}, ${env.cores} cores, Node ${env.node}; load ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${loadAfter.map((x) => x.toFixed(2)).join(' ')} after.`,
+  '',
+  '| | transition (2 in, 2 out, 1024 rows × 57 columns) | spend (1 in, 512 rows × 46 columns) |',
+  '|---|---:|---:|',
+  `| proof bytes (mean / worst of ${sizes.length}) | ${results.bytes.mean} / ${results.bytes.worst} | ${results.bytes.spend} |`,
+  `| prove, native (median, one core) | ${f(results.proveMs.native)} ms | — |`,
+  `| prove, WebAssembly | ${f(results.proveMs.wasm)} ms | — |`,
+  `| verify, native (median) | ${f(results.verifyMs['transition native']!)} ms | ${f(results.verifyMs['spend native']!)} ms |`,
+  `| verify, WebAssembly | ${f(results.verifyMs['transition wasm']!)} ms | ${f(results.verifyMs['spend wasm']!)} ms |`,
+  '',
+  'Transition parameter set 16: blowup 32, 33 queries, 18 bits of query grinding (set 3’s numbers on',
+  'the 1024-row trace): 128 conjectured bits, 100 proven (list decoding), 49 (unique decoding), as',
+  'Plonky3’s estimator computes them (crates/proof/tests/transition.rs pins them).',
+].join('\n');
+await writeResults('transition', results, markdown);
+process.stdout.write(`${markdown}\n`);
