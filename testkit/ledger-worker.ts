@@ -13,10 +13,11 @@ import { createInterface } from 'node:readline';
 
 import { loadCore, type ProofReference, randomDigest } from '../src/core/index.js';
 import { openStore, Ledger, type StoreConfig } from '../src/ledger/index.js';
+import { transitionId as transitionIdOf } from '../src/ledger/notes.js';
 import { type FixtureSpec, readFixtures } from './fixtures.js';
 
 interface Args {
-  mode: 'race' | 'crash' | 'handover';
+  mode: 'race' | 'crash' | 'handover' | 'crash-transitions';
   config: StoreConfig;
   spec: FixtureSpec;
   /** Indexes into the fixtures' payments. */
@@ -29,8 +30,10 @@ const args = JSON.parse(process.argv[2] ?? '{}') as Args;
 const print = (line: unknown) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 const core = await loadCore();
-const fixtures = readFixtures(core, args.spec);
-if (!fixtures) throw new Error('worker: fixtures are not cached');
+// The transitions mode writes straight to the store and needs no proven fixtures.
+const cached = args.mode === 'crash-transitions' ? { payments: [] } : readFixtures(core, args.spec);
+if (!cached) throw new Error('worker: fixtures are not cached');
+const fixtures = cached as NonNullable<ReturnType<typeof readFixtures>>;
 const store = await openStore(core, args.config);
 const pool = new Ledger({ core, store });
 print({ ready: true });
@@ -61,6 +64,55 @@ if (args.mode === 'race') {
   });
   await store.close();
   process.exit(0);
+} else if (args.mode === 'crash-transitions') {
+  // Transitions, exits and payout steps straight to the store (its atomicity is what a kill tests;
+  // the proofs are the ledger's concern, tested elsewhere): each acknowledged once applied.
+  const withdrawals: string[] = [];
+  const lane = async () => {
+    for (;;) {
+      const roll = Math.random();
+      if (roll < 0.25 && withdrawals.length > 0) {
+        const id = withdrawals.shift()!;
+        const [paying] = await store.apply(
+          [{ kind: 'payout', withdrawalId: id, status: 'paying' }],
+          Date.now(),
+        );
+        if (paying?.ok) print({ ack: 'payout', withdrawalId: id, status: 'paying' });
+        const final = Math.random() < 0.5 ? 'paid' : 'failed';
+        const [done] = await store.apply(
+          [{ kind: 'payout', withdrawalId: id, status: final }],
+          Date.now(),
+        );
+        if (done?.ok) print({ ack: 'payout', withdrawalId: id, status: final });
+      } else {
+        const exit = roll < 0.6 ? String(1000 + Math.floor(Math.random() * 1000)) : '0';
+        const nullifiers = [randomDigest(), randomDigest()] as const;
+        const transitionId = transitionIdOf(nullifiers[0]);
+        const [result] = await store.apply(
+          [
+            {
+              kind: 'transition',
+              transitionId,
+              nullifiers,
+              outputs: [randomDigest(), randomDigest()],
+              memo: ['1', '2'],
+              exit,
+              destination:
+                exit === '0' ? null : 'eip155:8453:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+              refund: randomDigest(),
+            },
+          ],
+          Date.now(),
+        );
+        if (result?.ok) {
+          print({ ack: 'transition', transitionId, nullifier: nullifiers[0], exit });
+          if (exit !== '0') withdrawals.push(transitionId);
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+    }
+  };
+  await Promise.all([lane(), lane(), lane(), lane()]);
 } else if (args.mode === 'handover') {
   let next = 0;
   const lane = async () => {

@@ -80,3 +80,68 @@ describe.each(kinds)('SIGKILL on the %s store', (kind) => {
     expect(acked.settlements.size).toBeGreaterThan(0);
   }, 600_000);
 });
+
+describe.each(kinds)('SIGKILL during transitions, exits and payouts on the %s store', (kind) => {
+  const h = storeHarness(kind);
+
+  it('loses no acknowledged transition or payout step and leaves no partial one', async () => {
+    const core = h.core();
+    const { store, config, open } = await h.fresh();
+    await store.close();
+    const transitions = new Map<string, string>();
+    const payouts = new Map<string, string>();
+    for (let round = 0; round < 3; round++) {
+      const child = startWorker({ mode: 'crash-transitions', config, spec: SPEC, payments: [] });
+      await child.waitFor((line) => line.ready === true);
+      child.process.stdin!.end('go\n');
+      await child.waitFor((line) => line.ack === 'payout', 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 300));
+      child.process.kill('SIGKILL');
+      const exit = await child.exited;
+      expect(exit.signal, exit.stderr).toBe('SIGKILL');
+      for (const line of child.lines as {
+        ack?: string;
+        transitionId?: string;
+        nullifier?: string;
+        withdrawalId?: string;
+        status?: string;
+      }[]) {
+        if (line.ack === 'transition') transitions.set(line.nullifier!, line.transitionId!);
+        if (line.ack === 'payout') payouts.set(line.withdrawalId!, line.status!);
+      }
+      const reopened = await open();
+      expect(await ledgerProblems(core, reopened)).toEqual([]);
+      for (const [nullifier, id] of transitions)
+        expect((await reopened.nullifier(nullifier))?.settlementId).toBe(id);
+      // Every acknowledged step is there (or a later one of the same payout: paying → paid/failed).
+      const recorded = new Map(
+        (await reopened.withdrawals(0, 100_000)).map((w) => [w.withdrawalId, w.status]),
+      );
+      for (const [id, status] of payouts) {
+        const now = recorded.get(id);
+        expect(
+          now === status || (status === 'paying' && (now === 'paid' || now === 'failed')),
+        ).toBe(true);
+      }
+      // The head's totals are the log's, after every kill.
+      const state = await reopened.state();
+      let withdrawn = 0n;
+      let refunded = 0n;
+      for (const event of await allEvents(reopened)) {
+        if (event.kind === 'withdrawal') withdrawn += BigInt(event.amount);
+        if (event.kind === 'refund') refunded += BigInt(event.amount);
+      }
+      let paidOut = 0n;
+      for (const w of await reopened.withdrawals(0, 100_000))
+        if (w.status === 'paid') paidOut += BigInt(w.amount);
+      expect([state.withdrawnTotal, state.refundedTotal, state.paidOutTotal]).toEqual([
+        withdrawn.toString(),
+        refunded.toString(),
+        paidOut.toString(),
+      ]);
+      await reopened.close();
+    }
+    expect(transitions.size).toBeGreaterThan(3);
+    expect([...payouts.values()]).toContain('failed');
+  }, 300_000);
+});
