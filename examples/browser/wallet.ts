@@ -77,6 +77,23 @@ element('pay').onclick = () =>
       `HTTP ${response.status} ${await response.text()}${claimed ? ` · transaction ${claimed.transaction}` : ''}`;
   });
 
+// Merge and exit run their proof on this page's thread (WebAssembly, about a second): a page that
+// must stay responsive runs the wallet in a Web Worker.
+element('merge').onclick = () =>
+  act('merge', async () => {
+    const receipt = await wallet.mergeNotes();
+    element('transition').textContent = `merged · transaction ${receipt.transaction}`;
+  });
+element('exit').onclick = () =>
+  act('withdraw', async () => {
+    const receipt = await wallet.exit(
+      element<HTMLInputElement>('destination').value.trim(),
+      element<HTMLInputElement>('exit-amount').value.trim(),
+    );
+    element('transition').textContent =
+      `withdrawal ${receipt.transaction} (paid out by the operator)`;
+  });
+
 show();
 await act('sync', async () => {
   await wallet.sync();

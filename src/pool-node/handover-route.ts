@@ -100,7 +100,7 @@ export async function registerHandOver(
     });
 
     if (corsOrigins !== null) {
-      for (const route of ['/proofs', '/transfers']) {
+      for (const route of ['/proofs', '/transfers', '/transitions']) {
         scope.options(route, async (request, reply) => {
           cors(request, reply);
           return reply

@@ -329,6 +329,30 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
       expect(await text('balance')).toBe('0 spendable, 30000 pending, 0 unconfirmed');
       // Compactly, like the page before it: its proof handed over from the example's page.
       expect(stack.settled()).toEqual(['reference', 'reference']);
+
+      // A withdrawal from the page: the transition proven in WebAssembly, posted to the pool node
+      // cross-origin (its CORS preflight on POST /transitions). Its twin: an unchecksummed address
+      // is refused by the wallet before anything is proven.
+      for (
+        let attempt = 0;
+        attempt < 300 && !(await text('balance'))!.startsWith('20000 spendable');
+        attempt++
+      ) {
+        await page.click('#sync');
+        await done('sync');
+      }
+      await page.fill('#destination', 'eip155:8453:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed');
+      await page.fill('#exit-amount', '5000');
+      await page.click('#exit');
+      await done('withdraw');
+      expect(await text('status')).toMatch(/^withdraw: unpayable_requirements: .*EIP-55/);
+      await page.fill('#destination', 'eip155:8453:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
+      await page.click('#exit');
+      await done('withdraw');
+      expect(await text('status')).toBe('withdraw: done');
+      expect(await text('transition')).toMatch(/^withdrawal 0x[0-9a-f]{64} /);
+      const feed = await stack.operator.withdrawals(0);
+      expect(feed.withdrawals.map((w) => w.amount)).toEqual(['5000']);
       expect(problems).toEqual([]);
     } finally {
       await page.close();
