@@ -50,7 +50,8 @@ export interface HandOverBody {
 
 /**
  * Registers `POST /proofs` and, in the same scope (rate limit, CORS), `POST /transfers`
- * (`transfer-route.ts`), with their CORS preflights, on the pool node.
+ * (`transfer-route.ts`) and `POST /transitions` (`transition-route.ts`), with their CORS
+ * preflights, on the pool node.
  */
 export async function registerHandOver(
   app: FastifyInstance,

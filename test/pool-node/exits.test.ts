@@ -9,28 +9,24 @@
 // and /state's totals agree with the log.
 
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import {
   InsufficientFundsError,
-  MemoryWalletStore,
   UnpayableRequirementsError,
   Wallet,
 } from '../../src/client/index.js';
-import { Ledger, type PoolStore } from '../../src/ledger/index.js';
-import {
-  buildPoolNode,
-  type HandOverLimits,
-  PoolNodeClient,
-  type TransitionRequest,
-} from '../../src/pool-node/index.js';
 import { postgresAvailable } from '../../testkit/postgres.js';
 import { ledgerProblems } from '../ledger/helpers/invariants.js';
 import { STORE_KINDS, storeHarness } from '../ledger/helpers/stores.js';
+import {
+  call,
+  postTransition,
+  TOKEN,
+  transitionStack,
+  unspentTotal,
+} from './helpers/transition-stack.js';
 
-const TOKEN = 'operator-token-for-tests-0123456789';
-const NO_LIMIT: HandOverLimits = { max: 1_000_000, timeWindowMs: 60_000 };
 /** EIP-55's own test vectors (checksummed). */
 const ALICE = 'eip155:8453:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const BOB = 'eip155:8453:0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
@@ -39,98 +35,10 @@ const kinds = STORE_KINDS.filter(
   (kind) => kind === 'sqlite' || postgresAvailable() || process.env.CI,
 );
 
-// biome-ignore lint/suspicious/noExplicitAny: replies are read field by field in the tests
-type Json = any;
-
-async function call(
-  url: string,
-  path: string,
-  init: RequestInit = {},
-): Promise<{ status: number; json: Json }> {
-  const response = await fetch(`${url}${path}`, init);
-  const text = await response.text();
-  let json: Json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
-  return { status: response.status, json };
-}
-
 const operator = { authorization: `Bearer ${TOKEN}` };
 
-/** Records every transition body a wallet sends; holds them back while `hold` is set. */
-class Capture {
-  readonly bodies: TransitionRequest[] = [];
-  hold = false;
-  readonly fetch: typeof fetch = async (input, init) => {
-    if (String(input).endsWith('/transitions')) {
-      this.bodies.push(JSON.parse(String(init?.body)) as TransitionRequest);
-      if (this.hold) throw new Error('held back by the test');
-    }
-    return globalThis.fetch(input, init);
-  };
-}
-
-function unspentTotal(wallets: readonly Wallet[]): bigint {
-  let total = 0n;
-  for (const w of wallets) for (const n of w.notes()) if (!n.spent) total += BigInt(n.value);
-  return total;
-}
-
 describe.each(kinds)('exits and payouts on the %s store', (kind) => {
-  const h = storeHarness(kind);
-  let apps: FastifyInstance[] = [];
-  afterEach(async () => {
-    await Promise.all(apps.map((app) => app.close()));
-    apps = [];
-  });
-
-  async function startNode(store?: PoolStore) {
-    const core = h.core();
-    const theStore = store ?? (await h.fresh()).store;
-    const ledger = new Ledger({ core, store: theStore });
-    const app = await buildPoolNode({
-      ledger,
-      operatorToken: TOKEN,
-      logger: false,
-      handOver: NO_LIMIT,
-    });
-    apps.push(app);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-    return {
-      core,
-      ledger,
-      store: theStore,
-      url,
-      operator: new PoolNodeClient(url, { token: TOKEN }),
-    };
-  }
-  type Node = Awaited<ReturnType<typeof startNode>>;
-
-  async function fundedWallet(node: Node, amounts: readonly bigint[]) {
-    const capture = new Capture();
-    const wallet = await Wallet.create({
-      core: node.core,
-      pool: node.url,
-      store: new MemoryWalletStore(),
-      handOverFetch: capture.fetch,
-    });
-    for (const amount of amounts) {
-      const ticket = await wallet.depositTicket(amount.toString());
-      await node.operator.deposit(ticket.amount, ticket.pre);
-    }
-    await node.ledger.checkpoint();
-    await wallet.sync();
-    return { wallet, capture };
-  }
-
-  async function settle(node: Node, wallets: readonly Wallet[]) {
-    await node.ledger.checkpoint();
-    for (const w of wallets) await w.sync();
-  }
+  const { startNode, fundedWallet, settle } = transitionStack(storeHarness(kind));
 
   it('exits to a checksummed account, keeps the change, and the payout is made once', async () => {
     const node = await startNode();
@@ -238,12 +146,7 @@ describe.each(kinds)('exits and payouts on the %s store', (kind) => {
     capture.hold = true;
     await expect(wallet.exit(ALICE, 100_000n)).rejects.toThrow();
     const body = capture.bodies.at(-1)!;
-    const post = (b: unknown) =>
-      call(node.url, '/transitions', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(b),
-      });
+    const post = (b: unknown) => postTransition(node.url, b);
     expect((await post({ ...body, destination: BOB })).json.error).toBe('invalid_priv_stark_proof');
     expect((await post({ ...body, exit: '100001' })).json.error).toBe('invalid_priv_stark_proof');
     expect((await post({ ...body, destination: ALICE.toLowerCase() })).json.error).toBe(

@@ -7,24 +7,15 @@
 // nothing applied. Each refusal has a twin that is applied.
 
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { MemoryWalletStore, Wallet } from '../../src/client/index.js';
-import { Ledger, type PoolStore } from '../../src/ledger/index.js';
-import {
-  buildPoolNode,
-  type HandOverLimits,
-  PoolNodeClient,
-  type TransitionRequest,
-} from '../../src/pool-node/index.js';
+import { Wallet } from '../../src/client/index.js';
 import { POOL_NODE_REASONS, REASON_CODES } from '../../src/scheme/index.js';
 import { postgresAvailable } from '../../testkit/postgres.js';
 import { ledgerProblems } from '../ledger/helpers/invariants.js';
 import { STORE_KINDS, storeHarness } from '../ledger/helpers/stores.js';
+import { postTransition as post, transitionStack } from './helpers/transition-stack.js';
 
-const TOKEN = 'operator-token-for-tests-0123456789';
-const NO_LIMIT: HandOverLimits = { max: 1_000_000, timeWindowMs: 60_000 };
 const ALLOWED_CODES = new Set<string>([
   ...REASON_CODES,
   ...Object.keys(POOL_NODE_REASONS),
@@ -35,86 +26,8 @@ const kinds = STORE_KINDS.filter(
   (kind) => kind === 'sqlite' || postgresAvailable() || process.env.CI,
 );
 
-/** Records every transition body a wallet sends; holds them back while `hold` is set. */
-class Capture {
-  readonly bodies: TransitionRequest[] = [];
-  hold = false;
-  readonly fetch: typeof fetch = async (input, init) => {
-    if (String(input).endsWith('/transitions')) {
-      this.bodies.push(JSON.parse(String(init?.body)) as TransitionRequest);
-      if (this.hold) throw new Error('held back by the test');
-    }
-    return globalThis.fetch(input, init);
-  };
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: replies are read field by field in the tests
-type Json = any;
-
-async function post(url: string, body: unknown): Promise<{ status: number; json: Json }> {
-  const response = await fetch(`${url}/transitions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  let json: Json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
-  return { status: response.status, json };
-}
-
 describe.each(kinds)('POST /transitions on the %s store', (kind) => {
-  const h = storeHarness(kind);
-  let apps: FastifyInstance[] = [];
-  afterEach(async () => {
-    await Promise.all(apps.map((app) => app.close()));
-    apps = [];
-  });
-
-  async function startNode(store?: PoolStore) {
-    const core = h.core();
-    const theStore = store ?? (await h.fresh()).store;
-    const ledger = new Ledger({ core, store: theStore });
-    const app = await buildPoolNode({
-      ledger,
-      operatorToken: TOKEN,
-      logger: false,
-      handOver: NO_LIMIT,
-    });
-    apps.push(app);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-    return {
-      core,
-      ledger,
-      store: theStore,
-      url,
-      operator: new PoolNodeClient(url, { token: TOKEN }),
-    };
-  }
-  type Node = Awaited<ReturnType<typeof startNode>>;
-
-  async function fundedWallet(node: Node, amounts: readonly bigint[]) {
-    const capture = new Capture();
-    const store = new MemoryWalletStore();
-    const wallet = await Wallet.create({
-      core: node.core,
-      pool: node.url,
-      store,
-      handOverFetch: capture.fetch,
-    });
-    for (const amount of amounts) {
-      const ticket = await wallet.depositTicket(amount.toString());
-      await node.operator.deposit(ticket.amount, ticket.pre);
-    }
-    await node.ledger.checkpoint();
-    await wallet.sync();
-    return { wallet, capture };
-  }
+  const { startNode, fundedWallet } = transitionStack(storeHarness(kind));
 
   function unspent(wallet: Wallet): bigint[] {
     return wallet

@@ -24,7 +24,12 @@ use crate::{
 };
 
 fn hash_input(p: usize, rate: [Felt; 8]) -> State {
-    let (len, domain) = hash_kind(p);
+    hash_input_of(hash_kind(p), rate)
+}
+
+/// The initial state of a hash of `kind` (its length and domain) with rate lanes `rate`.
+pub(crate) fn hash_input_of(kind: (usize, priv_stark_core::Domain), rate: [Felt; 8]) -> State {
+    let (len, domain) = kind;
     let mut state = initial_state(domain, len);
     debug_assert_eq!(state[LENGTH_LANE], Felt::from_usize(len));
     debug_assert_eq!(state[DOMAIN_LANE], domain.tag());
@@ -32,14 +37,16 @@ fn hash_input(p: usize, rate: [Felt; 8]) -> State {
     state
 }
 
-fn pair(left: &Digest, right: &Digest) -> [Felt; 8] {
+/// Rate lanes holding two digests.
+pub(crate) fn pair(left: &Digest, right: &Digest) -> [Felt; 8] {
     let mut rate = [Felt::ZERO; 8];
     rate[..4].copy_from_slice(&left.0);
     rate[4..].copy_from_slice(&right.0);
     rate
 }
 
-fn note(value: u64, precommitment: &Digest) -> [Felt; 8] {
+/// Rate lanes of a note hash: the value, then the precommitment.
+pub(crate) fn note(value: u64, precommitment: &Digest) -> [Felt; 8] {
     let mut rate = [Felt::ZERO; 8];
     rate[0] = Felt::from_u64(value);
     rate[1..5].copy_from_slice(&precommitment.0);

@@ -8,7 +8,6 @@ use p3_matrix::dense::RowMajorMatrix;
 use priv_stark_core::{
     Digest, Felt,
     rpo::{STATE_WIDTH, State},
-    sponge::initial_state,
     tree::DEPTH,
 };
 
@@ -22,27 +21,13 @@ use super::{
     },
     statement::{TransitionValues, TransitionWitness},
 };
-use crate::rpo_air::{CYCLE, HASH_WIDTH, permutation_rows};
+use crate::{
+    rpo_air::{CYCLE, HASH_WIDTH, permutation_rows},
+    trace::{hash_input_of, note, pair},
+};
 
 fn hash_input(p: usize, rate: [Felt; 8]) -> State {
-    let (len, domain) = hash_kind(p);
-    let mut state = initial_state(domain, len);
-    state[..8].copy_from_slice(&rate);
-    state
-}
-
-fn pair(left: &Digest, right: &Digest) -> [Felt; 8] {
-    let mut rate = [Felt::ZERO; 8];
-    rate[..4].copy_from_slice(&left.0);
-    rate[4..].copy_from_slice(&right.0);
-    rate
-}
-
-fn note(value: u64, precommitment: &Digest) -> [Felt; 8] {
-    let mut rate = [Felt::ZERO; 8];
-    rate[0] = Felt::from_u64(value);
-    rate[1..5].copy_from_slice(&precommitment.0);
-    rate
+    hash_input_of(hash_kind(p), rate)
 }
 
 /// The permutation inputs of the 128 cycles.
