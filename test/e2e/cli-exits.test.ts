@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { walletCommand } from '../../src/cli/wallet.js';
 import { Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { OPERATOR_TOKEN, type Stack, startStack } from '../../testkit/stack.js';
@@ -53,10 +54,17 @@ function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   });
 }
 
+/** The wallet file's balance after a checkpoint (in this process: `walletCommand`, as main.ts runs it). */
 async function balance(): Promise<{ spendable: string; total: string }> {
   await stack.settle();
-  const run = await cli(['wallet', 'balance', '--json', '--wallet', carol]);
-  return JSON.parse(run.stdout);
+  const out: string[] = [];
+  const status = await walletCommand(
+    ['balance', '--json', '--wallet', carol],
+    { out: (l) => out.push(l), err: () => undefined },
+    { POOL_URL: stack.poolUrl },
+  );
+  expect(status).toBe(0);
+  return JSON.parse(out.join('\n'));
 }
 
 beforeAll(async () => {
