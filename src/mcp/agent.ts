@@ -8,6 +8,12 @@
  * the wallet untouched. A payment counts as made only when the pool's log shows it (the wallet's
  * pending record); until then it stays reserved, and an unsettled one returns to the balance at
  * its expiry.
+ *
+ * Besides paying, the wallet's notes can move by transitions (`POST /transitions` on the pool node,
+ * proven by the wallet): a withdrawal out of the pool to a destination the policy lists, which is
+ * spending (checked and reserved in the spend ledger like a payment, then settled by the pool's
+ * receipt), and merges and splits, which keep the value in the wallet and are not spending but are
+ * rate-limited per process.
  */
 
 import { x402Client } from '@x402/core/client';
@@ -21,15 +27,21 @@ import { wrapFetchWithPayment } from '@x402/fetch';
 
 import {
   compactFallback,
+  InsufficientFundsError,
   PAYMENT_SIGNATURE_HEADER,
   PoolNodeError,
   PrivStarkSchemeClient,
   settlementOf,
+  type StoredNote,
   type StoredPending,
   type Wallet,
+  WalletError,
 } from '../client/index.js';
+import { MIN_OUTPUT_VALUE } from '../core/index.js';
 import {
+  checkDestination,
   expiryFor,
+  parseAmount,
   type PaymentRequirements as ProfileRequirements,
   resourceIdOf,
   SCHEME,
@@ -38,7 +50,14 @@ import {
 import { PolicyRefusal, ToolError } from './errors.js';
 import type { LedgerFile } from './ledger-file.js';
 import type { SpendEntry, SpendLedger } from './ledger.js';
-import { checkPayment, hostAllowed, hostOf, type Policy, type PolicyTightening } from './policy.js';
+import {
+  checkPayment,
+  checkWithdrawal,
+  hostAllowed,
+  hostOf,
+  type Policy,
+  type PolicyTightening,
+} from './policy.js';
 import type { PolicySource } from './policy-file.js';
 import { payableIndex, type PaymentOption, readPaymentRequired } from './quote.js';
 import {
@@ -57,6 +76,11 @@ export const MAX_MAX_BYTES = 1024 * 1024;
 export const DEFAULT_WAIT_MS = 10_000;
 export const MAX_WAIT_MS = 60_000;
 
+/** Merges and splits (`merge_notes`, `split_note`) allowed per rolling minute, by default. */
+export const DEFAULT_TRANSITIONS_PER_MINUTE = 6;
+/** Spendable notes `get_balance` lists at most (the largest first). */
+export const MAX_LISTED_NOTES = 100;
+
 /** Options of {@link PaymentAgent}. */
 export interface AgentOptions {
   readonly wallet: Wallet;
@@ -68,6 +92,11 @@ export interface AgentOptions {
   readonly pollMs?: number | undefined;
   /** Unix ms. */
   readonly clock?: (() => number) | undefined;
+  /**
+   * Merges and splits allowed in any rolling minute, in this process (default
+   * {@link DEFAULT_TRANSITIONS_PER_MINUTE}; 0: none). Withdrawals are bounded by the policy instead.
+   */
+  readonly transitionsPerMinute?: number | undefined;
 }
 
 /** The 24-hour usage. Amounts are atomic units. */
@@ -87,13 +116,16 @@ export interface PolicyView {
     readonly recipients: readonly string[] | '*';
     readonly networks: readonly string[];
     readonly assets: readonly string[];
+    readonly withdrawal_destinations: readonly string[];
   };
   readonly usage: UsageView;
 }
 
-/** A payment as the tools show it. */
+/** A payment (or withdrawal) as the tools show it. */
 export interface PaymentView {
   readonly id: string;
+  /** `withdrawal`: an exit out of the pool to `pay_to`, a CAIP-10 account id. */
+  readonly kind: 'payment' | 'withdrawal';
   /** `reserved` (being built), `pending` (out, not settled in the pool's log yet), `settled`, `expired` (never settled; the note is back). */
   readonly status: 'reserved' | 'pending' | 'settled' | 'expired';
   readonly amount: string;
@@ -168,6 +200,52 @@ export interface BalanceView {
   readonly largest_spendable_note: string;
   readonly checkpoint: number | null;
   readonly synced_at: string;
+  /** The notes a payment, merge, split or withdrawal can spend now, the largest first (at most {@link MAX_LISTED_NOTES}). */
+  readonly spendable_notes: readonly { readonly commitment: string; readonly value: string }[];
+}
+
+/** What `withdraw` answers. Amounts are atomic units. */
+export interface WithdrawalView {
+  /** Its entry in the spend ledger (as `list_payments` shows it). */
+  readonly id: string;
+  readonly status: 'settled';
+  readonly amount: string;
+  readonly asset: string;
+  readonly network: string;
+  readonly destination: string;
+  /** The pool's id of the exit (its transition); the operator's payout follows. */
+  readonly transaction: string;
+  /** The change left in the wallet (0: the whole note left). */
+  readonly change: string;
+  readonly usage: UsageView;
+}
+
+/** How many merges and splits this process has made in the last minute, and may. */
+export interface TransitionRateView {
+  readonly used_last_minute: number;
+  readonly limit_per_minute: number;
+}
+
+/** What `merge_notes` answers. */
+export interface MergeView {
+  readonly transaction: string;
+  /** The two notes spent. */
+  readonly merged: readonly [string, string];
+  /** The new note's value (their sum). */
+  readonly value: string;
+  readonly output_indexes: readonly [number, number];
+  readonly rate: TransitionRateView;
+}
+
+/** What `split_note` answers. */
+export interface SplitView {
+  readonly transaction: string;
+  /** The note spent. */
+  readonly split: string;
+  /** The two new notes' values: the amount asked for, and the rest. */
+  readonly parts: readonly [string, string];
+  readonly output_indexes: readonly [number, number];
+  readonly rate: TransitionRateView;
 }
 
 function iso(ms: number): string {
@@ -308,6 +386,9 @@ export class PaymentAgent {
   private readonly fetchImpl: typeof fetch;
   private readonly pollMs: number;
   private readonly clock: () => number;
+  private readonly transitionsPerMinute: number;
+  /** When this process's recent merges and splits started (unix ms, oldest first). */
+  private readonly transitionTimes: number[] = [];
 
   constructor(options: AgentOptions) {
     this.wallet = options.wallet;
@@ -316,6 +397,10 @@ export class PaymentAgent {
     this.fetchImpl = options.fetch ?? globalThis.fetch;
     this.pollMs = options.pollMs ?? 250;
     this.clock = options.clock ?? Date.now;
+    const perMinute = options.transitionsPerMinute ?? DEFAULT_TRANSITIONS_PER_MINUTE;
+    if (!Number.isSafeInteger(perMinute) || perMinute < 0)
+      throw new RangeError('transitionsPerMinute must be a whole number, 0 or more');
+    this.transitionsPerMinute = perMinute;
   }
 
   private get ledger(): SpendLedger {
@@ -331,11 +416,17 @@ export class PaymentAgent {
     await this.sync().catch(() => undefined);
   }
 
-  /** Syncs the wallet with the pool and follows its payment records in the ledger. */
+  /**
+   * Syncs the wallet with the pool and follows its payment records in the ledger (and, for
+   * withdrawals of unknown outcome, their notes).
+   */
   async sync(): Promise<void> {
     await this.wallet.sync();
-    const changed = this.ledger.reconcile(this.wallet.payments());
-    if (this.ledger.prune() || changed) await this.ledgerFile.save();
+    const payments = this.ledger.reconcile(this.wallet.payments());
+    const withdrawals = this.ledger.reconcileWithdrawals(
+      new Set(this.wallet.notes().map((n) => n.commitment as string)),
+    );
+    if (this.ledger.prune() || payments || withdrawals) await this.ledgerFile.save();
   }
 
   private usage(policy: Policy): UsageView {
@@ -360,6 +451,7 @@ export class PaymentAgent {
         recipients: policy.recipients,
         networks: policy.networks,
         assets: policy.assets,
+        withdrawal_destinations: policy.withdrawalDestinations,
       },
       usage: this.usage(policy),
     };
@@ -382,6 +474,10 @@ export class PaymentAgent {
     const balance = this.wallet.balance();
     const notes = this.wallet.notes();
     const largest = this.largestSpendableNote();
+    const spendable = this.spendableNotes()
+      .sort((a, b) => (BigInt(a.value) > BigInt(b.value) ? -1 : 1))
+      .slice(0, MAX_LISTED_NOTES)
+      .map((n) => ({ commitment: n.commitment as string, value: n.value }));
     const { asset, decimals, network } = this.wallet.network;
     return {
       asset,
@@ -396,7 +492,17 @@ export class PaymentAgent {
       largest_spendable_note: largest.toString(),
       checkpoint: this.wallet.checkpoint?.seq ?? null,
       synced_at: iso(this.clock()),
+      spendable_notes: spendable,
     };
+  }
+
+  /** Notes a transition can spend now: in a checkpoint, not locked, not empty (copies). */
+  private spendableNotes(): StoredNote[] {
+    const anchored = this.wallet.checkpoint?.size ?? 0;
+    const locked = this.wallet.lockedNotes();
+    return this.wallet
+      .notes()
+      .filter((n) => n.index < anchored && !locked.has(n.commitment) && BigInt(n.value) > 0n);
   }
 
   /** The largest note a payment can spend now (in a checkpoint, not locked): v1 spends one note. */
@@ -421,13 +527,14 @@ export class PaymentAgent {
         : (entry!.status as PaymentView['status']);
     return {
       id: entry?.id ?? `wallet:${record!.nullifier.slice(2, 18)}`,
+      kind: entry?.kind ?? 'payment',
       status,
       amount: entry?.amount ?? record!.amount,
       asset: entry?.asset ?? this.wallet.network.asset,
       network: entry?.network ?? this.wallet.network.network,
       pay_to: entry?.payTo ?? record!.payTo,
-      host: entry?.host ?? null,
-      url: entry?.url ?? null,
+      host: entry?.host || null,
+      url: entry?.url || null,
       resource_id: record?.resourceId || null,
       created_at: iso(entry?.reservedAt ?? record!.createdAt),
       expiry:
@@ -464,6 +571,235 @@ export class PaymentAgent {
       .sort((a, b) => b.at - a.at)
       .slice(0, limit)
       .map((v) => v.view);
+  }
+
+  /**
+   * `withdraw`: exits `amount` out of the pool to `destination`, within the policy — the
+   * destination listed in its `withdrawalDestinations`, the amount within `maxPerPayment` and,
+   * reserved in the spend ledger like a payment, within `maxPer24h`. The change stays in the wallet.
+   * Refusals happen before the pool is asked (and before anything is reserved, save the 24-hour
+   * limit, which is the reservation itself).
+   */
+  async withdraw(input: { destination: string; amount: string }): Promise<WithdrawalView> {
+    const amount = parseAmount(input.amount);
+    if (amount === null || amount === 0n)
+      throw new ToolError(
+        'invalid_amount',
+        'the amount must be atomic units: a positive decimal integer string below 2^62',
+      );
+    const destination = input.destination;
+    const checked = checkDestination(destination);
+    if (!checked.ok)
+      throw new ToolError('invalid_destination', `the destination is refused: ${checked.why}`);
+    const { network, asset } = this.wallet.network;
+    const intent = { destination, network, asset, amount };
+    // The policy first: a refused withdrawal needs nothing from the pool.
+    const early = checkWithdrawal(await this.policySource.current(), intent);
+    if (early) throw early;
+    await this.sync();
+    const note = this.exitNote(amount);
+    const policy = await this.policySource.current();
+    // From here to the reservation nothing awaits: the check and the reservation are one step.
+    const refusal = checkWithdrawal(policy, intent);
+    if (refusal) throw refusal;
+    const entry = this.ledger.reserve(
+      {
+        kind: 'withdrawal',
+        note: note.commitment,
+        amount,
+        network,
+        asset,
+        payTo: destination,
+        host: '',
+        url: '',
+      },
+      policy.maxPer24h,
+    );
+    try {
+      await this.ledgerFile.save();
+    } catch (error) {
+      this.ledger.release(entry.id);
+      throw new ToolError(
+        'ledger_unwritable',
+        'the spend ledger could not be written, so nothing was withdrawn',
+        { cause: error },
+      );
+    }
+    let transaction: string;
+    try {
+      ({ transaction } = await this.wallet.exit(destination, amount, { note: note.commitment }));
+    } catch (error) {
+      // The wallet refused before proving or sending, or the pool refused it (4xx): nothing left.
+      // Anything else may have been applied: counted until a sync tells.
+      const refused =
+        error instanceof WalletError ||
+        (error instanceof PoolNodeError &&
+          error.status >= 400 &&
+          error.status < 500 &&
+          error.code !== 'duplicate_settlement');
+      if (refused) this.ledger.release(entry.id);
+      else this.ledger.markWithdrawalUnknown(entry.id);
+      await this.ledgerFile.save().catch(() => undefined);
+      if (refused || !(error instanceof PoolNodeError || error instanceof WalletError)) throw error;
+      error.message += ` — the withdrawal of ${amount} may have been applied: it counts against the 24-hour limit until a sync shows its note spent, or ${iso((entry.expiry ?? 0) * 1000)} passes with the note unspent`;
+      throw error;
+    }
+    this.ledger.markApplied(entry.id, transaction);
+    await this.ledgerFile.save().catch(() => undefined);
+    // The spent note leaves the wallet's spendable notes at once (its nullifier is in the log).
+    await this.sync().catch(() => undefined);
+    return {
+      id: entry.id,
+      status: 'settled',
+      amount: amount.toString(),
+      asset,
+      network,
+      destination,
+      transaction,
+      change: (BigInt(note.value) - amount).toString(),
+      usage: this.usage(policy),
+    };
+  }
+
+  /**
+   * The note a withdrawal of `amount` spends: as the wallet picks it, the smallest whose change is 0
+   * or at least `MIN_OUTPUT_VALUE` (among those no other withdrawal holds).
+   * @throws InsufficientFundsError when none is
+   */
+  private exitNote(amount: bigint): StoredNote {
+    // Not a note another withdrawal is spending, or may have spent.
+    const busy = new Set(
+      this.ledger
+        .entries()
+        .filter((e) => e.kind === 'withdrawal' && (e.status === 'reserved' || e.status === 'left'))
+        .map((e) => e.note),
+    );
+    const notes = this.spendableNotes().filter((n) => !busy.has(n.commitment));
+    const fits = notes
+      .filter((n) => {
+        const change = BigInt(n.value) - amount;
+        return change === 0n || change >= MIN_OUTPUT_VALUE;
+      })
+      .sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1));
+    if (fits[0]) return fits[0];
+    const largest = notes.reduce((m, n) => (BigInt(n.value) > m ? BigInt(n.value) : m), 0n);
+    const total = notes.reduce((sum, n) => sum + BigInt(n.value), 0n);
+    throw new InsufficientFundsError(amount, total, largest);
+  }
+
+  /** This process's merges and splits in the last minute, and the limit. */
+  private transitionRate(now = this.clock()): TransitionRateView {
+    while (this.transitionTimes.length > 0 && this.transitionTimes[0]! <= now - 60_000)
+      this.transitionTimes.shift();
+    return {
+      used_last_minute: this.transitionTimes.length,
+      limit_per_minute: this.transitionsPerMinute,
+    };
+  }
+
+  /**
+   * Takes one of the minute's merges and splits (synchronously: concurrent calls cannot pass the
+   * limit together), or refuses.
+   * @returns the slot, to give back when nothing was sent
+   * @throws ToolError `rate_limited`
+   */
+  private takeTransition(): number {
+    const now = this.clock();
+    const { used_last_minute } = this.transitionRate(now);
+    if (used_last_minute >= this.transitionsPerMinute) {
+      const wait =
+        this.transitionsPerMinute === 0
+          ? null
+          : Math.max(1, Math.ceil((this.transitionTimes[0]! + 60_000 - now) / 1000));
+      throw new ToolError(
+        'rate_limited',
+        this.transitionsPerMinute === 0
+          ? 'this server allows no merges or splits (its limit is 0 per minute)'
+          : `this server allows at most ${this.transitionsPerMinute} merges and splits per minute; the next one is possible in ${wait} s`,
+      );
+    }
+    this.transitionTimes.push(now);
+    return now;
+  }
+
+  private giveBack(slot: number): void {
+    const at = this.transitionTimes.indexOf(slot);
+    if (at !== -1) this.transitionTimes.splice(at, 1);
+  }
+
+  /**
+   * Runs a merge or split in one of the minute's slots; the slot is given back when nothing was
+   * sent (the sync failed, or the wallet refused before sending).
+   */
+  private async inSlot<T>(
+    work: (send: <R>(transition: () => Promise<R>) => Promise<R>) => Promise<T>,
+  ): Promise<T> {
+    const slot = this.takeTransition();
+    let sent = false;
+    try {
+      return await work((transition) => {
+        sent = true;
+        return transition();
+      });
+    } catch (error) {
+      if (!sent || error instanceof WalletError) this.giveBack(slot);
+      throw error;
+    }
+  }
+
+  /**
+   * `merge_notes`: merges two of the wallet's notes into one (default: the two smallest spendable).
+   * Not spending: the value stays in the wallet; rate-limited per process.
+   */
+  async mergeNotes(commitments?: readonly [string, string]): Promise<MergeView> {
+    return this.inSlot(async (send) => {
+      await this.sync();
+      const notes = commitments
+        ? commitments.map((c) => this.wallet.notes().find((n) => n.commitment === c))
+        : this.spendableNotes()
+            .sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1))
+            .slice(0, 2);
+      const pair = commitments ?? notes.map((n) => n!.commitment as string);
+      // Unknown notes, or fewer than two: the wallet refuses, saying why.
+      const receipt = await send(() =>
+        this.wallet.mergeNotes(pair.length === 2 ? (pair as [string, string]) : undefined),
+      );
+      const value = notes.reduce((sum, n) => sum + BigInt(n?.value ?? 0), 0n);
+      await this.sync().catch(() => undefined);
+      return {
+        transaction: receipt.transaction,
+        merged: pair as [string, string],
+        value: value.toString(),
+        output_indexes: receipt.outputIndexes,
+        rate: this.transitionRate(),
+      };
+    });
+  }
+
+  /**
+   * `split_note`: splits one of the wallet's notes into `amount` and the rest (each at least
+   * `MIN_OUTPUT_VALUE`). Not spending: the value stays in the wallet; rate-limited per process.
+   */
+  async splitNote(commitment: string, amount: string): Promise<SplitView> {
+    const first = parseAmount(amount);
+    if (first === null || first === 0n)
+      throw new ToolError(
+        'invalid_amount',
+        'the amount must be atomic units: a positive decimal integer string below 2^62',
+      );
+    return this.inSlot(async (send) => {
+      await this.sync();
+      const note = this.wallet.notes().find((n) => n.commitment === commitment);
+      const receipt = await send(() => this.wallet.splitPrivately(commitment, first));
+      await this.sync().catch(() => undefined);
+      return {
+        transaction: receipt.transaction,
+        split: commitment,
+        parts: [first.toString(), (BigInt(note?.value ?? 0) - first).toString()],
+        output_indexes: receipt.outputIndexes,
+        rate: this.transitionRate(),
+      };
+    });
   }
 
   /** A 402 must offer something this wallet pays; anything else is refused before paying. */

@@ -11,7 +11,8 @@ export type PolicyRule =
   | 'hosts'
   | 'recipients'
   | 'networks'
-  | 'assets';
+  | 'assets'
+  | 'withdrawalDestinations';
 
 /** A tool call that did not do what was asked, and why. */
 export class ToolError extends Error {
@@ -26,7 +27,7 @@ export class ToolError extends Error {
   }
 }
 
-/** A payment (or a policy change) the policy in force does not allow. Nothing was spent. */
+/** A payment, withdrawal or policy change the policy in force does not allow. Nothing was spent. */
 export class PolicyRefusal extends ToolError {
   constructor(
     code:
@@ -36,6 +37,7 @@ export class PolicyRefusal extends ToolError {
       | 'recipient_not_allowed'
       | 'network_not_allowed'
       | 'asset_not_allowed'
+      | 'destination_not_allowed'
       | 'policy_raise_refused'
       | 'policy_tighten_unsupported',
     /** The rule of the policy file that refused it. */

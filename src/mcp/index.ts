@@ -7,16 +7,22 @@ export {
   type AgentOptions,
   type BalanceView,
   DEFAULT_MAX_BYTES,
+  DEFAULT_TRANSITIONS_PER_MINUTE,
   DEFAULT_WAIT_MS,
   formatUnits,
+  MAX_LISTED_NOTES,
   MAX_MAX_BYTES,
   MAX_WAIT_MS,
+  type MergeView,
   type PaidView,
   PaymentAgent,
   type PaymentView,
   type PolicyView,
   type QuoteView,
+  type SplitView,
+  type TransitionRateView,
   type UsageView,
+  type WithdrawalView,
 } from './agent.js';
 export { PolicyFileError, PolicyRefusal, type PolicyRule, ToolError } from './errors.js';
 export { LedgerFile } from './ledger-file.js';
@@ -31,6 +37,7 @@ export {
 export {
   type AllowList,
   checkPayment,
+  checkWithdrawal,
   hostAllowed,
   parsePolicy,
   type PaymentIntent,
@@ -38,6 +45,7 @@ export {
   policyToJson,
   type PolicyTightening,
   tightenPolicy,
+  type WithdrawalIntent,
 } from './policy.js';
 export { PolicyFile, type PolicySource } from './policy-file.js';
 export {

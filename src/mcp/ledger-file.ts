@@ -30,7 +30,9 @@ function isEntry(value: unknown): value is SpendEntry {
     typeof e.url === 'string' &&
     typeof e.reservedAt === 'number' &&
     typeof e.status === 'string' &&
-    STATUSES.has(e.status)
+    STATUSES.has(e.status) &&
+    (e.kind === undefined || e.kind === 'withdrawal') &&
+    (e.note === undefined || typeof e.note === 'string')
   );
 }
 

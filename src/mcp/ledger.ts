@@ -10,13 +10,22 @@
  *
  * A transfer through the pool node (`resourceId` {@link TRANSFER_RESOURCE_ID}: a ready-notes split
  * to the wallet's own address) is not spending and is never linked to a reservation: no reservation
- * is made for it, and recovery skips its record.
+ * is made for it, and recovery skips its record. Nor are merges and splits by transition (the value
+ * stays in the wallet).
+ *
+ * A withdrawal (an exit out of the pool to a CAIP-10 destination: `kind: 'withdrawal'`) is spending:
+ * reserved like a payment, against the same limit. The pool applies it at once, so its receipt
+ * settles it (`settlementId` the transition id). It has no payment record in the wallet: the entry
+ * keeps the note it spends instead, and one whose outcome is unknown (no clear answer from the pool,
+ * or a crash while it was under way) stays counted until the wallet's sync shows that note spent
+ * (settled) or, the note still unspent, the withdrawal's latest possible expiry has passed (expired:
+ * the pool refuses it after that).
  */
 
 import { randomUUID } from 'node:crypto';
 
 import type { StoredPending } from '../client/index.js';
-import { TRANSFER_RESOURCE_ID } from '../scheme/index.js';
+import { expiryFor, TRANSFER_MAX_TIMEOUT_SECONDS, TRANSFER_RESOURCE_ID } from '../scheme/index.js';
 import { PolicyRefusal } from './errors.js';
 
 /** The rolling window of `maxPer24h`. */
@@ -24,6 +33,16 @@ export const WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Resolved entries are kept this long (for `list_payments`), then dropped. */
 export const KEEP_MS = 7 * WINDOW_MS;
+
+/**
+ * A withdrawal's expiry bound, seconds after its reservation: the wallet sets its transition's
+ * expiry (`TRANSFER_MAX_TIMEOUT_SECONDS / 2`, rounded up to the minute) when it proves, moments
+ * after the reservation; this leaves a minute for that.
+ */
+const WITHDRAWAL_PROVE_SLACK_S = 60;
+
+/** How long past a withdrawal's expiry bound the pool's clock may lag ours, ms. */
+const WITHDRAWAL_CLOCK_SLACK_MS = 60_000;
 
 /**
  * - `reserved`: counted, the wallet is building the payment (nothing has left yet);
@@ -34,9 +53,11 @@ export const KEEP_MS = 7 * WINDOW_MS;
  */
 export type SpendStatus = 'reserved' | 'left' | 'settled' | 'expired' | 'released';
 
-/** One reservation and the payment it became. */
+/** One reservation and the payment (or withdrawal) it became. */
 export interface SpendEntry {
   readonly id: string;
+  /** `withdrawal`: an exit out of the pool to `payTo` (a CAIP-10 account id); absent: a payment. */
+  readonly kind?: 'withdrawal';
   /** Atomic units. */
   readonly amount: string;
   readonly network: string;
@@ -53,14 +74,19 @@ export interface SpendEntry {
   nullifier?: string;
   /** Unix seconds. */
   expiry?: number;
-  /** The pool's settlement id, once its log shows it. */
+  /** The pool's settlement id, once its log shows it (a withdrawal's: its transition id). */
   settlementId?: string;
   /** Unix ms. */
   resolvedAt?: number;
+  /** A withdrawal's note: the commitment it spends, its link to the wallet's notes. */
+  note?: string;
 }
 
 /** What a reservation is for. */
 export interface Reservation {
+  /** `withdrawal` for an exit: `payTo` is its destination, `note` the note it spends. */
+  readonly kind?: 'withdrawal' | undefined;
+  readonly note?: string | undefined;
   readonly amount: bigint;
   readonly network: string;
   readonly asset: string;
@@ -110,11 +136,12 @@ export class SpendLedger {
       throw new PolicyRefusal(
         'rolling_24h_limit',
         'maxPer24h',
-        `the payment of ${what.amount} atomic units would take the last 24 hours' spending to ${counted + what.amount}, above the policy's maxPer24h of ${limit} (${counted} counted: settled in the last 24 hours, or still pending)`,
+        `the ${what.kind ?? 'payment'} of ${what.amount} atomic units would take the last 24 hours' spending to ${counted + what.amount}, above the policy's maxPer24h of ${limit} (${counted} counted: settled in the last 24 hours, or still pending)`,
       );
     }
     const entry: SpendEntry = {
       id: randomUUID(),
+      ...(what.kind === 'withdrawal' ? { kind: 'withdrawal' as const } : {}),
       amount: what.amount.toString(),
       network: what.network,
       asset: what.asset,
@@ -124,6 +151,13 @@ export class SpendLedger {
       reservedAt: now,
       status: 'reserved',
     };
+    if (what.kind === 'withdrawal') {
+      if (what.note !== undefined) entry.note = what.note;
+      entry.expiry = expiryFor(
+        Math.floor(now / 1000) + WITHDRAWAL_PROVE_SLACK_S,
+        TRANSFER_MAX_TIMEOUT_SECONDS / 2,
+      );
+    }
     this.list.push(entry);
     return { ...entry };
   }
@@ -141,6 +175,47 @@ export class SpendLedger {
     entry.status = 'left';
     entry.nullifier = nullifier;
     entry.expiry = expiry;
+  }
+
+  /** The pool applied the withdrawal (its receipt): counted for 24 hours from the reservation. */
+  markApplied(id: string, transitionId: string): void {
+    const entry = this.find(id);
+    if (entry.status !== 'reserved') return;
+    entry.status = 'settled';
+    entry.settlementId = transitionId;
+    entry.resolvedAt = this.clock();
+  }
+
+  /**
+   * The withdrawal got no clear answer (it may have been applied): counted until
+   * {@link reconcileWithdrawals} resolves it.
+   */
+  markWithdrawalUnknown(id: string): void {
+    const entry = this.find(id);
+    if (entry.status !== 'reserved') return;
+    entry.status = 'left';
+  }
+
+  /**
+   * Resolves withdrawals of unknown outcome from a fresh sync of the wallet: its note spent →
+   * settled (the pool applied it — or the note went another way, which is counted the same, on the
+   * safe side); still unspent once the expiry bound has passed → expired (the pool no longer takes it).
+   * @param unspent the commitments of the wallet's unspent notes, just synced
+   * @returns whether anything changed
+   */
+  reconcileWithdrawals(unspent: ReadonlySet<string>, now = this.clock()): boolean {
+    let changed = false;
+    for (const entry of this.list) {
+      if (entry.kind !== 'withdrawal' || entry.status !== 'left') continue;
+      if (entry.note === undefined || !unspent.has(entry.note)) {
+        entry.status = 'settled';
+      } else if (now > (entry.expiry ?? 0) * 1000 + WITHDRAWAL_CLOCK_SLACK_MS) {
+        entry.status = 'expired';
+      } else continue;
+      entry.resolvedAt = now;
+      changed = true;
+    }
+    return changed;
   }
 
   /** Nothing left the wallet: the reservation no longer counts. */
@@ -174,7 +249,8 @@ export class SpendLedger {
    * After a restart: a reservation the previous run left without a nullifier either became a
    * wallet payment (the wallet writes its pending record before the payload exists: the first
    * unlinked record for the same amount and recipient made after the reservation, never a transfer
-   * through the pool node) or nothing left.
+   * through the pool node) or nothing left. A withdrawal left reserved may have been applied: it
+   * stays counted until {@link reconcileWithdrawals} resolves it from its note.
    * @returns whether anything changed
    */
   recover(payments: readonly StoredPending[]): boolean {
@@ -182,6 +258,15 @@ export class SpendLedger {
     const linked = new Set(this.list.map((e) => e.nullifier).filter((n) => n !== undefined));
     for (const entry of this.list) {
       if (entry.status !== 'reserved') continue;
+      if (entry.kind === 'withdrawal') {
+        if (entry.note !== undefined) entry.status = 'left';
+        else {
+          entry.status = 'released';
+          entry.resolvedAt = this.clock();
+        }
+        changed = true;
+        continue;
+      }
       const payment = payments.find(
         (p) =>
           p.resourceId !== TRANSFER_RESOURCE_ID &&

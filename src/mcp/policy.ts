@@ -1,12 +1,14 @@
 /**
  * @module The spending policy a person sets for an agent: a per-payment maximum, a maximum over any
- * rolling 24 hours, and allow-lists of hosts, recipients, networks and assets. This module parses
- * the operator's file (strictly: an unknown key is a typo that would otherwise lift a limit), checks
- * one payment against the rules, and applies a tightening — which can only ever narrow the policy;
- * raising a limit or adding to a list is refused, naming the rule.
+ * rolling 24 hours, allow-lists of hosts, recipients, networks and assets, and the destinations the
+ * agent may withdraw to (none unless listed; a withdrawal out of the pool counts against the same
+ * limits as a payment). This module parses the operator's file (strictly: an unknown key is a typo
+ * that would otherwise lift a limit), checks one payment or withdrawal against the rules, and
+ * applies a tightening — which can only ever narrow the policy; raising a limit or adding to a list
+ * is refused, naming the rule.
  */
 
-import { parseAmount } from '../scheme/index.js';
+import { checkDestination, parseAmount } from '../scheme/index.js';
 import { PolicyFileError, PolicyRefusal, ToolError } from './errors.js';
 
 /** An allow-list: explicit entries, or `"*"` (anything), which only the operator can write. */
@@ -24,6 +26,11 @@ export interface Policy {
   readonly networks: readonly string[];
   /** Asset ids, e.g. `dUSD`. */
   readonly assets: readonly string[];
+  /**
+   * CAIP-10 account ids the agent may withdraw to, exactly as written (EIP-55 checksum kept);
+   * empty (the default when the file omits it): no withdrawal allowed.
+   */
+  readonly withdrawalDestinations: readonly string[];
   /** The operator's note, kept when the file is rewritten. */
   readonly comment?: string | undefined;
 }
@@ -34,6 +41,16 @@ export interface PaymentIntent {
   readonly network: string;
   readonly asset: string;
   readonly payTo: string;
+  readonly amount: bigint;
+}
+
+/** One withdrawal out of the pool about to be made. */
+export interface WithdrawalIntent {
+  /** A CAIP-10 account id (already checked by `checkDestination`). */
+  readonly destination: string;
+  /** The wallet's network and asset: what leaves the pool. */
+  readonly network: string;
+  readonly asset: string;
   readonly amount: bigint;
 }
 
@@ -49,6 +66,8 @@ export interface PolicyTightening {
   readonly removeRecipients?: readonly string[] | undefined;
   readonly removeNetworks?: readonly string[] | undefined;
   readonly removeAssets?: readonly string[] | undefined;
+  /** Withdrawal destinations no longer allowed (exact CAIP-10 account ids). */
+  readonly removeWithdrawalDestinations?: readonly string[] | undefined;
 }
 
 const MAX_LIST = 1000;
@@ -59,6 +78,7 @@ const KEYS = new Set([
   'recipients',
   'networks',
   'assets',
+  'withdrawalDestinations',
   'comment',
 ]);
 
@@ -186,6 +206,44 @@ export function checkPayment(policy: Policy, intent: PaymentIntent): PolicyRefus
   return null;
 }
 
+/**
+ * The first rule that refuses the withdrawal, or `null` when the policy allows it (the rolling
+ * 24-hour limit is the spend ledger's, as for a payment). The destination must be listed exactly.
+ */
+export function checkWithdrawal(policy: Policy, intent: WithdrawalIntent): PolicyRefusal | null {
+  if (!policy.withdrawalDestinations.includes(intent.destination)) {
+    return new PolicyRefusal(
+      'destination_not_allowed',
+      'withdrawalDestinations',
+      policy.withdrawalDestinations.length === 0
+        ? "the policy allows no withdrawal: its withdrawalDestinations is empty (only the operator's policy file can list destinations)"
+        : `the policy does not allow withdrawing to ${intent.destination.slice(0, 128)}: it is not in the policy's withdrawalDestinations (exact CAIP-10 account ids)`,
+    );
+  }
+  if (!policy.networks.includes(intent.network)) {
+    return new PolicyRefusal(
+      'network_not_allowed',
+      'networks',
+      `the policy does not allow network ${intent.network.slice(0, 80)} (networks: ${policy.networks.join(', ') || 'none'})`,
+    );
+  }
+  if (!policy.assets.includes(intent.asset)) {
+    return new PolicyRefusal(
+      'asset_not_allowed',
+      'assets',
+      `the policy does not allow asset ${intent.asset.slice(0, 80)} (assets: ${policy.assets.join(', ') || 'none'})`,
+    );
+  }
+  if (intent.amount > policy.maxPerPayment) {
+    return new PolicyRefusal(
+      'per_payment_limit',
+      'maxPerPayment',
+      `the withdrawal of ${intent.amount} atomic units is above the policy's maxPerPayment of ${policy.maxPerPayment}`,
+    );
+  }
+  return null;
+}
+
 function parseLimit(value: unknown, key: string): bigint {
   const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
   // A limit may be 0 (nothing allowed); otherwise it is an amount of the profile (below 2^62).
@@ -228,6 +286,9 @@ const normalizeRecipient = (entry: string): string | null => {
 };
 const normalizeName = (entry: string): string | null =>
   /^[A-Za-z0-9:._-]{1,100}$/.test(entry) ? entry : null;
+/** A withdrawal destination: a CAIP-10 account id `checkDestination` takes, kept exactly (its checksum is its case). */
+const normalizeDestination = (entry: string): string | null =>
+  checkDestination(entry).ok ? entry : null;
 
 /** Parses the operator's policy (the JSON value of the file). */
 export function parsePolicy(value: unknown): Policy {
@@ -256,6 +317,15 @@ export function parsePolicy(value: unknown): Policy {
     recipients: parseList(record.recipients, 'recipients', true, normalizeRecipient),
     networks: parseList(record.networks, 'networks', false, normalizeName) as readonly string[],
     assets: parseList(record.assets, 'assets', false, normalizeName) as readonly string[],
+    withdrawalDestinations:
+      record.withdrawalDestinations === undefined
+        ? []
+        : (parseList(
+            record.withdrawalDestinations,
+            'withdrawalDestinations',
+            false,
+            normalizeDestination,
+          ) as readonly string[]),
     comment: record.comment as string | undefined,
   };
 }
@@ -270,6 +340,9 @@ export function policyToJson(policy: Policy): Record<string, unknown> {
     recipients: policy.recipients,
     networks: policy.networks,
     assets: policy.assets,
+    ...(policy.withdrawalDestinations.length > 0
+      ? { withdrawalDestinations: policy.withdrawalDestinations }
+      : {}),
   };
 }
 
@@ -315,7 +388,8 @@ export function tightenPolicy(
   change: PolicyTightening,
 ): { policy: Policy; changed: string[] } {
   const changed: string[] = [];
-  let { maxPerPayment, maxPer24h, hosts, recipients, networks, assets } = policy;
+  let { maxPerPayment, maxPer24h, hosts, recipients, networks, assets, withdrawalDestinations } =
+    policy;
 
   if (change.maxPerPayment !== undefined) {
     if (change.maxPerPayment < 0n)
@@ -404,6 +478,14 @@ export function tightenPolicy(
   const removeAssets = entries(change.removeAssets, normalizeName, 'remove_assets');
   if (removeAssets.some((a) => assets.includes(a))) changed.push('assets');
   assets = assets.filter((a) => !removeAssets.includes(a));
+  const removeDestinations = entries(
+    change.removeWithdrawalDestinations,
+    normalizeDestination,
+    'remove_withdrawal_destinations',
+  );
+  if (removeDestinations.some((d) => withdrawalDestinations.includes(d)))
+    changed.push('withdrawalDestinations');
+  withdrawalDestinations = withdrawalDestinations.filter((d) => !removeDestinations.includes(d));
 
   return {
     policy: {
@@ -413,6 +495,7 @@ export function tightenPolicy(
       recipients,
       networks,
       assets,
+      withdrawalDestinations,
       comment: policy.comment,
     },
     changed: [...new Set(changed)],

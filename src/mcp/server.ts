@@ -20,7 +20,7 @@ import { registerTools } from './tools.js';
 export const SERVER_INFO = { name: 'priv-stark', version: '0.1.0' } as const;
 
 const INSTRUCTIONS =
-  "Private x402 payments (priv-stark/v1) within a spending policy a person set. quote_payment before pay_and_fetch; a refusal names the policy rule that stopped it and spends nothing. A payment counts once the pool's log shows its settlement; an unsettled one returns to the balance at its expiry. tighten_policy can only narrow the policy.";
+  "Private x402 payments (priv-stark/v1) within a spending policy a person set. quote_payment before pay_and_fetch; a refusal names the policy rule that stopped it and spends nothing. A payment counts once the pool's log shows its settlement; an unsettled one returns to the balance at its expiry. tighten_policy can only narrow the policy. withdraw moves value out of the pool to a destination the policy lists and counts like a payment; merge_notes and split_note keep value in the wallet (not counted, rate-limited) and their new notes are spendable only after a checkpoint, so not right before a payment.";
 
 /** An MCP server with the tools over `agent`. */
 export function createMcpServer(agent: PaymentAgent, log?: (line: string) => void): McpServer {

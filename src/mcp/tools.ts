@@ -9,9 +9,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 import { PoolNodeError, WalletError } from '../client/index.js';
+import { MAX_DESTINATION_CHARS } from '../scheme/index.js';
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_WAIT_MS,
+  MAX_LISTED_NOTES,
   MAX_MAX_BYTES,
   MAX_WAIT_MS,
   type PaymentAgent,
@@ -27,10 +29,30 @@ export const TOOL_NAMES = [
   'get_policy',
   'tighten_policy',
   'list_payments',
+  'withdraw',
+  'merge_notes',
+  'split_note',
 ] as const;
 
 const atomic = z.string().regex(/^(0|[1-9][0-9]{0,18})$/, 'atomic units: a decimal integer string');
 const allowList = z.union([z.array(z.string()), z.literal('*')]);
+const commitment = z
+  .string()
+  .regex(/^0x[0-9a-f]{64}$/, "a note's commitment: 0x + 64 lowercase hex digits")
+  .describe("A note's commitment, as get_balance lists it in spendable_notes");
+const destination = z
+  .string()
+  .max(MAX_DESTINATION_CHARS)
+  .describe(
+    'A CAIP-10 account id exactly as the policy lists it: eip155:<chain id>:<EIP-55 checksummed address>, or solana:<reference>:<base58 address>',
+  );
+const outputIndexes = z
+  .array(z.number().int())
+  .length(2)
+  .describe("The leaves of the transition's two new notes in the pool's tree");
+const rateShape = z
+  .object({ used_last_minute: z.number().int(), limit_per_minute: z.number().int() })
+  .describe('Merges and splits this server made in the last minute, and its limit');
 
 const requestShape = {
   url: z.string().max(MAX_URL_CHARS).describe('The http(s) URL of the paid resource'),
@@ -55,6 +77,9 @@ const usageShape = z.object({
 
 const paymentShape = z.object({
   id: z.string(),
+  kind: z
+    .enum(['payment', 'withdrawal'])
+    .describe('withdrawal: an exit out of the pool to pay_to, a CAIP-10 account id'),
   status: z.enum(['reserved', 'pending', 'settled', 'expired']),
   amount: atomic,
   asset: z.string(),
@@ -79,6 +104,9 @@ const policyShape = {
     recipients: allowList,
     networks: z.array(z.string()),
     assets: z.array(z.string()),
+    withdrawal_destinations: z
+      .array(z.string())
+      .describe('CAIP-10 account ids withdraw may pay out to; empty: no withdrawal allowed'),
   }),
   usage: usageShape,
 };
@@ -234,7 +262,7 @@ export function registerTools(
     {
       title: 'Shielded balance',
       description:
-        'Syncs the wallet with the pool, then gives its balance in atomic units: spendable, pending (locked by payments not yet resolved), unconfirmed (not in a checkpoint yet), total; and the note count.',
+        'Syncs the wallet with the pool, then gives its balance in atomic units: spendable, pending (locked by payments not yet resolved), unconfirmed (not in a checkpoint yet), total; the note count, and the spendable notes (commitment and value).',
       inputSchema: {},
       outputSchema: {
         asset: z.string(),
@@ -249,6 +277,11 @@ export function registerTools(
         largest_spendable_note: atomic.describe('One payment spends one note'),
         checkpoint: z.number().int().nullable(),
         synced_at: z.string(),
+        spendable_notes: z
+          .array(z.object({ commitment: z.string(), value: atomic }))
+          .describe(
+            `The notes spendable now, the largest first (at most ${MAX_LISTED_NOTES}): what merge_notes and split_note take`,
+          ),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -273,7 +306,7 @@ export function registerTools(
     {
       title: 'Tighten the spending policy',
       description:
-        "Lowers limits or narrows the allow-lists, persisted in the policy file. It can only narrow: raising a limit or allowing a host, recipient, network or asset that is not allowed now is refused (only the operator's policy file can do that).",
+        "Lowers limits or narrows the allow-lists (hosts, recipients, networks, assets, withdrawal destinations), persisted in the policy file. It can only narrow: raising a limit or allowing a host, recipient, network, asset or destination that is not allowed now is refused (only the operator's policy file can do that).",
       inputSchema: {
         max_per_payment: atomic.optional().describe('A lower per-payment maximum'),
         max_per_24h: atomic.optional().describe('A lower rolling 24-hour maximum'),
@@ -291,6 +324,11 @@ export function registerTools(
         remove_recipients: z.array(z.string().max(300)).max(1000).optional(),
         remove_networks: z.array(z.string().max(100)).max(100).optional(),
         remove_assets: z.array(z.string().max(100)).max(100).optional(),
+        remove_withdrawal_destinations: z
+          .array(z.string().max(MAX_DESTINATION_CHARS))
+          .max(1000)
+          .optional()
+          .describe('Withdrawal destinations no longer allowed (exact CAIP-10 account ids)'),
       },
       outputSchema: {
         ...policyShape,
@@ -315,6 +353,7 @@ export function registerTools(
           removeRecipients: args.remove_recipients,
           removeNetworks: args.remove_networks,
           removeAssets: args.remove_assets,
+          removeWithdrawalDestinations: args.remove_withdrawal_destinations,
         }),
       ),
   );
@@ -324,7 +363,7 @@ export function registerTools(
     {
       title: 'Recent payments',
       description:
-        "Syncs, then lists recent payments, newest first: pending (out, not settled in the pool's log yet), settled (with the pool's settlement id) or expired (never settled; the note returned to the balance).",
+        "Syncs, then lists recent payments and withdrawals (kind), newest first: pending (out, not settled in the pool's log yet), settled (with the pool's settlement id) or expired (never settled; the note returned to the balance). Merges and splits are not listed: they move no value out of the wallet.",
       inputSchema: {
         limit: z.number().int().min(1).max(200).optional().describe('How many (default 20)'),
       },
@@ -332,5 +371,94 @@ export function registerTools(
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ limit }) => run(async () => ({ payments: await agent.listPayments(limit ?? 20) })),
+  );
+
+  server.registerTool(
+    'withdraw',
+    {
+      title: 'Withdraw out of the pool',
+      description:
+        "Withdraws an amount (atomic units) out of the shielded pool to an account on another chain (a CAIP-10 account id the policy lists in withdrawalDestinations, exactly), the change staying in the wallet. Spending: it counts against the policy's per-payment maximum and rolling 24-hour maximum like a payment, and shows in list_payments as kind withdrawal. The pool applies it at once and its operator pays the destination out afterwards. It reveals to the pool the amount and the destination (not which note paid). A refusal names the policy rule; nothing leaves then.",
+      inputSchema: {
+        destination,
+        amount: atomic.describe('Atomic units to withdraw'),
+      },
+      outputSchema: {
+        id: z.string().describe("The withdrawal's entry in the spend ledger"),
+        status: z.literal('settled'),
+        amount: atomic,
+        asset: z.string(),
+        network: z.string(),
+        destination: z.string(),
+        transaction: z.string().describe("The pool's id of the exit"),
+        change: atomic.describe('What stays in the wallet of the note spent (a new note)'),
+        usage: usageShape,
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+    async (args) => run(() => agent.withdraw(args)),
+  );
+
+  server.registerTool(
+    'merge_notes',
+    {
+      title: 'Merge two notes',
+      description:
+        "Merges two of the wallet's notes into one (default: the two smallest spendable), so that one payment can spend more (a payment spends one note). The value stays in the wallet: not spending, not counted against the policy's limits; rate-limited (merges and splits per minute). The pool sees two nullifiers and two new commitments, as for any payment — not the amounts, not that it was a merge. The new note is spendable once a checkpoint covers it (seconds): do not merge right before a payment, which would then wait for it.",
+      inputSchema: {
+        commitments: z
+          .array(commitment)
+          .length(2)
+          .optional()
+          .describe('The two notes to merge (default: the two smallest spendable)'),
+      },
+      outputSchema: {
+        transaction: z.string().describe("The pool's id of the transition"),
+        merged: z.array(z.string()).length(2).describe('The two notes spent'),
+        value: atomic.describe("The new note's value"),
+        output_indexes: outputIndexes,
+        rate: rateShape,
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    async ({ commitments }) =>
+      run(() => agent.mergeNotes(commitments as [string, string] | undefined)),
+  );
+
+  server.registerTool(
+    'split_note',
+    {
+      title: 'Split a note',
+      description:
+        "Splits one of the wallet's notes into two: the amount (atomic units) and the rest, each at least 1000; e.g. to have several notes ready for payments made at once. The value stays in the wallet: not spending, not counted against the policy's limits; rate-limited (merges and splits per minute). The pool sees two nullifiers and two new commitments, as for any payment — not the amounts, not that it was a split. The new notes are spendable once a checkpoint covers them (seconds): do not split right before a payment.",
+      inputSchema: {
+        commitment: commitment.describe('The note to split (see get_balance: spendable_notes)'),
+        amount: atomic.describe('Atomic units of the first part; the rest is the second'),
+      },
+      outputSchema: {
+        transaction: z.string().describe("The pool's id of the transition"),
+        split: z.string().describe('The note spent'),
+        parts: z.array(atomic).length(2).describe("The two new notes' values"),
+        output_indexes: outputIndexes,
+        rate: rateShape,
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    async ({ commitment: note, amount }) => run(() => agent.splitNote(note, amount)),
   );
 }

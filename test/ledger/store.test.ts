@@ -42,6 +42,9 @@ describe.each(kinds)('%s store conformance', (kind) => {
       root: empty.root,
       events: 0,
       depositTotal: '0',
+      withdrawnTotal: '0',
+      paidOutTotal: '0',
+      refundedTotal: '0',
       checkpoint: null,
     });
     const frontier = await store.frontier();

@@ -17,6 +17,7 @@ import {
   PolicyFile,
   serveHttp,
   type HttpEndpoint,
+  TOOL_NAMES,
 } from '../../src/mcp/index.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
@@ -90,7 +91,7 @@ describe('serveHttp', () => {
       }),
     );
     try {
-      expect((await client.listTools()).tools).toHaveLength(6);
+      expect((await client.listTools()).tools).toHaveLength(TOOL_NAMES.length);
       const policy = await client.callTool({ name: 'get_policy', arguments: {} });
       expect(policy.structuredContent).toMatchObject({
         policy: { max_per_payment: '1', hosts: [] },

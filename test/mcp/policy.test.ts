@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PolicyFileError, PolicyRefusal, ToolError } from '../../src/mcp/errors.js';
 import {
   checkPayment,
+  checkWithdrawal,
   hostAllowed,
   parsePolicy,
   type Policy,
@@ -257,6 +258,10 @@ describe('tightenPolicy', () => {
       return port === null ? host : `${host}:${port}`;
     });
   const recipients = [ALICE, BOB, 'pstark1xyxyxyxyxy'];
+  const destinations = [
+    'eip155:8453:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    'eip155:8453:0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+  ];
   const amount = fc.bigInt({ min: 0n, max: 50_000n });
   const policyArb = fc.record({
     maxPerPayment: amount,
@@ -270,6 +275,7 @@ describe('tightenPolicy', () => {
       maxLength: 2,
     }),
     assets: fc.uniqueArray(fc.constantFrom('dUSD', 'dEUR'), { maxLength: 2 }),
+    withdrawalDestinations: fc.uniqueArray(fc.constantFrom(...destinations), { maxLength: 2 }),
   });
   // Entries near the policy's own (the same host without its port, as a wildcard, on another port)
   // are where a wrong "is this narrower?" answer would hide.
@@ -305,6 +311,9 @@ describe('tightenPolicy', () => {
           maxLength: 2,
         }),
         removeAssets: fc.uniqueArray(fc.constantFrom('dUSD', 'dEUR'), { maxLength: 2 }),
+        removeWithdrawalDestinations: fc.uniqueArray(fc.constantFrom(...destinations), {
+          maxLength: 2,
+        }),
       },
       { requiredKeys: [] },
     );
@@ -356,7 +365,14 @@ describe('tightenPolicy', () => {
           for (const intent of intents) {
             if (checkPayment(next, intent) === null)
               expect(checkPayment(policy, intent)).toBeNull();
+            for (const destination of destinations) {
+              const withdrawal = { ...intent, destination };
+              if (checkWithdrawal(next, withdrawal) === null)
+                expect(checkWithdrawal(policy, withdrawal)).toBeNull();
+            }
           }
+          for (const removed of change.removeWithdrawalDestinations ?? [])
+            expect(next.withdrawalDestinations).not.toContain(removed);
           // What was removed is not allowed afterwards.
           for (const entry of change.removeHosts ?? []) {
             const bare = entry.replace(/^\*\./, 'z.');

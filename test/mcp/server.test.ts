@@ -144,15 +144,18 @@ afterAll(async () => {
 });
 
 describe('priv-stark mcp over stdio', () => {
-  it('lists the six tools, each with an input and an output schema', async () => {
+  it('lists the nine tools, each with an input and an output schema', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'get_balance',
       'get_policy',
       'list_payments',
+      'merge_notes',
       'pay_and_fetch',
       'quote_payment',
+      'split_note',
       'tighten_policy',
+      'withdraw',
     ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');

@@ -55,6 +55,9 @@ describe.each(kinds)('pool node on the %s store', (kind) => {
       root: h.core().emptyFrontier().root,
       events: 0,
       depositTotal: '0',
+      withdrawnTotal: '0',
+      paidOutTotal: '0',
+      refundedTotal: '0',
       checkpoint: null,
     });
     const pres = Array.from({ length: 7 }, () => randomDigest());
