@@ -27,7 +27,8 @@ export const MCP_USAGE = `  mcp [--http PORT] [--policy FILE] [--ledger FILE] [-
                     for a bearer token): pays with the wallet only within the operator's policy file
                     (PRIV_STARK_POLICY, ./priv-stark.policy.json); spend ledger PRIV_STARK_LEDGER,
                     <wallet>.spend.json; --ready-notes 8x100000 (PRIV_STARK_READY_NOTES) keeps 8 notes of
-                    at least 100000 spendable for payments at once (docs/mcp.md)`;
+                    at least 100000 spendable for payments at once; --transitions-per-minute N
+                    (PRIV_STARK_TRANSITIONS_PER_MINUTE, 6) caps merge_notes and split_note (docs/mcp.md)`;
 
 /**
  * `--ready-notes COUNTxVALUE` (`8x100000`: eight notes of at least 100,000 atomic units).
@@ -123,6 +124,7 @@ export async function mcpCommand(
       pool: { type: 'string' },
       'sync-interval-ms': { type: 'string' },
       'ready-notes': { type: 'string' },
+      'transitions-per-minute': { type: 'string' },
     },
     strict: true,
   });
@@ -133,6 +135,12 @@ export async function mcpCommand(
     log((error as Error).message);
     return 2;
   }
+  const perMinuteText = values['transitions-per-minute'] ?? env.PRIV_STARK_TRANSITIONS_PER_MINUTE;
+  if (perMinuteText !== undefined && !/^(0|[1-9][0-9]{0,5})$/.test(perMinuteText)) {
+    log('--transitions-per-minute expects a whole number, 0 (none) to 999999');
+    return 2;
+  }
+  const transitionsPerMinute = perMinuteText === undefined ? undefined : Number(perMinuteText);
   const stdio = values.http === undefined;
   if (stdio) {
     // Only MCP messages may reach stdout.
@@ -171,7 +179,7 @@ export async function mcpCommand(
   try {
     const core = await loadCore();
     const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
-    const agent = new PaymentAgent({ wallet, policy, ledger });
+    const agent = new PaymentAgent({ wallet, policy, ledger, transitionsPerMinute });
     await agent.start();
     if (syncEvery > 0) {
       // The wallet syncs on its own schedule, not at payment time.

@@ -405,3 +405,26 @@ describe('ready notes for an agent, on the whole stack', () => {
     expect(ledger.ledger.counted()).toBe(0n);
   }, 60_000);
 });
+
+describe('priv-stark mcp --transitions-per-minute', () => {
+  it('a malformed value exits 2 and starts nothing; a good one gets past the parse', async () => {
+    const missing = join(dir, 'no-such.policy.json');
+    for (const [args, env] of [
+      [['--transitions-per-minute=-1'], {}],
+      [['--transitions-per-minute', 'six'], {}],
+      [[], { PRIV_STARK_TRANSITIONS_PER_MINUTE: '1.5' }],
+    ] as [string[], NodeJS.ProcessEnv][]) {
+      const run = mcp(['--http', '0', '--policy', missing, ...args], {
+        ...env,
+        POOL_URL: 'http://127.0.0.1:9',
+      });
+      expect(await run.exit, run.stderr()).toBe(2);
+      expect(run.stderr()).toMatch(/--transitions-per-minute expects a whole number/);
+    }
+    const run = mcp(['--http', '0', '--policy', missing, '--transitions-per-minute', '0'], {
+      POOL_URL: 'http://127.0.0.1:9',
+    });
+    expect(await run.exit).toBe(1);
+    expect(run.stderr()).toMatch(/no-such\.policy\.json/);
+  });
+});
