@@ -81,13 +81,17 @@ describe('reason registry', () => {
   it("shares the pool's transition codes character for character", () => {
     const transition = LEDGER_REASONS.filter((r) => !Object.hasOwn(POOL_NODE_REASONS, r));
     for (const reason of transition) expect(Object.hasOwn(REASONS, reason)).toBe(true);
-    // The pool node's own reasons are the deposit and hand-over ones, none of them the facilitator's.
+    // The pool node's own reasons are the deposit, hand-over and exit ones, none of them the
+    // facilitator's.
     expect(Object.keys(POOL_NODE_REASONS).sort()).toEqual([
       'amount_out_of_range',
       'duplicate_commitment',
+      'invalid_destination',
+      'payout_conflict',
       'proof_store_full',
       'too_many_proofs',
       'tree_full',
+      'unknown_withdrawal',
     ]);
     for (const reason of Object.keys(POOL_NODE_REASONS)) expect(isReason(reason)).toBe(false);
   });
