@@ -41,6 +41,7 @@ export {
   registerPrivStark,
   type SchemeClientRegistry,
 } from './scheme.js';
+export { MIN_OUTPUT_VALUE } from '../core/transition.js';
 export { FileWalletStore } from './file-store.js';
 export { IndexedDbWalletStore } from './indexeddb-store.js';
 export {

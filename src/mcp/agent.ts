@@ -28,6 +28,7 @@ import { wrapFetchWithPayment } from '@x402/fetch';
 import {
   compactFallback,
   InsufficientFundsError,
+  MIN_OUTPUT_VALUE,
   PAYMENT_SIGNATURE_HEADER,
   PoolNodeError,
   PrivStarkSchemeClient,
@@ -37,7 +38,6 @@ import {
   type Wallet,
   WalletError,
 } from '../client/index.js';
-import { MIN_OUTPUT_VALUE } from '../core/index.js';
 import {
   checkDestination,
   expiryFor,
