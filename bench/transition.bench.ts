@@ -145,7 +145,7 @@ const markdown = [
   '',
   `${env.date}, ${env.cpu}, ${env.cores} cores, Node ${env.node}; load ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${loadAfter.map((x) => x.toFixed(2)).join(' ')} after.`,
   '',
-  '| | transition (2 in, 2 out, 1024 rows × 57 columns) | spend (1 in, 512 rows × 46 columns) |',
+  '| | transition (2 in, 2 out, 1024 rows × 58 columns) | spend (1 in, 512 rows × 46 columns) |',
   '|---|---:|---:|',
   `| proof bytes (mean / worst of ${sizes.length}) | ${results.bytes.mean} / ${results.bytes.worst} | ${results.bytes.spend} |`,
   `| prove, native (median, one core) | ${f(results.proveMs.native)} ms | — |`,

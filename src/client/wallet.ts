@@ -1007,19 +1007,24 @@ export class Wallet {
    * Merges two of this wallet's notes into one (a transition: `POST /transitions` on the pool
    * node, proven here). The pool sees two nullifiers and two new commitments, as for a payment, not
    * that it was a merge. The new note is spendable once a checkpoint covers it.
-   * @param commitments the two notes (default: the two smallest spendable notes)
+   * @param commitments the two notes (default: the smallest note and the smallest other one that
+   *   brings the pair to at least `MIN_OUTPUT_VALUE`)
    * @throws UnpayableRequirementsError (unknown, spent or locked notes; fewer than two),
    *   WalletBehindError, PoolNodeError with the pool's reason
    */
   async mergeNotes(commitments?: readonly [string, string]): Promise<TransitionReceipt> {
     const notes = commitments
       ? commitments.map((c) => this.ownNote(c))
-      : this.spendableNotes()
-          .sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1))
-          .slice(0, 2);
+      : mergeablePair(this.spendableNotes());
     if (notes.length !== 2 || notes[0]!.commitment === notes[1]!.commitment)
-      throw new UnpayableRequirementsError('a merge needs two distinct spendable notes');
+      throw new UnpayableRequirementsError(
+        `a merge needs two distinct spendable notes worth at least ${MIN_OUTPUT_VALUE} together`,
+      );
     const total = BigInt(notes[0]!.value) + BigInt(notes[1]!.value);
+    if (total < MIN_OUTPUT_VALUE)
+      throw new UnpayableRequirementsError(
+        `the two notes hold ${total} together: a merged note must hold at least ${MIN_OUTPUT_VALUE}`,
+      );
     return this.applyNoteTransition(notes, [total, 0n]);
   }
 
@@ -1310,6 +1315,19 @@ function transferRequirements(
 }
 
 const DIGEST_ZERO = `0x${'0'.repeat(64)}` as DigestHex;
+
+/**
+ * The pair a merge takes by default: the smallest note, with the smallest other note that brings
+ * the pair to `MIN_OUTPUT_VALUE` (dust merges into something spendable); none when no pair reaches it.
+ */
+function mergeablePair(notes: readonly StoredNote[]): StoredNote[] {
+  const sorted = [...notes].sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1));
+  for (let i = 0; i < sorted.length; i++)
+    for (let j = i + 1; j < sorted.length; j++)
+      if (BigInt(sorted[i]!.value) + BigInt(sorted[j]!.value) >= MIN_OUTPUT_VALUE)
+        return [sorted[i]!, sorted[j]!];
+  return [];
+}
 
 /** The store the options name: `store`, a file at `path` (Node, loaded on demand), or none. */
 function storeOf(options: WalletOptions): WalletStore | null {

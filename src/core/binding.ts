@@ -59,7 +59,7 @@ export interface RawBinding {
   parameterSets(): Uint8Array;
   /** Checks ids to accept (one byte each); returns them normalised: newest first, each once. */
   acceptParameterSets(ids: Uint8Array): Uint8Array;
-  /** Public inputs (216 bytes) of an encoded transition witness (2232 bytes). */
+  /** Public inputs (248 bytes) of an encoded transition witness (2232 bytes). */
   transitionPublicInputs(witness: Uint8Array): Uint8Array;
   proveTransition(witness: Uint8Array, seed: Uint8Array): Uint8Array;
   /** Empty bytes when the transition proof holds. */

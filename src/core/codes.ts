@@ -51,6 +51,7 @@ export const PROOF_ERROR_CODES = [
   'output_below_minimum',
   'nullifiers_not_distinct',
   'output_mismatch',
+  'first_input_dummy',
 ] as const;
 
 /** A code from {@link CORE_ERROR_CODES} or {@link PROOF_ERROR_CODES}. */

@@ -1,6 +1,6 @@
 /**
  * @module The transition statement (merge, split, exit) between TypeScript and the proof crate
- * (`crates/proof/src/transition/`): its witness (2232 bytes), its public inputs (216 bytes), and
+ * (`crates/proof/src/transition/`): its witness (2232 bytes), its public inputs (248 bytes), and
  * what a wallet derives from the key to find a transition's outputs again (their `rho` and the
  * memo that masks their values).
  */

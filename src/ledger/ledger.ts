@@ -409,7 +409,7 @@ export class Ledger {
       return reject('invalid_payload');
     // 1. A settled nullifier wins over every other refusal.
     const spent = await this.spent(pi.nullifier);
-    if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
+    if (spent) return spentRefusal(pi.nullifier, spent);
     // 2. Exactly one of the proof and its reference.
     const inline = proof !== undefined;
     if (inline === (reference !== undefined)) return reject('invalid_payload');
@@ -476,7 +476,7 @@ export class Ledger {
   ): Promise<LedgerRejection | { readonly ok: false; readonly reason: R }> {
     if (this.canonical(nullifier)) {
       const spent = await this.spent(nullifier);
-      if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
+      if (spent) return spentRefusal(nullifier, spent);
     }
     return { ok: false, reason };
   }
@@ -586,7 +586,7 @@ export class Ledger {
     if (!this.canonical(claimed.nullifier)) return reject('invalid_payload');
     // 1. A settled nullifier is answered first, as for a settlement: a retry learns it went through.
     const spent = await this.spent(claimed.nullifier);
-    if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
+    if (spent) return spentRefusal(claimed.nullifier, spent);
     // 2. The proof, always inline.
     if (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
       return reject('invalid_payload');
@@ -652,10 +652,11 @@ export class Ledger {
     if (exiting && !checkDestination(input.destination).ok) return reject('invalid_destination');
     const [first, second] = claimed.nullifiers;
     const id = transitionId(first);
-    // 1. A spent nullifier first: a retry of this transition learns its id.
+    // 1. A spent nullifier first: a retry of this very transition learns its id.
     for (const nullifier of [first, second]) {
       const spent = await this.spent(nullifier);
-      if (spent?.settlementId === id) return reject('duplicate_settlement', { settlementId: id });
+      if (spent && (await this.isThisTransition(spent, id, claimed.outputs)))
+        return reject('duplicate_settlement', { settlementId: id });
       if (spent) return reject('nullifier_already_spent');
     }
     if (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
@@ -696,9 +697,29 @@ export class Ledger {
       };
     if (!result.ok && result.reason === 'nullifier_already_spent') {
       const spent = await this.spent(first);
-      if (spent?.settlementId === id) return reject('duplicate_settlement', { settlementId: id });
+      if (spent && (await this.isThisTransition(spent, id, claimed.outputs)))
+        return reject('duplicate_settlement', { settlementId: id });
     }
     return reject(result.ok || !isLedgerReason(result.reason) ? 'invalid_payload' : result.reason);
+  }
+
+  /**
+   * Whether the transition that spent a nullifier is the one claimed (same id, same outputs): two
+   * transitions of one first note share an id, and only a retry of the applied one may learn it
+   * went through.
+   */
+  private async isThisTransition(
+    spent: SpentNullifier,
+    id: string,
+    outputs: readonly string[],
+  ): Promise<boolean> {
+    if (spent.settlementId !== id) return false;
+    const [event] = await this.store.events(spent.eventId - 1, 1);
+    return (
+      (event?.kind === 'transition' || event?.kind === 'withdrawal') &&
+      event.outputs[0] === outputs[0] &&
+      event.outputs[1] === outputs[1]
+    );
   }
 
   /**
@@ -798,7 +819,7 @@ export class Ledger {
       // looked up before that commit, reference after — another process) finds no row, and must
       // still learn it is a duplicate with the original transaction. Asked on this path only.
       const spent = await this.spent(pi.nullifier);
-      if (spent) return reject('duplicate_settlement', { settlementId: spent.settlementId });
+      if (spent) return spentRefusal(pi.nullifier, spent);
       return reject('unknown_proof_reference');
     }
     // 8. The recipient note, derived by the pool from the recipient's owner and the nullifier.
@@ -829,8 +850,14 @@ export class Ledger {
         recipientNote: result.recipientNote,
       };
     }
-    if (!result.ok && result.reason === 'duplicate_settlement')
-      return reject('duplicate_settlement', { settlementId: result.settlementId });
+    if (!result.ok && result.reason === 'duplicate_settlement') {
+      // Spent in the meantime — by a payment (this one, settled by another instance) or by a
+      // transition, which settles no payment.
+      const spent = await this.spent(pi.nullifier);
+      return spent
+        ? spentRefusal(pi.nullifier, spent)
+        : reject('duplicate_settlement', { settlementId: result.settlementId });
+    }
     return reject(result.ok || !isLedgerReason(result.reason) ? 'invalid_payload' : result.reason);
   }
 
@@ -847,6 +874,17 @@ export class Ledger {
   private canonical(text: unknown): text is DigestHex {
     return isCanonicalDigest(this.core, text);
   }
+}
+
+/**
+ * The answer to a payment whose nullifier is spent: its own settlement — `duplicate_settlement`
+ * with the id, so a retry learns it went through — when the nullifier row names the payment's id,
+ * otherwise `nullifier_already_spent`: a transition spent the note, and no payment was settled.
+ */
+function spentRefusal(nullifier: string, spent: SpentNullifier): LedgerRejection {
+  return spent.settlementId === settlementId(nullifier)
+    ? reject('duplicate_settlement', { settlementId: spent.settlementId })
+    : reject('nullifier_already_spent');
 }
 
 /** A decimal string of a canonical field element. */

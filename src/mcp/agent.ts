@@ -597,9 +597,10 @@ export class PaymentAgent {
     const early = checkWithdrawal(await this.policySource.current(), intent);
     if (early) throw early;
     await this.sync();
-    const note = this.exitNote(amount);
     const policy = await this.policySource.current();
-    // From here to the reservation nothing awaits: the check and the reservation are one step.
+    // From here to the reservation nothing awaits: the note, the check and the reservation are one
+    // step (two withdrawals at once never take the same note).
+    const note = this.exitNote(amount);
     const refusal = checkWithdrawal(policy, intent);
     if (refusal) throw refusal;
     const entry = this.ledger.reserve(
@@ -629,18 +630,16 @@ export class PaymentAgent {
     try {
       ({ transaction } = await this.wallet.exit(destination, amount, { note: note.commitment }));
     } catch (error) {
-      // The wallet refused before proving or sending, or the pool refused it (4xx): nothing left.
-      // Anything else may have been applied: counted until a sync tells.
+      // Anything but the pool node's answer happened before the request left (the wallet's checks,
+      // the proof), and a 4xx from the pool applied nothing: released. No answer, a 5xx or
+      // `duplicate_settlement` (this very exit, applied) may have left: counted until a sync tells.
       const refused =
-        error instanceof WalletError ||
-        (error instanceof PoolNodeError &&
-          error.status >= 400 &&
-          error.status < 500 &&
-          error.code !== 'duplicate_settlement');
+        !(error instanceof PoolNodeError) ||
+        (error.status >= 400 && error.status < 500 && error.code !== 'duplicate_settlement');
       if (refused) this.ledger.release(entry.id);
       else this.ledger.markWithdrawalUnknown(entry.id);
       await this.ledgerFile.save().catch(() => undefined);
-      if (refused || !(error instanceof PoolNodeError || error instanceof WalletError)) throw error;
+      if (refused || !(error instanceof PoolNodeError)) throw error;
       error.message += ` — the withdrawal of ${amount} may have been applied: it counts against the 24-hour limit until a sync shows its note spent, or ${iso((entry.expiry ?? 0) * 1000)} passes with the note unspent`;
       throw error;
     }

@@ -82,8 +82,8 @@ export interface TransferReceipt {
 }
 
 /**
- * What `POST /transitions` takes: a merge or split's public inputs (the exit amount is 0), its
- * expiry and the proof inline.
+ * What `POST /transitions` takes: a merge, split or exit's public inputs (with `exit` and
+ * `destination` for an exit only), its expiry and the proof inline.
  */
 export interface TransitionRequest {
   readonly scheme: string;

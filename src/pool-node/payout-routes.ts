@@ -20,7 +20,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ledger } from '../ledger/ledger.js';
 import type { PayoutStatus } from '../ledger/store.js';
 import { statusOf } from '../scheme/index.js';
-import { payoutSchema, withdrawalsSchema } from './schemas.js';
+import { limitOf, payoutSchema, withdrawalsSchema } from './schemas.js';
 
 /** Registers the payout routes; `authorize` answers 401 unless the operator token is sent. */
 export function registerPayouts(
@@ -35,13 +35,12 @@ export function registerPayouts(
   app.get<{ Querystring: { after?: string; limit?: string } }>(
     '/withdrawals',
     { schema: withdrawalsSchema, onRequest: options.authorize },
-    async (request) => {
+    async (request, reply) => {
       const after = Number(request.query.after ?? 0);
-      const limit = Math.min(
-        Number(request.query.limit ?? options.pageLimit.default),
-        options.pageLimit.max,
-      );
-      const withdrawals = await ledger.withdrawals(after, Math.max(limit, 1));
+      const limit = limitOf(request.query.limit, options.pageLimit);
+      if (typeof limit === 'string')
+        return reply.code(400).send({ error: 'invalid_request', message: limit });
+      const withdrawals = await ledger.withdrawals(after, limit);
       return { withdrawals, next: withdrawals.at(-1)?.eventId ?? after };
     },
   );

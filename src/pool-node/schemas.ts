@@ -26,6 +26,18 @@ export const PAGE_LIMITS = {
   checkpoints: { default: 100, max: 1000 },
 } as const;
 
+/** A page's `limit` query: its value, the default when absent, or the 400 message when out of bounds. */
+export function limitOf(
+  text: string | undefined,
+  bounds: { default: number; max: number },
+): number | string {
+  if (text === undefined) return bounds.default;
+  const value = Number(text);
+  if (value < 1 || value > bounds.max)
+    return `querystring/limit must be between 1 and ${bounds.max}`;
+  return value;
+}
+
 /** The error body of every 4xx and 5xx. */
 export const errorBody = {
   type: 'object',
@@ -51,7 +63,7 @@ const checkpoint = {
 const event = {
   type: 'object',
   description:
-    'a deposit (amount, commitment, index), a settlement (amount, nullifier, change, recipient, recipient note, indexes) or a transition (merge or split: two nullifiers, two outputs, their indexes, the memo)',
+    'a deposit (amount, commitment, index), a settlement (amount, nullifier, change, recipient, recipient note, indexes), a transition (merge or split: two nullifiers, two outputs, their indexes, the memo), a withdrawal (an exit: the same, with amount, destination and refund note) or a refund (a failed payout: withdrawal id, first nullifier, amount, commitment, index)',
   properties: {
     id: count,
     kind: {
@@ -367,10 +379,10 @@ export const transferSchema = {
   },
 } as const;
 
-/** `POST /transitions`: a merge or split, its proof inline. */
+/** `POST /transitions`: a merge, split or exit, its proof inline. */
 export const transitionSchema = {
   description:
-    'applies a merge or split of notes proven with the transition statement: two nullifiers, two output commitments, the masked output values and the expiry, the proof inline',
+    'applies a merge, split or exit of notes proven with the transition statement: two nullifiers, two output commitments, the masked output values, the refund note and the expiry, an exit amount and its CAIP-10 destination for an exit, the proof inline',
   body: {
     type: 'object',
     additionalProperties: false,

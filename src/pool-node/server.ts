@@ -35,6 +35,7 @@ import {
   eventsSchema,
   healthSchema,
   leavesSchema,
+  limitOf,
   PAGE_LIMITS,
   stateSchema,
 } from './schemas.js';
@@ -96,17 +97,6 @@ function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
-function limitOf(
-  text: string | undefined,
-  bounds: { default: number; max: number },
-): number | string {
-  if (text === undefined) return bounds.default;
-  const value = Number(text);
-  if (value < 1 || value > bounds.max)
-    return `querystring/limit must be between 1 and ${bounds.max}`;
-  return value;
-}
-
 /** Request fields the logger may write: the method and the route pattern, never the address or query. */
 const serializers = {
   err: serializeError,
@@ -135,6 +125,16 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     );
   }
   const tokenHash = sha256(options.operatorToken);
+  /** The operator's routes: 401 unless the bearer token is the operator's (constant time). */
+  const operatorOnly = async (request: FastifyRequest, reply: FastifyReply) => {
+    const header = request.headers.authorization;
+    const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '';
+    if (!token || !timingSafeEqual(sha256(token), tokenHash))
+      return reply
+        .code(401)
+        .send({ error: 'unauthorized', message: 'the operator token is required' });
+    return undefined;
+  };
   const corsOrigins = checkCorsOrigins(options.corsOrigins);
   const logger = (
     options.logger === false
@@ -316,17 +316,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     {
       schema: depositSchema,
       // Before any parsing: anonymous requests cost nothing.
-      onRequest: async (request, reply) => {
-        const header = request.headers.authorization;
-        const token =
-          typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '';
-        if (!token || !timingSafeEqual(sha256(token), tokenHash)) {
-          return reply
-            .code(401)
-            .send({ error: 'unauthorized', message: 'the operator token is required' });
-        }
-        return undefined;
-      },
+      onRequest: operatorOnly,
     },
     async (request, reply) => {
       const result = await ledger.deposit(request.body);
@@ -351,16 +341,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
   registerPayouts(app, {
     ledger,
     pageLimit: PAGE_LIMITS.events,
-    authorize: async (request, reply) => {
-      const header = request.headers.authorization;
-      const token =
-        typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '';
-      if (!token || !timingSafeEqual(sha256(token), tokenHash))
-        return reply
-          .code(401)
-          .send({ error: 'unauthorized', message: 'the operator token is required' });
-      return undefined;
-    },
+    authorize: operatorOnly,
   });
 
   return app;

@@ -104,8 +104,9 @@ export const TRANSFER_MAX_TIMEOUT_SECONDS = 120;
 
 /**
  * The `resourceId` of a transition's context (merge or split, `POST /transitions`): its context
- * digest packs this scheme, the pool's network and asset, an empty `payTo`, amount `"0"`, this id
- * and the expiry, so a transition proof is bound to one pool and one time window and names no owner.
+ * digest packs this scheme, the pool's network and asset, an empty `payTo`, amount `"1"` (the
+ * encoding takes positive amounts only), this id and the expiry (`transitionContext`), so a
+ * transition proof is bound to one pool and one time window and names no owner.
  */
 export const TRANSITION_RESOURCE_ID = 'priv-stark:pool-transition';
 

@@ -173,6 +173,10 @@ describe.each(kinds)('exits and payouts on the %s store', (kind) => {
     });
     expect(unknown.status).toBe(404);
     expect(unknown.json.error).toBe('unknown_withdrawal');
+    const zero = await call(node.url, '/withdrawals?limit=0', { headers: operator });
+    expect(zero.status).toBe(400);
+    expect(zero.json.error).toBe('invalid_request');
+    expect((await call(node.url, '/withdrawals?limit=5', { headers: operator })).status).toBe(200);
     const bad = await call(node.url, `/withdrawals/${id}/sent`, {
       method: 'POST',
       headers: operator,

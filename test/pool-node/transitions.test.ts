@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { Wallet } from '../../src/client/index.js';
+import { UnpayableRequirementsError, Wallet } from '../../src/client/index.js';
 import { POOL_NODE_REASONS, REASON_CODES } from '../../src/scheme/index.js';
 import { postgresAvailable } from '../../testkit/postgres.js';
 import { ledgerProblems } from '../ledger/helpers/invariants.js';
@@ -111,6 +111,71 @@ describe.each(kinds)('POST /transitions on the %s store', (kind) => {
     await wallet.sync();
     await expect(wallet.mergeNotes()).resolves.toMatchObject({ outputIndexes: [4, 5] });
     expect(await ledgerProblems(node.core, node.store)).toEqual([]);
+  });
+
+  it('a payment of a note a transition spent settles nothing; another transition of that note is not the applied one', async () => {
+    const node = await startNode();
+    const { wallet, capture } = await fundedWallet(node, [300_000n, 200_000n]);
+    const other = await Wallet.create({ core: node.core, pool: node.url });
+    // A transfer built from the 200,000 note, held back before it reaches the pool.
+    let transferBody: unknown = null;
+    const spy = await Wallet.create({
+      core: node.core,
+      pool: node.url,
+      sk: wallet.spendingKey,
+      handOverFetch: async (input, init) => {
+        if (String(input).endsWith('/transfers')) transferBody = JSON.parse(String(init?.body));
+        throw new Error('held back by the test');
+      },
+    });
+    await spy.sync();
+    await expect(spy.transfer(other.address, 1_000n)).rejects.toThrow();
+    expect(transferBody).not.toBeNull();
+    // A private split of that note applies first: the transfer is refused as spent, and is told
+    // no payment settled (not duplicate_settlement, which a merchant reads as paid).
+    const small = wallet.notes().find((n) => n.value === '200000')!;
+    const split = await wallet.splitPrivately(small.commitment, 50_000n);
+    const transfer = await fetch(`${node.url}/transfers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(transferBody),
+    });
+    expect(transfer.status).toBe(409);
+    expect((await transfer.json()).error).toBe('nullifier_already_spent');
+    // Two transitions of one first note share an id: the one not applied is refused as spent,
+    // the applied one's repost learns its id.
+    const big = wallet.notes().find((n) => n.value === '300000')!;
+    capture.hold = true;
+    await expect(wallet.splitPrivately(big.commitment, 100_000n)).rejects.toThrow();
+    const notApplied = capture.bodies.at(-1)!;
+    capture.hold = false;
+    const applied = await wallet.splitPrivately(big.commitment, 120_000n);
+    const appliedBody = capture.bodies.at(-1)!;
+    const refused = await post(node.url, notApplied);
+    expect(refused.status).toBe(409);
+    expect(refused.json.error).toBe('nullifier_already_spent');
+    const repost = await post(node.url, appliedBody);
+    expect(repost.json).toMatchObject({
+      error: 'duplicate_settlement',
+      transaction: applied.transaction,
+    });
+    expect(split.transaction).not.toBe(applied.transaction);
+    expect(await ledgerProblems(node.core, node.store)).toEqual([]);
+  });
+
+  it('merges dust into a spendable note by default; dust alone is refused before any proof', async () => {
+    const node = await startNode();
+    const { wallet } = await fundedWallet(node, [400n, 500n, 300_000n]);
+    // 400 + 500 is below the minimum output: the smallest note pairs with the next that reaches it.
+    await wallet.mergeNotes();
+    await node.ledger.checkpoint();
+    await wallet.sync();
+    expect(unspent(wallet)).toEqual([500n, 300_400n]);
+    const { wallet: dusty } = await fundedWallet(node, [400n, 500n]);
+    await expect(dusty.mergeNotes()).rejects.toBeInstanceOf(UnpayableRequirementsError);
+    const [a, b] = dusty.notes().map((n) => n.commitment);
+    await expect(dusty.mergeNotes([a!, b!])).rejects.toBeInstanceOf(UnpayableRequirementsError);
+    expect(dusty.notes().filter((n) => n.spent)).toEqual([]);
   });
 
   it('binds expiry and memo; a spend proof is no transition proof', async () => {

@@ -297,7 +297,7 @@ pub fn accept_parameter_sets(ids: Uint8Array) -> Result<Buffer> {
 // TRANSITIONS (merge, split, exit)
 // ================================================================================================
 
-/// Public inputs (216 bytes) of an encoded transition witness.
+/// Public inputs (248 bytes) of an encoded transition witness.
 #[napi]
 pub fn transition_public_inputs(witness: Uint8Array) -> Result<Buffer> {
     bytes(guarded(|| proof_wire::transition_public_inputs_of(&witness)))

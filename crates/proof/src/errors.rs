@@ -76,11 +76,13 @@ pub enum ProofError {
     /// This error occurs when the witness leads to other transition outputs or memo than the
     /// expected ones.
     OutputMismatch,
+    /// This error occurs when a transition's first input has value 0: it must be a real note.
+    FirstInputDummy,
 }
 
 impl ProofError {
     /// Every code this enum can produce, in a fixed order.
-    pub const CODES: [&'static str; 28] = [
+    pub const CODES: [&'static str; 29] = [
         "invalid_length",
         "non_canonical_element",
         "invalid_seed",
@@ -109,6 +111,7 @@ impl ProofError {
         "output_below_minimum",
         "nullifiers_not_distinct",
         "output_mismatch",
+        "first_input_dummy",
     ];
 
     /// The stable snake_case code of this error.
@@ -142,6 +145,7 @@ impl ProofError {
             Self::OutputBelowMinimum { .. } => "output_below_minimum",
             Self::NullifiersNotDistinct => "nullifiers_not_distinct",
             Self::OutputMismatch => "output_mismatch",
+            Self::FirstInputDummy => "first_input_dummy",
         }
     }
 
@@ -264,6 +268,7 @@ impl fmt::Display for ProofError {
             }
             Self::NullifiersNotDistinct => write!(f, "the transition spends one note twice"),
             Self::OutputMismatch => write!(f, "the witness has other outputs or another memo"),
+            Self::FirstInputDummy => write!(f, "a transition's first input must be a real note"),
         }
     }
 }

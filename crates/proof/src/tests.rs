@@ -41,6 +41,7 @@ fn every_error() -> Vec<ProofError> {
         ProofError::OutputBelowMinimum { value: 1 },
         ProofError::NullifiersNotDistinct,
         ProofError::OutputMismatch,
+        ProofError::FirstInputDummy,
     ]
 }
 

@@ -150,7 +150,7 @@ pub fn prove_transition(witness: &[u8], seed: &[u8]) -> Result<Vec<u8>, ProofErr
     Ok(transition::prove_transition(&witness, seed)?.0)
 }
 
-/// The encoded public inputs (216 bytes) the encoded transition witness proves.
+/// The encoded public inputs (248 bytes) the encoded transition witness proves.
 ///
 /// # Errors
 /// A malformed or refused witness.

@@ -13,13 +13,15 @@
 //! | `Hold·(reg' − reg)`; `key, owner, vin, vout, real` constant | 2 |
 //! | `v₁ + v₂ = w₁ + w₂ + exit` (every row) | 1 |
 //! | `d_j (d_j − 1)`, `(1 − d_j) w_j` | 2 |
+//! | first row: `v₁ · inv = 1` (the first input is worth something) | 3 |
 //! | first row: `acc_j = w_j − d_j·MIN`; windows, keeps, last row: `acc_j = 0` | 2 |
 //! | `bit·(bit − 1)` | 2 |
 //!
 //! Value is conserved over the integers, not only mod p: `v₁, v₂` are values of notes in the
-//! tree (below 2^62, or 0 for a dummy), `exit < 2^62` is checked by the verifier, and each
-//! `w_j − d_j·MIN` is range-checked below 2^62, so both sides of the sum are below
-//! `3 · 2^62 + 2·MIN < p` and equal as integers when equal mod p.
+//! tree — below 2^62 + MIN (a deposit, payment or change is below 2^62; a transition output is
+//! range-checked as `w − d·MIN < 2^62`) — or 0 for a dummy; `exit < 2^62` is checked by the
+//! verifier; so both sides of the sum stay below `3 · 2^62 + 2·MIN < p` and are equal as integers
+//! when equal mod p.
 
 use alloc::{borrow::Cow, vec::Vec};
 use core::array;
@@ -30,7 +32,7 @@ use priv_stark_core::Felt;
 
 use super::{
     layout::{
-        COL_ACC, COL_BIT, COL_KEY, COL_OWNER, COL_REAL, COL_REG, COL_VIN, COL_VOUT,
+        COL_ACC, COL_BIT, COL_INV, COL_KEY, COL_OWNER, COL_REAL, COL_REG, COL_VIN, COL_VOUT,
         MIN_OUTPUT_VALUE, NUM_PERIODIC, Selector, TRACE_WIDTH, periodic_columns,
     },
     statement::{
@@ -193,6 +195,7 @@ impl<AB: AirBuilder<F = Felt>> Air<AB> for TransitionAir {
         builder.assert_zero(
             vin[0].clone() + vin[1].clone() - vout[0].clone() - vout[1].clone() - pv(PV_EXIT, 0),
         );
+        builder.assert_zero(is_first_row.clone() * (vin[0].clone() * col(COL_INV) - AB::Expr::ONE));
         let min = AB::Expr::from_u64(MIN_OUTPUT_VALUE);
         for j in 0..2 {
             builder.assert_zero(real[j].clone() * (real[j].clone() - AB::Expr::ONE));

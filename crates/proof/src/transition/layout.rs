@@ -15,6 +15,7 @@
 //! | 52, 53 | `real` | `d₁, d₂`: output `j` is real (1) or a dummy of value 0 (0), constant |
 //! | 54, 55 | `acc` | `w_j − d_j · MIN` until its window, then shifted right one bit per row to 0 |
 //! | 56 | `bit` | Merkle path bits on Merkle input rows, range-check bits in the two windows |
+//! | 57 | `inv` | `1 / v₁`: the first input is a real note (no transition of dummies only) |
 //!
 //! # Permutations (8 rows each, 1024 rows)
 //!
@@ -66,8 +67,10 @@ pub const COL_REAL: usize = COL_VOUT + 2;
 pub const COL_ACC: usize = COL_REAL + 2;
 /// The bit column.
 pub const COL_BIT: usize = COL_ACC + 2;
+/// The inverse of the first input's value.
+pub const COL_INV: usize = COL_BIT + 1;
 /// Columns of the trace.
-pub const TRACE_WIDTH: usize = COL_BIT + 1;
+pub const TRACE_WIDTH: usize = COL_INV + 1;
 
 /// `owner = H_OWNER(sk)`.
 pub const P_OWNER: usize = 0;

@@ -223,13 +223,17 @@ impl TransitionWitness {
     /// Checks the ranges and rules the statement needs and computes every intermediate value.
     ///
     /// # Errors
-    /// [`ProofError::AmountOutOfRange`] (exit), [`ProofError::ValueOutOfRange`],
+    /// [`ProofError::FirstInputDummy`], [`ProofError::AmountOutOfRange`] (exit),
+    /// [`ProofError::ValueOutOfRange`],
     /// [`ProofError::OutputBelowMinimum`], [`ProofError::ValuesNotConserved`],
     /// [`ProofError::IndexOutOfRange`], [`ProofError::RootMismatch`] (the two real inputs under
     /// different roots) or [`ProofError::NullifiersNotDistinct`].
     pub fn derive(&self) -> Result<TransitionValues, ProofError> {
         if self.exit >= VALUE_LIMIT {
             return Err(ProofError::AmountOutOfRange { amount: self.exit });
+        }
+        if self.inputs[0].value == 0 {
+            return Err(ProofError::FirstInputDummy);
         }
         for input in &self.inputs {
             if input.value >= VALUE_LIMIT {

@@ -3,7 +3,7 @@
 
 use alloc::vec;
 
-use p3_field::PrimeCharacteristicRing;
+use p3_field::{Field, PrimeCharacteristicRing};
 use p3_matrix::dense::RowMajorMatrix;
 use priv_stark_core::{
     Digest, Felt,
@@ -13,7 +13,7 @@ use priv_stark_core::{
 
 use super::{
     layout::{
-        COL_ACC, COL_BIT, COL_KEY, COL_OWNER, COL_REAL, COL_REG, COL_VIN, COL_VOUT,
+        COL_ACC, COL_BIT, COL_INV, COL_KEY, COL_OWNER, COL_REAL, COL_REG, COL_VIN, COL_VOUT,
         MIN_OUTPUT_VALUE, P_CONTEXT, P_OWNER, P_REFUND_NOTE, P_REFUND_PRE, P_REFUND_RHO,
         RANGE_BITS, TRACE_ROWS, TRACE_WIDTH, hash_kind, input_row, output_row, p_input_merkle,
         p_input_note, p_input_nullifier, p_input_pre, p_output_note, p_output_pre, p_output_rho,
@@ -87,10 +87,13 @@ pub fn build_trace(witness: &TransitionWitness, values: &TransitionValues) -> Ro
     let ranged: [u64; 2] =
         core::array::from_fn(|j| witness.outputs[j] - real[j] * MIN_OUTPUT_VALUE);
     let second_load = output_row(p_input_note(1));
+    // `derive` refused a first input of 0; the inverse is only read on the first row.
+    let inverse = Felt::from_u64(witness.inputs[0].value).try_inverse().unwrap_or(Felt::ZERO);
     for row in 0..TRACE_ROWS {
         let cells = &mut trace[row * TRACE_WIDTH..(row + 1) * TRACE_WIDTH];
         cells[COL_KEY..COL_KEY + 4].copy_from_slice(&witness.spending_key.0);
         cells[COL_OWNER..COL_OWNER + 4].copy_from_slice(&values.owner.0);
+        cells[COL_INV] = inverse;
         let reg = if row < second_load {
             &values.inputs[0].commitment
         } else {
