@@ -802,6 +802,51 @@ function readyNotesChart(json: Fields): TopLevelSpec {
 }
 
 /** The chart of each bench, by results name. */
+/** Transition proofs (merge, split, exit) beside spend proofs: prove and verify, per backend. */
+function transitionChart(json: Fields): TopLevelSpec {
+  const prove = fields(json.prove, 'prove');
+  const verify = fields(json.verify, 'verify');
+  const rows = [
+    ['prove (transition)', prove, 'prove'],
+    ['verify (transition)', fields(verify.transition, 'verify.transition'), 'verify.transition'],
+    ['verify (spend, same rounds)', fields(verify.spend, 'verify.spend'), 'verify.spend'],
+  ].flatMap(([operation, f, path]) => [
+    {
+      operation,
+      backend: 'native',
+      ...timing((f as Fields).native, `${path as string}.native`, 'Ms'),
+    },
+    {
+      operation,
+      backend: 'WebAssembly',
+      ...timing((f as Fields).wasm, `${path as string}.wasm`, 'Ms'),
+    },
+  ]);
+  return {
+    ...frame('Transition proofs: native vs WebAssembly (ms)', json),
+    data: { values: rows },
+    width: 520,
+    height: 280,
+    encoding: {
+      x: {
+        field: 'operation',
+        type: 'nominal',
+        title: null,
+        sort: null,
+        axis: { labelAngle: 0, labelLimit: 200, labelExpr: TWO_LINE_LABELS },
+      },
+      xOffset: { field: 'backend', type: 'nominal', sort: ['native', 'WebAssembly'] },
+      color: {
+        field: 'backend',
+        type: 'nominal',
+        scale: backends('native', 'WebAssembly'),
+        legend: { title: null, orient: 'top' },
+      },
+    },
+    layer: medianBars('ms', 'log', ',.3~r'),
+  } as TopLevelSpec;
+}
+
 export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = {
   proof: proofChart,
   core: coreChart,
@@ -813,6 +858,7 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   runtimes: runtimesChart,
   recovery: recoveryChart,
   'ready-notes': readyNotesChart,
+  transition: transitionChart,
 };
 
 /** The Vega-Lite spec of bench `name`'s chart from its results JSON; refuses a malformed one. */
