@@ -85,7 +85,7 @@ export declare function rpoPermute(state: Uint8Array): Buffer
 /** Public inputs (136 bytes) of an encoded witness. */
 export declare function spendPublicInputs(witness: Uint8Array): Buffer
 
-/** Public inputs (216 bytes) of an encoded transition witness. */
+/** Public inputs (248 bytes) of an encoded transition witness. */
 export declare function transitionPublicInputs(witness: Uint8Array): Buffer
 
 /** Authentication path of a leaf, computed from all leaves. */
