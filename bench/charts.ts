@@ -113,6 +113,39 @@ function medianBars(unit: string, scale: 'linear' | 'log', label: string) {
   ];
 }
 
+/** Operations side by side, native and WebAssembly bars for each (log scale, median and p99). */
+function operationsByBackend(
+  title: string,
+  json: Fields,
+  rows: readonly Record<string, unknown>[],
+  width: number,
+  unit: string,
+): TopLevelSpec {
+  return {
+    ...frame(title, json),
+    data: { values: rows },
+    width,
+    height: 280,
+    encoding: {
+      x: {
+        field: 'operation',
+        type: 'nominal',
+        title: null,
+        sort: null,
+        axis: { labelAngle: 0, labelLimit: 200, labelExpr: TWO_LINE_LABELS },
+      },
+      xOffset: { field: 'backend', type: 'nominal', sort: ['native', 'WebAssembly'] },
+      color: {
+        field: 'backend',
+        type: 'nominal',
+        scale: backends('native', 'WebAssembly'),
+        legend: { title: null, orient: 'top' },
+      },
+    },
+    layer: medianBars(unit, 'log', ',.3~r'),
+  } as TopLevelSpec;
+}
+
 /** Spend proof: native vs WebAssembly vs the Groth16 baseline, verify and prove. */
 function proofChart(json: Fields): TopLevelSpec {
   const results = fields(json.results, 'results');
@@ -186,29 +219,7 @@ function coreChart(json: Fields): TopLevelSpec {
       { operation: name, backend: 'WebAssembly', ...timing(row.wasm, `rows[${i}].wasm`, 'Us') },
     ];
   });
-  return {
-    ...frame('Core primitives: native vs WebAssembly (µs)', json),
-    data: { values: rows },
-    width: 620,
-    height: 280,
-    encoding: {
-      x: {
-        field: 'operation',
-        type: 'nominal',
-        title: null,
-        sort: null,
-        axis: { labelAngle: 0, labelLimit: 200, labelExpr: TWO_LINE_LABELS },
-      },
-      xOffset: { field: 'backend', type: 'nominal', sort: ['native', 'WebAssembly'] },
-      color: {
-        field: 'backend',
-        type: 'nominal',
-        scale: backends('native', 'WebAssembly'),
-        legend: { title: null, orient: 'top' },
-      },
-    },
-    layer: medianBars('µs', 'log', ',.3~r'),
-  } as TopLevelSpec;
+  return operationsByBackend('Core primitives: native vs WebAssembly (µs)', json, rows, 620, 'µs');
 }
 
 /** Verification on each runtime: the published API's verifySpend median, native vs WebAssembly. */
@@ -822,29 +833,13 @@ function transitionChart(json: Fields): TopLevelSpec {
       ...timing((f as Fields).wasm, `${path as string}.wasm`, 'Ms'),
     },
   ]);
-  return {
-    ...frame('Transition proofs: native vs WebAssembly (ms)', json),
-    data: { values: rows },
-    width: 520,
-    height: 280,
-    encoding: {
-      x: {
-        field: 'operation',
-        type: 'nominal',
-        title: null,
-        sort: null,
-        axis: { labelAngle: 0, labelLimit: 200, labelExpr: TWO_LINE_LABELS },
-      },
-      xOffset: { field: 'backend', type: 'nominal', sort: ['native', 'WebAssembly'] },
-      color: {
-        field: 'backend',
-        type: 'nominal',
-        scale: backends('native', 'WebAssembly'),
-        legend: { title: null, orient: 'top' },
-      },
-    },
-    layer: medianBars('ms', 'log', ',.3~r'),
-  } as TopLevelSpec;
+  return operationsByBackend(
+    'Transition proofs: native vs WebAssembly (ms)',
+    json,
+    rows,
+    520,
+    'ms',
+  );
 }
 
 export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = {

@@ -175,20 +175,8 @@ export function checkPayment(policy: Policy, intent: PaymentIntent): PolicyRefus
       `the policy does not allow paying ${hostOf(intent.url)}: it is not in the policy's hosts`,
     );
   }
-  if (!policy.networks.includes(intent.network)) {
-    return new PolicyRefusal(
-      'network_not_allowed',
-      'networks',
-      `the policy does not allow network ${intent.network.slice(0, 80)} (networks: ${policy.networks.join(', ') || 'none'})`,
-    );
-  }
-  if (!policy.assets.includes(intent.asset)) {
-    return new PolicyRefusal(
-      'asset_not_allowed',
-      'assets',
-      `the policy does not allow asset ${intent.asset.slice(0, 80)} (assets: ${policy.assets.join(', ') || 'none'})`,
-    );
-  }
+  const scope = scopeRefusal(policy, intent);
+  if (scope) return scope;
   if (!listAllows(policy.recipients, intent.payTo.toLowerCase())) {
     return new PolicyRefusal(
       'recipient_not_allowed',
@@ -201,6 +189,28 @@ export function checkPayment(policy: Policy, intent: PaymentIntent): PolicyRefus
       'per_payment_limit',
       'maxPerPayment',
       `the payment of ${intent.amount} atomic units is above the policy's maxPerPayment of ${policy.maxPerPayment}`,
+    );
+  }
+  return null;
+}
+
+/** The network or asset rule that refuses a payment or a withdrawal, or `null`. */
+function scopeRefusal(
+  policy: Policy,
+  intent: { readonly network: string; readonly asset: string },
+): PolicyRefusal | null {
+  if (!policy.networks.includes(intent.network)) {
+    return new PolicyRefusal(
+      'network_not_allowed',
+      'networks',
+      `the policy does not allow network ${intent.network.slice(0, 80)} (networks: ${policy.networks.join(', ') || 'none'})`,
+    );
+  }
+  if (!policy.assets.includes(intent.asset)) {
+    return new PolicyRefusal(
+      'asset_not_allowed',
+      'assets',
+      `the policy does not allow asset ${intent.asset.slice(0, 80)} (assets: ${policy.assets.join(', ') || 'none'})`,
     );
   }
   return null;
@@ -220,20 +230,8 @@ export function checkWithdrawal(policy: Policy, intent: WithdrawalIntent): Polic
         : `the policy does not allow withdrawing to ${intent.destination.slice(0, 128)}: it is not in the policy's withdrawalDestinations (exact CAIP-10 account ids)`,
     );
   }
-  if (!policy.networks.includes(intent.network)) {
-    return new PolicyRefusal(
-      'network_not_allowed',
-      'networks',
-      `the policy does not allow network ${intent.network.slice(0, 80)} (networks: ${policy.networks.join(', ') || 'none'})`,
-    );
-  }
-  if (!policy.assets.includes(intent.asset)) {
-    return new PolicyRefusal(
-      'asset_not_allowed',
-      'assets',
-      `the policy does not allow asset ${intent.asset.slice(0, 80)} (assets: ${policy.assets.join(', ') || 'none'})`,
-    );
-  }
+  const scope = scopeRefusal(policy, intent);
+  if (scope) return scope;
   if (intent.amount > policy.maxPerPayment) {
     return new PolicyRefusal(
       'per_payment_limit',
