@@ -52,8 +52,17 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(core: PrivStarkCore): Promise<Stack> {
-  const dir = mkdtempSync(join(tmpdir(), 'priv-stark-e2e-'));
+/** How {@link startStack} is set up. */
+export interface StackOptions {
+  /**
+   * The service's data directory, kept on close (default: a temporary one, removed on close) —
+   * a pool written earlier, say.
+   */
+  readonly dataDir?: string;
+}
+
+export async function startStack(core: PrivStarkCore, options: StackOptions = {}): Promise<Stack> {
+  const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'priv-stark-e2e-'));
   const service = await startService(
     {
       ...SERVICE_DEFAULTS,
@@ -100,7 +109,7 @@ export async function startStack(core: PrivStarkCore): Promise<Stack> {
     settle,
     async close() {
       await service.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (options.dataDir === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
