@@ -47,7 +47,9 @@
 // (compact-upfront, compact-authorization, inline-upfront, inline-authorization, routes) runs a
 // few and leaves bench/results alone; for profiling, BENCH_SERVER_NODE_OPTIONS="--cpu-prof
 // --cpu-prof-dir=DIR" reaches the service process and BENCH_RAW_VERIFY_S=0 skips the raw verify
-// measurement; BENCH_LOG_LEVEL sets the service's log level (info).
+// measurement; BENCH_LOG_LEVEL sets the service's log level (info). BENCH_SERVICE_MAIN runs
+// another build's service; BENCH_JSON_OUT=FILE writes the results there and leaves bench/results
+// alone (bench/builds.bench.ts uses both).
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -515,8 +517,11 @@ const json = {
   budgets,
   notes,
 };
-// A partial run (BENCH_ONLY) leaves the committed results alone.
-if (ONLY === null) await writeResults('flow', json, markdown);
+// A partial run (BENCH_ONLY), or one for another bench (BENCH_JSON_OUT), leaves the committed
+// results alone.
+if (process.env.BENCH_JSON_OUT)
+  writeFileSync(process.env.BENCH_JSON_OUT, `${JSON.stringify(json, null, 2)}\n`);
+else if (ONLY === null) await writeResults('flow', json, markdown);
 else {
   const path = join(tmpdir(), 'priv-stark-flow-partial.json');
   writeFileSync(path, `${JSON.stringify(json, null, 2)}\n`);

@@ -7,9 +7,11 @@
 // cache (only in-flight deduplication of identical payloads, which distinct payments never hit).
 //
 // Run: npm run bench:http  → bench/results/http.json and http.md, and a summary on stdout.
-// First run proves the fixtures (BENCH_NOTES, default 8000; cached on disk).
+// First run proves the fixtures (BENCH_NOTES, default 8000; cached on disk). BENCH_SERVICE_MAIN
+// runs another build's service; BENCH_JSON_OUT=FILE writes the results there and leaves
+// bench/results alone (bench/builds.bench.ts uses both).
 
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 
 import { loadCore } from '../src/core/index.js';
 import { openStore } from '../src/ledger/index.js';
@@ -151,24 +153,23 @@ const markdown = [
   '',
   ...notes.map((n) => `- ${n}`),
 ].join('\n');
-await writeResults(
-  'http',
-  {
-    environment: environment(),
-    loadAtStart,
-    payments: fx.payments.length,
-    bodyBytes,
-    rawVerifyPerSec,
-    rawVerifyBefore,
-    rawVerifyAfter,
-    verifyMax,
-    verifyFixed,
-    settle,
-    settledPerSec: settled / settle.durationS,
-    durable,
-    budgets,
-    notes,
-  },
-  markdown,
-);
+const results = {
+  environment: environment(),
+  loadAtStart,
+  payments: fx.payments.length,
+  bodyBytes,
+  rawVerifyPerSec,
+  rawVerifyBefore,
+  rawVerifyAfter,
+  verifyMax,
+  verifyFixed,
+  settle,
+  settledPerSec: settled / settle.durationS,
+  durable,
+  budgets,
+  notes,
+};
+if (process.env.BENCH_JSON_OUT)
+  writeFileSync(process.env.BENCH_JSON_OUT, `${JSON.stringify(results, null, 2)}\n`);
+else await writeResults('http', results, markdown);
 process.stdout.write(`${markdown}\n`);

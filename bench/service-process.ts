@@ -18,7 +18,12 @@ import { freePort } from '../testkit/free-port.js';
 export const KEY = 'bench-key-0123456789abcdef';
 /** The pool operator's token (set so the service generates and prints none). */
 export const OPERATOR_TOKEN = 'bench-operator-token-0123456789';
-const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+/**
+ * The `priv-stark` command the benches start: this checkout's build, or another build's
+ * `dist/cli/main.js` (BENCH_SERVICE_MAIN; bench/builds.bench.ts runs two builds side by side).
+ */
+const MAIN =
+  process.env.BENCH_SERVICE_MAIN ?? fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
 /** A funded copy of the fixtures' pool in a fresh data directory (embedded SQLite). */
 export async function fundedDataDir(core: PrivStarkCore, fx: Fixtures): Promise<string> {
