@@ -209,7 +209,6 @@ const PENDING = new Set<string>([
   'client/wallet.ts: function runSync',
   'client/wallet.ts: function applyEvent',
   'client/wallet.ts: function payFrom',
-  'core/facade.ts: file',
   'facilitator/checks.ts: function checkRequest',
   'ledger/group-plan.ts: function planGroup',
   'ledger/ledger.ts: file',

@@ -4,7 +4,8 @@
  * run the wallet in a Web Worker to keep a page responsive while it proves.
  */
 
-import { type CoreOptions, createCore, type PrivStarkCore } from '../core/facade.js';
+import { type CoreOptions, createCore } from '../core/create-core.js';
+import type { PrivStarkCore } from '../core/facade.js';
 import { instantiateWasm, loadWasm } from '../core/wasm.js';
 
 /** Where {@link loadWasmCore} takes the module from, as an object. */

@@ -11,10 +11,8 @@ export {
   type ProofErrorCode,
 } from './codes.js';
 export { BackendLoadError, CoreError, VerificationTimeoutError } from './errors.js';
+export { type CoreOptions, createCore, DEFAULT_VERIFY_TIMEOUT_MS } from './create-core.js';
 export {
-  type CoreOptions,
-  createCore,
-  DEFAULT_VERIFY_TIMEOUT_MS,
   type DepositMatch,
   type DepositRecord,
   type DigestHex,

@@ -5,7 +5,8 @@
 
 import type { Backend, RawBinding } from './binding.js';
 import { BackendLoadError } from './errors.js';
-import { createCore, type PrivStarkCore } from './facade.js';
+import { createCore } from './create-core.js';
+import type { PrivStarkCore } from './facade.js';
 import { loadNative } from './native.js';
 import { loadWasm } from './wasm.js';
 

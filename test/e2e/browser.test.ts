@@ -50,6 +50,7 @@ describe('the client bundled for browsers', () => {
       'src/client/wasm-core.ts',
       'src/scheme/encoding.ts',
       'src/core/facade.ts',
+      'src/core/create-core.ts',
     ]) {
       expect(projectModules).toContain(module);
     }

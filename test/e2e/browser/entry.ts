@@ -2,7 +2,7 @@
 // the same facade as in Node, a note in a small tree rebuilt with the wallet's LocalTree, a spend
 // proof for a payment context, its verification, and a tampered twin that must fail.
 
-import { createCore } from '../../../src/core/facade.js';
+import { createCore } from '../../../src/core/create-core.js';
 import { loadWasm } from '../../../src/core/wasm.js';
 import { randomDigest, randomNote, spendWitness } from '../../../src/core/witness.js';
 import { LocalTree } from '../../../src/client/tree.js';
