@@ -67,10 +67,9 @@ export { VerificationTimeoutError } from '../core/errors.js';
 export { DEPOSIT_GAP, type DepositTicket, type OpenTicket } from './deposit-tickets.js';
 export {
   type Balance,
-  type CreateWalletOptions,
   IDLE_RELEASE_GRACE_MS,
   POOL_CLOCK_MARGIN_MS,
   type SyncReport,
   Wallet,
-  type WalletOptions,
 } from './wallet.js';
+export type { CreateWalletOptions, WalletOptions } from './wallet-options.js';

@@ -64,14 +64,7 @@ import {
   type TransferReceipt,
   type TransitionReceipt,
 } from '../pool-node/client.js';
-import {
-  DEPOSIT_GAP,
-  DEPOSIT_GAP_MAX,
-  type DepositTicket,
-  DepositTickets,
-  type OpenTicket,
-} from './deposit-tickets.js';
-import { FileWalletStore } from './file-store.js';
+import { type DepositTicket, DepositTickets, type OpenTicket } from './deposit-tickets.js';
 import { handOverFetch } from './handover-fetch.js';
 import {
   InsufficientFundsError,
@@ -79,63 +72,16 @@ import {
   UnpayableRequirementsError,
   WalletBehindError,
 } from './errors.js';
-import {
-  checkStoredState,
-  type StoredNote,
-  type StoredPending,
-  type WalletState,
-  type WalletStore,
-} from './store.js';
+import type { StoredNote, StoredPending, WalletState, WalletStore } from './store.js';
 import { LocalTree } from './tree.js';
+import type { CreateWalletOptions, WalletOptions } from './wallet-options.js';
+import { newWalletState, openStored, pathOf, StateWriter, storeOf } from './wallet-persistence.js';
 
 /** Margin for the pool's clock before a pending payment past its expiry is released, ms. */
 export const POOL_CLOCK_MARGIN_MS = 5_000;
 
 /** How long past expiry, by the wallet's clock, an idle pool's silence releases a pending payment. */
 export const IDLE_RELEASE_GRACE_MS = 10 * 60_000;
-
-/** Options shared by {@link Wallet.create} and {@link Wallet.open}. */
-export interface WalletOptions {
-  readonly core: PrivStarkCore;
-  /** The pool node's base URL (or a client of it). */
-  readonly pool: string | PoolNodeClient;
-  /**
-   * Where the wallet keeps itself: a {@link WalletStore} (`IndexedDbWalletStore` in browsers,
-   * `MemoryWalletStore`), or in Node a file path (mode 0600). With neither, it lives in memory and
-   * nothing is written.
-   */
-  readonly store?: WalletStore | undefined;
-  /** Node: the wallet file (a `FileWalletStore`); ignored when `store` is given. */
-  readonly path?: string | undefined;
-  /** The pool's network (default the devnet pool). */
-  readonly network?: NetworkProfile | undefined;
-  /** Unix ms (default `Date.now`). */
-  readonly clock?: (() => number) | undefined;
-  /**
-   * How proofs are handed over to the pool node for compact payments: a `fetch` of their own —
-   * through a proxy or Tor, say — so the hand-over never shares the sync's connection (default: in
-   * Node a fresh connection per hand-over; in browsers the page's `fetch`).
-   */
-  readonly handOverFetch?: typeof fetch | undefined;
-  /**
-   * Which transport to use when the merchant offers several: `merchant` (its order, default) or
-   * `inline` (browser wallets: a hand-over shows the payer's address to the operator; docs/
-   * compact-payments.md).
-   */
-  readonly transportPreference?: 'merchant' | 'inline' | undefined;
-}
-
-/** Options of {@link Wallet.create} besides {@link WalletOptions}. */
-export interface CreateWalletOptions extends WalletOptions {
-  /** The key to restore (default: a fresh one); the next {@link Wallet.sync} fills the wallet. */
-  readonly sk?: DigestHex | undefined;
-  /**
-   * The recovery bound `N` (default {@link DEPOSIT_GAP}): at most `N` deposit tickets open at once,
-   * and a restored key watches `N` counters past those found. Every wallet of one key must use the
-   * same bound: a restore with a smaller one can miss notes (docs/client.md, "Recovery").
-   */
-  readonly recoveryBound?: number | undefined;
-}
 
 /** How {@link Wallet.createPayment} carries the proof. */
 export type PaymentTransport = ProofTransport;
@@ -186,7 +132,8 @@ export class Wallet {
   private readonly transportPreference: 'merchant' | 'inline';
   /** Notes chosen by a payment being built (before its pending record exists). */
   private readonly reserved = new Set<string>();
-  private saving: Promise<void> = Promise.resolve();
+  /** Writes the state to the store. */
+  private readonly writer: StateWriter;
   private syncing: Promise<SyncReport> | null = null;
   /** Deposit tickets: issuing within the recovery bound, the counters watched in the log. */
   private readonly tickets: DepositTickets;
@@ -212,6 +159,7 @@ export class Wallet {
     this.store = store;
     this.clock = options.clock ?? Date.now;
     this.state = state;
+    this.writer = new StateWriter(store, state);
     this.owner = ownerOf(this.core, state.sk);
     this.address = this.core.encodeAddress(this.owner);
     this.tree = new LocalTree(this.core);
@@ -226,30 +174,7 @@ export class Wallet {
    * @throws when `path` already exists
    */
   static async create(options: CreateWalletOptions): Promise<Wallet> {
-    const network = options.network ?? DEVNET_NETWORK;
-    const sk = options.sk === undefined ? randomDigest() : options.core.parseDigest(options.sk);
-    const bound = options.recoveryBound ?? DEPOSIT_GAP;
-    if (!Number.isSafeInteger(bound) || bound < 1 || bound > DEPOSIT_GAP_MAX)
-      throw new RangeError(`"recoveryBound" expected an integer in 1..${DEPOSIT_GAP_MAX}`);
-    const restored = options.sk !== undefined;
-    const state: WalletState = {
-      version: 1,
-      network: network.network,
-      asset: network.asset,
-      sk,
-      depositCounter: 0,
-      depositGap: restored ? bound : 0,
-      depositBound: bound,
-      tickets: [],
-      ...(restored ? { inheritedBelow: null } : {}),
-      notes: [],
-      pending: [],
-      eventCursor: 0,
-      checkpointCursor: 0,
-      checkpoint: null,
-      poolTime: 0,
-      syncedAt: 0,
-    };
+    const state = newWalletState(options);
     const store = storeOf(options);
     const wallet = new Wallet(options, store, state, []);
     await store?.create(structuredClone(state));
@@ -263,17 +188,13 @@ export class Wallet {
   static async open(
     options: WalletOptions & ({ readonly path: string } | { readonly store: WalletStore }),
   ): Promise<Wallet> {
-    const store = storeOf(options)!;
-    const { state, leaves } = await store.load();
-    checkStoredState(state, (options.network ?? DEVNET_NETWORK).network, store.name);
+    const { store, state, leaves } = await openStored(options);
     return new Wallet(options, store, state, leaves);
   }
 
   /** Node: the wallet file's path, when the wallet is kept in one. */
   get path(): string | undefined {
-    return this.store && 'path' in this.store && typeof this.store.path === 'string'
-      ? this.store.path
-      : undefined;
+    return pathOf(this.store);
   }
 
   /** The spending key (whoever holds it can spend every note). */
@@ -1242,11 +1163,7 @@ export class Wallet {
 
   /** Writes the state to the store (serialised, in call order; a no-op without a store). */
   save(): Promise<void> {
-    const store = this.store;
-    if (!store) return Promise.resolve();
-    const snapshot = structuredClone(this.state);
-    this.saving = this.saving.catch(() => undefined).then(() => store.save(snapshot));
-    return this.saving;
+    return this.writer.save();
   }
 }
 
@@ -1327,11 +1244,4 @@ function mergeablePair(notes: readonly StoredNote[]): StoredNote[] {
       if (BigInt(sorted[i]!.value) + BigInt(sorted[j]!.value) >= MIN_OUTPUT_VALUE)
         return [sorted[i]!, sorted[j]!];
   return [];
-}
-
-/** The store the options name: `store`, a file at `path` (Node, loaded on demand), or none. */
-function storeOf(options: WalletOptions): WalletStore | null {
-  if (options.store) return options.store;
-  if (options.path === undefined) return null;
-  return new FileWalletStore(options.path);
 }

@@ -1,0 +1,53 @@
+/**
+ * @module What a wallet is made with: {@link WalletOptions} for `Wallet.create` and `Wallet.open`,
+ * and what `Wallet.create` takes besides ({@link CreateWalletOptions}).
+ */
+
+import type { DigestHex } from '../core/digest.js';
+import type { PrivStarkCore } from '../core/facade.js';
+import type { NetworkProfile } from '../scheme/index.js';
+import type { PoolNodeClient } from '../pool-node/client.js';
+import type { WalletStore } from './store.js';
+
+/** Options shared by {@link Wallet.create} and {@link Wallet.open}. */
+export interface WalletOptions {
+  readonly core: PrivStarkCore;
+  /** The pool node's base URL (or a client of it). */
+  readonly pool: string | PoolNodeClient;
+  /**
+   * Where the wallet keeps itself: a {@link WalletStore} (`IndexedDbWalletStore` in browsers,
+   * `MemoryWalletStore`), or in Node a file path (mode 0600). With neither, it lives in memory and
+   * nothing is written.
+   */
+  readonly store?: WalletStore | undefined;
+  /** Node: the wallet file (a `FileWalletStore`); ignored when `store` is given. */
+  readonly path?: string | undefined;
+  /** The pool's network (default the devnet pool). */
+  readonly network?: NetworkProfile | undefined;
+  /** Unix ms (default `Date.now`). */
+  readonly clock?: (() => number) | undefined;
+  /**
+   * How proofs are handed over to the pool node for compact payments: a `fetch` of their own —
+   * through a proxy or Tor, say — so the hand-over never shares the sync's connection (default: in
+   * Node a fresh connection per hand-over; in browsers the page's `fetch`).
+   */
+  readonly handOverFetch?: typeof fetch | undefined;
+  /**
+   * Which transport to use when the merchant offers several: `merchant` (its order, default) or
+   * `inline` (browser wallets: a hand-over shows the payer's address to the operator; docs/
+   * compact-payments.md).
+   */
+  readonly transportPreference?: 'merchant' | 'inline' | undefined;
+}
+
+/** Options of {@link Wallet.create} besides {@link WalletOptions}. */
+export interface CreateWalletOptions extends WalletOptions {
+  /** The key to restore (default: a fresh one); the next {@link Wallet.sync} fills the wallet. */
+  readonly sk?: DigestHex | undefined;
+  /**
+   * The recovery bound `N` (default {@link DEPOSIT_GAP}): at most `N` deposit tickets open at once,
+   * and a restored key watches `N` counters past those found. Every wallet of one key must use the
+   * same bound: a restore with a smaller one can miss notes (docs/client.md, "Recovery").
+   */
+  readonly recoveryBound?: number | undefined;
+}
