@@ -8,11 +8,11 @@
 import { aarray, abytes, aint, astring, au64 } from './assert.js';
 import type { Backend, RawBinding } from './binding.js';
 import { type DigestHex, digestOfBytes, writeDigestBytes } from './digest.js';
+import { DOMAINS } from './domains.js';
 import { CoreError, coreErrorFrom, VerificationTimeoutError } from './errors.js';
 import {
   type DepositMatch,
   type DepositRecord,
-  DOMAINS,
   type Frontier,
   type ParameterSetInfo,
   type PaymentContext,

@@ -7,30 +7,11 @@
 
 import type { Backend } from './binding.js';
 import type { DigestHex } from './digest.js';
+import type { Domain } from './domains.js';
 import type { SpendProof, SpendPublicInputs, SpendWitness, VerifyResult } from './spend.js';
 import type { TransitionProof, TransitionPublicInputs, TransitionWitness } from './transition.js';
 
 export type { DigestHex } from './digest.js';
-
-/** Domain tags of the hash, as in `crates/core/src/sponge.rs`. */
-export const DOMAINS = {
-  OWNER: 1,
-  PRE: 2,
-  NOTE: 3,
-  NODE: 4,
-  NULLIFIER: 5,
-  CONTEXT: 6,
-  RECIPIENT_RHO: 7,
-  CHANGE_RHO: 8,
-  DEPOSIT_RHO: 9,
-  TRANSITION_RHO_1: 10,
-  TRANSITION_RHO_2: 11,
-  TRANSITION_MEMO: 12,
-  REFUND_RHO: 13,
-} as const;
-
-/** A domain name. */
-export type Domain = keyof typeof DOMAINS;
 
 /** Depth of the pool tree. */
 export const TREE_DEPTH = 32;

@@ -16,8 +16,6 @@ export {
   type DepositMatch,
   type DepositRecord,
   type DigestHex,
-  type Domain,
-  DOMAINS,
   type Frontier,
   type ParameterSetInfo,
   type PaymentContext,
@@ -28,6 +26,7 @@ export {
   TREE_DEPTH,
 } from './facade.js';
 export { DIGEST_FORMAT, isDigestFormat } from './digest.js';
+export { type Domain, DOMAINS } from './domains.js';
 export { loadBackend, loadCore, type LoadCoreOptions } from './load.js';
 export { loadNative } from './native.js';
 export {

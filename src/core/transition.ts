@@ -7,9 +7,9 @@
 
 import { aarray, aint } from './assert.js';
 import type { DigestHex } from './digest.js';
-import type { PrivStarkCore } from './facade.js';
 import { hexAt, SpendEncodingError, Writer } from './spend.js';
 import {
+  type CoreHash,
   commitmentOf,
   digestElements,
   type NoteSecrets,
@@ -139,7 +139,7 @@ export function decodeTransitionPublicInputs(bytes: Uint8Array): TransitionPubli
 
 /** `rho = H_TRANSITION_RHO_j(sk, nf₁)`: output `j`'s randomness, recoverable from the key. */
 export function transitionRhoOf(
-  core: PrivStarkCore,
+  core: CoreHash,
   sk: DigestHex,
   firstNullifier: DigestHex,
   output: 0 | 1,
@@ -150,7 +150,7 @@ export function transitionRhoOf(
   ]);
 }
 
-function memoPad(core: PrivStarkCore, sk: DigestHex, firstNullifier: DigestHex): bigint[] {
+function memoPad(core: CoreHash, sk: DigestHex, firstNullifier: DigestHex): bigint[] {
   const pad = core.hashElements('TRANSITION_MEMO', [
     ...digestElements(sk),
     ...digestElements(firstNullifier),
@@ -159,11 +159,7 @@ function memoPad(core: PrivStarkCore, sk: DigestHex, firstNullifier: DigestHex):
 }
 
 /** `rho = H_REFUND_RHO(sk, nf₁)`: the randomness of an exit's refund note. */
-export function refundRhoOf(
-  core: PrivStarkCore,
-  sk: DigestHex,
-  firstNullifier: DigestHex,
-): DigestHex {
+export function refundRhoOf(core: CoreHash, sk: DigestHex, firstNullifier: DigestHex): DigestHex {
   return core.hashElements('REFUND_RHO', [
     ...digestElements(sk),
     ...digestElements(firstNullifier),
@@ -183,7 +179,7 @@ export interface RecoveredOutput extends NoteSecrets {
  * output. Dummy outputs (value 0) are returned too; the caller decides what to keep.
  */
 export function recoverTransitionOutputs(
-  core: PrivStarkCore,
+  core: CoreHash,
   sk: DigestHex,
   event: {
     readonly nullifiers: readonly [string, string];

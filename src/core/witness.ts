@@ -5,8 +5,22 @@
  */
 
 import type { DigestHex } from './digest.js';
-import type { PrivStarkCore } from './facade.js';
+import type { Domain } from './domains.js';
 import type { SpendWitness } from './spend.js';
+
+/**
+ * The one core function the derivations below use: its hash (a `PrivStarkCore` is one). Declared
+ * here, not taken from the facade: the facade's types name the transition statement's, and the
+ * transition module derives with these builders, so the facade's type would close a circle.
+ */
+export interface CoreHash {
+  hashElements(domain: Domain, elements: readonly bigint[]): DigestHex;
+}
+
+/** The one core function {@link spendWitness} uses: a leaf's authentication path. */
+export interface CorePaths {
+  treePathAsync(leaves: readonly string[], index: number): Promise<DigestHex[]>;
+}
 
 const P = 2n ** 64n - 2n ** 32n + 1n;
 
@@ -71,41 +85,37 @@ export interface DerivedNote extends NoteSecrets {
 }
 
 /** `owner = H_OWNER(sk)`. */
-export function ownerOf(core: PrivStarkCore, sk: DigestHex): DigestHex {
+export function ownerOf(core: CoreHash, sk: DigestHex): DigestHex {
   return core.hashElements('OWNER', digestElements(sk));
 }
 
 /** `pre = H_PRE(owner, rho)`: what a depositor sends with the amount. */
-export function precommitmentOf(core: PrivStarkCore, owner: DigestHex, rho: DigestHex): DigestHex {
+export function precommitmentOf(core: CoreHash, owner: DigestHex, rho: DigestHex): DigestHex {
   return core.hashElements('PRE', [...digestElements(owner), ...digestElements(rho)]);
 }
 
 /** `cm = H_NOTE(value, pre)`. */
-export function commitmentOf(
-  core: PrivStarkCore,
-  value: string,
-  precommitment: DigestHex,
-): DigestHex {
+export function commitmentOf(core: CoreHash, value: string, precommitment: DigestHex): DigestHex {
   return core.hashElements('NOTE', [BigInt(value), ...digestElements(precommitment)]);
 }
 
 /** `rho = H_DEPOSIT_RHO(sk, counter)`: a wallet's n-th deposit, recoverable from the key. */
-export function depositRhoOf(core: PrivStarkCore, sk: DigestHex, counter: number): DigestHex {
+export function depositRhoOf(core: CoreHash, sk: DigestHex, counter: number): DigestHex {
   return core.hashElements('DEPOSIT_RHO', [...digestElements(sk), BigInt(counter)]);
 }
 
 /** `rho = H_RECIPIENT_RHO(nf)`: the randomness of the recipient note a settlement creates. */
-export function recipientRhoOf(core: PrivStarkCore, nullifier: DigestHex): DigestHex {
+export function recipientRhoOf(core: CoreHash, nullifier: DigestHex): DigestHex {
   return core.hashElements('RECIPIENT_RHO', digestElements(nullifier));
 }
 
 /** `rho' = H_CHANGE_RHO(sk, nf)`: the randomness of a spend's change note. */
-export function changeRhoOf(core: PrivStarkCore, sk: DigestHex, nullifier: DigestHex): DigestHex {
+export function changeRhoOf(core: CoreHash, sk: DigestHex, nullifier: DigestHex): DigestHex {
   return core.hashElements('CHANGE_RHO', [...digestElements(sk), ...digestElements(nullifier)]);
 }
 
 /** Derives owner, precommitment, commitment and nullifier of a note. */
-export function deriveNote(core: PrivStarkCore, note: NoteSecrets): DerivedNote {
+export function deriveNote(core: CoreHash, note: NoteSecrets): DerivedNote {
   const owner = ownerOf(core, note.sk);
   const precommitment = precommitmentOf(core, owner, note.rho);
   const commitment = commitmentOf(core, note.value, precommitment);
@@ -117,7 +127,7 @@ export function deriveNote(core: PrivStarkCore, note: NoteSecrets): DerivedNote 
 }
 
 /** A new note with a random key and `rho`. */
-export function randomNote(core: PrivStarkCore, value: string): DerivedNote {
+export function randomNote(core: CoreHash, value: string): DerivedNote {
   return deriveNote(core, { sk: randomDigest(), value, rho: randomDigest() });
 }
 
@@ -126,7 +136,7 @@ export function randomNote(core: PrivStarkCore, value: string): DerivedNote {
  * `amount` in the payment whose context digest is `ctx`.
  */
 export async function spendWitness(
-  core: PrivStarkCore,
+  core: CorePaths,
   args: {
     note: NoteSecrets;
     leaves: readonly string[];
