@@ -6,8 +6,8 @@
 
 import type { DestinationStream, LoggerOptions } from 'pino';
 
-import { batchedStdout } from '../log/batched-stdout.js';
-import { serializeError } from '../log/serialize-error.js';
+import { batchedStdout } from '../listener/batched-stdout.js';
+import { serializeError } from '../listener/serialize-error.js';
 
 /** Paths pino censors in every log line. */
 export const REDACTED_PATHS = [

@@ -26,8 +26,8 @@ import Fastify, {
 } from 'fastify';
 
 import { registerJsonBodyParser } from '../listener/json-body.js';
-import { batchedStdout } from '../log/batched-stdout.js';
-import { serializeError } from '../log/serialize-error.js';
+import { batchedStdout } from '../listener/batched-stdout.js';
+import { serializeError } from '../listener/serialize-error.js';
 import { PoolUnavailableError } from '../ledger/errors.js';
 import {
   checkpointsSchema,
