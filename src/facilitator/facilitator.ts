@@ -53,7 +53,7 @@ const POOL_DOWN_REASONS = new Set(['tree_full']);
 /**
  * Verifies and settles payments.
  * @example
- * const facilitator = new Facilitator({ core, pool });
+ * const facilitator = new Facilitator({ core, ledger });
  * const verdict = await facilitator.verify(body, policy);
  * if (!verdict.ok) console.log(verdict.reason);
  */
