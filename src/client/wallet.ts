@@ -26,7 +26,6 @@ import {
   commitmentOf,
   depositRhoOf,
   deriveNote,
-  ownerOf,
   precommitmentOf,
   randomDigest,
   recipientRhoOf,
@@ -39,7 +38,6 @@ import {
 } from '../core/transition.js';
 import {
   decodeProof,
-  DEVNET_NETWORK,
   encodeProof,
   expiryFor,
   isAmount,
@@ -58,14 +56,13 @@ import {
   transitionContext,
 } from '../scheme/index.js';
 import {
-  PoolNodeClient,
+  type PoolNodeClient,
   PoolNodeError,
   type PoolEvent,
   type TransferReceipt,
   type TransitionReceipt,
 } from '../pool-node/client.js';
-import { type DepositTicket, DepositTickets, type OpenTicket } from './deposit-tickets.js';
-import { handOverFetch } from './handover-fetch.js';
+import type { DepositTicket, OpenTicket } from './deposit-tickets.js';
 import {
   InsufficientFundsError,
   PoolMismatchError,
@@ -73,9 +70,17 @@ import {
   WalletBehindError,
 } from './errors.js';
 import type { StoredNote, StoredPending, WalletState, WalletStore } from './store.js';
-import { LocalTree } from './tree.js';
+import { type WalletContext, walletContext } from './wallet-context.js';
+import {
+  type Balance,
+  balanceOf,
+  coveringNote,
+  lockedNotes,
+  ownNote,
+  spendableNotes,
+} from './wallet-notes.js';
 import type { CreateWalletOptions, WalletOptions } from './wallet-options.js';
-import { newWalletState, openStored, pathOf, StateWriter, storeOf } from './wallet-persistence.js';
+import { newWalletState, openStored, pathOf, storeOf } from './wallet-persistence.js';
 
 /** Margin for the pool's clock before a pending payment past its expiry is released, ms. */
 export const POOL_CLOCK_MARGIN_MS = 5_000;
@@ -85,18 +90,6 @@ export const IDLE_RELEASE_GRACE_MS = 10 * 60_000;
 
 /** How {@link Wallet.createPayment} carries the proof. */
 export type PaymentTransport = ProofTransport;
-
-/** What the wallet holds, in atomic units. */
-export interface Balance {
-  /** Unspent notes in a checkpoint, not locked by a pending payment. */
-  readonly spendable: bigint;
-  /** Notes locked by payments not yet resolved. */
-  readonly pending: bigint;
-  /** Notes the pool has but no checkpoint covers yet (spendable after the next one). */
-  readonly unconfirmed: bigint;
-  /** Everything unspent. */
-  readonly total: bigint;
-}
 
 /** What a sync read. */
 export interface SyncReport {
@@ -124,19 +117,9 @@ export class Wallet {
   readonly owner: DigestHex;
   readonly address: string;
   readonly store: WalletStore | null;
-  private readonly state: WalletState;
-  private readonly tree: LocalTree;
-  private readonly clock: () => number;
-  /** The pool node's client for hand-overs: its own transport (see {@link WalletOptions.handOverFetch}). */
-  private readonly handOverNode: PoolNodeClient;
-  private readonly transportPreference: 'merchant' | 'inline';
-  /** Notes chosen by a payment being built (before its pending record exists). */
-  private readonly reserved = new Set<string>();
-  /** Writes the state to the store. */
-  private readonly writer: StateWriter;
+  /** What the wallet's parts share: configuration, state, local tree, tickets, reserved notes. */
+  private readonly context: WalletContext;
   private syncing: Promise<SyncReport> | null = null;
-  /** Deposit tickets: issuing within the recovery bound, the counters watched in the log. */
-  private readonly tickets: DepositTickets;
   /** Notes by nullifier (a settlement names the note it spends). */
   private readonly byNullifier = new Map<string, StoredNote>();
   /** Recipient addresses of settlements already decoded: whether each is this wallet's. */
@@ -148,23 +131,14 @@ export class Wallet {
     state: WalletState,
     leaves: readonly DigestHex[],
   ) {
-    this.core = options.core;
-    this.poolNode =
-      typeof options.pool === 'string' ? new PoolNodeClient(options.pool) : options.pool;
-    this.handOverNode = new PoolNodeClient(this.poolNode.url, {
-      fetch: options.handOverFetch ?? handOverFetch(),
-    });
-    this.transportPreference = options.transportPreference ?? 'merchant';
-    this.network = options.network ?? DEVNET_NETWORK;
+    const context = walletContext(options, store, state, leaves);
+    this.context = context;
+    this.core = context.core;
+    this.poolNode = context.poolNode;
+    this.network = context.network;
     this.store = store;
-    this.clock = options.clock ?? Date.now;
-    this.state = state;
-    this.writer = new StateWriter(store, state);
-    this.owner = ownerOf(this.core, state.sk);
-    this.address = this.core.encodeAddress(this.owner);
-    this.tree = new LocalTree(this.core);
-    this.tree.append(leaves);
-    this.tickets = new DepositTickets(this.core, this.owner, state);
+    this.owner = context.owner;
+    this.address = context.address;
     for (const note of state.notes) this.byNullifier.set(note.nullifier, note);
   }
 
@@ -199,32 +173,32 @@ export class Wallet {
 
   /** The spending key (whoever holds it can spend every note). */
   get spendingKey(): DigestHex {
-    return this.state.sk;
+    return this.context.state.sk;
   }
 
   /** Leaves of the local tree. */
   get leafCount(): number {
-    return this.tree.size;
+    return this.context.tree.size;
   }
 
   /** The latest checkpoint synced, `null` before the first. */
   get checkpoint(): WalletState['checkpoint'] {
-    return this.state.checkpoint;
+    return this.context.state.checkpoint;
   }
 
   /** Unspent notes (copies). */
   notes(): StoredNote[] {
-    return this.state.notes.filter((n) => !n.spent).map((n) => ({ ...n }));
+    return this.context.state.notes.filter((n) => !n.spent).map((n) => ({ ...n }));
   }
 
   /** Every note found, spent ones included (copies), in the order the log created them. */
   allNotes(): StoredNote[] {
-    return this.state.notes.map((n) => ({ ...n }));
+    return this.context.state.notes.map((n) => ({ ...n }));
   }
 
   /** Payment records (copies), newest last. */
   payments(): StoredPending[] {
-    return this.state.pending.map((p) => ({ ...p }));
+    return this.context.state.pending.map((p) => ({ ...p }));
   }
 
   /**
@@ -232,26 +206,12 @@ export class Wallet {
    * payment being built has chosen.
    */
   lockedNotes(): Set<string> {
-    const locked = new Set(this.reserved);
-    for (const p of this.state.pending) if (p.status === 'pending') locked.add(p.note);
-    return locked;
+    return lockedNotes(this.context);
   }
 
   /** The balance, from notes and pending records only. */
   balance(): Balance {
-    const locked = this.lockedNotes();
-    const anchored = this.state.checkpoint?.size ?? 0;
-    let spendable = 0n;
-    let pending = 0n;
-    let unconfirmed = 0n;
-    for (const note of this.state.notes) {
-      if (note.spent) continue;
-      const value = BigInt(note.value);
-      if (locked.has(note.commitment)) pending += value;
-      else if (note.index >= anchored) unconfirmed += value;
-      else spendable += value;
-    }
-    return { spendable, pending, unconfirmed, total: spendable + pending + unconfirmed };
+    return balanceOf(this.context);
   }
 
   /**
@@ -266,14 +226,14 @@ export class Wallet {
   async depositTicket(amount: string): Promise<DepositTicket> {
     if (!isAmount(amount))
       throw new RangeError(`"amount" expected decimal atomic units, 0 < amount < 2^62`);
-    const ticket = this.tickets.issue(amount);
+    const ticket = this.context.tickets.issue(amount);
     await this.save();
     return ticket;
   }
 
   /** The deposit tickets handed out and not yet seen shielded, by counter. */
   openTickets(): OpenTicket[] {
-    return this.tickets.open();
+    return this.context.tickets.open();
   }
 
   /**
@@ -286,7 +246,7 @@ export class Wallet {
   async reissueTicket(counter: number, amount?: string): Promise<DepositTicket> {
     if (amount !== undefined && !isAmount(amount))
       throw new RangeError(`"amount" expected decimal atomic units, 0 < amount < 2^62`);
-    const ticket = this.tickets.reissue(counter, amount);
+    const ticket = this.context.tickets.reissue(counter, amount);
     await this.save();
     return ticket;
   }
@@ -310,16 +270,16 @@ export class Wallet {
       throw new PoolMismatchError(
         `the pool node serves ${head.network}, the wallet is for ${this.network.network}`,
       );
-    if (head.size < this.tree.size || head.events < this.state.eventCursor) {
+    if (head.size < this.context.tree.size || head.events < this.context.state.eventCursor) {
       throw new PoolMismatchError(
-        `the pool node has ${head.size} leaves and ${head.events} events, the wallet already read ${this.tree.size} and ${this.state.eventCursor}: another or a reset pool`,
+        `the pool node has ${head.size} leaves and ${head.events} events, the wallet already read ${this.context.tree.size} and ${this.context.state.eventCursor}: another or a reset pool`,
       );
     }
     // 1. Leaves up to the head's size and 2. events up to its count, side by side (the events
     // need no tree; the checkpoints below do): the local tree is hashed while deposits are matched
     // off the JavaScript thread, each side reading pages ahead. If one fails the other stops at its
     // next page, and the sync fails with nothing saved past what each had applied.
-    const leavesBefore = this.tree.size;
+    const leavesBefore = this.context.tree.size;
     let failed = false;
     const stopOnFailure = <T>(run: () => Promise<T>) =>
       run().catch((error: unknown) => {
@@ -330,17 +290,17 @@ export class Wallet {
       // Written (and hashed) in runs of pages: one store write and fsync per run, always before
       // the tree takes the leaves, so the tree never holds leaves the store lacks.
       let run: DigestHex[] = [];
-      let runFrom = this.tree.size;
+      let runFrom = this.context.tree.size;
       const flush = async () => {
         if (run.length === 0) return;
         await this.store?.appendLeaves(runFrom, run);
-        this.tree.append(run);
+        this.context.tree.append(run);
         runFrom += run.length;
         run = [];
       };
       const read = (from: number, limit: number) =>
         this.poolNode.leaves(from, limit).then((page) => page.leaves);
-      for await (const { items } of pagesAhead(this.tree.size, head.size, 4096, read)) {
+      for await (const { items } of pagesAhead(this.context.tree.size, head.size, 4096, read)) {
         if (failed) return;
         for (const leaf of items) run.push(leaf);
         if (run.length >= LEAF_RUN) await flush();
@@ -353,7 +313,12 @@ export class Wallet {
     const readEvents = async () => {
       const read = (after: number, limit: number) =>
         this.poolNode.events(after, limit).then((page) => page.events);
-      for await (const { items } of pagesAhead(this.state.eventCursor, head.events, 1000, read)) {
+      for await (const { items } of pagesAhead(
+        this.context.state.eventCursor,
+        head.events,
+        1000,
+        read,
+      )) {
         if (failed) return;
         const found = await this.applyEvents(items);
         notesFound += found.notes;
@@ -369,52 +334,62 @@ export class Wallet {
     if (eventsRead.status === 'rejected') throw eventsRead.reason;
     // 3. Checkpoints (none to ask for when the head names none newer than the cursor); the latest
     // one the local tree covers must have the root the wallet computes.
-    const checkpointBefore = this.state.checkpointCursor;
-    checkpoints: while ((head.checkpoint?.seq ?? 0) > this.state.checkpointCursor) {
-      const page = await this.poolNode.checkpoints(this.state.checkpointCursor);
+    const checkpointBefore = this.context.state.checkpointCursor;
+    checkpoints: while ((head.checkpoint?.seq ?? 0) > this.context.state.checkpointCursor) {
+      const page = await this.poolNode.checkpoints(this.context.state.checkpointCursor);
       if (page.checkpoints.length === 0) break;
       for (const cp of page.checkpoints) {
         // Published after the leaves were read: left for the next sync (the cursor stays before it).
-        if (cp.size > this.tree.size) break checkpoints;
-        this.state.checkpointCursor = cp.seq;
-        this.state.poolTime = Math.max(this.state.poolTime, cp.time);
-        if (this.tree.root(cp.size) !== cp.root) {
+        if (cp.size > this.context.tree.size) break checkpoints;
+        this.context.state.checkpointCursor = cp.seq;
+        this.context.state.poolTime = Math.max(this.context.state.poolTime, cp.time);
+        if (this.context.tree.root(cp.size) !== cp.root) {
           throw new PoolMismatchError(
             `checkpoint ${cp.seq} has a root the wallet's copy of the tree does not give: another or a reset pool`,
           );
         }
-        this.state.checkpoint = { seq: cp.seq, root: cp.root, size: cp.size, time: cp.time };
+        this.context.state.checkpoint = {
+          seq: cp.seq,
+          root: cp.root,
+          size: cp.size,
+          time: cp.time,
+        };
       }
     }
     // 4. Pending payments the pool's clock has outlived.
     const released = this.releaseExpired();
-    this.state.syncedAt = this.clock();
+    this.context.state.syncedAt = this.context.clock();
     // A restored key's first sync fixes which counters a lost copy may have handed out.
-    const firstRestore = this.state.depositGap > 0 && this.state.inheritedBelow == null;
-    this.tickets.synced();
+    const firstRestore =
+      this.context.state.depositGap > 0 && this.context.state.inheritedBelow == null;
+    this.context.tickets.synced();
     // A sync that read nothing new writes nothing (the time of the sync alone can wait for the next write).
     if (
-      this.tree.size !== leavesBefore ||
+      this.context.tree.size !== leavesBefore ||
       events > 0 ||
-      this.state.checkpointCursor !== checkpointBefore ||
+      this.context.state.checkpointCursor !== checkpointBefore ||
       released > 0 ||
       firstRestore
     )
       await this.save();
     return {
-      leaves: this.tree.size - leavesBefore,
+      leaves: this.context.tree.size - leavesBefore,
       events,
       notesFound,
       settled,
       released,
-      checkpoint: this.state.checkpoint?.seq ?? null,
+      checkpoint: this.context.state.checkpoint?.seq ?? null,
     };
   }
 
   private addNote(note: StoredNote): boolean {
-    if (this.state.notes.some((n) => n.commitment === note.commitment && n.index === note.index))
+    if (
+      this.context.state.notes.some(
+        (n) => n.commitment === note.commitment && n.index === note.index,
+      )
+    )
       return false;
-    this.state.notes.push(note);
+    this.context.state.notes.push(note);
     this.byNullifier.set(note.nullifier, note);
     return true;
   }
@@ -451,7 +426,7 @@ export class Wallet {
     events: readonly PoolEvent[],
     from: number,
   ): Promise<{ at: number; counter: number } | null> {
-    const watched = this.tickets.watch();
+    const watched = this.context.tickets.watch();
     if (watched.counters.length === 0) return null;
     const positions: number[] = [];
     const deposits: { amount: string; commitment: string }[] = [];
@@ -484,14 +459,18 @@ export class Wallet {
 
   /** One event; `counter` is the deposit counter a deposit event pays (`null`: none of ours). */
   private applyEvent(event: PoolEvent, counter: number | null): { notes: number; settled: number } {
-    this.state.eventCursor = event.id;
-    this.state.poolTime = Math.max(this.state.poolTime, event.time);
+    this.context.state.eventCursor = event.id;
+    this.context.state.poolTime = Math.max(this.context.state.poolTime, event.time);
     let notes = 0;
     let settled = 0;
     if (event.kind === 'deposit') {
       if (counter === null) return { notes, settled };
-      const rho = depositRhoOf(this.core, this.state.sk, counter);
-      const derived = deriveNote(this.core, { sk: this.state.sk, value: event.amount, rho });
+      const rho = depositRhoOf(this.core, this.context.state.sk, counter);
+      const derived = deriveNote(this.core, {
+        sk: this.context.state.sk,
+        value: event.amount,
+        rho,
+      });
       if (
         this.addNote({
           commitment: event.commitment,
@@ -504,7 +483,7 @@ export class Wallet {
         })
       )
         notes++;
-      this.tickets.recordFound(counter, event.amount);
+      this.context.tickets.recordFound(counter, event.amount);
       return { notes, settled };
     }
     if (event.kind === 'transition' || event.kind === 'withdrawal')
@@ -517,7 +496,7 @@ export class Wallet {
     if (spentNote) {
       spentNote.spent = { settlementId: event.settlementId, eventId: event.id };
       const changeValue = BigInt(spentNote.value) - BigInt(event.amount);
-      const rho = changeRhoOf(this.core, this.state.sk, event.nullifier);
+      const rho = changeRhoOf(this.core, this.context.state.sk, event.nullifier);
       if (changeValue > 0n) {
         const value = changeValue.toString();
         const commitment = commitmentOf(
@@ -526,7 +505,7 @@ export class Wallet {
           precommitmentOf(this.core, this.owner, rho),
         );
         if (commitment === event.change) {
-          const derived = deriveNote(this.core, { sk: this.state.sk, value, rho });
+          const derived = deriveNote(this.core, { sk: this.context.state.sk, value, rho });
           if (
             this.addNote({
               commitment,
@@ -540,7 +519,7 @@ export class Wallet {
             notes++;
         }
       }
-      for (const p of this.state.pending) {
+      for (const p of this.context.state.pending) {
         if (p.nullifier === event.nullifier && p.status !== 'settled') {
           p.status = p.change === event.change ? 'settled' : p.status;
           if (p.status === 'settled') {
@@ -550,7 +529,7 @@ export class Wallet {
         }
       }
       // Another payment built from the same note (the wallet never does that) lost: nothing to resolve.
-      for (const p of this.state.pending)
+      for (const p of this.context.state.pending)
         if (p.nullifier === event.nullifier && p.status === 'pending') p.status = 'expired';
     }
     if (this.isOurAddress(event.recipient)) {
@@ -561,7 +540,11 @@ export class Wallet {
         precommitmentOf(this.core, this.owner, rho),
       );
       if (commitment === event.recipientNote) {
-        const derived = deriveNote(this.core, { sk: this.state.sk, value: event.amount, rho });
+        const derived = deriveNote(this.core, {
+          sk: this.context.state.sk,
+          value: event.amount,
+          rho,
+        });
         if (
           this.addNote({
             commitment,
@@ -595,7 +578,7 @@ export class Wallet {
     }
     if (!this.byNullifier.has(event.nullifiers[0])) return 0;
     let notes = 0;
-    for (const found of recoverTransitionOutputs(this.core, this.state.sk, event)) {
+    for (const found of recoverTransitionOutputs(this.core, this.context.state.sk, event)) {
       if (found.value === '0') continue;
       const derived = deriveNote(this.core, found);
       if (
@@ -620,14 +603,14 @@ export class Wallet {
    */
   private applyRefund(event: Extract<PoolEvent, { kind: 'refund' }>): number {
     if (!this.byNullifier.has(event.nullifier)) return 0;
-    const rho = refundRhoOf(this.core, this.state.sk, event.nullifier);
+    const rho = refundRhoOf(this.core, this.context.state.sk, event.nullifier);
     const commitment = commitmentOf(
       this.core,
       event.amount,
       precommitmentOf(this.core, this.owner, rho),
     );
     if (commitment !== event.commitment) return 0;
-    const derived = deriveNote(this.core, { sk: this.state.sk, value: event.amount, rho });
+    const derived = deriveNote(this.core, { sk: this.context.state.sk, value: event.amount, rho });
     return this.addNote({
       commitment,
       value: event.amount,
@@ -659,11 +642,11 @@ export class Wallet {
 
   private releaseExpired(): number {
     let released = 0;
-    const now = this.clock();
-    for (const p of this.state.pending) {
+    const now = this.context.clock();
+    for (const p of this.context.state.pending) {
       if (p.status !== 'pending') continue;
       const expiryMs = p.expiry * 1000;
-      const poolPassed = this.state.poolTime > expiryMs + POOL_CLOCK_MARGIN_MS;
+      const poolPassed = this.context.state.poolTime > expiryMs + POOL_CLOCK_MARGIN_MS;
       const idlePassed = now > expiryMs + IDLE_RELEASE_GRACE_MS;
       if (poolPassed || idlePassed) {
         p.status = 'expired';
@@ -719,41 +702,8 @@ export class Wallet {
       throw new UnpayableRequirementsError(
         `resourceId ${TRANSFER_RESOURCE_ID} is the pool's transfer context, not a merchant's route`,
       );
-    const note = this.coveringNote(BigInt(requirements.amount));
+    const note = coveringNote(this.context, BigInt(requirements.amount));
     return this.payFrom(note, requirements, options.transport ?? this.transportFor(requirements));
-  }
-
-  /**
-   * The note a payment of `amount` spends: the smallest unspent, unlocked note in the latest
-   * checkpoint synced that covers it.
-   * @throws WalletBehindError (no checkpoint yet, or the covering note is not in one yet),
-   *   InsufficientFundsError
-   */
-  private coveringNote(amount: bigint): StoredNote {
-    const checkpoint = this.state.checkpoint;
-    if (!checkpoint)
-      throw new WalletBehindError('the wallet has no checkpoint: sync it with the pool first');
-    const locked = this.lockedNotes();
-    const usable = this.state.notes.filter((n) => !n.spent && !locked.has(n.commitment));
-    const anchored = usable.filter((n) => n.index < checkpoint.size);
-    const covering = anchored
-      .filter((n) => BigInt(n.value) >= amount)
-      .sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1));
-    const note = covering[0];
-    if (!note) {
-      if (usable.some((n) => n.index >= checkpoint.size && BigInt(n.value) >= amount)) {
-        throw new WalletBehindError(
-          'the note that would pay this is not in a checkpoint the wallet has synced yet: sync again after the next checkpoint',
-        );
-      }
-      const spendable = anchored.reduce((sum, n) => sum + BigInt(n.value), 0n);
-      const largest = anchored.reduce(
-        (max, n) => (BigInt(n.value) > max ? BigInt(n.value) : max),
-        0n,
-      );
-      throw new InsufficientFundsError(amount, spendable, largest);
-    }
-    return note;
   }
 
   /**
@@ -766,18 +716,21 @@ export class Wallet {
     requirements: PaymentRequirements,
     transport: PaymentTransport,
   ): Promise<PrivStarkPayload> {
-    const checkpoint = this.state.checkpoint!;
+    const checkpoint = this.context.state.checkpoint!;
     const amount = BigInt(requirements.amount);
-    this.reserved.add(note.commitment);
+    this.context.reserved.add(note.commitment);
     try {
       // 3. The statement: context, anchor path, change.
-      const expiry = expiryFor(Math.floor(this.clock() / 1000), requirements.maxTimeoutSeconds);
+      const expiry = expiryFor(
+        Math.floor(this.context.clock() / 1000),
+        requirements.maxTimeoutSeconds,
+      );
       const ctx = this.core.contextDigest(paymentContext(requirements, expiry));
       // The path's root is checked against the checkpoint once the proof's public inputs exist
       // (they hash it anyway; the sync already matched the tree's root to the checkpoint's).
-      const path = this.tree.path(note.index, checkpoint.size);
+      const path = this.context.tree.path(note.index, checkpoint.size);
       const changeValue = (BigInt(note.value) - amount).toString();
-      const changeRho = changeRhoOf(this.core, this.state.sk, note.nullifier);
+      const changeRho = changeRhoOf(this.core, this.context.state.sk, note.nullifier);
       const change = commitmentOf(
         this.core,
         changeValue,
@@ -794,16 +747,16 @@ export class Wallet {
         change,
         changeValue,
         expiry,
-        createdAt: this.clock(),
+        createdAt: this.context.clock(),
         status: 'pending',
       };
-      this.state.pending.push(pending);
+      this.context.state.pending.push(pending);
       const recorded = this.save();
 
       // 5. The proof, built while the record is written: the payload leaves only once both are done.
       const proving = Promise.resolve().then(() =>
         this.core.proveSpend({
-          sk: this.state.sk,
+          sk: this.context.state.sk,
           value: note.value,
           rho: note.rho,
           index: note.index,
@@ -828,7 +781,7 @@ export class Wallet {
       if (failure !== null || built.status === 'rejected') {
         // Nothing left the wallet: forget the record (a copy already written only locks the note
         // until its expiry).
-        this.state.pending.splice(this.state.pending.indexOf(pending), 1);
+        this.context.state.pending.splice(this.context.state.pending.indexOf(pending), 1);
         await this.save().catch(() => undefined);
         throw failure;
       }
@@ -852,13 +805,13 @@ export class Wallet {
         // record. Without a clear answer the node may hold the proof: the record stays, pending
         // until the pool's log resolves it.
         if (error instanceof PoolNodeError && error.status >= 400 && error.status < 500) {
-          this.state.pending.splice(this.state.pending.indexOf(pending), 1);
+          this.context.state.pending.splice(this.context.state.pending.indexOf(pending), 1);
           await this.save().catch(() => undefined);
         }
         throw error;
       }
     } finally {
-      this.reserved.delete(note.commitment);
+      this.context.reserved.delete(note.commitment);
     }
   }
 
@@ -889,13 +842,15 @@ export class Wallet {
       throw new UnpayableRequirementsError('the recipient is not a shielded address');
     }
     const note =
-      options.note === undefined ? this.coveringNote(BigInt(value)) : this.ownNote(options.note);
+      options.note === undefined
+        ? coveringNote(this.context, BigInt(value))
+        : ownNote(this.context, options.note);
     if (BigInt(note.value) < BigInt(value))
       throw new InsufficientFundsError(BigInt(value), BigInt(note.value), BigInt(note.value));
     const requirements = transferRequirements(this.network, recipient, value);
     const payload = await this.payFrom(note, requirements, 'inline');
     try {
-      return await this.handOverNode.transfer({
+      return await this.context.handOverNode.transfer({
         scheme: payload.scheme,
         network: payload.network,
         root: payload.root,
@@ -916,8 +871,8 @@ export class Wallet {
         error.status < 500 &&
         error.code !== 'duplicate_settlement'
       ) {
-        const at = this.state.pending.findIndex((p) => p.nullifier === payload.nullifier);
-        if (at !== -1) this.state.pending.splice(at, 1);
+        const at = this.context.state.pending.findIndex((p) => p.nullifier === payload.nullifier);
+        if (at !== -1) this.context.state.pending.splice(at, 1);
         await this.save().catch(() => undefined);
       }
       throw error;
@@ -935,8 +890,8 @@ export class Wallet {
    */
   async mergeNotes(commitments?: readonly [string, string]): Promise<TransitionReceipt> {
     const notes = commitments
-      ? commitments.map((c) => this.ownNote(c))
-      : mergeablePair(this.spendableNotes());
+      ? commitments.map((c) => ownNote(this.context, c))
+      : mergeablePair(spendableNotes(this.context));
     if (notes.length !== 2 || notes[0]!.commitment === notes[1]!.commitment)
       throw new UnpayableRequirementsError(
         `a merge needs two distinct spendable notes worth at least ${MIN_OUTPUT_VALUE} together`,
@@ -958,7 +913,7 @@ export class Wallet {
    *   PoolNodeError with the pool's reason
    */
   async splitPrivately(commitment: string, amount: bigint | string): Promise<TransitionReceipt> {
-    const note = this.ownNote(commitment);
+    const note = ownNote(this.context, commitment);
     const first = BigInt(amount);
     const rest = BigInt(note.value) - first;
     if (first < MIN_OUTPUT_VALUE || rest < MIN_OUTPUT_VALUE)
@@ -999,17 +954,17 @@ export class Wallet {
     };
     let note: StoredNote | undefined;
     if (options.note !== undefined) {
-      note = this.ownNote(options.note);
+      note = ownNote(this.context, options.note);
       if (!fits(note))
         throw new UnpayableRequirementsError(
           `the note's change would be below ${MIN_OUTPUT_VALUE}: exit all of it or less`,
         );
     } else {
-      note = this.spendableNotes()
+      note = spendableNotes(this.context)
         .filter(fits)
         .sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1))[0];
       if (!note) {
-        const notes = this.spendableNotes();
+        const notes = spendableNotes(this.context);
         const largest = notes.reduce((m, n) => (BigInt(n.value) > m ? BigInt(n.value) : m), 0n);
         const total = notes.reduce((sum, n) => sum + BigInt(n.value), 0n);
         throw new InsufficientFundsError(wanted, total, largest);
@@ -1019,24 +974,15 @@ export class Wallet {
     return this.applyNoteTransition([note], [change, 0n], { amount: wanted, destination });
   }
 
-  /** Unspent, unlocked notes in the latest checkpoint synced. */
-  private spendableNotes(): StoredNote[] {
-    const size = this.state.checkpoint?.size ?? 0;
-    const locked = this.lockedNotes();
-    return this.state.notes.filter(
-      (n) => !n.spent && !locked.has(n.commitment) && n.index < size && BigInt(n.value) > 0n,
-    );
-  }
-
   /** Proves and submits a transition of `notes` (one or two) into two outputs of these values. */
   private async applyNoteTransition(
     notes: readonly StoredNote[],
     outputs: readonly [bigint, bigint],
     exit?: { readonly amount: bigint; readonly destination: string },
   ): Promise<TransitionReceipt> {
-    const checkpoint = this.state.checkpoint;
+    const checkpoint = this.context.state.checkpoint;
     if (!checkpoint) throw new WalletBehindError('the wallet has not synced a checkpoint yet');
-    for (const note of notes) this.reserved.add(note.commitment);
+    for (const note of notes) this.context.reserved.add(note.commitment);
     try {
       const zeros = Array.from({ length: 32 }, () => DIGEST_ZERO);
       const inputs = [0, 1].map((i) => {
@@ -1046,17 +992,20 @@ export class Wallet {
           value: note.value,
           rho: note.rho,
           index: note.index,
-          path: this.tree.path(note.index, checkpoint.size),
+          path: this.context.tree.path(note.index, checkpoint.size),
         };
       }) as unknown as TransitionWitness['inputs'];
-      const expiry = expiryFor(Math.floor(this.clock() / 1000), TRANSFER_MAX_TIMEOUT_SECONDS / 2);
+      const expiry = expiryFor(
+        Math.floor(this.context.clock() / 1000),
+        TRANSFER_MAX_TIMEOUT_SECONDS / 2,
+      );
       const ctx = this.core.contextDigest(
         exit
           ? exitContext(this.network, exit.destination, exit.amount.toString(), expiry)
           : transitionContext(this.network, expiry),
       );
       const { proof, publicInputs } = await this.core.proveTransition({
-        sk: this.state.sk,
+        sk: this.context.state.sk,
         inputs,
         outputs: [outputs[0].toString(), outputs[1].toString()],
         exit: exit ? exit.amount.toString() : '0',
@@ -1064,7 +1013,7 @@ export class Wallet {
       });
       if (publicInputs.root !== checkpoint.root)
         throw new WalletBehindError('the notes do not lead to the synced checkpoint');
-      return await this.handOverNode.transition({
+      return await this.context.handOverNode.transition({
         scheme: SCHEME,
         network: this.network.network,
         root: publicInputs.root,
@@ -1077,7 +1026,7 @@ export class Wallet {
         proof: encodeProof(proof),
       });
     } finally {
-      for (const note of notes) this.reserved.delete(note.commitment);
+      for (const note of notes) this.context.reserved.delete(note.commitment);
     }
   }
 
@@ -1087,21 +1036,6 @@ export class Wallet {
    */
   splitNote(commitment: string, amount: bigint | string): Promise<TransferReceipt> {
     return this.transfer(this.address, amount, { note: commitment });
-  }
-
-  /**
-   * An unspent, unlocked note of this wallet in the latest checkpoint synced.
-   * @throws WalletBehindError when it is not in a checkpoint yet; UnpayableRequirementsError when it
-   *   is unknown, spent or locked by a payment
-   */
-  private ownNote(commitment: string): StoredNote {
-    const checkpoint = this.state.checkpoint;
-    const note = this.state.notes.find((n) => n.commitment === commitment);
-    if (!note || note.spent || this.lockedNotes().has(commitment))
-      throw new UnpayableRequirementsError('no such unspent, unlocked note in this wallet');
-    if (!checkpoint || note.index >= checkpoint.size)
-      throw new WalletBehindError('the note is not in a checkpoint the wallet has synced yet');
-    return note;
   }
 
   /**
@@ -1115,7 +1049,8 @@ export class Wallet {
     const offered = (Array.isArray(listed) ? listed : ['inline']).filter(
       (t): t is PaymentTransport => PROOF_TRANSPORTS.includes(t as PaymentTransport),
     );
-    if (this.transportPreference === 'inline' && offered.includes('inline')) return 'inline';
+    if (this.context.transportPreference === 'inline' && offered.includes('inline'))
+      return 'inline';
     return offered[0] ?? 'inline';
   }
 
@@ -1142,7 +1077,7 @@ export class Wallet {
       amount: payload.amount,
       ctx: this.core.contextDigest(payment),
     });
-    const answer = await this.handOverNode.handOver({
+    const answer = await this.context.handOverNode.handOver({
       scheme: payment.scheme,
       network: payment.network,
       asset: payment.asset,
@@ -1163,7 +1098,7 @@ export class Wallet {
 
   /** Writes the state to the store (serialised, in call order; a no-op without a store). */
   save(): Promise<void> {
-    return this.writer.save();
+    return this.context.save();
   }
 }
 

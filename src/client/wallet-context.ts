@@ -1,0 +1,80 @@
+/**
+ * @module What every part of a wallet works on: its configuration, its state (the wallet file's
+ * contents, changed in place), the local tree, its deposit tickets, the notes a payment being built
+ * has chosen, and the write of the state. `Wallet` makes one and hands it to each part — sync
+ * (`wallet-sync.ts`), payments (`wallet-payments.ts`), note transitions (`wallet-transitions.ts`) —
+ * which are functions or small classes over it, each of one concern.
+ */
+
+import type { DigestHex } from '../core/digest.js';
+import type { PrivStarkCore } from '../core/facade.js';
+import { ownerOf } from '../core/witness.js';
+import { PoolNodeClient } from '../pool-node/client.js';
+import { DEVNET_NETWORK, type NetworkProfile } from '../scheme/index.js';
+import { DepositTickets } from './deposit-tickets.js';
+import { handOverFetch } from './handover-fetch.js';
+import type { WalletState, WalletStore } from './store.js';
+import { LocalTree } from './tree.js';
+import type { WalletOptions } from './wallet-options.js';
+import { StateWriter } from './wallet-persistence.js';
+
+/** One wallet's configuration and state, shared by its parts. */
+export interface WalletContext {
+  readonly core: PrivStarkCore;
+  /** The client of the pool node the wallet syncs from. */
+  readonly poolNode: PoolNodeClient;
+  /** The pool node's client for hand-overs: its own transport (see `WalletOptions.handOverFetch`). */
+  readonly handOverNode: PoolNodeClient;
+  readonly network: NetworkProfile;
+  readonly owner: DigestHex;
+  readonly address: string;
+  /** Unix ms. */
+  readonly clock: () => number;
+  readonly transportPreference: 'merchant' | 'inline';
+  readonly store: WalletStore | null;
+  /** What the store keeps (the wallet file's contents), changed in place by the parts. */
+  readonly state: WalletState;
+  /** The wallet's copy of the pool tree, from the public leaves. */
+  readonly tree: LocalTree;
+  /** Deposit tickets: issuing within the recovery bound, the counters watched in the log. */
+  readonly tickets: DepositTickets;
+  /** Notes chosen by a payment being built (before its pending record exists). */
+  readonly reserved: Set<string>;
+  /** Writes the state to the store (serialised, in call order; a no-op without a store). */
+  save(): Promise<void>;
+}
+
+/** The context of the wallet `state` (and the leaves it has read) under `options`. */
+export function walletContext(
+  options: WalletOptions,
+  store: WalletStore | null,
+  state: WalletState,
+  leaves: readonly DigestHex[],
+): WalletContext {
+  const core = options.core;
+  const poolNode =
+    typeof options.pool === 'string' ? new PoolNodeClient(options.pool) : options.pool;
+  const handOverNode = new PoolNodeClient(poolNode.url, {
+    fetch: options.handOverFetch ?? handOverFetch(),
+  });
+  const owner = ownerOf(core, state.sk);
+  const tree = new LocalTree(core);
+  tree.append(leaves);
+  const writer = new StateWriter(store, state);
+  return {
+    core,
+    poolNode,
+    handOverNode,
+    network: options.network ?? DEVNET_NETWORK,
+    owner,
+    address: core.encodeAddress(owner),
+    clock: options.clock ?? Date.now,
+    transportPreference: options.transportPreference ?? 'merchant',
+    store,
+    state,
+    tree,
+    tickets: new DepositTickets(core, owner, state),
+    reserved: new Set(),
+    save: () => writer.save(),
+  };
+}
