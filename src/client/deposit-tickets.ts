@@ -22,6 +22,7 @@
 import type { DigestHex } from '../core/digest.js';
 import type { PrivStarkCore } from '../core/facade.js';
 import { commitmentOf, depositRhoOf, precommitmentOf } from '../core/witness.js';
+import { isAmount } from '../scheme/index.js';
 import { TooManyOpenTicketsError, WalletBehindError, WalletError } from './errors.js';
 import type { WalletState } from './store.js';
 
@@ -33,6 +34,17 @@ export const DEPOSIT_GAP = 8;
 
 /** The most a wallet may be configured with (each deposit event costs a hash per counter watched). */
 export const DEPOSIT_GAP_MAX = 256;
+
+/**
+ * The recovery bound a wallet is made with: `bound`, or {@link DEPOSIT_GAP} when none is given.
+ * @throws RangeError outside 1..{@link DEPOSIT_GAP_MAX}
+ */
+export function recoveryBoundOf(bound: number | undefined): number {
+  const chosen = bound ?? DEPOSIT_GAP;
+  if (!Number.isSafeInteger(chosen) || chosen < 1 || chosen > DEPOSIT_GAP_MAX)
+    throw new RangeError(`"recoveryBound" expected an integer in 1..${DEPOSIT_GAP_MAX}`);
+  return chosen;
+}
 
 /** A deposit the operator can shield to this wallet: the amount and the precommitment to send. */
 export interface DepositTicket {
@@ -102,9 +114,11 @@ export class DepositTickets {
    * Hands out the next ticket: a key made here takes its next counter; a restored one the lowest
    * counter neither found nor handed out by itself (which a lost copy may have handed out: it keeps
    * watching that one for any amount).
-   * @throws TooManyOpenTicketsError at the bound; WalletBehindError for a restored key not synced yet
+   * @throws RangeError for an amount that is not decimal atomic units below 2^62;
+   *   TooManyOpenTicketsError at the bound; WalletBehindError for a restored key not synced yet
    */
   issue(amount: string): DepositTicket {
+    checkTicketAmount(amount);
     const restored = this.state.depositGap > 0;
     if (restored && this.state.inheritedBelow == null) {
       throw new WalletBehindError(
@@ -154,9 +168,11 @@ export class DepositTickets {
    * more (a ticket lost on the way is never lost to the wallet: the pool refuses the same
    * commitment twice, so both copies cannot be shielded). `amount` is needed only for a ticket
    * issued before the wallet kept its amount, and must be the amount of the ticket otherwise.
-   * @throws WalletError `ticket_not_open` for a counter that is not an open ticket of this wallet
+   * @throws RangeError for an amount that is not decimal atomic units below 2^62; WalletError
+   *   `ticket_not_open` for a counter that is not an open ticket of this wallet
    */
   reissue(counter: number, amount?: string): DepositTicket {
+    if (amount !== undefined) checkTicketAmount(amount);
     const ticket = this.state.tickets!.find((t) => t.counter === counter);
     if (!ticket)
       throw new WalletError(
@@ -223,4 +239,10 @@ export class DepositTickets {
     const list = this.state.tickets!.map((t) => `#${t.counter}`);
     return list.length > 0 ? list.join(', ') : 'none';
   }
+}
+
+/** A ticket's amount: decimal atomic units, `0 < amount < 2^62` (what the pool shields). */
+function checkTicketAmount(amount: string): void {
+  if (!isAmount(amount))
+    throw new RangeError(`"amount" expected decimal atomic units, 0 < amount < 2^62`);
 }

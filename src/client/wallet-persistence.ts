@@ -8,7 +8,7 @@
 import type { DigestHex } from '../core/digest.js';
 import { randomDigest } from '../core/witness.js';
 import { DEVNET_NETWORK } from '../scheme/index.js';
-import { DEPOSIT_GAP, DEPOSIT_GAP_MAX } from './deposit-tickets.js';
+import { recoveryBoundOf } from './deposit-tickets.js';
 import { FileWalletStore } from './file-store.js';
 import {
   checkStoredState,
@@ -33,15 +33,13 @@ export function pathOf(store: WalletStore | null): string | undefined {
 /**
  * The state a new wallet starts with: a fresh key, or `sk` restored (then it watches `N` counters
  * past those found from its first sync on).
- * @throws RangeError for a recovery bound outside 1..{@link DEPOSIT_GAP_MAX}
+ * @throws RangeError for a recovery bound outside 1..`DEPOSIT_GAP_MAX`
  */
 export function newWalletState(options: CreateWalletOptions): WalletState {
   const network = options.network ?? DEVNET_NETWORK;
   const sk: DigestHex =
     options.sk === undefined ? randomDigest() : options.core.parseDigest(options.sk);
-  const bound = options.recoveryBound ?? DEPOSIT_GAP;
-  if (!Number.isSafeInteger(bound) || bound < 1 || bound > DEPOSIT_GAP_MAX)
-    throw new RangeError(`"recoveryBound" expected an integer in 1..${DEPOSIT_GAP_MAX}`);
+  const bound = recoveryBoundOf(options.recoveryBound);
   const restored = options.sk !== undefined;
   return {
     version: 1,

@@ -224,8 +224,6 @@ export class Wallet {
    *   WalletBehindError for a wallet restored from its key that has not synced yet
    */
   async depositTicket(amount: string): Promise<DepositTicket> {
-    if (!isAmount(amount))
-      throw new RangeError(`"amount" expected decimal atomic units, 0 < amount < 2^62`);
     const ticket = this.context.tickets.issue(amount);
     await this.save();
     return ticket;
@@ -244,8 +242,6 @@ export class Wallet {
    * @throws WalletError `ticket_not_open` when the counter is not an open ticket of this wallet
    */
   async reissueTicket(counter: number, amount?: string): Promise<DepositTicket> {
-    if (amount !== undefined && !isAmount(amount))
-      throw new RangeError(`"amount" expected decimal atomic units, 0 < amount < 2^62`);
     const ticket = this.context.tickets.reissue(counter, amount);
     await this.save();
     return ticket;
