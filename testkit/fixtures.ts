@@ -25,7 +25,7 @@ import {
   type SpendPublicInputs,
   spendWitness,
 } from '../src/core/index.js';
-import type { Checkpoint, Ledger, TransitionInput } from '../src/ledger/index.js';
+import type { Checkpoint, Ledger, SettlementInput } from '../src/ledger/index.js';
 import { DEVNET_NETWORK, SCHEME } from '../src/scheme/index.js';
 
 /** What a fixture set is made of. */
@@ -44,8 +44,8 @@ export interface FixtureSpec {
   readonly expiry?: number;
 }
 
-/** One valid payment: a transition input plus what made it. */
-export interface PaymentFixture extends TransitionInput {
+/** One valid payment: a settlement input plus what made it. */
+export interface PaymentFixture extends SettlementInput {
   /** The proof (fixtures carry it inline). */
   readonly proof: Uint8Array;
   /** The note spent (secret; tests only). */

@@ -8,8 +8,8 @@ import type { PrivStarkCore, SpendPublicInputs } from '../core/index.js';
 import type {
   LedgerRejection,
   SettleResult,
+  SettlementInput,
   SpentNullifier,
-  TransitionInput,
 } from '../ledger/index.js';
 import type { Reason } from '../scheme/index.js';
 
@@ -34,7 +34,7 @@ export interface FacilitatorLedger {
    * The pool's transition: a settled nullifier answered first, then its own checks, the proof
    * verified, the transition applied atomically and durably.
    */
-  settle(input: TransitionInput): Promise<SettleResult>;
+  settle(input: SettlementInput): Promise<SettleResult>;
   /** A settle the facilitator's checks refused: `duplicate_settlement` if its nullifier settled, else `reason`. */
   refuse<R extends string>(
     nullifier: unknown,

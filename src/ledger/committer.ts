@@ -1,6 +1,6 @@
 /**
  * @module Group commit: ops submitted while a group is being committed wait and go together in the
- * next group, so one durable commit (one fsync) carries many transitions. Nothing waits on a
+ * next group, so one durable commit (one fsync) carries many ops. Nothing waits on a
  * timer: a lone op commits at once, and groups grow only when commits are the bottleneck. Each op's
  * promise resolves after the commit that holds it, so durability is the same as one commit per op.
  */

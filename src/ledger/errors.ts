@@ -1,7 +1,7 @@
 /**
  * @module Reasons the ledger refuses something, and the error of a store that failed.
  *
- * Rule rejections are data ({@link LedgerRejection}), never exceptions: the transition and the
+ * Rule rejections are data ({@link LedgerRejection}), never exceptions: the settlement and the
  * deposit return them. Their codes are a subset of the profile's registry (`src/scheme/reasons.ts`:
  * the facilitator's table and the deposit reasons), and so are their messages. A store that cannot
  * answer (down, locked, disk full, timed out) throws {@link PoolUnavailableError}, which the HTTP
@@ -10,7 +10,7 @@
 
 import { type PoolNodeReason, messageOf, type Reason } from '../scheme/reasons.js';
 
-/** Every reason the ledger refuses a transition or a deposit with. */
+/** Every reason the ledger refuses a settlement, a note transition, a deposit or a payout with. */
 export const LEDGER_REASONS = [
   // the facilitator's table (priv-stark-v1 §4)
   'invalid_payload',

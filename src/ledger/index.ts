@@ -1,5 +1,5 @@
 /**
- * @module The privacy pool's ledger: its rules (the settlement transition and deposits), one store
+ * @module The privacy pool's ledger: its rules (settlements, deposits, hand-overs, transfers, note transitions, payouts), one store
  * interface with an embedded SQLite and a PostgreSQL implementation, and their migrations. No HTTP
  * here: the pool node (`src/pool-node`) serves the ledger.
  */
@@ -28,8 +28,8 @@ export {
   type LedgerOptions,
   type SettlementAccepted,
   type SettleResult,
+  type SettlementInput,
   type TransferInput,
-  type TransitionInput,
 } from './ledger.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
 export { openSqliteStore, type SqliteStoreOptions, sqlitePath } from './sqlite-store.js';

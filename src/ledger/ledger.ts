@@ -1,6 +1,6 @@
 /**
- * @module The privacy pool's ledger: its rules, whoever calls it. A settlement transition is accepted only
- * if its payment fields match the proof's public inputs, its anchor is a published checkpoint, its
+ * @module The privacy pool's ledger: its rules, whoever calls it. A settlement is accepted only if
+ * its payment fields match the proof's public inputs, its anchor is a published checkpoint, its
  * expiry has not passed by the pool's own clock, and the pool itself verifies the proof with the
  * core; the pool then derives the recipient note itself and, in one atomic step, inserts the
  * nullifier, appends the change note and the recipient note and records the event. A deposit's
@@ -84,7 +84,7 @@ export interface LedgerOptions {
   readonly checkpointIntervalMs?: number;
   /** The pool's clock, unix ms (default `Date.now`). */
   readonly clock?: () => number;
-  /** Most transitions in one group commit (default 512). */
+  /** Most ops in one group commit (default 512). */
   readonly maxGroup?: number;
   /** Errors of the checkpoint timer (the store was unreachable); the timer keeps running. */
   readonly onTimerError?: (error: unknown) => void;
@@ -98,10 +98,10 @@ export interface LedgerOptions {
 }
 
 /**
- * A settlement transition: the proof — inline, or the reference of a proof handed over (exactly
+ * A settlement: the proof — inline, or the reference of a proof handed over (exactly
  * one) — its public inputs, and the payment it pays.
  */
-export interface TransitionInput {
+export interface SettlementInput {
   readonly proof?: Uint8Array | undefined;
   readonly reference?: ProofReference | undefined;
   readonly publicInputs: SpendPublicInputs;
@@ -210,7 +210,7 @@ const RETENTION_CAP_GRANULARITY_SECONDS = 600;
 const reasonOf = (result: { readonly ok: boolean; readonly reason?: string }) =>
   result.ok ? null : (result.reason ?? null);
 
-/** Whether a transition carries its proof or a reference, for its span. */
+/** Whether a settlement carries its proof or a reference, for its span. */
 function transportOf(input: unknown): SpanFacts {
   const inline = typeof input === 'object' && input !== null && 'proof' in input;
   return { 'priv_stark.transport': inline && input.proof !== undefined ? 'inline' : 'reference' };
@@ -380,9 +380,9 @@ export class Ledger {
   }
 
   /**
-   * Applies a settlement transition (the pool's own rule; see the module comment), in the order
+   * Applies a settlement (the pool's own rule; see the module comment), in the order
    * docs/facilitator.md gives for `/settle`: a nullifier that has settled is answered first,
-   * whatever else the transition fails; then shapes, this pool's scheme, network and asset, the
+   * whatever else the settlement fails; then shapes, this pool's scheme, network and asset, the
    * proof's amount and context digest against the payment, expiry by the pool's clock, the anchor,
    * then the proof — verified here when it is inline, or, for a reference, the verdict of its
    * hand-over, whose public inputs must be exactly these; the commit re-checks the nullifier under
@@ -395,14 +395,14 @@ export class Ledger {
    * @throws PoolUnavailableError when the store fails (nothing applied, or — if the commit itself
    *   failed — possibly applied: a retry then reports `duplicate_settlement`)
    */
-  settle(input: TransitionInput): Promise<SettleResult> {
-    return inSpan('ledger.settle', () => this.settleTransition(input), {
+  settle(input: SettlementInput): Promise<SettleResult> {
+    return inSpan('ledger.settle', () => this.settlePayment(input), {
       facts: transportOf(input),
       reasonOf,
     });
   }
 
-  private async settleTransition(input: TransitionInput): Promise<SettleResult> {
+  private async settlePayment(input: SettlementInput): Promise<SettleResult> {
     if (typeof input !== 'object' || input === null) return reject('invalid_payload');
     const { proof, reference, publicInputs: pi, payment } = input;
     if (typeof pi !== 'object' || pi === null || !this.canonical(pi.nullifier))
@@ -431,7 +431,7 @@ export class Ledger {
   }
 
   /**
-   * The rest of a settlement whose nullifier, shapes and payment passed: identical transitions
+   * The rest of a settlement whose nullifier, shapes and payment passed: identical settlements
    * arriving together are verified once (later ones wait for the first), then the anchor, the
    * proof and the commit.
    */
@@ -467,10 +467,10 @@ export class Ledger {
     nullifier: unknown,
     reason: R,
   ): Promise<LedgerRejection | { readonly ok: false; readonly reason: R }> {
-    return inSpan('ledger.refuse', () => this.refuseTransition(nullifier, reason), { reasonOf });
+    return inSpan('ledger.refuse', () => this.refuseSettlement(nullifier, reason), { reasonOf });
   }
 
-  private async refuseTransition<R extends string>(
+  private async refuseSettlement<R extends string>(
     nullifier: unknown,
     reason: R,
   ): Promise<LedgerRejection | { readonly ok: false; readonly reason: R }> {
@@ -571,14 +571,14 @@ export class Ledger {
    * @throws PoolUnavailableError when the store fails
    */
   transfer(input: TransferInput): Promise<SettleResult> {
-    return inSpan('ledger.settle', () => this.transferTransition(input), {
+    return inSpan('ledger.settle', () => this.settleTransfer(input), {
       facts: { 'priv_stark.transport': 'inline' },
       reasonOf,
     });
   }
 
   /** {@link transfer}: the settlement's order, with the transfer context built here. */
-  private async transferTransition(input: TransferInput): Promise<SettleResult> {
+  private async settleTransfer(input: TransferInput): Promise<SettleResult> {
     if (typeof input !== 'object' || input === null) return reject('invalid_payload');
     const { proof, publicInputs: claimed, recipient, expiry } = input;
     if (typeof claimed !== 'object' || claimed === null || typeof recipient !== 'string')
@@ -852,7 +852,7 @@ export class Ledger {
     }
     if (!result.ok && result.reason === 'duplicate_settlement') {
       // Spent in the meantime — by a payment (this one, settled by another instance) or by a
-      // transition, which settles no payment.
+      // note transition, which settles no payment.
       const spent = await this.spent(pi.nullifier);
       return spent
         ? spentRefusal(pi.nullifier, spent)
@@ -879,7 +879,7 @@ export class Ledger {
 /**
  * The answer to a payment whose nullifier is spent: its own settlement — `duplicate_settlement`
  * with the id, so a retry learns it went through — when the nullifier row names the payment's id,
- * otherwise `nullifier_already_spent`: a transition spent the note, and no payment was settled.
+ * otherwise `nullifier_already_spent`: a note transition spent the note, and no payment was settled.
  */
 function spentRefusal(nullifier: string, spent: SpentNullifier): LedgerRejection {
   return spent.settlementId === settlementId(nullifier)

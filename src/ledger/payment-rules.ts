@@ -1,6 +1,6 @@
 /**
  * @module The checks a payment's public inputs and fields pass before the ledger looks anything up,
- * written once for the settlement transition and the proof hand-over: canonical digests and
+ * written once for the settlement and the proof hand-over: canonical digests and
  * amounts, this pool's scheme, network and asset, the proof's amount and context digest against the
  * payment (ctx recomputed here from the payment the recipient is derived from), and expiry by the
  * pool's clock. No I/O.

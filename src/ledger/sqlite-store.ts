@@ -5,7 +5,7 @@
  * serialises appends; readers see consistent snapshots without blocking writers.
  *
  * better-sqlite3 is synchronous: a group's transaction — fsync included — runs on the calling
- * thread. The pool's group committer keeps that to one commit per group of transitions.
+ * thread. The pool's group committer keeps that to one commit per group of ops.
  */
 
 import { mkdirSync } from 'node:fs';

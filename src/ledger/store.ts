@@ -7,8 +7,8 @@
  * deposit total — and enforces what must hold whatever the caller: appends are serialised by the
  * store's lock, a nullifier is inserted once (transaction + unique key), a deposit commitment
  * already in the tree is refused, and every {@link PoolStore.apply} is all or nothing. It does not
- * verify proofs or derive notes: that is the ledger's transition (`ledger.ts`), which is the only
- * writer of settlements.
+ * verify proofs or derive notes: that is the ledger's (`ledger.ts`), the only writer of
+ * settlements.
  */
 
 import type { DigestHex, Frontier, ProofReference } from '../core/index.js';

@@ -1,4 +1,4 @@
-// The pool's own rules — the settlement transition and deposits — on both stores, with real
+// The pool's own rules — settlements and deposits — on both stores, with real
 // proofs from the fixture factory. Every accepted case has must-fail twins that change nothing.
 
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ import {
   type PoolStore,
   PoolUnavailableError,
   settlementId,
-  type TransitionInput,
+  type SettlementInput,
 } from '../../src/ledger/index.js';
 import { MAX_PROOF_BYTES } from '../../src/scheme/index.js';
 import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
@@ -115,7 +115,7 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
     const before = await snapshot(store);
     const flipped = new Uint8Array(p.proof);
     flipped[Math.floor(flipped.length / 2)]! ^= 1;
-    const cases: TransitionInput[] = [
+    const cases: SettlementInput[] = [
       { ...p, proof: flipped },
       { ...p, proof: p.proof.subarray(0, p.proof.length - 1) },
       { ...p, publicInputs: { ...p.publicInputs, change: randomDigest() } },
@@ -192,7 +192,7 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
     const p = pay(5);
     const before = await snapshot(store);
     const otherAddress = core.encodeAddress(randomDigest());
-    const cases: [Partial<TransitionInput['payment']>, string][] = [
+    const cases: [Partial<SettlementInput['payment']>, string][] = [
       [{ amount: '10001' }, 'payment_requirements_mismatch'],
       [{ resourceId: 'GET /elsewhere' }, 'payment_requirements_mismatch'],
       [{ payTo: otherAddress }, 'payment_requirements_mismatch'],
@@ -238,7 +238,7 @@ describe.each(kinds)('pool rules on the %s store', (kind) => {
       { ...p, payment: null },
     ];
     for (const input of cases) {
-      expect(await pool.settle(input as TransitionInput)).toMatchObject({
+      expect(await pool.settle(input as SettlementInput)).toMatchObject({
         ok: false,
         reason: 'invalid_payload',
       });
