@@ -206,8 +206,6 @@ const SMALL_PARTS_ROOMS = new Set([
 const PENDING = new Set<string>([
   'client/wallet.ts: file',
   'client/wallet.ts: class Wallet',
-  'client/wallet.ts: function runSync',
-  'client/wallet.ts: function applyEvent',
   'client/wallet.ts: function payFrom',
   'facilitator/checks.ts: function checkRequest',
   'ledger/group-plan.ts: function planGroup',

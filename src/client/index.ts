@@ -65,11 +65,11 @@ export { LocalTree } from './tree.js';
 export { loadWasmCore, type WasmCoreSource } from './wasm-core.js';
 export { VerificationTimeoutError } from '../core/errors.js';
 export { DEPOSIT_GAP, type DepositTicket, type OpenTicket } from './deposit-tickets.js';
+export { Wallet } from './wallet.js';
 export {
   IDLE_RELEASE_GRACE_MS,
   POOL_CLOCK_MARGIN_MS,
   type SyncReport,
-  Wallet,
-} from './wallet.js';
+} from './wallet-sync.js';
 export type { Balance } from './wallet-notes.js';
 export type { CreateWalletOptions, WalletOptions } from './wallet-options.js';

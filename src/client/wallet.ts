@@ -20,22 +20,9 @@
 
 // The core's modules one by one, not its index: the index also loads the native addon (Node only).
 import type { DigestHex } from '../core/digest.js';
-import type { DepositMatch, PrivStarkCore } from '../core/facade.js';
-import {
-  changeRhoOf,
-  commitmentOf,
-  depositRhoOf,
-  deriveNote,
-  precommitmentOf,
-  randomDigest,
-  recipientRhoOf,
-} from '../core/witness.js';
-import {
-  MIN_OUTPUT_VALUE,
-  recoverTransitionOutputs,
-  refundRhoOf,
-  type TransitionWitness,
-} from '../core/transition.js';
+import type { PrivStarkCore } from '../core/facade.js';
+import { changeRhoOf, commitmentOf, precommitmentOf, randomDigest } from '../core/witness.js';
+import { MIN_OUTPUT_VALUE, type TransitionWitness } from '../core/transition.js';
 import {
   decodeProof,
   encodeProof,
@@ -58,7 +45,6 @@ import {
 import {
   type PoolNodeClient,
   PoolNodeError,
-  type PoolEvent,
   type TransferReceipt,
   type TransitionReceipt,
 } from '../pool-node/client.js';
@@ -81,25 +67,10 @@ import {
 } from './wallet-notes.js';
 import type { CreateWalletOptions, WalletOptions } from './wallet-options.js';
 import { newWalletState, openStored, pathOf, storeOf } from './wallet-persistence.js';
-
-/** Margin for the pool's clock before a pending payment past its expiry is released, ms. */
-export const POOL_CLOCK_MARGIN_MS = 5_000;
-
-/** How long past expiry, by the wallet's clock, an idle pool's silence releases a pending payment. */
-export const IDLE_RELEASE_GRACE_MS = 10 * 60_000;
+import { type SyncReport, WalletSync } from './wallet-sync.js';
 
 /** How {@link Wallet.createPayment} carries the proof. */
 export type PaymentTransport = ProofTransport;
-
-/** What a sync read. */
-export interface SyncReport {
-  readonly leaves: number;
-  readonly events: number;
-  readonly notesFound: number;
-  readonly settled: number;
-  readonly released: number;
-  readonly checkpoint: number | null;
-}
 
 /**
  * A wallet.
@@ -119,11 +90,8 @@ export class Wallet {
   readonly store: WalletStore | null;
   /** What the wallet's parts share: configuration, state, local tree, tickets, reserved notes. */
   private readonly context: WalletContext;
-  private syncing: Promise<SyncReport> | null = null;
-  /** Notes by nullifier (a settlement names the note it spends). */
-  private readonly byNullifier = new Map<string, StoredNote>();
-  /** Recipient addresses of settlements already decoded: whether each is this wallet's. */
-  private readonly addressSeen = new Map<string, boolean>();
+  /** Its sync: leaves, events and checkpoints since the cursors, then expired payments released. */
+  private readonly syncer: WalletSync;
 
   private constructor(
     options: WalletOptions,
@@ -139,7 +107,7 @@ export class Wallet {
     this.store = store;
     this.owner = context.owner;
     this.address = context.address;
-    for (const note of state.notes) this.byNullifier.set(note.nullifier, note);
+    this.syncer = new WalletSync(context);
   }
 
   /**
@@ -254,402 +222,7 @@ export class Wallet {
    * @throws PoolMismatchError when the node's pool is not the one the wallet followed
    */
   sync(): Promise<SyncReport> {
-    this.syncing ??= this.runSync().finally(() => {
-      this.syncing = null;
-    });
-    return this.syncing;
-  }
-
-  private async runSync(): Promise<SyncReport> {
-    const head = await this.poolNode.state();
-    if (head.network !== this.network.network)
-      throw new PoolMismatchError(
-        `the pool node serves ${head.network}, the wallet is for ${this.network.network}`,
-      );
-    if (head.size < this.context.tree.size || head.events < this.context.state.eventCursor) {
-      throw new PoolMismatchError(
-        `the pool node has ${head.size} leaves and ${head.events} events, the wallet already read ${this.context.tree.size} and ${this.context.state.eventCursor}: another or a reset pool`,
-      );
-    }
-    // 1. Leaves up to the head's size and 2. events up to its count, side by side (the events
-    // need no tree; the checkpoints below do): the local tree is hashed while deposits are matched
-    // off the JavaScript thread, each side reading pages ahead. If one fails the other stops at its
-    // next page, and the sync fails with nothing saved past what each had applied.
-    const leavesBefore = this.context.tree.size;
-    let failed = false;
-    const stopOnFailure = <T>(run: () => Promise<T>) =>
-      run().catch((error: unknown) => {
-        failed = true;
-        throw error;
-      });
-    const readLeaves = async () => {
-      // Written (and hashed) in runs of pages: one store write and fsync per run, always before
-      // the tree takes the leaves, so the tree never holds leaves the store lacks.
-      let run: DigestHex[] = [];
-      let runFrom = this.context.tree.size;
-      const flush = async () => {
-        if (run.length === 0) return;
-        await this.store?.appendLeaves(runFrom, run);
-        this.context.tree.append(run);
-        runFrom += run.length;
-        run = [];
-      };
-      const read = (from: number, limit: number) =>
-        this.poolNode.leaves(from, limit).then((page) => page.leaves);
-      for await (const { items } of pagesAhead(this.context.tree.size, head.size, 4096, read)) {
-        if (failed) return;
-        for (const leaf of items) run.push(leaf);
-        if (run.length >= LEAF_RUN) await flush();
-      }
-      if (!failed) await flush();
-    };
-    let events = 0;
-    let notesFound = 0;
-    let settled = 0;
-    const readEvents = async () => {
-      const read = (after: number, limit: number) =>
-        this.poolNode.events(after, limit).then((page) => page.events);
-      for await (const { items } of pagesAhead(
-        this.context.state.eventCursor,
-        head.events,
-        1000,
-        read,
-      )) {
-        if (failed) return;
-        const found = await this.applyEvents(items);
-        notesFound += found.notes;
-        settled += found.settled;
-        events += items.length;
-      }
-    };
-    const [leavesRead, eventsRead] = await Promise.allSettled([
-      stopOnFailure(readLeaves),
-      stopOnFailure(readEvents),
-    ]);
-    if (leavesRead.status === 'rejected') throw leavesRead.reason;
-    if (eventsRead.status === 'rejected') throw eventsRead.reason;
-    // 3. Checkpoints (none to ask for when the head names none newer than the cursor); the latest
-    // one the local tree covers must have the root the wallet computes.
-    const checkpointBefore = this.context.state.checkpointCursor;
-    checkpoints: while ((head.checkpoint?.seq ?? 0) > this.context.state.checkpointCursor) {
-      const page = await this.poolNode.checkpoints(this.context.state.checkpointCursor);
-      if (page.checkpoints.length === 0) break;
-      for (const cp of page.checkpoints) {
-        // Published after the leaves were read: left for the next sync (the cursor stays before it).
-        if (cp.size > this.context.tree.size) break checkpoints;
-        this.context.state.checkpointCursor = cp.seq;
-        this.context.state.poolTime = Math.max(this.context.state.poolTime, cp.time);
-        if (this.context.tree.root(cp.size) !== cp.root) {
-          throw new PoolMismatchError(
-            `checkpoint ${cp.seq} has a root the wallet's copy of the tree does not give: another or a reset pool`,
-          );
-        }
-        this.context.state.checkpoint = {
-          seq: cp.seq,
-          root: cp.root,
-          size: cp.size,
-          time: cp.time,
-        };
-      }
-    }
-    // 4. Pending payments the pool's clock has outlived.
-    const released = this.releaseExpired();
-    this.context.state.syncedAt = this.context.clock();
-    // A restored key's first sync fixes which counters a lost copy may have handed out.
-    const firstRestore =
-      this.context.state.depositGap > 0 && this.context.state.inheritedBelow == null;
-    this.context.tickets.synced();
-    // A sync that read nothing new writes nothing (the time of the sync alone can wait for the next write).
-    if (
-      this.context.tree.size !== leavesBefore ||
-      events > 0 ||
-      this.context.state.checkpointCursor !== checkpointBefore ||
-      released > 0 ||
-      firstRestore
-    )
-      await this.save();
-    return {
-      leaves: this.context.tree.size - leavesBefore,
-      events,
-      notesFound,
-      settled,
-      released,
-      checkpoint: this.context.state.checkpoint?.seq ?? null,
-    };
-  }
-
-  private addNote(note: StoredNote): boolean {
-    if (
-      this.context.state.notes.some(
-        (n) => n.commitment === note.commitment && n.index === note.index,
-      )
-    )
-      return false;
-    this.context.state.notes.push(note);
-    this.byNullifier.set(note.nullifier, note);
-    return true;
-  }
-
-  /**
-   * Applies a page of events in the log's order. Deposits are matched against the counters the
-   * wallet watches a page at a time (one core call; one hash per distinct amount and counter);
-   * a match changes what is watched, so the rest of the page is matched again after it.
-   */
-  private async applyEvents(
-    events: readonly PoolEvent[],
-  ): Promise<{ notes: number; settled: number }> {
-    let notes = 0;
-    let settled = 0;
-    let at = 0;
-    while (at < events.length) {
-      const match = await this.nextDeposit(events, at);
-      const end = match ? match.at : events.length;
-      for (; at < end; at++) {
-        const found = this.applyEvent(events[at]!, null);
-        notes += found.notes;
-        settled += found.settled;
-      }
-      if (match) {
-        notes += this.applyEvent(events[match.at]!, match.counter).notes;
-        at = match.at + 1;
-      }
-    }
-    return { notes, settled };
-  }
-
-  /** The first deposit at or after `from` that pays a counter the wallet watches. */
-  private async nextDeposit(
-    events: readonly PoolEvent[],
-    from: number,
-  ): Promise<{ at: number; counter: number } | null> {
-    const watched = this.context.tickets.watch();
-    if (watched.counters.length === 0) return null;
-    const positions: number[] = [];
-    const deposits: { amount: string; commitment: string }[] = [];
-    for (let i = from; i < events.length; i++) {
-      const event = events[i]!;
-      if (event.kind !== 'deposit') continue;
-      positions.push(i);
-      deposits.push({ amount: event.amount, commitment: event.commitment });
-    }
-    if (deposits.length === 0) return null;
-    // Off the JavaScript thread where that is a thread (native), in two halves on two threads:
-    // the pages ahead are parsed and the tree hashed meanwhile.
-    let matches: DepositMatch[];
-    if (this.core.backend !== 'native') matches = this.core.depositMatches(watched.pres, deposits);
-    else {
-      const half = deposits.length >= 256 ? Math.ceil(deposits.length / 2) : deposits.length;
-      const [first, second] = await Promise.all([
-        this.core.depositMatchesAsync(watched.pres, deposits.slice(0, half)),
-        half < deposits.length
-          ? this.core.depositMatchesAsync(watched.pres, deposits.slice(half))
-          : Promise.resolve([]),
-      ]);
-      matches = [...first, ...second.map((m) => ({ ...m, deposit: m.deposit + half }))];
-    }
-    const first = matches[0];
-    return first
-      ? { at: positions[first.deposit]!, counter: watched.counters[first.precommitment]! }
-      : null;
-  }
-
-  /** One event; `counter` is the deposit counter a deposit event pays (`null`: none of ours). */
-  private applyEvent(event: PoolEvent, counter: number | null): { notes: number; settled: number } {
-    this.context.state.eventCursor = event.id;
-    this.context.state.poolTime = Math.max(this.context.state.poolTime, event.time);
-    let notes = 0;
-    let settled = 0;
-    if (event.kind === 'deposit') {
-      if (counter === null) return { notes, settled };
-      const rho = depositRhoOf(this.core, this.context.state.sk, counter);
-      const derived = deriveNote(this.core, {
-        sk: this.context.state.sk,
-        value: event.amount,
-        rho,
-      });
-      if (
-        this.addNote({
-          commitment: event.commitment,
-          value: event.amount,
-          rho,
-          index: event.index,
-          nullifier: derived.nullifier,
-          origin: 'deposit',
-          counter,
-        })
-      )
-        notes++;
-      this.context.tickets.recordFound(counter, event.amount);
-      return { notes, settled };
-    }
-    if (event.kind === 'transition' || event.kind === 'withdrawal')
-      return { notes: this.applyTransition(event), settled };
-    if (event.kind === 'refund') return { notes: this.applyRefund(event), settled };
-    // A settlement: one of ours spent (its change is ours), and/or a payment to us. The note it
-    // spends is earlier in the log than the settlement (it had to be in a checkpoint to be spent),
-    // so reading the log in order has already found it.
-    const spentNote = this.byNullifier.get(event.nullifier);
-    if (spentNote) {
-      spentNote.spent = { settlementId: event.settlementId, eventId: event.id };
-      const changeValue = BigInt(spentNote.value) - BigInt(event.amount);
-      const rho = changeRhoOf(this.core, this.context.state.sk, event.nullifier);
-      if (changeValue > 0n) {
-        const value = changeValue.toString();
-        const commitment = commitmentOf(
-          this.core,
-          value,
-          precommitmentOf(this.core, this.owner, rho),
-        );
-        if (commitment === event.change) {
-          const derived = deriveNote(this.core, { sk: this.context.state.sk, value, rho });
-          if (
-            this.addNote({
-              commitment,
-              value,
-              rho,
-              index: event.changeIndex,
-              nullifier: derived.nullifier,
-              origin: 'change',
-            })
-          )
-            notes++;
-        }
-      }
-      for (const p of this.context.state.pending) {
-        if (p.nullifier === event.nullifier && p.status !== 'settled') {
-          p.status = p.change === event.change ? 'settled' : p.status;
-          if (p.status === 'settled') {
-            p.settlementId = event.settlementId;
-            settled++;
-          }
-        }
-      }
-      // Another payment built from the same note (the wallet never does that) lost: nothing to resolve.
-      for (const p of this.context.state.pending)
-        if (p.nullifier === event.nullifier && p.status === 'pending') p.status = 'expired';
-    }
-    if (this.isOurAddress(event.recipient)) {
-      const rho = recipientRhoOf(this.core, event.nullifier);
-      const commitment = commitmentOf(
-        this.core,
-        event.amount,
-        precommitmentOf(this.core, this.owner, rho),
-      );
-      if (commitment === event.recipientNote) {
-        const derived = deriveNote(this.core, {
-          sk: this.context.state.sk,
-          value: event.amount,
-          rho,
-        });
-        if (
-          this.addNote({
-            commitment,
-            value: event.amount,
-            rho,
-            index: event.recipientIndex,
-            nullifier: derived.nullifier,
-            origin: 'received',
-          })
-        )
-          notes++;
-      }
-    }
-    return { notes, settled };
-  }
-
-  /**
-   * A merge or split: our notes among its inputs are spent; when its first input is ours, its
-   * outputs are ours too (the statement proves they belong to the inputs' owner), found from the
-   * key: `rho` from the first nullifier, the value from the memo. Dummy outputs (value 0) are
-   * left out.
-   * @returns notes added
-   */
-  private applyTransition(
-    event: Extract<PoolEvent, { kind: 'transition' } | { kind: 'withdrawal' }>,
-  ): number {
-    const id = event.kind === 'transition' ? event.transitionId : event.withdrawalId;
-    for (const nullifier of event.nullifiers) {
-      const note = this.byNullifier.get(nullifier);
-      if (note) note.spent = { settlementId: id, eventId: event.id };
-    }
-    if (!this.byNullifier.has(event.nullifiers[0])) return 0;
-    let notes = 0;
-    for (const found of recoverTransitionOutputs(this.core, this.context.state.sk, event)) {
-      if (found.value === '0') continue;
-      const derived = deriveNote(this.core, found);
-      if (
-        this.addNote({
-          commitment: found.commitment,
-          value: found.value,
-          rho: found.rho,
-          index: event.outputIndexes[found.output],
-          nullifier: derived.nullifier,
-          origin: 'transition',
-        })
-      )
-        notes++;
-    }
-    return notes;
-  }
-
-  /**
-   * A failed payout's refund: ours when the exit spent our note (its first nullifier), found from
-   * the key (`rho = H_REFUND_RHO(sk, nf₁)`, the value the exit's amount).
-   * @returns notes added
-   */
-  private applyRefund(event: Extract<PoolEvent, { kind: 'refund' }>): number {
-    if (!this.byNullifier.has(event.nullifier)) return 0;
-    const rho = refundRhoOf(this.core, this.context.state.sk, event.nullifier);
-    const commitment = commitmentOf(
-      this.core,
-      event.amount,
-      precommitmentOf(this.core, this.owner, rho),
-    );
-    if (commitment !== event.commitment) return 0;
-    const derived = deriveNote(this.core, { sk: this.context.state.sk, value: event.amount, rho });
-    return this.addNote({
-      commitment,
-      value: event.amount,
-      rho,
-      index: event.index,
-      nullifier: derived.nullifier,
-      origin: 'refund',
-    })
-      ? 1
-      : 0;
-  }
-
-  private isOurAddress(address: string): boolean {
-    if (address === this.address) return true;
-    // Another spelling of an address decodes to its owner; a pool's recipients repeat (merchants),
-    // so each is decoded once (up to a bound).
-    let ours = this.addressSeen.get(address);
-    if (ours === undefined) {
-      try {
-        ours = this.core.decodeAddress(address) === this.owner;
-      } catch {
-        ours = false;
-      }
-      if (this.addressSeen.size >= 4096) this.addressSeen.clear();
-      this.addressSeen.set(address, ours);
-    }
-    return ours;
-  }
-
-  private releaseExpired(): number {
-    let released = 0;
-    const now = this.context.clock();
-    for (const p of this.context.state.pending) {
-      if (p.status !== 'pending') continue;
-      const expiryMs = p.expiry * 1000;
-      const poolPassed = this.context.state.poolTime > expiryMs + POOL_CLOCK_MARGIN_MS;
-      const idlePassed = now > expiryMs + IDLE_RELEASE_GRACE_MS;
-      if (poolPassed || idlePassed) {
-        p.status = 'expired';
-        released++;
-      }
-    }
-    return released;
+    return this.syncer.sync();
   }
 
   /**
@@ -1095,52 +668,6 @@ export class Wallet {
   /** Writes the state to the store (serialised, in call order; a no-op without a store). */
   save(): Promise<void> {
     return this.context.save();
-  }
-}
-
-/** A request made ahead of its use: its failure is reported where it is awaited, never as unhandled. */
-function quiet<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => undefined);
-  return promise;
-}
-
-/** Requests in flight ahead of the page being applied (leaves and events each). */
-const PAGES_AHEAD = 2;
-
-/** Leaves written and hashed together (16 pages: one fsync per run). */
-const LEAF_RUN = 16 * 4096;
-
-/**
- * The pages of a list addressed by position (leaves from `at`, events after id `at`: both without
- * gaps) up to `end`, with {@link PAGES_AHEAD} requests in flight ahead of the page handed out. A
- * short page drops the read-ahead and goes on from where it ended; an empty one ends the read.
- */
-async function* pagesAhead<T>(
-  start: number,
-  end: number,
-  size: number,
-  read: (at: number, limit: number) => Promise<T[]>,
-): AsyncGenerator<{ at: number; items: T[] }> {
-  const queue: { at: number; limit: number; page: Promise<T[]> }[] = [];
-  let next = start;
-  const fill = () => {
-    while (queue.length <= PAGES_AHEAD && next < end) {
-      const limit = Math.min(size, end - next);
-      queue.push({ at: next, limit, page: quiet(read(next, limit)) });
-      next += limit;
-    }
-  };
-  fill();
-  while (queue.length > 0) {
-    const { at, limit, page } = queue.shift()!;
-    const items = (await page).slice(0, limit);
-    if (items.length === 0) return;
-    if (items.length < limit) {
-      queue.length = 0;
-      next = at + items.length;
-    }
-    fill();
-    yield { at, items };
   }
 }
 
