@@ -204,9 +204,6 @@ const SMALL_PARTS_ROOMS = new Set([
  * lines, and the issue closes with this set empty.
  */
 const PENDING = new Set<string>([
-  'client/wallet.ts: file',
-  'client/wallet.ts: class Wallet',
-  'client/wallet.ts: function payFrom',
   'facilitator/checks.ts: function checkRequest',
   'ledger/group-plan.ts: function planGroup',
   'ledger/ledger.ts: file',

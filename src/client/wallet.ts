@@ -21,56 +21,43 @@
 // The core's modules one by one, not its index: the index also loads the native addon (Node only).
 import type { DigestHex } from '../core/digest.js';
 import type { PrivStarkCore } from '../core/facade.js';
-import { changeRhoOf, commitmentOf, precommitmentOf, randomDigest } from '../core/witness.js';
+import { randomDigest } from '../core/witness.js';
 import { MIN_OUTPUT_VALUE, type TransitionWitness } from '../core/transition.js';
 import {
-  decodeProof,
   encodeProof,
   expiryFor,
   isAmount,
   type NetworkProfile,
-  paymentContext,
   type PaymentRequirements,
-  PROOF_TRANSPORTS,
   type PrivStarkPayload,
-  type ProofTransport,
-  resourceIdOf,
   SCHEME,
   TRANSFER_MAX_TIMEOUT_SECONDS,
-  TRANSFER_RESOURCE_ID,
   checkDestination,
   exitContext,
   transitionContext,
 } from '../scheme/index.js';
-import {
-  type PoolNodeClient,
-  PoolNodeError,
-  type TransferReceipt,
-  type TransitionReceipt,
-} from '../pool-node/client.js';
+import type { PoolNodeClient, TransferReceipt, TransitionReceipt } from '../pool-node/client.js';
 import type { DepositTicket, OpenTicket } from './deposit-tickets.js';
-import {
-  InsufficientFundsError,
-  PoolMismatchError,
-  UnpayableRequirementsError,
-  WalletBehindError,
-} from './errors.js';
+import { InsufficientFundsError, UnpayableRequirementsError, WalletBehindError } from './errors.js';
 import type { StoredNote, StoredPending, WalletState, WalletStore } from './store.js';
 import { type WalletContext, walletContext } from './wallet-context.js';
-import {
-  type Balance,
-  balanceOf,
-  coveringNote,
-  lockedNotes,
-  ownNote,
-  spendableNotes,
-} from './wallet-notes.js';
+import { type Balance, balanceOf, lockedNotes, ownNote, spendableNotes } from './wallet-notes.js';
 import type { CreateWalletOptions, WalletOptions } from './wallet-options.js';
+import {
+  createPayment,
+  handOver,
+  type PaymentTransport,
+  transfer,
+  transportFor,
+} from './wallet-payments.js';
 import { newWalletState, openStored, pathOf, storeOf } from './wallet-persistence.js';
 import { type SyncReport, WalletSync } from './wallet-sync.js';
 
-/** How {@link Wallet.createPayment} carries the proof. */
-export type PaymentTransport = ProofTransport;
+// What this module declared before its parts moved out, still importable from here.
+export type { Balance } from './wallet-notes.js';
+export type { CreateWalletOptions, WalletOptions } from './wallet-options.js';
+export type { PaymentTransport } from './wallet-payments.js';
+export { IDLE_RELEASE_GRACE_MS, POOL_CLOCK_MARGIN_MS, type SyncReport } from './wallet-sync.js';
 
 /**
  * A wallet.
@@ -234,154 +221,7 @@ export class Wallet {
     requirements: PaymentRequirements,
     options: { maxAmount?: bigint | undefined; transport?: PaymentTransport | undefined } = {},
   ): Promise<PrivStarkPayload> {
-    // 1. Requirements this wallet can pay.
-    if (requirements.scheme !== SCHEME)
-      throw new UnpayableRequirementsError(`scheme ${requirements.scheme} is not ${SCHEME}`);
-    if (requirements.network !== this.network.network)
-      throw new UnpayableRequirementsError(
-        `network ${requirements.network} is not the wallet's ${this.network.network}`,
-      );
-    if (requirements.asset !== this.network.asset)
-      throw new UnpayableRequirementsError(
-        `asset ${requirements.asset} is not the network's ${this.network.asset}`,
-      );
-    if (!isAmount(requirements.amount))
-      throw new UnpayableRequirementsError(
-        `amount ${requirements.amount.slice(0, 32)} is not decimal atomic units below 2^62`,
-      );
-    if (options.maxAmount !== undefined && BigInt(requirements.amount) > options.maxAmount) {
-      throw new UnpayableRequirementsError(
-        `amount ${requirements.amount} is above the spend cap of ${options.maxAmount}`,
-      );
-    }
-    try {
-      this.core.decodeAddress(requirements.payTo);
-    } catch {
-      throw new UnpayableRequirementsError(`payTo is not a shielded address`);
-    }
-    if (
-      !Number.isSafeInteger(requirements.maxTimeoutSeconds) ||
-      requirements.maxTimeoutSeconds < 1
-    ) {
-      throw new UnpayableRequirementsError('maxTimeoutSeconds must be a positive integer');
-    }
-    // The pool's transfer context is not a merchant's: a proof for it settles at the pool node
-    // without the merchant's facilitator, and the wallet tells its transfers by it.
-    if (resourceIdOf(requirements) === TRANSFER_RESOURCE_ID)
-      throw new UnpayableRequirementsError(
-        `resourceId ${TRANSFER_RESOURCE_ID} is the pool's transfer context, not a merchant's route`,
-      );
-    const note = coveringNote(this.context, BigInt(requirements.amount));
-    return this.payFrom(note, requirements, options.transport ?? this.transportFor(requirements));
-  }
-
-  /**
-   * Pays `requirements` from `note` (chosen synchronously by the caller, so no other payment takes
-   * it): the statement, the pending record written before anything leaves, the proof, then the
-   * payload — inline, or handed over for a reference.
-   */
-  private async payFrom(
-    note: StoredNote,
-    requirements: PaymentRequirements,
-    transport: PaymentTransport,
-  ): Promise<PrivStarkPayload> {
-    const checkpoint = this.context.state.checkpoint!;
-    const amount = BigInt(requirements.amount);
-    this.context.reserved.add(note.commitment);
-    try {
-      // 3. The statement: context, anchor path, change.
-      const expiry = expiryFor(
-        Math.floor(this.context.clock() / 1000),
-        requirements.maxTimeoutSeconds,
-      );
-      const ctx = this.core.contextDigest(paymentContext(requirements, expiry));
-      // The path's root is checked against the checkpoint once the proof's public inputs exist
-      // (they hash it anyway; the sync already matched the tree's root to the checkpoint's).
-      const path = this.context.tree.path(note.index, checkpoint.size);
-      const changeValue = (BigInt(note.value) - amount).toString();
-      const changeRho = changeRhoOf(this.core, this.context.state.sk, note.nullifier);
-      const change = commitmentOf(
-        this.core,
-        changeValue,
-        precommitmentOf(this.core, this.owner, changeRho),
-      );
-
-      // 4. Pending before anything leaves.
-      const pending: StoredPending = {
-        nullifier: note.nullifier,
-        note: note.commitment,
-        amount: requirements.amount,
-        payTo: requirements.payTo,
-        resourceId: resourceIdOf(requirements),
-        change,
-        changeValue,
-        expiry,
-        createdAt: this.context.clock(),
-        status: 'pending',
-      };
-      this.context.state.pending.push(pending);
-      const recorded = this.save();
-
-      // 5. The proof, built while the record is written: the payload leaves only once both are done.
-      const proving = Promise.resolve().then(() =>
-        this.core.proveSpend({
-          sk: this.context.state.sk,
-          value: note.value,
-          rho: note.rho,
-          index: note.index,
-          path,
-          amount: requirements.amount,
-          ctx,
-        }),
-      );
-      const [saved, built] = await Promise.allSettled([recorded, proving]);
-      const failure =
-        saved.status === 'rejected'
-          ? saved.reason
-          : built.status === 'rejected'
-            ? built.reason
-            : built.value.publicInputs.nullifier !== note.nullifier ||
-                built.value.publicInputs.change !== change ||
-                built.value.publicInputs.root !== checkpoint.root
-              ? new PoolMismatchError(
-                  `the proof does not prove the payment the wallet recorded against checkpoint ${checkpoint.seq}: the wallet's copy of the tree is damaged`,
-                )
-              : null;
-      if (failure !== null || built.status === 'rejected') {
-        // Nothing left the wallet: forget the record (a copy already written only locks the note
-        // until its expiry).
-        this.context.state.pending.splice(this.context.state.pending.indexOf(pending), 1);
-        await this.save().catch(() => undefined);
-        throw failure;
-      }
-      const proved = built.value;
-      const inline: PrivStarkPayload = {
-        scheme: SCHEME,
-        network: requirements.network,
-        root: checkpoint.root,
-        nullifier: note.nullifier,
-        commitment: change,
-        proof: encodeProof(proved.proof),
-        amount: requirements.amount,
-        recipient: requirements.payTo,
-        expiry,
-      };
-      if (transport === 'inline') return inline;
-      try {
-        return await this.handOver(inline, requirements);
-      } catch (error) {
-        // A refusal (4xx) means the node kept nothing and nothing left the wallet: forget the
-        // record. Without a clear answer the node may hold the proof: the record stays, pending
-        // until the pool's log resolves it.
-        if (error instanceof PoolNodeError && error.status >= 400 && error.status < 500) {
-          this.context.state.pending.splice(this.context.state.pending.indexOf(pending), 1);
-          await this.save().catch(() => undefined);
-        }
-        throw error;
-      }
-    } finally {
-      this.context.reserved.delete(note.commitment);
-    }
+    return createPayment(this.context, requirements, options);
   }
 
   /**
@@ -400,52 +240,7 @@ export class Wallet {
     amount: bigint | string,
     options: { readonly note?: string | undefined } = {},
   ): Promise<TransferReceipt> {
-    const value = typeof amount === 'bigint' ? amount.toString() : amount;
-    if (!isAmount(value))
-      throw new UnpayableRequirementsError(
-        `amount ${value.slice(0, 32)} is not decimal atomic units below 2^62`,
-      );
-    try {
-      this.core.decodeAddress(recipient);
-    } catch {
-      throw new UnpayableRequirementsError('the recipient is not a shielded address');
-    }
-    const note =
-      options.note === undefined
-        ? coveringNote(this.context, BigInt(value))
-        : ownNote(this.context, options.note);
-    if (BigInt(note.value) < BigInt(value))
-      throw new InsufficientFundsError(BigInt(value), BigInt(note.value), BigInt(note.value));
-    const requirements = transferRequirements(this.network, recipient, value);
-    const payload = await this.payFrom(note, requirements, 'inline');
-    try {
-      return await this.context.handOverNode.transfer({
-        scheme: payload.scheme,
-        network: payload.network,
-        root: payload.root,
-        nullifier: payload.nullifier,
-        commitment: payload.commitment,
-        proof: payload.proof!,
-        amount: payload.amount,
-        recipient: payload.recipient,
-        expiry: payload.expiry,
-      });
-    } catch (error) {
-      // A refusal means nothing was applied: forget the record. `duplicate_settlement` says the
-      // note was spent (by another copy of this key, or this very transfer retried): the log
-      // resolves the record. Without a clear answer the transfer may have settled: it stays.
-      if (
-        error instanceof PoolNodeError &&
-        error.status >= 400 &&
-        error.status < 500 &&
-        error.code !== 'duplicate_settlement'
-      ) {
-        const at = this.context.state.pending.findIndex((p) => p.nullifier === payload.nullifier);
-        if (at !== -1) this.context.state.pending.splice(at, 1);
-        await this.save().catch(() => undefined);
-      }
-      throw error;
-    }
+    return transfer(this.context, recipient, amount, options);
   }
 
   /**
@@ -613,14 +408,7 @@ export class Wallet {
    * first when this wallet prefers it and the merchant takes it.
    */
   transportFor(requirements: PaymentRequirements): PaymentTransport {
-    const listed = (requirements.extra as { proofTransports?: unknown } | undefined)
-      ?.proofTransports;
-    const offered = (Array.isArray(listed) ? listed : ['inline']).filter(
-      (t): t is PaymentTransport => PROOF_TRANSPORTS.includes(t as PaymentTransport),
-    );
-    if (this.context.transportPreference === 'inline' && offered.includes('inline'))
-      return 'inline';
-    return offered[0] ?? 'inline';
+    return transportFor(this.context, requirements);
   }
 
   /**
@@ -635,58 +423,13 @@ export class Wallet {
     payload: PrivStarkPayload,
     requirements: PaymentRequirements,
   ): Promise<PrivStarkPayload> {
-    if (payload.proof === undefined) return payload;
-    const decoded = decodeProof(payload.proof);
-    if (!decoded.ok) throw new UnpayableRequirementsError('the payment carries no readable proof');
-    const payment = paymentContext(requirements, payload.expiry);
-    const { reference } = this.core.proofReference(decoded.bytes, {
-      root: payload.root as DigestHex,
-      nullifier: payload.nullifier as DigestHex,
-      change: payload.commitment as DigestHex,
-      amount: payload.amount,
-      ctx: this.core.contextDigest(payment),
-    });
-    const answer = await this.context.handOverNode.handOver({
-      scheme: payment.scheme,
-      network: payment.network,
-      asset: payment.asset,
-      payTo: payment.payTo,
-      amount: payment.amount,
-      resourceId: payment.resourceId,
-      expiry: payment.expiry,
-      root: payload.root,
-      nullifier: payload.nullifier,
-      commitment: payload.commitment,
-      proof: payload.proof,
-    });
-    if (answer.reference !== reference)
-      throw new PoolMismatchError('the pool node answered another reference for this proof');
-    const { proof: _inline, ...fields } = payload;
-    return { ...fields, proofRef: reference };
+    return handOver(this.context, payload, requirements);
   }
 
   /** Writes the state to the store (serialised, in call order; a no-op without a store). */
   save(): Promise<void> {
     return this.context.save();
   }
-}
-
-/** The requirements a transfer through the pool node is bound to (the pool's transfer context). */
-function transferRequirements(
-  network: NetworkProfile,
-  recipient: string,
-  amount: string,
-): PaymentRequirements {
-  return {
-    scheme: SCHEME,
-    network: network.network,
-    asset: network.asset,
-    amount,
-    payTo: recipient,
-    // Half the bound: the transfer is sent at once, and the pool's clock may run ahead.
-    maxTimeoutSeconds: TRANSFER_MAX_TIMEOUT_SECONDS / 2,
-    extra: { resourceId: TRANSFER_RESOURCE_ID },
-  } as PaymentRequirements;
 }
 
 const DIGEST_ZERO = `0x${'0'.repeat(64)}` as DigestHex;
