@@ -1,10 +1,13 @@
 /**
- * @module The privacy pool's ledger: its rules (settlements, deposits, hand-overs, transfers, note transitions, payouts), one store
- * interface with an embedded SQLite and a PostgreSQL implementation, and their migrations. No HTTP
- * here: the pool node (`src/pool-node`) serves the ledger.
+ * @module The privacy pool's ledger: its rules (settlements, deposits, hand-overs, transfers, note
+ * transitions, payouts), one store interface with an embedded SQLite and a PostgreSQL
+ * implementation, and their migrations. No HTTP here: the pool node (`src/pool-node`) serves the
+ * ledger.
  */
 
 export { type CommitResult, GroupCommitter } from './committer.js';
+export type { LedgerCore } from './context.js';
+export type { DepositAccepted, DepositInput, DepositResult } from './deposit.js';
 export {
   LEDGER_REASONS,
   type LedgerReason,
@@ -16,14 +19,10 @@ export { MIGRATIONS, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 export { noteCommitment, precommitment, recipientNote, settlementId } from './notes.js';
 export { openStore, type StoreConfig, storeConfigFromEnv } from './open.js';
 export {
-  type DepositAccepted,
-  type DepositInput,
-  type DepositResult,
   type HandOverAccepted,
   type HandOverInput,
   type HandOverResult,
   Ledger,
-  type LedgerCore,
   type LedgerHealth,
   type LedgerOptions,
   type SettlementAccepted,

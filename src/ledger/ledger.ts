@@ -11,15 +11,12 @@
  * {@link PoolUnavailableError}.
  */
 
-import {
-  CoreError,
-  type DigestHex,
-  type PaymentContext,
-  type PrivStarkCore,
-  type ProofReference,
-  type SpendPublicInputs,
-  type TransitionPublicInputs,
-  type VerifyResult,
+import type {
+  DigestHex,
+  PaymentContext,
+  ProofReference,
+  SpendPublicInputs,
+  TransitionPublicInputs,
 } from '../core/index.js';
 import {
   DEVNET_NETWORK,
@@ -39,8 +36,16 @@ import {
 } from '../scheme/index.js';
 import { inSpan, type SpanFacts } from '../tracing/spans.js';
 import { type CommitResult, GroupCommitter } from './committer.js';
+import {
+  isCheckpoint,
+  type LedgerContext,
+  type LedgerCore,
+  nowSeconds,
+  verifySpendProof,
+} from './context.js';
+import { type DepositInput, type DepositResult, deposit } from './deposit.js';
 import { isLedgerReason, type LedgerRejection, PoolUnavailableError, reject } from './errors.js';
-import { noteCommitment, recipientNote, settlementId, transitionId } from './notes.js';
+import { recipientNote, settlementId, transitionId } from './notes.js';
 import {
   type CheckedFields,
   type ClaimedInputs,
@@ -57,20 +62,6 @@ import type {
   StoreState,
   WithdrawalRecord,
 } from './store.js';
-
-/** What the pool needs from the core: hashing, the tree, the context digest, addresses, the verifier. */
-export type LedgerCore = Pick<
-  PrivStarkCore,
-  | 'hashElements'
-  | 'parseDigest'
-  | 'emptyFrontier'
-  | 'frontierAppend'
-  | 'contextDigest'
-  | 'decodeAddress'
-  | 'verifySpend'
-  | 'verifyTransition'
-  | 'proofReference'
->;
 
 /** Options of {@link Ledger}. */
 export interface LedgerOptions {
@@ -176,23 +167,6 @@ export interface HandOverAccepted {
 /** What {@link Ledger.handOver} returns. */
 export type HandOverResult = HandOverAccepted | LedgerRejection;
 
-/** An applied deposit. */
-export interface DepositAccepted {
-  readonly ok: true;
-  readonly commitment: DigestHex;
-  readonly index: number;
-  readonly eventId: number;
-}
-
-/** What {@link Ledger.deposit} returns. */
-export type DepositResult = DepositAccepted | LedgerRejection;
-
-/** A deposit request: the amount and the depositor's precommitment `H_PRE(owner ‖ rho)`. */
-export interface DepositInput {
-  readonly amount: string;
-  readonly pre: string;
-}
-
 /** The ledger in a health report (priv-stark-v1 §4 `/health`). */
 export interface LedgerHealth {
   readonly kind: 'sqlite' | 'postgres';
@@ -203,7 +177,6 @@ export interface LedgerHealth {
   readonly checkpoint: number | null;
 }
 
-const KNOWN_ROOTS_MAX = 4096;
 const RETENTION_CAP_GRANULARITY_SECONDS = 600;
 
 /** The reason of a refusal, for its span (`null` when accepted). */
@@ -237,7 +210,8 @@ export class Ledger {
   private readonly onTimerError: (error: unknown) => void;
   private readonly proofStoreCapacity: number;
   private readonly acceptedParameterSets: readonly number[] | undefined;
-  private readonly knownRoots = new Set<string>();
+  /** What the ledger's operations share. */
+  private readonly context: LedgerContext;
   private readonly inFlight = new Map<string, Promise<SettleResult>>();
   private timer: NodeJS.Timeout | null = null;
   private ticking = false;
@@ -254,6 +228,25 @@ export class Ledger {
     this.onTimerError = options.onTimerError ?? (() => undefined);
     this.proofStoreCapacity = options.proofStoreCapacity ?? 10_000;
     this.acceptedParameterSets = options.acceptedParameterSets;
+    const { core, committer, clock } = this;
+    this.context = {
+      core,
+      store: this.store,
+      pool: { scheme: this.scheme, network: this.network, asset: this.asset },
+      clock,
+      commit: (op, expiry) =>
+        inSpan('ledger.commit', () => committer.submit(op, expiry), { reasonOf }),
+      verifySpend: (proof, pi) =>
+        inSpan('proof.verify', () => verifySpendProof(core, proof, pi), {
+          leaf: true,
+          reasonOf: (refused) => refused?.reason ?? null,
+        }),
+      verifyTransition: (proof, pi) =>
+        inSpan('proof.verify', () => core.verifyTransition(proof, pi), { leaf: true }),
+      proofStoreCapacity: this.proofStoreCapacity,
+      acceptedParameterSets: this.acceptedParameterSets,
+      knownRoots: new Set(),
+    };
   }
 
   /** Starts the checkpoint timer (idempotent). It does not keep the process alive. */
@@ -294,13 +287,8 @@ export class Ledger {
   }
 
   /** Whether `root` is a published checkpoint (positive answers are cached: checkpoints stay valid). */
-  async isCheckpoint(root: string): Promise<boolean> {
-    if (this.knownRoots.has(root)) return true;
-    const checkpoint = await this.store.checkpointByRoot(root);
-    if (checkpoint === null) return false;
-    if (this.knownRoots.size >= KNOWN_ROOTS_MAX) this.knownRoots.clear();
-    this.knownRoots.add(root);
-    return true;
+  isCheckpoint(root: string): Promise<boolean> {
+    return isCheckpoint(this.context, root);
   }
 
   /** The settlement that spent `nullifier`, or `null` while it is unspent. */
@@ -354,29 +342,8 @@ export class Ledger {
    *   `duplicate_commitment`, `tree_full`
    * @throws PoolUnavailableError when the store fails
    */
-  async deposit(input: DepositInput): Promise<DepositResult> {
-    if (typeof input !== 'object' || input === null) return reject('invalid_payload');
-    const { amount: amountText, pre } = input;
-    if (typeof amountText !== 'string' || !/^(0|[1-9][0-9]{0,39})$/.test(amountText))
-      return reject('invalid_payload');
-    const amount = parseAmount(amountText);
-    if (amount === null) return reject('amount_out_of_range');
-    if (!this.canonical(pre)) return reject('invalid_payload');
-    const commitment = noteCommitment(this.core, amount, pre);
-    const result = await this.commit({
-      kind: 'deposit',
-      amount: amount.toString(),
-      commitment,
-    });
-    if (result.ok && result.kind === 'deposit') {
-      return {
-        ok: true,
-        commitment: result.commitment,
-        index: result.index,
-        eventId: result.eventId,
-      };
-    }
-    return reject(result.ok || !isLedgerReason(result.reason) ? 'invalid_payload' : result.reason);
+  deposit(input: DepositInput): Promise<DepositResult> {
+    return deposit(this.context, input);
   }
 
   /**
@@ -673,9 +640,7 @@ export class Ledger {
     );
     if (!(await this.isCheckpoint(claimed.root))) return reject('unknown_root');
     const pi: TransitionPublicInputs = { ...claimed, ctx };
-    const verdict = await inSpan('proof.verify', () => this.core.verifyTransition(proof, pi), {
-      leaf: true,
-    });
+    const verdict = await this.context.verifyTransition(proof, pi);
     if (!verdict.ok) return reject('invalid_priv_stark_proof');
     // 3. One atomic step: both nullifiers, both outputs, the event.
     const result = await this.commit({
@@ -779,27 +744,7 @@ export class Ledger {
 
   /** The proof's verdict as a rejection, or `null` when it holds. */
   private verify(proof: Uint8Array, pi: SpendPublicInputs): Promise<LedgerRejection | null> {
-    return inSpan('proof.verify', () => this.verifyProof(proof, pi), {
-      leaf: true,
-      reasonOf: (refused) => refused?.reason ?? null,
-    });
-  }
-
-  private async verifyProof(
-    proof: Uint8Array,
-    pi: SpendPublicInputs,
-  ): Promise<LedgerRejection | null> {
-    let verdict: VerifyResult;
-    try {
-      verdict = await this.core.verifySpend(proof, pi);
-    } catch (error) {
-      if (error instanceof CoreError && error.code !== 'internal_panic')
-        return reject('invalid_priv_stark_proof');
-      if (error instanceof TypeError || error instanceof RangeError)
-        return reject('invalid_priv_stark_proof');
-      throw error;
-    }
-    return verdict.ok ? null : reject('invalid_priv_stark_proof');
+    return this.context.verifySpend(proof, pi);
   }
 
   private async anchorVerifyCommit(
@@ -863,11 +808,11 @@ export class Ledger {
 
   /** Submits one op to the group committer; resolves once its group is durable. */
   private commit(op: StoreOp, expiry?: number): Promise<CommitResult> {
-    return inSpan('ledger.commit', () => this.committer.submit(op, expiry), { reasonOf });
+    return this.context.commit(op, expiry);
   }
 
   private nowSeconds(): number {
-    return Math.floor(this.clock() / 1000);
+    return nowSeconds(this.context);
   }
 
   /** Whether `text` is a digest with canonical elements. */
