@@ -21,27 +21,12 @@
 // The core's modules one by one, not its index: the index also loads the native addon (Node only).
 import type { DigestHex } from '../core/digest.js';
 import type { PrivStarkCore } from '../core/facade.js';
-import { randomDigest } from '../core/witness.js';
-import { MIN_OUTPUT_VALUE, type TransitionWitness } from '../core/transition.js';
-import {
-  encodeProof,
-  expiryFor,
-  isAmount,
-  type NetworkProfile,
-  type PaymentRequirements,
-  type PrivStarkPayload,
-  SCHEME,
-  TRANSFER_MAX_TIMEOUT_SECONDS,
-  checkDestination,
-  exitContext,
-  transitionContext,
-} from '../scheme/index.js';
+import type { NetworkProfile, PaymentRequirements, PrivStarkPayload } from '../scheme/index.js';
 import type { PoolNodeClient, TransferReceipt, TransitionReceipt } from '../pool-node/client.js';
 import type { DepositTicket, OpenTicket } from './deposit-tickets.js';
-import { InsufficientFundsError, UnpayableRequirementsError, WalletBehindError } from './errors.js';
 import type { StoredNote, StoredPending, WalletState, WalletStore } from './store.js';
 import { type WalletContext, walletContext } from './wallet-context.js';
-import { type Balance, balanceOf, lockedNotes, ownNote, spendableNotes } from './wallet-notes.js';
+import { type Balance, balanceOf, lockedNotes } from './wallet-notes.js';
 import type { CreateWalletOptions, WalletOptions } from './wallet-options.js';
 import {
   createPayment,
@@ -52,6 +37,7 @@ import {
 } from './wallet-payments.js';
 import { newWalletState, openStored, pathOf, storeOf } from './wallet-persistence.js';
 import { type SyncReport, WalletSync } from './wallet-sync.js';
+import { exit, mergeNotes, splitPrivately } from './wallet-transitions.js';
 
 // What this module declared before its parts moved out, still importable from here.
 export type { Balance } from './wallet-notes.js';
@@ -217,7 +203,7 @@ export class Wallet {
    * checkpoint synced. The payment is written down as pending before this resolves.
    * @throws UnpayableRequirementsError, InsufficientFundsError, WalletBehindError
    */
-  async createPayment(
+  createPayment(
     requirements: PaymentRequirements,
     options: { maxAmount?: bigint | undefined; transport?: PaymentTransport | undefined } = {},
   ): Promise<PrivStarkPayload> {
@@ -235,7 +221,7 @@ export class Wallet {
    * @throws UnpayableRequirementsError (amount or address), InsufficientFundsError,
    *   WalletBehindError, PoolNodeError with the pool's reason
    */
-  async transfer(
+  transfer(
     recipient: string,
     amount: bigint | string,
     options: { readonly note?: string | undefined } = {},
@@ -252,20 +238,8 @@ export class Wallet {
    * @throws UnpayableRequirementsError (unknown, spent or locked notes; fewer than two),
    *   WalletBehindError, PoolNodeError with the pool's reason
    */
-  async mergeNotes(commitments?: readonly [string, string]): Promise<TransitionReceipt> {
-    const notes = commitments
-      ? commitments.map((c) => ownNote(this.context, c))
-      : mergeablePair(spendableNotes(this.context));
-    if (notes.length !== 2 || notes[0]!.commitment === notes[1]!.commitment)
-      throw new UnpayableRequirementsError(
-        `a merge needs two distinct spendable notes worth at least ${MIN_OUTPUT_VALUE} together`,
-      );
-    const total = BigInt(notes[0]!.value) + BigInt(notes[1]!.value);
-    if (total < MIN_OUTPUT_VALUE)
-      throw new UnpayableRequirementsError(
-        `the two notes hold ${total} together: a merged note must hold at least ${MIN_OUTPUT_VALUE}`,
-      );
-    return this.applyNoteTransition(notes, [total, 0n]);
+  mergeNotes(commitments?: readonly [string, string]): Promise<TransitionReceipt> {
+    return mergeNotes(this.context, commitments);
   }
 
   /**
@@ -276,15 +250,8 @@ export class Wallet {
    * @throws UnpayableRequirementsError (amounts, unknown or locked note), WalletBehindError,
    *   PoolNodeError with the pool's reason
    */
-  async splitPrivately(commitment: string, amount: bigint | string): Promise<TransitionReceipt> {
-    const note = ownNote(this.context, commitment);
-    const first = BigInt(amount);
-    const rest = BigInt(note.value) - first;
-    if (first < MIN_OUTPUT_VALUE || rest < MIN_OUTPUT_VALUE)
-      throw new UnpayableRequirementsError(
-        `both parts of a split must be at least ${MIN_OUTPUT_VALUE} (the note holds ${note.value})`,
-      );
-    return this.applyNoteTransition([note], [first, rest]);
+  splitPrivately(commitment: string, amount: bigint | string): Promise<TransitionReceipt> {
+    return splitPrivately(this.context, commitment, amount);
   }
 
   /**
@@ -298,100 +265,12 @@ export class Wallet {
    * @throws UnpayableRequirementsError (destination, amount), InsufficientFundsError,
    *   WalletBehindError, PoolNodeError with the pool's reason
    */
-  async exit(
+  exit(
     destination: string,
     amount: bigint | string,
     options: { readonly note?: string | undefined } = {},
   ): Promise<TransitionReceipt> {
-    const checked = checkDestination(destination);
-    if (!checked.ok)
-      throw new UnpayableRequirementsError(`the destination is refused: ${checked.why}`);
-    const value = typeof amount === 'bigint' ? amount.toString() : amount;
-    if (!isAmount(value))
-      throw new UnpayableRequirementsError(
-        `amount ${value.slice(0, 32)} is not decimal atomic units below 2^62`,
-      );
-    const wanted = BigInt(value);
-    const fits = (n: StoredNote) => {
-      const change = BigInt(n.value) - wanted;
-      return change === 0n || change >= MIN_OUTPUT_VALUE;
-    };
-    let note: StoredNote | undefined;
-    if (options.note !== undefined) {
-      note = ownNote(this.context, options.note);
-      if (!fits(note))
-        throw new UnpayableRequirementsError(
-          `the note's change would be below ${MIN_OUTPUT_VALUE}: exit all of it or less`,
-        );
-    } else {
-      note = spendableNotes(this.context)
-        .filter(fits)
-        .sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1))[0];
-      if (!note) {
-        const notes = spendableNotes(this.context);
-        const largest = notes.reduce((m, n) => (BigInt(n.value) > m ? BigInt(n.value) : m), 0n);
-        const total = notes.reduce((sum, n) => sum + BigInt(n.value), 0n);
-        throw new InsufficientFundsError(wanted, total, largest);
-      }
-    }
-    const change = BigInt(note.value) - wanted;
-    return this.applyNoteTransition([note], [change, 0n], { amount: wanted, destination });
-  }
-
-  /** Proves and submits a transition of `notes` (one or two) into two outputs of these values. */
-  private async applyNoteTransition(
-    notes: readonly StoredNote[],
-    outputs: readonly [bigint, bigint],
-    exit?: { readonly amount: bigint; readonly destination: string },
-  ): Promise<TransitionReceipt> {
-    const checkpoint = this.context.state.checkpoint;
-    if (!checkpoint) throw new WalletBehindError('the wallet has not synced a checkpoint yet');
-    for (const note of notes) this.context.reserved.add(note.commitment);
-    try {
-      const zeros = Array.from({ length: 32 }, () => DIGEST_ZERO);
-      const inputs = [0, 1].map((i) => {
-        const note = notes[i];
-        if (!note) return { value: '0', rho: randomDigest(), index: 0, path: zeros };
-        return {
-          value: note.value,
-          rho: note.rho,
-          index: note.index,
-          path: this.context.tree.path(note.index, checkpoint.size),
-        };
-      }) as unknown as TransitionWitness['inputs'];
-      const expiry = expiryFor(
-        Math.floor(this.context.clock() / 1000),
-        TRANSFER_MAX_TIMEOUT_SECONDS / 2,
-      );
-      const ctx = this.core.contextDigest(
-        exit
-          ? exitContext(this.network, exit.destination, exit.amount.toString(), expiry)
-          : transitionContext(this.network, expiry),
-      );
-      const { proof, publicInputs } = await this.core.proveTransition({
-        sk: this.context.state.sk,
-        inputs,
-        outputs: [outputs[0].toString(), outputs[1].toString()],
-        exit: exit ? exit.amount.toString() : '0',
-        ctx,
-      });
-      if (publicInputs.root !== checkpoint.root)
-        throw new WalletBehindError('the notes do not lead to the synced checkpoint');
-      return await this.context.handOverNode.transition({
-        scheme: SCHEME,
-        network: this.network.network,
-        root: publicInputs.root,
-        nullifiers: publicInputs.nullifiers,
-        outputs: publicInputs.outputs,
-        memo: publicInputs.memo,
-        refund: publicInputs.refund,
-        ...(exit ? { exit: exit.amount.toString(), destination: exit.destination } : {}),
-        expiry,
-        proof: encodeProof(proof),
-      });
-    } finally {
-      for (const note of notes) this.context.reserved.delete(note.commitment);
-    }
+    return exit(this.context, destination, amount, options);
   }
 
   /**
@@ -419,7 +298,7 @@ export class Wallet {
    * @throws PoolNodeError with the node's reason; PoolMismatchError when the node answers another
    *   reference
    */
-  async handOver(
+  handOver(
     payload: PrivStarkPayload,
     requirements: PaymentRequirements,
   ): Promise<PrivStarkPayload> {
@@ -430,19 +309,4 @@ export class Wallet {
   save(): Promise<void> {
     return this.context.save();
   }
-}
-
-const DIGEST_ZERO = `0x${'0'.repeat(64)}` as DigestHex;
-
-/**
- * The pair a merge takes by default: the smallest note, with the smallest other note that brings
- * the pair to `MIN_OUTPUT_VALUE` (dust merges into something spendable); none when no pair reaches it.
- */
-function mergeablePair(notes: readonly StoredNote[]): StoredNote[] {
-  const sorted = [...notes].sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1));
-  for (let i = 0; i < sorted.length; i++)
-    for (let j = i + 1; j < sorted.length; j++)
-      if (BigInt(sorted[i]!.value) + BigInt(sorted[j]!.value) >= MIN_OUTPUT_VALUE)
-        return [sorted[i]!, sorted[j]!];
-  return [];
 }

@@ -1,0 +1,175 @@
+/**
+ * @module A wallet's note transitions (`POST /transitions`, proven by the wallet): merging two of
+ * its notes, splitting one privately, and exits out of the pool to an external account — one or two
+ * notes in, two outputs out, the pool seeing nullifiers and commitments and, for an exit, the amount
+ * and the destination.
+ */
+
+import type { DigestHex } from '../core/digest.js';
+import { MIN_OUTPUT_VALUE, type TransitionWitness } from '../core/transition.js';
+import { randomDigest } from '../core/witness.js';
+import type { TransitionReceipt } from '../pool-node/client.js';
+import {
+  checkDestination,
+  encodeProof,
+  exitContext,
+  expiryFor,
+  isAmount,
+  SCHEME,
+  TRANSFER_MAX_TIMEOUT_SECONDS,
+  transitionContext,
+} from '../scheme/index.js';
+import { InsufficientFundsError, UnpayableRequirementsError, WalletBehindError } from './errors.js';
+import type { StoredNote } from './store.js';
+import type { WalletContext } from './wallet-context.js';
+import { ownNote, spendableNotes } from './wallet-notes.js';
+
+/** The digest of zeros: every sibling on a dummy input's path. */
+const DIGEST_ZERO = `0x${'0'.repeat(64)}` as DigestHex;
+
+/** See `Wallet.mergeNotes`. */
+export async function mergeNotes(
+  context: WalletContext,
+  commitments?: readonly [string, string],
+): Promise<TransitionReceipt> {
+  const notes = commitments
+    ? commitments.map((c) => ownNote(context, c))
+    : mergeablePair(spendableNotes(context));
+  if (notes.length !== 2 || notes[0]!.commitment === notes[1]!.commitment)
+    throw new UnpayableRequirementsError(
+      `a merge needs two distinct spendable notes worth at least ${MIN_OUTPUT_VALUE} together`,
+    );
+  const total = BigInt(notes[0]!.value) + BigInt(notes[1]!.value);
+  if (total < MIN_OUTPUT_VALUE)
+    throw new UnpayableRequirementsError(
+      `the two notes hold ${total} together: a merged note must hold at least ${MIN_OUTPUT_VALUE}`,
+    );
+  return applyNoteTransition(context, notes, [total, 0n]);
+}
+
+/** See `Wallet.splitPrivately`. */
+export async function splitPrivately(
+  context: WalletContext,
+  commitment: string,
+  amount: bigint | string,
+): Promise<TransitionReceipt> {
+  const note = ownNote(context, commitment);
+  const first = BigInt(amount);
+  const rest = BigInt(note.value) - first;
+  if (first < MIN_OUTPUT_VALUE || rest < MIN_OUTPUT_VALUE)
+    throw new UnpayableRequirementsError(
+      `both parts of a split must be at least ${MIN_OUTPUT_VALUE} (the note holds ${note.value})`,
+    );
+  return applyNoteTransition(context, [note], [first, rest]);
+}
+
+/** See `Wallet.exit`. */
+export async function exit(
+  context: WalletContext,
+  destination: string,
+  amount: bigint | string,
+  options: { readonly note?: string | undefined },
+): Promise<TransitionReceipt> {
+  const checked = checkDestination(destination);
+  if (!checked.ok)
+    throw new UnpayableRequirementsError(`the destination is refused: ${checked.why}`);
+  const value = typeof amount === 'bigint' ? amount.toString() : amount;
+  if (!isAmount(value))
+    throw new UnpayableRequirementsError(
+      `amount ${value.slice(0, 32)} is not decimal atomic units below 2^62`,
+    );
+  const wanted = BigInt(value);
+  const fits = (n: StoredNote) => {
+    const change = BigInt(n.value) - wanted;
+    return change === 0n || change >= MIN_OUTPUT_VALUE;
+  };
+  let note: StoredNote | undefined;
+  if (options.note !== undefined) {
+    note = ownNote(context, options.note);
+    if (!fits(note))
+      throw new UnpayableRequirementsError(
+        `the note's change would be below ${MIN_OUTPUT_VALUE}: exit all of it or less`,
+      );
+  } else {
+    note = spendableNotes(context)
+      .filter(fits)
+      .sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1))[0];
+    if (!note) {
+      const notes = spendableNotes(context);
+      const largest = notes.reduce((m, n) => (BigInt(n.value) > m ? BigInt(n.value) : m), 0n);
+      const total = notes.reduce((sum, n) => sum + BigInt(n.value), 0n);
+      throw new InsufficientFundsError(wanted, total, largest);
+    }
+  }
+  const change = BigInt(note.value) - wanted;
+  return applyNoteTransition(context, [note], [change, 0n], { amount: wanted, destination });
+}
+
+/** Proves and submits a transition of `notes` (one or two) into two outputs of these values. */
+async function applyNoteTransition(
+  context: WalletContext,
+  notes: readonly StoredNote[],
+  outputs: readonly [bigint, bigint],
+  withdrawal?: { readonly amount: bigint; readonly destination: string },
+): Promise<TransitionReceipt> {
+  const checkpoint = context.state.checkpoint;
+  if (!checkpoint) throw new WalletBehindError('the wallet has not synced a checkpoint yet');
+  for (const note of notes) context.reserved.add(note.commitment);
+  try {
+    const zeros = Array.from({ length: 32 }, () => DIGEST_ZERO);
+    const inputs = [0, 1].map((i) => {
+      const note = notes[i];
+      if (!note) return { value: '0', rho: randomDigest(), index: 0, path: zeros };
+      return {
+        value: note.value,
+        rho: note.rho,
+        index: note.index,
+        path: context.tree.path(note.index, checkpoint.size),
+      };
+    }) as unknown as TransitionWitness['inputs'];
+    const expiry = expiryFor(Math.floor(context.clock() / 1000), TRANSFER_MAX_TIMEOUT_SECONDS / 2);
+    const ctx = context.core.contextDigest(
+      withdrawal
+        ? exitContext(context.network, withdrawal.destination, withdrawal.amount.toString(), expiry)
+        : transitionContext(context.network, expiry),
+    );
+    const { proof, publicInputs } = await context.core.proveTransition({
+      sk: context.state.sk,
+      inputs,
+      outputs: [outputs[0].toString(), outputs[1].toString()],
+      exit: withdrawal ? withdrawal.amount.toString() : '0',
+      ctx,
+    });
+    if (publicInputs.root !== checkpoint.root)
+      throw new WalletBehindError('the notes do not lead to the synced checkpoint');
+    return await context.handOverNode.transition({
+      scheme: SCHEME,
+      network: context.network.network,
+      root: publicInputs.root,
+      nullifiers: publicInputs.nullifiers,
+      outputs: publicInputs.outputs,
+      memo: publicInputs.memo,
+      refund: publicInputs.refund,
+      ...(withdrawal
+        ? { exit: withdrawal.amount.toString(), destination: withdrawal.destination }
+        : {}),
+      expiry,
+      proof: encodeProof(proof),
+    });
+  } finally {
+    for (const note of notes) context.reserved.delete(note.commitment);
+  }
+}
+
+/**
+ * The pair a merge takes by default: the smallest note, with the smallest other note that brings
+ * the pair to `MIN_OUTPUT_VALUE` (dust merges into something spendable); none when no pair reaches it.
+ */
+function mergeablePair(notes: readonly StoredNote[]): StoredNote[] {
+  const sorted = [...notes].sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1));
+  for (let i = 0; i < sorted.length; i++)
+    for (let j = i + 1; j < sorted.length; j++)
+      if (BigInt(sorted[i]!.value) + BigInt(sorted[j]!.value) >= MIN_OUTPUT_VALUE)
+        return [sorted[i]!, sorted[j]!];
+  return [];
+}
