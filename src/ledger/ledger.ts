@@ -46,6 +46,7 @@ import {
 import { type DepositInput, type DepositResult, deposit } from './deposit.js';
 import { isLedgerReason, type LedgerRejection, PoolUnavailableError, reject } from './errors.js';
 import { recipientNote, settlementId, transitionId } from './notes.js';
+import { type PayoutResult, payout } from './payout.js';
 import {
   type CheckedFields,
   type ClaimedInputs,
@@ -694,26 +695,8 @@ export class Ledger {
    * a step out of order is `payout_conflict`; an unknown id `unknown_withdrawal`.
    * @throws PoolUnavailableError when the store fails
    */
-  async payout(
-    withdrawalId: string,
-    status: PayoutStatus,
-  ): Promise<
-    | { ok: true; status: PayoutStatus; refundIndex?: number }
-    | (LedgerRejection & { status?: PayoutStatus | null })
-  > {
-    if (typeof withdrawalId !== 'string' || !/^0x[0-9a-f]{64}$/.test(withdrawalId))
-      return reject('unknown_withdrawal');
-    if (!['paying', 'paid', 'failed'].includes(status)) return reject('invalid_payload');
-    const result = await this.commit({ kind: 'payout', withdrawalId, status });
-    if (result.ok && result.kind === 'payout')
-      return {
-        ok: true,
-        status: result.status,
-        ...(result.refundIndex !== undefined ? { refundIndex: result.refundIndex } : {}),
-      };
-    if (!result.ok && result.reason === 'payout_conflict')
-      return { ...reject('payout_conflict'), status: result.status };
-    return reject(result.ok || !isLedgerReason(result.reason) ? 'invalid_payload' : result.reason);
+  payout(withdrawalId: string, status: PayoutStatus): Promise<PayoutResult> {
+    return payout(this.context, withdrawalId, status);
   }
 
   /** Withdrawals after the cursor (an event id), oldest first, with their payout status. */
