@@ -15,13 +15,11 @@ export {
   PoolUnavailableError,
   reject,
 } from './errors.js';
+export type { HandOverAccepted, HandOverInput, HandOverResult } from './hand-over.js';
 export { MIGRATIONS, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 export { noteCommitment, precommitment, recipientNote, settlementId } from './notes.js';
 export { openStore, type StoreConfig, storeConfigFromEnv } from './open.js';
 export {
-  type HandOverAccepted,
-  type HandOverInput,
-  type HandOverResult,
   Ledger,
   type LedgerHealth,
   type LedgerOptions,

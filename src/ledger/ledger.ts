@@ -20,8 +20,6 @@ import type {
 } from '../core/index.js';
 import {
   DEVNET_NETWORK,
-  HANDOVER_GRACE_SECONDS,
-  HANDOVER_RETENTION_CAP_SECONDS,
   expiryStatus,
   isProofReference,
   MAX_LIVE_PROOFS_PER_NULLIFIER,
@@ -45,6 +43,12 @@ import {
 } from './context.js';
 import { type DepositInput, type DepositResult, deposit } from './deposit.js';
 import { isLedgerReason, type LedgerRejection, PoolUnavailableError, reject } from './errors.js';
+import {
+  type HandOverInput,
+  type HandOverResult,
+  handedOverMatches,
+  handOver,
+} from './hand-over.js';
 import { recipientNote, settlementId, transitionId } from './notes.js';
 import { type PayoutResult, payout } from './payout.js';
 import {
@@ -116,14 +120,6 @@ export interface SettlementAccepted {
 /** What {@link Ledger.settle} returns. */
 export type SettleResult = SettlementAccepted | LedgerRejection;
 
-/** A proof handed over (compact payments): the root, nullifier, change and amount it claims, and
- * the payment it pays, from which the ledger recomputes its context digest. */
-export interface HandOverInput {
-  readonly proof: Uint8Array;
-  readonly publicInputs: ClaimedInputs;
-  readonly payment: PaymentContext;
-}
-
 /**
  * A transfer through the pool node: the proof (always inline), the public inputs it claims, the
  * recipient's shielded address and the expiry; the ledger builds the transfer's payment context.
@@ -155,19 +151,6 @@ export interface NoteTransitionAccepted {
   readonly outputIndexes: readonly [number, number];
 }
 
-/** A handed-over proof kept. */
-export interface HandOverAccepted {
-  readonly ok: true;
-  readonly reference: ProofReference;
-  /** Unix ms when it is dropped. */
-  readonly expiresAt: number;
-  /** False when the same proof had been handed over before. */
-  readonly stored: boolean;
-}
-
-/** What {@link Ledger.handOver} returns. */
-export type HandOverResult = HandOverAccepted | LedgerRejection;
-
 /** The ledger in a health report (priv-stark-v1 §4 `/health`). */
 export interface LedgerHealth {
   readonly kind: 'sqlite' | 'postgres';
@@ -177,8 +160,6 @@ export interface LedgerHealth {
   /** Sequence number of the latest checkpoint. */
   readonly checkpoint: number | null;
 }
-
-const RETENTION_CAP_GRANULARITY_SECONDS = 600;
 
 /** The reason of a refusal, for its span (`null` when accepted). */
 const reasonOf = (result: { readonly ok: boolean; readonly reason?: string }) =>
@@ -465,67 +446,7 @@ export class Ledger {
    * @throws PoolUnavailableError when the store fails (nothing stored)
    */
   handOver(input: HandOverInput): Promise<HandOverResult> {
-    return inSpan('ledger.hand_over', () => this.keepHandedOver(input), { reasonOf });
-  }
-
-  private async keepHandedOver(input: HandOverInput): Promise<HandOverResult> {
-    if (typeof input !== 'object' || input === null) return reject('invalid_payload');
-    const { proof, publicInputs: claimed, payment } = input;
-    if (typeof claimed !== 'object' || claimed === null) return reject('invalid_payload');
-    if (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
-      return reject('invalid_payload');
-    const now = this.nowSeconds();
-    const checked = checkPayment(this.core, this, claimed, null, payment, now);
-    if (!checked.ok) return checked;
-    const pi: SpendPublicInputs = {
-      root: claimed.root as DigestHex,
-      nullifier: claimed.nullifier as DigestHex,
-      change: claimed.change as DigestHex,
-      amount: claimed.amount,
-      ctx: checked.ctx,
-    };
-    if (!(await this.isCheckpoint(pi.root))) return reject('unknown_root');
-    if (await this.spent(pi.nullifier)) return reject('nullifier_already_spent');
-    const verdict = await this.verify(proof, pi);
-    if (verdict !== null) return verdict;
-    const { reference, parameterSet } = this.core.proofReference(proof, pi);
-    // The cap is rounded up to ten minutes: a stored row tells no finer time of its hand-over.
-    const cap =
-      Math.ceil((now + HANDOVER_RETENTION_CAP_SECONDS) / RETENTION_CAP_GRANULARITY_SECONDS) *
-      RETENTION_CAP_GRANULARITY_SECONDS;
-    const expiresAt = (Math.min(payment.expiry, cap) + HANDOVER_GRACE_SECONDS) * 1000;
-    // Expiry is checked again at commit, as for a settlement: a payment that expired while its
-    // proof was verified is refused rather than kept (it could serve nothing).
-    const result = await this.commit(
-      {
-        kind: 'handover',
-        reference,
-        parameterSet,
-        root: pi.root,
-        nullifier: pi.nullifier,
-        change: pi.change,
-        amount: pi.amount,
-        ctx: pi.ctx,
-        proof,
-        expiresAt,
-        capacity: this.proofStoreCapacity,
-        perNullifier: MAX_LIVE_PROOFS_PER_NULLIFIER,
-      },
-      payment.expiry,
-    );
-    if (result.ok && result.kind === 'handover') {
-      return {
-        ok: true,
-        reference: result.reference,
-        expiresAt: result.expiresAt,
-        stored: result.stored,
-      };
-    }
-    return reject(
-      result.ok || result.reason === 'duplicate_settlement' || !isLedgerReason(result.reason)
-        ? 'invalid_payload'
-        : result.reason,
-    );
+    return inSpan('ledger.hand_over', () => handOver(this.context, input), { reasonOf });
   }
 
   /**
@@ -709,20 +630,8 @@ export class Ledger {
    * whose public inputs are exactly `pi` — so its hand-over's verdict holds for this payment.
    * @throws PoolUnavailableError when the store fails
    */
-  async handedOverMatches(reference: string, pi: SpendPublicInputs): Promise<boolean> {
-    if (!isProofReference(reference)) return false;
-    const stored = await this.store.handedOver(reference);
-    return (
-      stored !== null &&
-      stored.reference === reference &&
-      stored.expiresAt > this.clock() &&
-      (this.acceptedParameterSets?.includes(stored.parameterSet) ?? true) &&
-      stored.nullifier === pi.nullifier &&
-      stored.root === pi.root &&
-      stored.change === pi.change &&
-      stored.amount === pi.amount &&
-      stored.ctx === pi.ctx
-    );
+  handedOverMatches(reference: string, pi: SpendPublicInputs): Promise<boolean> {
+    return handedOverMatches(this.context, reference, pi);
   }
 
   /** The proof's verdict as a rejection, or `null` when it holds. */
