@@ -23,12 +23,10 @@ export {
   Ledger,
   type LedgerHealth,
   type LedgerOptions,
-  type SettlementAccepted,
-  type SettleResult,
-  type SettlementInput,
   type TransferInput,
 } from './ledger.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
+export type { SettlementAccepted, SettlementInput, SettleResult } from './settle.js';
 export { openSqliteStore, type SqliteStoreOptions, sqlitePath } from './sqlite-store.js';
 export { tracedStore } from './traced-store.js';
 export type {

@@ -14,14 +14,12 @@
 import type {
   DigestHex,
   PaymentContext,
-  ProofReference,
   SpendPublicInputs,
   TransitionPublicInputs,
 } from '../core/index.js';
 import {
   DEVNET_NETWORK,
   expiryStatus,
-  isProofReference,
   MAX_LIVE_PROOFS_PER_NULLIFIER,
   MAX_PROOF_BYTES,
   parseAmount,
@@ -34,13 +32,7 @@ import {
 } from '../scheme/index.js';
 import { inSpan, type SpanFacts } from '../tracing/spans.js';
 import { type CommitResult, GroupCommitter } from './committer.js';
-import {
-  isCheckpoint,
-  type LedgerContext,
-  type LedgerCore,
-  nowSeconds,
-  verifySpendProof,
-} from './context.js';
+import { isCheckpoint, type LedgerCore, nowSeconds, verifySpendProof } from './context.js';
 import { type DepositInput, type DepositResult, deposit } from './deposit.js';
 import { isLedgerReason, type LedgerRejection, PoolUnavailableError, reject } from './errors.js';
 import {
@@ -49,14 +41,19 @@ import {
   handedOverMatches,
   handOver,
 } from './hand-over.js';
-import { recipientNote, settlementId, transitionId } from './notes.js';
+import { transitionId } from './notes.js';
 import { type PayoutResult, payout } from './payout.js';
 import {
-  type CheckedFields,
-  type ClaimedInputs,
-  checkPayment,
-  isCanonicalDigest,
-} from './payment-rules.js';
+  refuse,
+  type SettleContext,
+  type SettlementInput,
+  type SettleRefusal,
+  type SettleResult,
+  settle,
+  settleOnce,
+  spentRefusal,
+} from './settle.js';
+import { type ClaimedInputs, checkPayment, isCanonicalDigest } from './payment-rules.js';
 import type {
   Checkpoint,
   PayoutStatus,
@@ -92,33 +89,6 @@ export interface LedgerOptions {
    */
   readonly acceptedParameterSets?: readonly number[] | undefined;
 }
-
-/**
- * A settlement: the proof — inline, or the reference of a proof handed over (exactly
- * one) — its public inputs, and the payment it pays.
- */
-export interface SettlementInput {
-  readonly proof?: Uint8Array | undefined;
-  readonly reference?: ProofReference | undefined;
-  readonly publicInputs: SpendPublicInputs;
-  /** The payment fields the proof is bound to; `payTo` is the recipient's shielded address. */
-  readonly payment: PaymentContext;
-}
-
-/** An applied settlement. */
-export interface SettlementAccepted {
-  readonly ok: true;
-  /** Deterministic in the nullifier: x402's `transaction`. */
-  readonly settlementId: string;
-  readonly eventId: number;
-  readonly nullifier: DigestHex;
-  readonly changeIndex: number;
-  readonly recipientIndex: number;
-  readonly recipientNote: DigestHex;
-}
-
-/** What {@link Ledger.settle} returns. */
-export type SettleResult = SettlementAccepted | LedgerRejection;
 
 /**
  * A transfer through the pool node: the proof (always inline), the public inputs it claims, the
@@ -193,8 +163,7 @@ export class Ledger {
   private readonly proofStoreCapacity: number;
   private readonly acceptedParameterSets: readonly number[] | undefined;
   /** What the ledger's operations share. */
-  private readonly context: LedgerContext;
-  private readonly inFlight = new Map<string, Promise<SettleResult>>();
+  private readonly context: SettleContext;
   private timer: NodeJS.Timeout | null = null;
   private ticking = false;
 
@@ -228,6 +197,7 @@ export class Ledger {
       proofStoreCapacity: this.proofStoreCapacity,
       acceptedParameterSets: this.acceptedParameterSets,
       knownRoots: new Set(),
+      inFlight: new Map(),
     };
   }
 
@@ -345,63 +315,10 @@ export class Ledger {
    *   failed — possibly applied: a retry then reports `duplicate_settlement`)
    */
   settle(input: SettlementInput): Promise<SettleResult> {
-    return inSpan('ledger.settle', () => this.settlePayment(input), {
+    return inSpan('ledger.settle', () => settle(this.context, input), {
       facts: transportOf(input),
       reasonOf,
     });
-  }
-
-  private async settlePayment(input: SettlementInput): Promise<SettleResult> {
-    if (typeof input !== 'object' || input === null) return reject('invalid_payload');
-    const { proof, reference, publicInputs: pi, payment } = input;
-    if (typeof pi !== 'object' || pi === null || !this.canonical(pi.nullifier))
-      return reject('invalid_payload');
-    // 1. A settled nullifier wins over every other refusal.
-    const spent = await this.spent(pi.nullifier);
-    if (spent) return spentRefusal(pi.nullifier, spent);
-    // 2. Exactly one of the proof and its reference.
-    const inline = proof !== undefined;
-    if (inline === (reference !== undefined)) return reject('invalid_payload');
-    if (
-      inline &&
-      (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
-    )
-      return reject('invalid_payload');
-    if (!inline && !isProofReference(reference)) return reject('invalid_payload');
-    // 3.–5. Shapes, this pool, the payment against the proof's inputs, expiry.
-    const checked = checkPayment(this.core, this, pi, pi.ctx, payment, this.nowSeconds());
-    if (!checked.ok) return checked;
-    return this.settleOnce(
-      inline ? { proof } : { reference: reference as ProofReference },
-      pi,
-      payment,
-      checked,
-    );
-  }
-
-  /**
-   * The rest of a settlement whose nullifier, shapes and payment passed: identical settlements
-   * arriving together are verified once (later ones wait for the first), then the anchor, the
-   * proof and the commit.
-   */
-  private async settleOnce(
-    carried: { readonly proof: Uint8Array } | { readonly reference: ProofReference },
-    pi: SpendPublicInputs,
-    payment: PaymentContext,
-    checked: CheckedFields,
-  ): Promise<SettleResult> {
-    const running = this.inFlight.get(pi.nullifier);
-    if (running) {
-      const first = await running.catch(() => null);
-      if (first?.ok) return reject('duplicate_settlement', { settlementId: first.settlementId });
-    }
-    const attempt = this.anchorVerifyCommit(carried, pi, payment, checked);
-    this.inFlight.set(pi.nullifier, attempt);
-    try {
-      return await attempt;
-    } finally {
-      if (this.inFlight.get(pi.nullifier) === attempt) this.inFlight.delete(pi.nullifier);
-    }
   }
 
   /**
@@ -412,22 +329,8 @@ export class Ledger {
    * @returns `duplicate_settlement` with the original id, or the caller's `reason`
    * @throws PoolUnavailableError when the store fails (which answer is right cannot be told)
    */
-  refuse<R extends string>(
-    nullifier: unknown,
-    reason: R,
-  ): Promise<LedgerRejection | { readonly ok: false; readonly reason: R }> {
-    return inSpan('ledger.refuse', () => this.refuseSettlement(nullifier, reason), { reasonOf });
-  }
-
-  private async refuseSettlement<R extends string>(
-    nullifier: unknown,
-    reason: R,
-  ): Promise<LedgerRejection | { readonly ok: false; readonly reason: R }> {
-    if (this.canonical(nullifier)) {
-      const spent = await this.spent(nullifier);
-      if (spent) return spentRefusal(nullifier, spent);
-    }
-    return { ok: false, reason };
+  refuse<R extends string>(nullifier: unknown, reason: R): Promise<SettleRefusal<R>> {
+    return inSpan('ledger.refuse', () => refuse(this.context, nullifier, reason), { reasonOf });
   }
 
   /**
@@ -501,7 +404,7 @@ export class Ledger {
       amount: claimed.amount,
       ctx: checked.ctx,
     };
-    return this.settleOnce({ proof }, pi, payment, checked);
+    return settleOnce(this.context, { proof }, pi, payment, checked);
   }
 
   /**
@@ -634,70 +537,6 @@ export class Ledger {
     return handedOverMatches(this.context, reference, pi);
   }
 
-  /** The proof's verdict as a rejection, or `null` when it holds. */
-  private verify(proof: Uint8Array, pi: SpendPublicInputs): Promise<LedgerRejection | null> {
-    return this.context.verifySpend(proof, pi);
-  }
-
-  private async anchorVerifyCommit(
-    carried: { readonly proof: Uint8Array } | { readonly reference: ProofReference },
-    pi: SpendPublicInputs,
-    payment: PaymentContext,
-    checked: CheckedFields,
-  ): Promise<SettleResult> {
-    // 6. The anchor is a checkpoint.
-    if (!(await this.isCheckpoint(pi.root))) return reject('unknown_root');
-    // 7. The proof: verified here when inline; a reference's hand-over verdict otherwise.
-    if ('proof' in carried) {
-      const refused = await this.verify(carried.proof, pi);
-      if (refused !== null) return refused;
-    } else if (!(await this.handedOverMatches(carried.reference, pi))) {
-      // A settlement drops its nullifier's proofs in its commit: a settle that raced it (nullifier
-      // looked up before that commit, reference after — another process) finds no row, and must
-      // still learn it is a duplicate with the original transaction. Asked on this path only.
-      const spent = await this.spent(pi.nullifier);
-      if (spent) return spentRefusal(pi.nullifier, spent);
-      return reject('unknown_proof_reference');
-    }
-    // 8. The recipient note, derived by the pool from the recipient's owner and the nullifier.
-    const note = recipientNote(this.core, checked.amount, checked.owner, pi.nullifier);
-    // 9. One atomic step: nullifier, change, recipient note, event (and the nullifier's
-    // handed-over proofs go).
-    const id = settlementId(pi.nullifier);
-    const result = await this.commit(
-      {
-        kind: 'settlement',
-        nullifier: pi.nullifier,
-        settlementId: id,
-        change: pi.change,
-        recipientNote: note,
-        recipient: payment.payTo,
-        amount: payment.amount,
-      },
-      payment.expiry,
-    );
-    if (result.ok && result.kind === 'settlement') {
-      return {
-        ok: true,
-        settlementId: result.settlementId,
-        eventId: result.eventId,
-        nullifier: pi.nullifier,
-        changeIndex: result.changeIndex,
-        recipientIndex: result.recipientIndex,
-        recipientNote: result.recipientNote,
-      };
-    }
-    if (!result.ok && result.reason === 'duplicate_settlement') {
-      // Spent in the meantime — by a payment (this one, settled by another instance) or by a
-      // note transition, which settles no payment.
-      const spent = await this.spent(pi.nullifier);
-      return spent
-        ? spentRefusal(pi.nullifier, spent)
-        : reject('duplicate_settlement', { settlementId: result.settlementId });
-    }
-    return reject(result.ok || !isLedgerReason(result.reason) ? 'invalid_payload' : result.reason);
-  }
-
   /** Submits one op to the group committer; resolves once its group is durable. */
   private commit(op: StoreOp, expiry?: number): Promise<CommitResult> {
     return this.context.commit(op, expiry);
@@ -711,17 +550,6 @@ export class Ledger {
   private canonical(text: unknown): text is DigestHex {
     return isCanonicalDigest(this.core, text);
   }
-}
-
-/**
- * The answer to a payment whose nullifier is spent: its own settlement — `duplicate_settlement`
- * with the id, so a retry learns it went through — when the nullifier row names the payment's id,
- * otherwise `nullifier_already_spent`: a note transition spent the note, and no payment was settled.
- */
-function spentRefusal(nullifier: string, spent: SpentNullifier): LedgerRejection {
-  return spent.settlementId === settlementId(nullifier)
-    ? reject('duplicate_settlement', { settlementId: spent.settlementId })
-    : reject('nullifier_already_spent');
 }
 
 /** A decimal string of a canonical field element. */

@@ -1,0 +1,231 @@
+/**
+ * @module A settlement: a payment's proof applied to the pool, in the order `/settle` answers in
+ * (docs/pool.md, "The settlement"). The payment's fields must match the proof's public inputs, its
+ * anchor be a published checkpoint, its expiry not have passed by the pool's own clock, and the
+ * pool itself verifies the proof (or, for a reference, holds its hand-over's verdict); the pool
+ * then derives the recipient note and, in one atomic step, inserts the nullifier, appends the
+ * change note and the recipient note and records the event. Identical settlements in flight are
+ * verified once. A settle the caller's own checks refused is answered here too ({@link refuse}).
+ */
+
+import type {
+  DigestHex,
+  PaymentContext,
+  ProofReference,
+  SpendPublicInputs,
+} from '../core/index.js';
+import { isProofReference, MAX_PROOF_BYTES } from '../scheme/index.js';
+import { commitRefusal, isCheckpoint, type LedgerContext, nowSeconds } from './context.js';
+import { type LedgerRejection, reject } from './errors.js';
+import { handedOverMatches } from './hand-over.js';
+import { recipientNote, settlementId } from './notes.js';
+import { type CheckedFields, checkPayment, isCanonicalDigest } from './payment-rules.js';
+import type { SpentNullifier } from './store.js';
+
+/**
+ * A settlement: the proof — inline, or the reference of a proof handed over (exactly one) — its
+ * public inputs, and the payment it pays.
+ */
+export interface SettlementInput {
+  readonly proof?: Uint8Array | undefined;
+  readonly reference?: ProofReference | undefined;
+  readonly publicInputs: SpendPublicInputs;
+  /** The payment fields the proof is bound to; `payTo` is the recipient's shielded address. */
+  readonly payment: PaymentContext;
+}
+
+/** An applied settlement. */
+export interface SettlementAccepted {
+  readonly ok: true;
+  /** Deterministic in the nullifier: x402's `transaction`. */
+  readonly settlementId: string;
+  readonly eventId: number;
+  readonly nullifier: DigestHex;
+  readonly changeIndex: number;
+  readonly recipientIndex: number;
+  readonly recipientNote: DigestHex;
+}
+
+/** What {@link settle} returns. */
+export type SettleResult = SettlementAccepted | LedgerRejection;
+
+/** What {@link refuse} returns: the original settlement, or the caller's own reason. */
+export type SettleRefusal<R extends string> =
+  | LedgerRejection
+  | { readonly ok: false; readonly reason: R };
+
+/** The context of settlements: the ledger's, and the settlements in flight by nullifier. */
+export interface SettleContext extends LedgerContext {
+  /** Settlements being verified and committed in this process, by nullifier (settle-once). */
+  readonly inFlight: Map<string, Promise<SettleResult>>;
+}
+
+/** How a settlement carries its proof: the bytes, or the reference of a proof handed over. */
+export type CarriedProof = { readonly proof: Uint8Array } | { readonly reference: ProofReference };
+
+/**
+ * Applies a settlement (`Ledger.settle`): a nullifier that has settled is answered first, whatever
+ * else the settlement fails; then shapes, this pool's scheme, network and asset, the proof's amount
+ * and context digest against the payment, expiry by the pool's clock, the anchor, then the proof —
+ * verified here when it is inline, or, for a reference, the verdict of its hand-over, whose public
+ * inputs must be exactly these; the commit re-checks the nullifier under the store's lock and
+ * expiry at its time. Each question goes to the store once (a reference that matches no stored
+ * proof asks the nullifier again: its settlement may have dropped the row).
+ * @throws PoolUnavailableError when the store fails
+ */
+export async function settle(
+  context: SettleContext,
+  input: SettlementInput,
+): Promise<SettleResult> {
+  if (typeof input !== 'object' || input === null) return reject('invalid_payload');
+  const { proof, reference, publicInputs: pi, payment } = input;
+  if (typeof pi !== 'object' || pi === null || !isCanonicalDigest(context.core, pi.nullifier))
+    return reject('invalid_payload');
+  // 1. A settled nullifier wins over every other refusal.
+  const spent = await context.store.nullifier(pi.nullifier);
+  if (spent) return spentRefusal(pi.nullifier, spent);
+  // 2. Exactly one of the proof and its reference.
+  const inline = proof !== undefined;
+  if (inline === (reference !== undefined)) return reject('invalid_payload');
+  if (
+    inline &&
+    (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
+  )
+    return reject('invalid_payload');
+  if (!inline && !isProofReference(reference)) return reject('invalid_payload');
+  // 3.–5. Shapes, this pool, the payment against the proof's inputs, expiry.
+  const checked = checkPayment(
+    context.core,
+    context.pool,
+    pi,
+    pi.ctx,
+    payment,
+    nowSeconds(context),
+  );
+  if (!checked.ok) return checked;
+  return settleOnce(
+    context,
+    inline ? { proof } : { reference: reference as ProofReference },
+    pi,
+    payment,
+    checked,
+  );
+}
+
+/**
+ * The rest of a settlement whose nullifier, shapes and payment passed: identical settlements
+ * arriving together are verified once (later ones wait for the first), then the anchor, the
+ * proof and the commit.
+ */
+export async function settleOnce(
+  context: SettleContext,
+  carried: CarriedProof,
+  pi: SpendPublicInputs,
+  payment: PaymentContext,
+  checked: CheckedFields,
+): Promise<SettleResult> {
+  const { inFlight } = context;
+  const running = inFlight.get(pi.nullifier);
+  if (running) {
+    const first = await running.catch(() => null);
+    if (first?.ok) return reject('duplicate_settlement', { settlementId: first.settlementId });
+  }
+  const attempt = anchorVerifyCommit(context, carried, pi, payment, checked);
+  inFlight.set(pi.nullifier, attempt);
+  try {
+    return await attempt;
+  } finally {
+    if (inFlight.get(pi.nullifier) === attempt) inFlight.delete(pi.nullifier);
+  }
+}
+
+async function anchorVerifyCommit(
+  context: LedgerContext,
+  carried: CarriedProof,
+  pi: SpendPublicInputs,
+  payment: PaymentContext,
+  checked: CheckedFields,
+): Promise<SettleResult> {
+  // 6. The anchor is a checkpoint.
+  if (!(await isCheckpoint(context, pi.root))) return reject('unknown_root');
+  // 7. The proof: verified here when inline; a reference's hand-over verdict otherwise.
+  if ('proof' in carried) {
+    const refused = await context.verifySpend(carried.proof, pi);
+    if (refused !== null) return refused;
+  } else if (!(await handedOverMatches(context, carried.reference, pi))) {
+    // A settlement drops its nullifier's proofs in its commit: a settle that raced it (nullifier
+    // looked up before that commit, reference after — another process) finds no row, and must
+    // still learn it is a duplicate with the original transaction. Asked on this path only.
+    const spent = await context.store.nullifier(pi.nullifier);
+    if (spent) return spentRefusal(pi.nullifier, spent);
+    return reject('unknown_proof_reference');
+  }
+  // 8. The recipient note, derived by the pool from the recipient's owner and the nullifier.
+  const note = recipientNote(context.core, checked.amount, checked.owner, pi.nullifier);
+  // 9. One atomic step: nullifier, change, recipient note, event (and the nullifier's
+  // handed-over proofs go).
+  const id = settlementId(pi.nullifier);
+  const result = await context.commit(
+    {
+      kind: 'settlement',
+      nullifier: pi.nullifier,
+      settlementId: id,
+      change: pi.change,
+      recipientNote: note,
+      recipient: payment.payTo,
+      amount: payment.amount,
+    },
+    payment.expiry,
+  );
+  if (result.ok && result.kind === 'settlement') {
+    return {
+      ok: true,
+      settlementId: result.settlementId,
+      eventId: result.eventId,
+      nullifier: pi.nullifier,
+      changeIndex: result.changeIndex,
+      recipientIndex: result.recipientIndex,
+      recipientNote: result.recipientNote,
+    };
+  }
+  if (!result.ok && result.reason === 'duplicate_settlement') {
+    // Spent in the meantime — by a payment (this one, settled by another instance) or by a
+    // note transition, which settles no payment.
+    const spent = await context.store.nullifier(pi.nullifier);
+    return spent
+      ? spentRefusal(pi.nullifier, spent)
+      : reject('duplicate_settlement', { settlementId: result.settlementId });
+  }
+  return commitRefusal(result);
+}
+
+/**
+ * Refuses a settlement the caller's own checks refused (`Ledger.refuse`) — unless its nullifier
+ * has settled: that answer wins, as in {@link settle}, so a resource server that lost a settle's
+ * reply and retries later learns it was paid. The answer tells nothing new: the settlement id is
+ * a hash of the nullifier.
+ * @throws PoolUnavailableError when the store fails (which answer is right cannot be told)
+ */
+export async function refuse<R extends string>(
+  context: LedgerContext,
+  nullifier: unknown,
+  reason: R,
+): Promise<SettleRefusal<R>> {
+  if (isCanonicalDigest(context.core, nullifier)) {
+    const spent = await context.store.nullifier(nullifier);
+    if (spent) return spentRefusal(nullifier, spent);
+  }
+  return { ok: false, reason };
+}
+
+/**
+ * The answer to a payment whose nullifier is spent: its own settlement — `duplicate_settlement`
+ * with the id, so a retry learns it went through — when the nullifier row names the payment's id,
+ * otherwise `nullifier_already_spent`: a note transition spent the note, and no payment was
+ * settled.
+ */
+export function spentRefusal(nullifier: string, spent: SpentNullifier): LedgerRejection {
+  return spent.settlementId === settlementId(nullifier)
+    ? reject('duplicate_settlement', { settlementId: spent.settlementId })
+    : reject('nullifier_already_spent');
+}
