@@ -23,11 +23,11 @@ export {
   Ledger,
   type LedgerHealth,
   type LedgerOptions,
-  type TransferInput,
 } from './ledger.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
 export type { SettlementAccepted, SettlementInput, SettleResult } from './settle.js';
 export { openSqliteStore, type SqliteStoreOptions, sqlitePath } from './sqlite-store.js';
+export type { TransferInput } from './transfer.js';
 export { tracedStore } from './traced-store.js';
 export type {
   Checkpoint,

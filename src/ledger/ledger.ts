@@ -11,12 +11,7 @@
  * {@link PoolUnavailableError}.
  */
 
-import type {
-  DigestHex,
-  PaymentContext,
-  SpendPublicInputs,
-  TransitionPublicInputs,
-} from '../core/index.js';
+import type { DigestHex, SpendPublicInputs, TransitionPublicInputs } from '../core/index.js';
 import {
   DEVNET_NETWORK,
   expiryStatus,
@@ -50,10 +45,9 @@ import {
   type SettleRefusal,
   type SettleResult,
   settle,
-  settleOnce,
-  spentRefusal,
 } from './settle.js';
-import { type ClaimedInputs, checkPayment, isCanonicalDigest } from './payment-rules.js';
+import { type TransferInput, transfer } from './transfer.js';
+import { isCanonicalDigest } from './payment-rules.js';
 import type {
   Checkpoint,
   PayoutStatus,
@@ -88,17 +82,6 @@ export interface LedgerOptions {
    * unknown reference. Default: every set the verifier accepted at hand-over.
    */
   readonly acceptedParameterSets?: readonly number[] | undefined;
-}
-
-/**
- * A transfer through the pool node: the proof (always inline), the public inputs it claims, the
- * recipient's shielded address and the expiry; the ledger builds the transfer's payment context.
- */
-export interface TransferInput {
-  readonly proof: Uint8Array;
-  readonly publicInputs: ClaimedInputs;
-  readonly recipient: string;
-  readonly expiry: number;
 }
 
 /**
@@ -363,48 +346,10 @@ export class Ledger {
    * @throws PoolUnavailableError when the store fails
    */
   transfer(input: TransferInput): Promise<SettleResult> {
-    return inSpan('ledger.settle', () => this.settleTransfer(input), {
+    return inSpan('ledger.settle', () => transfer(this.context, input), {
       facts: { 'priv_stark.transport': 'inline' },
       reasonOf,
     });
-  }
-
-  /** {@link transfer}: the settlement's order, with the transfer context built here. */
-  private async settleTransfer(input: TransferInput): Promise<SettleResult> {
-    if (typeof input !== 'object' || input === null) return reject('invalid_payload');
-    const { proof, publicInputs: claimed, recipient, expiry } = input;
-    if (typeof claimed !== 'object' || claimed === null || typeof recipient !== 'string')
-      return reject('invalid_payload');
-    if (!this.canonical(claimed.nullifier)) return reject('invalid_payload');
-    // 1. A settled nullifier is answered first, as for a settlement: a retry learns it went through.
-    const spent = await this.spent(claimed.nullifier);
-    if (spent) return spentRefusal(claimed.nullifier, spent);
-    // 2. The proof, always inline.
-    if (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
-      return reject('invalid_payload');
-    // 3.–5. Shapes, this pool, ctx recomputed from the transfer context, expiry and its bound.
-    const payment: PaymentContext = {
-      scheme: this.scheme,
-      network: this.network,
-      asset: this.asset,
-      payTo: recipient,
-      amount: claimed.amount,
-      resourceId: TRANSFER_RESOURCE_ID,
-      expiry,
-    };
-    const now = this.nowSeconds();
-    const checked = checkPayment(this.core, this, claimed, null, payment, now);
-    if (!checked.ok) return checked;
-    if (expiryStatus(expiry, now, TRANSFER_MAX_TIMEOUT_SECONDS) === 'expiry_too_far')
-      return reject('expiry_too_far');
-    const pi: SpendPublicInputs = {
-      root: claimed.root as DigestHex,
-      nullifier: claimed.nullifier as DigestHex,
-      change: claimed.change as DigestHex,
-      amount: claimed.amount,
-      ctx: checked.ctx,
-    };
-    return settleOnce(this.context, { proof }, pi, payment, checked);
   }
 
   /**
