@@ -11,32 +11,30 @@
  * {@link PoolUnavailableError}.
  */
 
-import type { DigestHex, SpendPublicInputs, TransitionPublicInputs } from '../core/index.js';
+import type { DigestHex, SpendPublicInputs } from '../core/index.js';
 import {
   DEVNET_NETWORK,
-  expiryStatus,
   MAX_LIVE_PROOFS_PER_NULLIFIER,
-  MAX_PROOF_BYTES,
-  parseAmount,
   SCHEME,
   TRANSFER_MAX_TIMEOUT_SECONDS,
   TRANSFER_RESOURCE_ID,
-  checkDestination,
-  exitContext,
-  transitionContext,
 } from '../scheme/index.js';
 import { inSpan, type SpanFacts } from '../tracing/spans.js';
 import { type CommitResult, GroupCommitter } from './committer.js';
-import { isCheckpoint, type LedgerCore, nowSeconds, verifySpendProof } from './context.js';
+import { isCheckpoint, type LedgerCore, verifySpendProof } from './context.js';
 import { type DepositInput, type DepositResult, deposit } from './deposit.js';
-import { isLedgerReason, type LedgerRejection, PoolUnavailableError, reject } from './errors.js';
+import { PoolUnavailableError } from './errors.js';
 import {
   type HandOverInput,
   type HandOverResult,
   handedOverMatches,
   handOver,
 } from './hand-over.js';
-import { transitionId } from './notes.js';
+import {
+  type NoteTransitionInput,
+  type NoteTransitionResult,
+  noteTransition,
+} from './note-transition.js';
 import { type PayoutResult, payout } from './payout.js';
 import {
   refuse,
@@ -47,7 +45,6 @@ import {
   settle,
 } from './settle.js';
 import { type TransferInput, transfer } from './transfer.js';
-import { isCanonicalDigest } from './payment-rules.js';
 import type {
   Checkpoint,
   PayoutStatus,
@@ -82,26 +79,6 @@ export interface LedgerOptions {
    * unknown reference. Default: every set the verifier accepted at hand-over.
    */
   readonly acceptedParameterSets?: readonly number[] | undefined;
-}
-
-/**
- * A transition (merge or split) through the pool node: its proof (inline), the public inputs it
- * claims and its expiry; the ledger recomputes the context digest from the pool and the expiry.
- */
-export interface NoteTransitionInput {
-  readonly proof: Uint8Array;
-  readonly publicInputs: Omit<TransitionPublicInputs, 'ctx'>;
-  readonly expiry: number;
-  /** An exit's destination (CAIP-10, required when `exit > 0`); absent for a merge or split. */
-  readonly destination?: string;
-}
-
-/** A transition applied: its id (the nullifiers' row) and the leaves of its two outputs. */
-export interface NoteTransitionAccepted {
-  readonly ok: true;
-  readonly transitionId: string;
-  readonly eventId: number;
-  readonly outputIndexes: readonly [number, number];
 }
 
 /** The ledger in a health report (priv-stark-v1 §4 `/health`). */
@@ -362,99 +339,10 @@ export class Ledger {
    * `withdrawal` event for the operator's payout process ({@link payout}).
    * @throws PoolUnavailableError when the store fails
    */
-  noteTransition(input: NoteTransitionInput): Promise<NoteTransitionAccepted | LedgerRejection> {
-    return inSpan('ledger.note_transition', () => this.applyNoteTransition(input), { reasonOf });
-  }
-
-  private async applyNoteTransition(
-    input: NoteTransitionInput,
-  ): Promise<NoteTransitionAccepted | LedgerRejection> {
-    if (typeof input !== 'object' || input === null) return reject('invalid_payload');
-    const { proof, publicInputs: claimed, expiry } = input;
-    if (typeof claimed !== 'object' || claimed === null) return reject('invalid_payload');
-    const digests = [claimed.root, ...(claimed.nullifiers ?? []), ...(claimed.outputs ?? [])];
-    if (
-      claimed.nullifiers?.length !== 2 ||
-      claimed.outputs?.length !== 2 ||
-      claimed.memo?.length !== 2 ||
-      !digests.every((digest) => this.canonical(digest)) ||
-      !claimed.memo.every((element) => isFieldElement(element)) ||
-      !this.canonical(claimed.refund) ||
-      claimed.nullifiers[0] === claimed.nullifiers[1] ||
-      (claimed.exit !== '0' && parseAmount(claimed.exit) === null)
-    )
-      return reject('invalid_payload');
-    const exiting = claimed.exit !== '0';
-    if (exiting !== (input.destination !== undefined)) return reject('invalid_payload');
-    if (exiting && !checkDestination(input.destination).ok) return reject('invalid_destination');
-    const [first, second] = claimed.nullifiers;
-    const id = transitionId(first);
-    // 1. A spent nullifier first: a retry of this very transition learns its id.
-    for (const nullifier of [first, second]) {
-      const spent = await this.spent(nullifier);
-      if (spent && (await this.isThisTransition(spent, id, claimed.outputs)))
-        return reject('duplicate_settlement', { settlementId: id });
-      if (spent) return reject('nullifier_already_spent');
-    }
-    if (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
-      return reject('invalid_payload');
-    if (!Number.isSafeInteger(expiry) || expiry < 0) return reject('invalid_payload');
-    const status = expiryStatus(expiry, this.nowSeconds(), TRANSFER_MAX_TIMEOUT_SECONDS);
-    if (status !== 'ok') return reject(status);
-    // 2. The context, recomputed from this pool and the expiry; the anchor; the proof.
-    const pool = { network: this.network, asset: this.asset };
-    const ctx = this.core.contextDigest(
-      exiting
-        ? exitContext(pool, input.destination ?? '', claimed.exit, expiry)
-        : transitionContext(pool, expiry),
-    );
-    if (!(await this.isCheckpoint(claimed.root))) return reject('unknown_root');
-    const pi: TransitionPublicInputs = { ...claimed, ctx };
-    const verdict = await this.context.verifyTransition(proof, pi);
-    if (!verdict.ok) return reject('invalid_priv_stark_proof');
-    // 3. One atomic step: both nullifiers, both outputs, the event.
-    const result = await this.commit({
-      kind: 'transition',
-      transitionId: id,
-      nullifiers: [first, second],
-      outputs: [claimed.outputs[0], claimed.outputs[1]],
-      memo: [claimed.memo[0], claimed.memo[1]],
-      exit: claimed.exit,
-      destination: exiting ? (input.destination ?? null) : null,
-      refund: claimed.refund,
+  noteTransition(input: NoteTransitionInput): Promise<NoteTransitionResult> {
+    return inSpan('ledger.note_transition', () => noteTransition(this.context, input), {
+      reasonOf,
     });
-    if (result.ok && result.kind === 'transition')
-      return {
-        ok: true,
-        transitionId: result.transitionId,
-        eventId: result.eventId,
-        outputIndexes: result.outputIndexes,
-      };
-    if (!result.ok && result.reason === 'nullifier_already_spent') {
-      const spent = await this.spent(first);
-      if (spent && (await this.isThisTransition(spent, id, claimed.outputs)))
-        return reject('duplicate_settlement', { settlementId: id });
-    }
-    return reject(result.ok || !isLedgerReason(result.reason) ? 'invalid_payload' : result.reason);
-  }
-
-  /**
-   * Whether the transition that spent a nullifier is the one claimed (same id, same outputs): two
-   * transitions of one first note share an id, and only a retry of the applied one may learn it
-   * went through.
-   */
-  private async isThisTransition(
-    spent: SpentNullifier,
-    id: string,
-    outputs: readonly string[],
-  ): Promise<boolean> {
-    if (spent.settlementId !== id) return false;
-    const [event] = await this.store.events(spent.eventId - 1, 1);
-    return (
-      (event?.kind === 'transition' || event?.kind === 'withdrawal') &&
-      event.outputs[0] === outputs[0] &&
-      event.outputs[1] === outputs[1]
-    );
   }
 
   /**
@@ -486,24 +374,6 @@ export class Ledger {
   private commit(op: StoreOp, expiry?: number): Promise<CommitResult> {
     return this.context.commit(op, expiry);
   }
-
-  private nowSeconds(): number {
-    return nowSeconds(this.context);
-  }
-
-  /** Whether `text` is a digest with canonical elements. */
-  private canonical(text: unknown): text is DigestHex {
-    return isCanonicalDigest(this.core, text);
-  }
-}
-
-/** A decimal string of a canonical field element. */
-function isFieldElement(value: unknown): value is string {
-  return (
-    typeof value === 'string' &&
-    /^(0|[1-9][0-9]{0,19})$/.test(value) &&
-    BigInt(value) < 0xffffffff00000001n
-  );
 }
 
 export { PoolUnavailableError };
