@@ -20,6 +20,7 @@ import {
   TRANSFER_RESOURCE_ID,
 } from '../scheme/index.js';
 import { inSpan, type SpanFacts } from '../tracing/spans.js';
+import { CheckpointTimer } from './checkpoint-timer.js';
 import { type CommitResult, GroupCommitter } from './committer.js';
 import { isCheckpoint, type LedgerCore, verifySpendProof } from './context.js';
 import { type DepositInput, type DepositResult, deposit } from './deposit.js';
@@ -119,13 +120,11 @@ export class Ledger {
   private readonly core: LedgerCore;
   private readonly clock: () => number;
   private readonly committer: GroupCommitter;
-  private readonly onTimerError: (error: unknown) => void;
+  private readonly timer: CheckpointTimer;
   private readonly proofStoreCapacity: number;
   private readonly acceptedParameterSets: readonly number[] | undefined;
   /** What the ledger's operations share. */
   private readonly context: SettleContext;
-  private timer: NodeJS.Timeout | null = null;
-  private ticking = false;
 
   constructor(options: LedgerOptions) {
     this.core = options.core;
@@ -136,7 +135,12 @@ export class Ledger {
     this.checkpointIntervalMs = options.checkpointIntervalMs ?? 2000;
     this.clock = options.clock ?? Date.now;
     this.committer = new GroupCommitter(this.store, this.clock, options.maxGroup ?? 512);
-    this.onTimerError = options.onTimerError ?? (() => undefined);
+    this.timer = new CheckpointTimer(
+      this.store,
+      this.clock,
+      this.checkpointIntervalMs,
+      options.onTimerError ?? (() => undefined),
+    );
     this.proofStoreCapacity = options.proofStoreCapacity ?? 10_000;
     this.acceptedParameterSets = options.acceptedParameterSets;
     const { core, committer, clock } = this;
@@ -163,31 +167,13 @@ export class Ledger {
 
   /** Starts the checkpoint timer (idempotent). It does not keep the process alive. */
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.tick(), this.checkpointIntervalMs);
-    this.timer.unref();
+    this.timer.start();
   }
 
   /** Stops the timer and waits for pending commits. Does not close the store. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.timer.stop();
     await this.committer.idle();
-  }
-
-  private async tick(): Promise<void> {
-    if (this.ticking) return;
-    this.ticking = true;
-    try {
-      // 90% of the interval: timers in several processes publish about once per interval.
-      await this.store.checkpoint(this.clock(), Math.floor(this.checkpointIntervalMs * 0.9));
-      // Handed-over proofs whose time has passed go (a lookup refuses them already).
-      await this.store.pruneProofs(this.clock());
-    } catch (error) {
-      this.onTimerError(error);
-    } finally {
-      this.ticking = false;
-    }
   }
 
   /**

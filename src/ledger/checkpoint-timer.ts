@@ -1,0 +1,55 @@
+/**
+ * @module The ledger's checkpoint timer: about once per interval it publishes the current root as
+ * a checkpoint (if the tree changed) and drops handed-over proofs whose time has passed. Any number
+ * of processes sharing a store may run one: the store decides under its lock whether a checkpoint
+ * is due.
+ */
+
+import type { PoolStore } from './store.js';
+
+/** Runs the ledger's periodic store work; it never keeps the process alive. */
+export class CheckpointTimer {
+  private timer: NodeJS.Timeout | null = null;
+  private ticking = false;
+
+  /**
+   * @param store where checkpoints are published and proofs pruned
+   * @param clock unix milliseconds
+   * @param intervalMs the checkpoint cadence
+   * @param onError errors of a tick (the store was unreachable); the timer keeps running
+   */
+  constructor(
+    private readonly store: PoolStore,
+    private readonly clock: () => number,
+    private readonly intervalMs: number,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /** Starts the timer (idempotent). */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the timer; a tick under way finishes on its own. */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      // 90% of the interval: timers in several processes publish about once per interval.
+      await this.store.checkpoint(this.clock(), Math.floor(this.intervalMs * 0.9));
+      // Handed-over proofs whose time has passed go (a lookup refuses them already).
+      await this.store.pruneProofs(this.clock());
+    } catch (error) {
+      this.onError(error);
+    } finally {
+      this.ticking = false;
+    }
+  }
+}
