@@ -1,27 +1,18 @@
 /**
- * @module The privacy pool's ledger: its rules, whoever calls it. A settlement is accepted only if
- * its payment fields match the proof's public inputs, its anchor is a published checkpoint, its
- * expiry has not passed by the pool's own clock, and the pool itself verifies the proof with the
- * core; the pool then derives the recipient note itself and, in one atomic step, inserts the
- * nullifier, appends the change note and the recipient note and records the event. A deposit's
- * commitment is computed by the pool from the amount and precommitment, so the hidden value is what
- * was paid in.
+ * @module The privacy pool's ledger: its rules, whoever calls it — the facilitator, the pool node,
+ * the service. `Ledger` is the one public face of the operations, each in a module of its own
+ * (`deposit.ts`, `settle.ts`, `hand-over.ts`, `transfer.ts`, `note-transition.ts`, `payout.ts`)
+ * over the context they share (`context.ts`); its spans are put on once, where it is built
+ * (`traced-ledger.ts`), and its checkpoint timer runs beside them (`checkpoint-timer.ts`).
  *
- * Rule rejections are returned as data ({@link LedgerRejection}); a store failure throws
+ * Rule rejections are returned as data (`LedgerRejection`, `errors.ts`); a store failure throws
  * {@link PoolUnavailableError}.
  */
 
 import type { DigestHex, SpendPublicInputs } from '../core/index.js';
-import {
-  DEVNET_NETWORK,
-  MAX_LIVE_PROOFS_PER_NULLIFIER,
-  SCHEME,
-  TRANSFER_MAX_TIMEOUT_SECONDS,
-  TRANSFER_RESOURCE_ID,
-} from '../scheme/index.js';
-import { inSpan, type SpanFacts } from '../tracing/spans.js';
+import { DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
 import { CheckpointTimer } from './checkpoint-timer.js';
-import { type CommitResult, GroupCommitter } from './committer.js';
+import { GroupCommitter } from './committer.js';
 import { isCheckpoint, type LedgerCore, verifySpendProof } from './context.js';
 import { type DepositInput, type DepositResult, deposit } from './deposit.js';
 import { PoolUnavailableError } from './errors.js';
@@ -45,17 +36,17 @@ import {
   type SettleResult,
   settle,
 } from './settle.js';
-import { type TransferInput, transfer } from './transfer.js';
 import type {
   Checkpoint,
   PayoutStatus,
   PoolEvent,
   PoolStore,
   SpentNullifier,
-  StoreOp,
   StoreState,
   WithdrawalRecord,
 } from './store.js';
+import { type SpannedOperations, tracedContext, tracedOperations } from './traced-ledger.js';
+import { type TransferInput, transfer } from './transfer.js';
 
 /** Options of {@link Ledger}. */
 export interface LedgerOptions {
@@ -92,16 +83,6 @@ export interface LedgerHealth {
   readonly checkpoint: number | null;
 }
 
-/** The reason of a refusal, for its span (`null` when accepted). */
-const reasonOf = (result: { readonly ok: boolean; readonly reason?: string }) =>
-  result.ok ? null : (result.reason ?? null);
-
-/** Whether a settlement carries its proof or a reference, for its span. */
-function transportOf(input: unknown): SpanFacts {
-  const inline = typeof input === 'object' && input !== null && 'proof' in input;
-  return { 'priv_stark.transport': inline && input.proof !== undefined ? 'inline' : 'reference' };
-}
-
 /**
  * The ledger of the privacy pool. One per process over a shared store; any number of processes
  * may share one store.
@@ -117,52 +98,50 @@ export class Ledger {
   readonly network: string;
   readonly asset: string;
   readonly checkpointIntervalMs: number;
-  private readonly core: LedgerCore;
-  private readonly clock: () => number;
+  /** What the operations share; its commit and verifications each run in their span. */
+  private readonly context: SettleContext;
+  /** The operations that run in a span of their own. */
+  private readonly spanned: SpannedOperations;
   private readonly committer: GroupCommitter;
   private readonly timer: CheckpointTimer;
-  private readonly proofStoreCapacity: number;
-  private readonly acceptedParameterSets: readonly number[] | undefined;
-  /** What the ledger's operations share. */
-  private readonly context: SettleContext;
 
   constructor(options: LedgerOptions) {
-    this.core = options.core;
-    this.store = options.store;
+    const { core, store } = options;
+    const clock = options.clock ?? Date.now;
+    this.store = store;
     this.scheme = options.scheme ?? SCHEME;
     this.network = options.network ?? DEVNET_NETWORK.network;
     this.asset = options.asset ?? DEVNET_NETWORK.asset;
     this.checkpointIntervalMs = options.checkpointIntervalMs ?? 2000;
-    this.clock = options.clock ?? Date.now;
-    this.committer = new GroupCommitter(this.store, this.clock, options.maxGroup ?? 512);
+    const committer = new GroupCommitter(store, clock, options.maxGroup ?? 512);
+    this.committer = committer;
     this.timer = new CheckpointTimer(
-      this.store,
-      this.clock,
+      store,
+      clock,
       this.checkpointIntervalMs,
       options.onTimerError ?? (() => undefined),
     );
-    this.proofStoreCapacity = options.proofStoreCapacity ?? 10_000;
-    this.acceptedParameterSets = options.acceptedParameterSets;
-    const { core, committer, clock } = this;
-    this.context = {
+    const context = tracedContext<SettleContext>({
       core,
-      store: this.store,
+      store,
       pool: { scheme: this.scheme, network: this.network, asset: this.asset },
       clock,
-      commit: (op, expiry) =>
-        inSpan('ledger.commit', () => committer.submit(op, expiry), { reasonOf }),
-      verifySpend: (proof, pi) =>
-        inSpan('proof.verify', () => verifySpendProof(core, proof, pi), {
-          leaf: true,
-          reasonOf: (refused) => refused?.reason ?? null,
-        }),
-      verifyTransition: (proof, pi) =>
-        inSpan('proof.verify', () => core.verifyTransition(proof, pi), { leaf: true }),
-      proofStoreCapacity: this.proofStoreCapacity,
-      acceptedParameterSets: this.acceptedParameterSets,
+      commit: (op, expiry) => committer.submit(op, expiry),
+      verifySpend: (proof, pi) => verifySpendProof(core, proof, pi),
+      verifyTransition: (proof, pi) => core.verifyTransition(proof, pi),
+      proofStoreCapacity: options.proofStoreCapacity ?? 10_000,
+      acceptedParameterSets: options.acceptedParameterSets,
       knownRoots: new Set(),
       inFlight: new Map(),
-    };
+    });
+    this.context = context;
+    this.spanned = tracedOperations({
+      settle: (input) => settle(context, input),
+      transfer: (input) => transfer(context, input),
+      refuse: (nullifier, reason) => refuse(context, nullifier, reason),
+      handOver: (input) => handOver(context, input),
+      noteTransition: (input) => noteTransition(context, input),
+    });
   }
 
   /** Starts the checkpoint timer (idempotent). It does not keep the process alive. */
@@ -181,7 +160,7 @@ export class Ledger {
    * does this on its own; tests and the operator call it directly).
    */
   checkpoint(): Promise<Checkpoint | null> {
-    return this.store.checkpoint(this.clock(), 0);
+    return this.store.checkpoint(this.context.clock(), 0);
   }
 
   /** Whether `root` is a published checkpoint (positive answers are cached: checkpoints stay valid). */
@@ -235,7 +214,7 @@ export class Ledger {
   }
 
   /**
-   * Shields funds: computes `cm = H_NOTE(amount ‖ pre)` and appends it.
+   * Shields funds: computes `cm = H_NOTE(amount ‖ pre)` and appends it (`deposit.ts`).
    * @returns the commitment and its leaf index, or `invalid_payload`, `amount_out_of_range`,
    *   `duplicate_commitment`, `tree_full`
    * @throws PoolUnavailableError when the store fails
@@ -245,14 +224,10 @@ export class Ledger {
   }
 
   /**
-   * Applies a settlement (the pool's own rule; see the module comment), in the order
-   * docs/facilitator.md gives for `/settle`: a nullifier that has settled is answered first,
-   * whatever else the settlement fails; then shapes, this pool's scheme, network and asset, the
-   * proof's amount and context digest against the payment, expiry by the pool's clock, the anchor,
-   * then the proof — verified here when it is inline, or, for a reference, the verdict of its
-   * hand-over, whose public inputs must be exactly these; the commit re-checks the nullifier under
-   * the store's lock and expiry at its time. Each question goes to the store once (a reference
-   * that matches no stored proof asks the nullifier again: its settlement may have dropped the row).
+   * Applies a settlement in the order docs/facilitator.md gives for `/settle` (`settle.ts`): a
+   * nullifier that has settled is answered first, whatever else the settlement fails; then the
+   * ledger's own checks, the anchor, the proof (or its hand-over's verdict) and one atomic commit
+   * that re-checks nullifier and expiry under the store's lock.
    * @returns the settlement, or a rejection: `duplicate_settlement` (with the original id),
    *   `invalid_payload`, `unsupported_scheme`, `unsupported_network`, `unsupported_asset`,
    *   `payment_requirements_mismatch`, `payment_expired`, `unknown_root`,
@@ -261,33 +236,26 @@ export class Ledger {
    *   failed — possibly applied: a retry then reports `duplicate_settlement`)
    */
   settle(input: SettlementInput): Promise<SettleResult> {
-    return inSpan('ledger.settle', () => settle(this.context, input), {
-      facts: transportOf(input),
-      reasonOf,
-    });
+    return this.spanned.settle(input);
   }
 
   /**
    * Refuses a settlement the caller's own checks refused (the facilitator's policy, expiry window,
    * `accepted` against the requirements, …) — unless its nullifier has settled: that answer wins,
    * as in {@link settle}, so a resource server that lost a settle's reply and retries later learns
-   * it was paid. The answer tells nothing new: the settlement id is a hash of the nullifier.
+   * it was paid.
    * @returns `duplicate_settlement` with the original id, or the caller's `reason`
    * @throws PoolUnavailableError when the store fails (which answer is right cannot be told)
    */
   refuse<R extends string>(nullifier: unknown, reason: R): Promise<SettleRefusal<R>> {
-    return inSpan('ledger.refuse', () => refuse(this.context, nullifier, reason), { reasonOf });
+    return this.spanned.refuse(nullifier, reason);
   }
 
   /**
-   * Keeps a proof handed over before a compact payment (docs/compact-payments.md), refusing before
-   * storing anything, cheapest first: shapes and encodings, this pool, the payment against the
-   * proof's amount (ctx recomputed from the payment sent with it), expiry, the anchor, an unspent
-   * nullifier, then the proof (Plonky3 checks its proof of work first). The stored row is the
-   * verdict `/verify` and `/settle` use for its reference; it is kept until
-   * `min(expiry, now + cap) + grace`, removed when its nullifier settles, at most
-   * {@link MAX_LIVE_PROOFS_PER_NULLIFIER} per nullifier and {@link LedgerOptions.proofStoreCapacity}
-   * in all. Handing the same proof over again answers the same reference.
+   * Keeps a proof handed over before a compact payment (docs/compact-payments.md; `hand-over.ts`),
+   * refusing before storing anything, cheapest first; the stored row is the verdict `/verify` and
+   * `/settle` use for its reference, kept at most {@link LedgerOptions.proofStoreCapacity} in all.
+   * Handing the same proof over again answers the same reference.
    * @returns the reference and when it is dropped, or a rejection: `invalid_payload`,
    *   `unsupported_scheme`, `unsupported_network`, `unsupported_asset`,
    *   `payment_requirements_mismatch`, `payment_expired`, `unknown_root`,
@@ -295,47 +263,41 @@ export class Ledger {
    * @throws PoolUnavailableError when the store fails (nothing stored)
    */
   handOver(input: HandOverInput): Promise<HandOverResult> {
-    return inSpan('ledger.hand_over', () => handOver(this.context, input), { reasonOf });
+    return this.spanned.handOver(input);
   }
 
   /**
-   * Applies a transfer sent to the pool node (`POST /transfers`): a payment statement whose context
-   * is the pool's transfer context — this pool's scheme, network and asset, `payTo` the recipient,
-   * {@link TRANSFER_RESOURCE_ID}, an expiry at most {@link TRANSFER_MAX_TIMEOUT_SECONDS} ahead —
-   * settled as any payment is ({@link settle}: one nullifier set, the same event, settle-once), the
-   * proof verified here. A wallet keeps ready notes by transferring to itself (docs/client.md).
+   * Applies a transfer sent to the pool node (`POST /transfers`; `transfer.ts`): a payment to the
+   * recipient in the pool's transfer context, settled as any payment is ({@link settle}: one
+   * nullifier set, the same event, settle-once). A wallet keeps ready notes by transferring to
+   * itself (docs/client.md).
    * @returns the settlement, or a rejection: those of {@link settle} (the proof always inline) and
    *   `expiry_too_far`
    * @throws PoolUnavailableError when the store fails
    */
   transfer(input: TransferInput): Promise<SettleResult> {
-    return inSpan('ledger.settle', () => transfer(this.context, input), {
-      facts: { 'priv_stark.transport': 'inline' },
-      reasonOf,
-    });
+    return this.spanned.transfer(input);
   }
 
   /**
-   * Applies a note transition (merge or split): shapes, neither nullifier spent, expiry within
-   * {@link TRANSFER_MAX_TIMEOUT_SECONDS}, the anchor a checkpoint, the transition proof against
-   * the context recomputed here; then both nullifiers, both outputs and one event in one atomic
-   * step. A retry of an applied transition learns its id (`duplicate_settlement`). An exit
-   * (`exit > 0`) names its destination (a supported CAIP-10 account id, else
-   * `invalid_destination`), bound into its context with the amount; it is recorded as a
-   * `withdrawal` event for the operator's payout process ({@link payout}).
+   * Applies a note transition — a merge, a split or an exit (`note-transition.ts`): both
+   * nullifiers, both outputs and one event in one atomic step. A retry of an applied transition
+   * learns its id (`duplicate_settlement`). An exit is recorded as a `withdrawal` event for the
+   * operator's payout process ({@link payout}).
+   * @returns the transition's id and the leaves of its outputs, or a rejection: `invalid_payload`,
+   *   `invalid_destination`, `duplicate_settlement`, `nullifier_already_spent`, `payment_expired`,
+   *   `expiry_too_far`, `unknown_root`, `invalid_priv_stark_proof`, `tree_full`
    * @throws PoolUnavailableError when the store fails
    */
   noteTransition(input: NoteTransitionInput): Promise<NoteTransitionResult> {
-    return inSpan('ledger.note_transition', () => noteTransition(this.context, input), {
-      reasonOf,
-    });
+    return this.spanned.noteTransition(input);
   }
 
   /**
-   * Records a step of a withdrawal's payout (the operator's payout process): `paying` durably
-   * before paying, then `paid`, or `failed`, which appends the exit's proven refund note for its
-   * owner. The withdrawal id is the idempotency key: the same step again is answered as before;
-   * a step out of order is `payout_conflict`; an unknown id `unknown_withdrawal`.
+   * Records a step of a withdrawal's payout (the operator's payout process; `payout.ts`): `paying`
+   * durably before paying, then `paid`, or `failed`, which appends the exit's proven refund note
+   * for its owner. The withdrawal id is the idempotency key: the same step again is answered as
+   * before; a step out of order is `payout_conflict`; an unknown id `unknown_withdrawal`.
    * @throws PoolUnavailableError when the store fails
    */
   payout(withdrawalId: string, status: PayoutStatus): Promise<PayoutResult> {
@@ -354,11 +316,6 @@ export class Ledger {
    */
   handedOverMatches(reference: string, pi: SpendPublicInputs): Promise<boolean> {
     return handedOverMatches(this.context, reference, pi);
-  }
-
-  /** Submits one op to the group committer; resolves once its group is durable. */
-  private commit(op: StoreOp, expiry?: number): Promise<CommitResult> {
-    return this.context.commit(op, expiry);
   }
 }
 
