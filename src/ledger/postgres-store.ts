@@ -13,19 +13,7 @@ import pg from 'pg';
 import type { DigestHex, Frontier, ProofReference } from '../core/index.js';
 import { unavailable } from './errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
-import {
-  checkpointDue,
-  emptyHead,
-  type EventRow,
-  eventFromRow,
-  type Head,
-  type KnownWithdrawal,
-  knownWithdrawalOf,
-  planGroup,
-  type WithdrawalListRow,
-  type WithdrawalLookupRow,
-  withdrawalRecordOf,
-} from './group-plan.js';
+import { planGroup } from './group-plan.js';
 import type {
   Checkpoint,
   HandedOverProof,
@@ -39,6 +27,18 @@ import type {
   TreeHasher,
   WithdrawalRecord,
 } from './store.js';
+import {
+  checkpointDue,
+  emptyHead,
+  type EventRow,
+  eventFromRow,
+  type Head,
+  type KnownWithdrawal,
+  knownWithdrawalOf,
+  type WithdrawalListRow,
+  type WithdrawalLookupRow,
+  withdrawalRecordOf,
+} from './store-rows.js';
 
 /** Options of {@link openPostgresStore}. */
 export interface PostgresStoreOptions {

@@ -17,19 +17,7 @@ import type { Backend, DigestHex, Frontier, ProofReference } from '../core/index
 import { WorkerDiedError, WorkerThreads, workerScript } from '../core/worker-threads.js';
 import { PoolUnavailableError, unavailable } from './errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
-import {
-  checkpointDue,
-  emptyHead,
-  type EventRow,
-  eventFromRow,
-  type Head,
-  type KnownWithdrawal,
-  knownWithdrawalOf,
-  planGroup,
-  type WithdrawalListRow,
-  type WithdrawalLookupRow,
-  withdrawalRecordOf,
-} from './group-plan.js';
+import { planGroup } from './group-plan.js';
 import type { WriterData, WriterJob } from './sqlite-writer-messages.js';
 import type {
   Checkpoint,
@@ -43,6 +31,18 @@ import type {
   TreeHasher,
   WithdrawalRecord,
 } from './store.js';
+import {
+  checkpointDue,
+  emptyHead,
+  type EventRow,
+  eventFromRow,
+  type Head,
+  type KnownWithdrawal,
+  knownWithdrawalOf,
+  type WithdrawalListRow,
+  type WithdrawalLookupRow,
+  withdrawalRecordOf,
+} from './store-rows.js';
 
 /** Options of {@link openSqliteStore}. */
 export interface SqliteStoreOptions {
