@@ -205,7 +205,6 @@ const SMALL_PARTS_ROOMS = new Set([
  */
 const PENDING = new Set<string>([
   'facilitator/checks.ts: function checkRequest',
-  'ledger/group-plan.ts: function planGroup',
   'ledger/postgres-store.ts: file',
   'ledger/postgres-store.ts: function apply',
   'ledger/postgres-store.ts: function (anonymous)',
