@@ -48,8 +48,8 @@ import {
   TRANSFER_RESOURCE_ID,
 } from '../scheme/index.js';
 import { PolicyRefusal, ToolError } from './errors.js';
-import type { LedgerFile } from './ledger-file.js';
-import type { SpendEntry, SpendLedger } from './ledger.js';
+import type { LedgerFile } from './spend-ledger-file.js';
+import type { SpendEntry, SpendLedger } from './spend-ledger.js';
 import {
   checkPayment,
   checkWithdrawal,
@@ -85,6 +85,7 @@ export const MAX_LISTED_NOTES = 100;
 export interface AgentOptions {
   readonly wallet: Wallet;
   readonly policy: PolicySource;
+  /** The spend ledger's file (`ledger`: the option's name is public, so it stays). */
   readonly ledger: LedgerFile;
   /** The fetch to merchants (default `globalThis.fetch`). */
   readonly fetch?: typeof fetch | undefined;
@@ -273,7 +274,7 @@ class PolicedScheme implements SchemeNetworkClient {
   constructor(
     private readonly inner: PrivStarkSchemeClient,
     private readonly policy: PolicySource,
-    private readonly ledger: LedgerFile,
+    private readonly spendLedgerFile: LedgerFile,
     private readonly url: URL,
   ) {
     this.findDefaultAsset = inner.findDefaultAsset;
@@ -303,7 +304,7 @@ class PolicedScheme implements SchemeNetworkClient {
         amount,
       });
       if (refusal) throw refusal;
-      const entry = this.ledger.ledger.reserve(
+      const entry = this.spendLedgerFile.ledger.reserve(
         {
           amount,
           network: requirements.network,
@@ -316,9 +317,9 @@ class PolicedScheme implements SchemeNetworkClient {
       );
       this.entry = entry;
       try {
-        await this.ledger.save();
+        await this.spendLedgerFile.save();
       } catch (error) {
-        this.ledger.ledger.release(entry.id);
+        this.spendLedgerFile.ledger.release(entry.id);
         throw new ToolError(
           'ledger_unwritable',
           'the spend ledger could not be written, so nothing was paid',
@@ -336,17 +337,17 @@ class PolicedScheme implements SchemeNetworkClient {
       } catch (error) {
         // Nothing left the wallet (it removes its record when proving fails or the pool node
         // refuses the hand-over) — unless a hand-over failed without a clear answer: the node may
-        // hold the proof, the wallet keeps the payment pending, and so does the ledger.
+        // hold the proof, the wallet keeps the payment pending, and so does the spend ledger.
         const kept = this.keptRecord(known, requirements);
-        if (kept) this.ledger.ledger.markLeft(entry.id, kept.nullifier, kept.expiry);
-        else this.ledger.ledger.release(entry.id);
-        await this.ledger.save().catch(() => undefined);
+        if (kept) this.spendLedgerFile.ledger.markLeft(entry.id, kept.nullifier, kept.expiry);
+        else this.spendLedgerFile.ledger.release(entry.id);
+        await this.spendLedgerFile.save().catch(() => undefined);
         throw error;
       }
       const payload = result.payload as { nullifier: string; expiry: number };
-      this.ledger.ledger.markLeft(entry.id, payload.nullifier, payload.expiry);
+      this.spendLedgerFile.ledger.markLeft(entry.id, payload.nullifier, payload.expiry);
       // Should this save fail, the next start links the reservation to the wallet's record.
-      await this.ledger.save().catch(() => undefined);
+      await this.spendLedgerFile.save().catch(() => undefined);
       return result;
     } catch (error) {
       this.failure = error;
@@ -356,13 +357,13 @@ class PolicedScheme implements SchemeNetworkClient {
 
   /**
    * The pending record a failed payment left in the wallet: new since `known`, for these
-   * requirements, linked to no entry of the ledger.
+   * requirements, linked to no entry of the spend ledger.
    */
   private keptRecord(
     known: ReadonlySet<string>,
     requirements: PaymentRequirements,
   ): StoredPending | undefined {
-    const linked = new Set(this.ledger.ledger.entries().map((e) => e.nullifier));
+    const linked = new Set(this.spendLedgerFile.ledger.entries().map((e) => e.nullifier));
     const resourceId = resourceIdOf(requirements as unknown as ProfileRequirements);
     return this.inner.wallet
       .payments()
@@ -382,7 +383,7 @@ class PolicedScheme implements SchemeNetworkClient {
 export class PaymentAgent {
   readonly wallet: Wallet;
   private readonly policySource: PolicySource;
-  private readonly ledgerFile: LedgerFile;
+  private readonly spendLedgerFile: LedgerFile;
   private readonly fetchImpl: typeof fetch;
   private readonly pollMs: number;
   private readonly clock: () => number;
@@ -393,7 +394,7 @@ export class PaymentAgent {
   constructor(options: AgentOptions) {
     this.wallet = options.wallet;
     this.policySource = options.policy;
-    this.ledgerFile = options.ledger;
+    this.spendLedgerFile = options.ledger;
     this.fetchImpl = options.fetch ?? globalThis.fetch;
     this.pollMs = options.pollMs ?? 250;
     this.clock = options.clock ?? Date.now;
@@ -403,8 +404,8 @@ export class PaymentAgent {
     this.transitionsPerMinute = perMinute;
   }
 
-  private get ledger(): SpendLedger {
-    return this.ledgerFile.ledger;
+  private get spendLedger(): SpendLedger {
+    return this.spendLedgerFile.ledger;
   }
 
   /**
@@ -412,27 +413,27 @@ export class PaymentAgent {
    * Call once before serving.
    */
   async start(): Promise<void> {
-    if (this.ledger.recover(this.wallet.payments())) await this.ledgerFile.save();
+    if (this.spendLedger.recover(this.wallet.payments())) await this.spendLedgerFile.save();
     await this.sync().catch(() => undefined);
   }
 
   /**
-   * Syncs the wallet with the pool and follows its payment records in the ledger (and, for
+   * Syncs the wallet with the pool and follows its payment records in the spend ledger (and, for
    * withdrawals of unknown outcome, their notes).
    */
   async sync(): Promise<void> {
     await this.wallet.sync();
-    const payments = this.ledger.reconcile(this.wallet.payments());
-    const withdrawals = this.ledger.reconcileWithdrawals(
+    const payments = this.spendLedger.reconcile(this.wallet.payments());
+    const withdrawals = this.spendLedger.reconcileWithdrawals(
       new Set(this.wallet.notes().map((n) => n.commitment as string)),
     );
-    if (this.ledger.prune() || payments || withdrawals) await this.ledgerFile.save();
+    if (this.spendLedger.prune() || payments || withdrawals) await this.spendLedgerFile.save();
   }
 
   private usage(policy: Policy): UsageView {
-    const counted = this.ledger.counted();
+    const counted = this.spendLedger.counted();
     const remaining = policy.maxPer24h > counted ? policy.maxPer24h - counted : 0n;
-    const unresolved = this.ledger
+    const unresolved = this.spendLedger
       .entries()
       .filter((e) => e.status === 'reserved' || e.status === 'left').length;
     return {
@@ -558,7 +559,7 @@ export class PaymentAgent {
     const byNullifier = new Map(records.map((r) => [r.nullifier as string, r]));
     const views: { at: number; view: PaymentView }[] = [];
     const shown = new Set<string>();
-    for (const entry of this.ledger.entries()) {
+    for (const entry of this.spendLedger.entries()) {
       if (entry.status === 'released') continue;
       const record = entry.nullifier === undefined ? undefined : byNullifier.get(entry.nullifier);
       if (record) shown.add(record.nullifier);
@@ -603,7 +604,7 @@ export class PaymentAgent {
     const note = this.exitNote(amount);
     const refusal = checkWithdrawal(policy, intent);
     if (refusal) throw refusal;
-    const entry = this.ledger.reserve(
+    const entry = this.spendLedger.reserve(
       {
         kind: 'withdrawal',
         note: note.commitment,
@@ -617,9 +618,9 @@ export class PaymentAgent {
       policy.maxPer24h,
     );
     try {
-      await this.ledgerFile.save();
+      await this.spendLedgerFile.save();
     } catch (error) {
-      this.ledger.release(entry.id);
+      this.spendLedger.release(entry.id);
       throw new ToolError(
         'ledger_unwritable',
         'the spend ledger could not be written, so nothing was withdrawn',
@@ -636,15 +637,15 @@ export class PaymentAgent {
       const refused =
         !(error instanceof PoolNodeError) ||
         (error.status >= 400 && error.status < 500 && error.code !== 'duplicate_settlement');
-      if (refused) this.ledger.release(entry.id);
-      else this.ledger.markWithdrawalUnknown(entry.id);
-      await this.ledgerFile.save().catch(() => undefined);
+      if (refused) this.spendLedger.release(entry.id);
+      else this.spendLedger.markWithdrawalUnknown(entry.id);
+      await this.spendLedgerFile.save().catch(() => undefined);
       if (refused || !(error instanceof PoolNodeError)) throw error;
       error.message += ` — the withdrawal of ${amount} may have been applied: it counts against the 24-hour limit until a sync shows its note spent, or ${iso((entry.expiry ?? 0) * 1000)} passes with the note unspent`;
       throw error;
     }
-    this.ledger.markApplied(entry.id, transaction);
-    await this.ledgerFile.save().catch(() => undefined);
+    this.spendLedger.markApplied(entry.id, transaction);
+    await this.spendLedgerFile.save().catch(() => undefined);
     // The spent note leaves the wallet's spendable notes at once (its nullifier is in the log).
     await this.sync().catch(() => undefined);
     return {
@@ -668,7 +669,7 @@ export class PaymentAgent {
   private exitNote(amount: bigint): StoredNote {
     // Not a note another withdrawal is spending, or may have spent.
     const busy = new Set(
-      this.ledger
+      this.spendLedger
         .entries()
         .filter((e) => e.kind === 'withdrawal' && (e.status === 'reserved' || e.status === 'left'))
         .map((e) => e.note),
@@ -890,7 +891,7 @@ export class PaymentAgent {
       payTo: option.pay_to,
       amount,
     });
-    const counted = this.ledger.counted();
+    const counted = this.spendLedger.counted();
     if (!refusal && counted + amount > policy.maxPer24h) {
       refusal = new PolicyRefusal(
         'rolling_24h_limit',
@@ -941,7 +942,7 @@ export class PaymentAgent {
     const scheme = new PolicedScheme(
       new PrivStarkSchemeClient(this.wallet),
       this.policySource,
-      this.ledgerFile,
+      this.spendLedgerFile,
       url,
     );
     const network = this.wallet.network.network as `${string}:${string}`;
@@ -1032,7 +1033,7 @@ export class PaymentAgent {
   }
 
   private entryView(id: string): PaymentView {
-    const entry = this.ledger.entries().find((e) => e.id === id)!;
+    const entry = this.spendLedger.entries().find((e) => e.id === id)!;
     const record =
       entry.nullifier === undefined
         ? undefined
@@ -1052,7 +1053,7 @@ export class PaymentAgent {
     const deadline = this.clock() + waitMs;
     for (;;) {
       await this.sync().catch(() => undefined);
-      const entry = this.ledger.entries().find((e) => e.id === id);
+      const entry = this.spendLedger.entries().find((e) => e.id === id);
       if (entry?.status !== 'left' || this.clock() >= deadline) return;
       await new Promise((resolve) => setTimeout(resolve, this.pollMs));
     }

@@ -25,7 +25,7 @@ export {
   type WithdrawalView,
 } from './agent.js';
 export { PolicyFileError, PolicyRefusal, type PolicyRule, ToolError } from './errors.js';
-export { LedgerFile } from './ledger-file.js';
+export { LedgerFile } from './spend-ledger-file.js';
 export {
   KEEP_MS,
   type Reservation,
@@ -33,7 +33,7 @@ export {
   SpendLedger,
   type SpendStatus,
   WINDOW_MS,
-} from './ledger.js';
+} from './spend-ledger.js';
 export {
   type AllowList,
   checkPayment,

@@ -2,14 +2,14 @@
  * @module Where the spend ledger is kept, so that a restart does not reset the 24-hour window: one
  * JSON file, mode 0600 (refused when others can read or write it), written to a temporary file,
  * fsynced and renamed; saves are serialised. A lock file beside it (`<file>.lock`, holding the
- * process id) keeps a second server off the same ledger — two servers would each see only their own
- * reservations and could together pass the limit.
+ * process id) keeps a second server off the same spend ledger — two servers would each see only
+ * their own reservations and could together pass the limit.
  */
 
 import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
 
 import { ToolError } from './errors.js';
-import { type SpendEntry, SpendLedger } from './ledger.js';
+import { type SpendEntry, SpendLedger } from './spend-ledger.js';
 
 /** Locks this process holds (a pid check cannot tell this process's own lock from a stale one). */
 const held = new Set<string>();
@@ -36,18 +36,19 @@ function isEntry(value: unknown): value is SpendEntry {
   );
 }
 
-/** The ledger file and its lock. */
+/** The spend-ledger file and its lock. */
 export class LedgerFile {
   private saving: Promise<void> = Promise.resolve();
   private locked = false;
 
   private constructor(
     readonly path: string,
+    /** The spend ledger kept in the file (`ledger`: the name is public, so it stays). */
     readonly ledger: SpendLedger,
   ) {}
 
   /**
-   * Takes the lock and reads the ledger (empty when the file does not exist yet).
+   * Takes the lock and reads the spend ledger (empty when the file does not exist yet).
    * @throws ToolError `ledger_locked` when another live process holds it, `ledger_invalid`
    */
   static async open(path: string, clock: () => number = Date.now): Promise<LedgerFile> {
@@ -91,7 +92,7 @@ export class LedgerFile {
     }
   }
 
-  /** Writes the ledger (serialised). */
+  /** Writes the spend ledger (serialised). */
   save(): Promise<void> {
     const snapshot = JSON.stringify({ version: 1, entries: this.ledger.entries() });
     this.saving = this.saving

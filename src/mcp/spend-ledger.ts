@@ -95,7 +95,7 @@ export interface Reservation {
   readonly url: string;
 }
 
-/** The ledger (in memory; {@link LedgerFile} keeps it on disk). */
+/** The spend ledger (in memory; {@link LedgerFile} keeps it on disk). */
 export class SpendLedger {
   private readonly list: SpendEntry[];
 

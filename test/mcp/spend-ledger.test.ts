@@ -13,8 +13,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import type { StoredPending } from '../../src/client/index.js';
-import { LedgerFile } from '../../src/mcp/ledger-file.js';
-import { SpendLedger, WINDOW_MS } from '../../src/mcp/ledger.js';
+import { LedgerFile } from '../../src/mcp/spend-ledger-file.js';
+import { SpendLedger, WINDOW_MS } from '../../src/mcp/spend-ledger.js';
 import { TRANSFER_RESOURCE_ID } from '../../src/scheme/index.js';
 
 const what = (amount: bigint) => ({
