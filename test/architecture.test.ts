@@ -205,9 +205,6 @@ const SMALL_PARTS_ROOMS = new Set([
  */
 const PENDING = new Set<string>([
   'facilitator/checks.ts: function checkRequest',
-  'ledger/postgres-store.ts: file',
-  'ledger/postgres-store.ts: function apply',
-  'ledger/postgres-store.ts: function (anonymous)',
   'ledger/sqlite-store.ts: function (anonymous)',
   'mcp/agent.ts: file',
   'mcp/agent.ts: class PaymentAgent',
