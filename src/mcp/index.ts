@@ -5,24 +5,12 @@
 
 export {
   type AgentOptions,
-  type BalanceView,
   DEFAULT_MAX_BYTES,
   DEFAULT_TRANSITIONS_PER_MINUTE,
   DEFAULT_WAIT_MS,
-  formatUnits,
-  MAX_LISTED_NOTES,
   MAX_MAX_BYTES,
   MAX_WAIT_MS,
-  type MergeView,
-  type PaidView,
   PaymentAgent,
-  type PaymentView,
-  type PolicyView,
-  type QuoteView,
-  type SplitView,
-  type TransitionRateView,
-  type UsageView,
-  type WithdrawalView,
 } from './agent.js';
 export { PolicyFileError, PolicyRefusal, type PolicyRule, ToolError } from './errors.js';
 export { LedgerFile } from './spend-ledger-file.js';
@@ -56,3 +44,17 @@ export {
   serveStdio,
 } from './server.js';
 export { registerTools, TOOL_NAMES, toolError } from './tools.js';
+export {
+  type BalanceView,
+  formatUnits,
+  MAX_LISTED_NOTES,
+  type MergeView,
+  type PaidView,
+  type PaymentView,
+  type PolicyView,
+  type QuoteView,
+  type SplitView,
+  type TransitionRateView,
+  type UsageView,
+  type WithdrawalView,
+} from './views.js';

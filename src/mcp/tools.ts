@@ -13,13 +13,13 @@ import { MAX_DESTINATION_CHARS } from '../scheme/index.js';
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_WAIT_MS,
-  MAX_LISTED_NOTES,
   MAX_MAX_BYTES,
   MAX_WAIT_MS,
   type PaymentAgent,
 } from './agent.js';
 import { PolicyRefusal, ToolError } from './errors.js';
 import { MAX_HEADER_VALUE_CHARS, MAX_REQUEST_BODY_CHARS, MAX_URL_CHARS } from './request.js';
+import { MAX_LISTED_NOTES } from './views.js';
 
 /** The tools' names. */
 export const TOOL_NAMES = [
