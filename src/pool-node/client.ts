@@ -7,14 +7,12 @@
  */
 
 import type { DigestHex } from '../core/digest.js';
-import type { ProofReference } from '../core/facade.js';
-import type {
-  Checkpoint,
-  PayoutStatus,
-  PoolEvent,
-  StoreState,
-  WithdrawalRecord,
-} from '../ledger/store.js';
+import type { PayoutStatus } from '../ledger/store.js';
+import type { HandOverReply, HandOverRequest } from './handover-schema.js';
+import type { DepositReceipt, PayoutReply, WithdrawalsPage } from './operator-schemas.js';
+import type { CheckpointsPage, EventsPage, LeavesPage, PoolNodeState } from './read-schemas.js';
+import type { TransferReceipt, TransferRequest } from './transfer-schema.js';
+import type { TransitionReceipt, TransitionRequest } from './transition-schema.js';
 
 /** A refusal or failure reported by the pool node, or no reply from it. */
 export class PoolNodeError extends Error {
@@ -33,82 +31,10 @@ export class PoolNodeError extends Error {
 }
 
 export type { Checkpoint, PoolEvent } from '../ledger/store.js';
-
-/** What `GET /state` returns: the ledger's head and the pool's network and asset. */
-export interface PoolNodeState extends StoreState {
-  readonly network: string;
-  readonly asset: string;
-}
-
-/** What `POST /proofs` takes: the payment fields the proof is bound to, its inputs, the proof. */
-export interface HandOverRequest {
-  readonly scheme: string;
-  readonly network: string;
-  readonly asset: string;
-  readonly payTo: string;
-  readonly amount: string;
-  /** `""` when the route has none. */
-  readonly resourceId: string;
-  readonly expiry: number;
-  readonly root: string;
-  readonly nullifier: string;
-  /** The change note. */
-  readonly commitment: string;
-  /** Canonical standard base64 of the proof bytes. */
-  readonly proof: string;
-}
-
-/** What `POST /transfers` takes: a `priv-stark/v1` payload's fields with the proof inline. */
-export interface TransferRequest {
-  readonly scheme: string;
-  readonly network: string;
-  readonly root: string;
-  readonly nullifier: string;
-  /** The change note. */
-  readonly commitment: string;
-  /** Canonical standard base64 of the proof bytes. */
-  readonly proof: string;
-  readonly amount: string;
-  /** The recipient's shielded address. */
-  readonly recipient: string;
-  readonly expiry: number;
-}
-
-/** What `POST /transfers` answers: the settlement id and the leaves of its two notes. */
-export interface TransferReceipt {
-  readonly transaction: string;
-  readonly changeIndex: number;
-  readonly recipientIndex: number;
-}
-
-/**
- * What `POST /transitions` takes: a merge, split or exit's public inputs (with `exit` and
- * `destination` for an exit only), its expiry and the proof inline.
- */
-export interface TransitionRequest {
-  readonly scheme: string;
-  readonly network: string;
-  readonly root: string;
-  readonly nullifiers: readonly [string, string];
-  readonly outputs: readonly [string, string];
-  /** The masked output values, two field elements in decimal. */
-  readonly memo: readonly [string, string];
-  /** The exit's refund note (a note of 0 for a merge or split). */
-  readonly refund: string;
-  /** Decimal amount leaving the pool; absent or `"0"` for a merge or split. */
-  readonly exit?: string;
-  /** An exit's destination (CAIP-10); only with `exit`. */
-  readonly destination?: string;
-  readonly expiry: number;
-  /** Canonical standard base64 of the proof bytes. */
-  readonly proof: string;
-}
-
-/** What `POST /transitions` answers: the transition id and the leaves of its two outputs. */
-export interface TransitionReceipt {
-  readonly transaction: string;
-  readonly outputIndexes: readonly [number, number];
-}
+export type { HandOverReply, HandOverRequest } from './handover-schema.js';
+export type { PoolNodeState } from './read-schemas.js';
+export type { TransferReceipt, TransferRequest } from './transfer-schema.js';
+export type { TransitionReceipt, TransitionRequest } from './transition-schema.js';
 
 /** Options of {@link PoolNodeClient}. */
 export interface PoolNodeClientOptions {
@@ -172,17 +98,17 @@ export class PoolNodeClient {
   }
 
   /** Checkpoints after a cursor (`limit` default: the node's). */
-  checkpoints(after = 0, limit?: number): Promise<{ checkpoints: Checkpoint[]; next: number }> {
+  checkpoints(after = 0, limit?: number): Promise<CheckpointsPage> {
     return this.request(`/checkpoints?after=${after}${limit ? `&limit=${limit}` : ''}`);
   }
 
   /** Leaves from an index (`limit` default: the node's). */
-  leaves(from = 0, limit?: number): Promise<{ from: number; leaves: DigestHex[]; next: number }> {
+  leaves(from = 0, limit?: number): Promise<LeavesPage> {
     return this.request(`/leaves?from=${from}${limit ? `&limit=${limit}` : ''}`);
   }
 
   /** Events after a cursor (`limit` default: the node's). */
-  events(after = 0, limit?: number): Promise<{ events: PoolEvent[]; next: number }> {
+  events(after = 0, limit?: number): Promise<EventsPage> {
     return this.request(`/events?after=${after}${limit ? `&limit=${limit}` : ''}`);
   }
 
@@ -206,7 +132,7 @@ export class PoolNodeClient {
    * @throws PoolNodeError with the node's reason (`invalid_priv_stark_proof`, `unknown_root`,
    *   `rate_limited`, `proof_store_full`, …)
    */
-  handOver(body: HandOverRequest): Promise<{ reference: ProofReference; expires: number }> {
+  handOver(body: HandOverRequest): Promise<HandOverReply> {
     return this.request('/proofs', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -246,10 +172,7 @@ export class PoolNodeClient {
    * Withdrawals after the cursor (an event id), oldest first, with their payout status: what an
    * operator's payout process reads (operator token required).
    */
-  withdrawals(
-    after = 0,
-    limit?: number,
-  ): Promise<{ withdrawals: WithdrawalRecord[]; next: number }> {
+  withdrawals(after = 0, limit?: number): Promise<WithdrawalsPage> {
     return this.request(`/withdrawals?after=${after}${limit ? `&limit=${limit}` : ''}`, {
       headers: { authorization: `Bearer ${this.options.token ?? ''}` },
     });
@@ -260,10 +183,7 @@ export class PoolNodeClient {
    * then `paid` or `failed` (which refunds the owner with the exit's proven refund note).
    * @throws PoolNodeError `payout_conflict` (out of order), `unknown_withdrawal`, …
    */
-  payout(
-    withdrawalId: string,
-    status: PayoutStatus,
-  ): Promise<{ withdrawalId: string; status: PayoutStatus; refundIndex?: number }> {
+  payout(withdrawalId: string, status: PayoutStatus): Promise<PayoutReply> {
     return this.request(`/withdrawals/${withdrawalId}/${status}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${this.options.token ?? ''}` },
@@ -271,10 +191,7 @@ export class PoolNodeClient {
   }
 
   /** Shields `amount` to the precommitment `pre` (operator token required). */
-  deposit(
-    amount: string,
-    pre: string,
-  ): Promise<{ commitment: DigestHex; index: number; eventId: number }> {
+  deposit(amount: string, pre: string): Promise<DepositReceipt> {
     return this.request('/deposit', {
       method: 'POST',
       headers: {

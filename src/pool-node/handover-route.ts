@@ -21,7 +21,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import { decodeProof, HANDOVER_BODY_LIMIT_BYTES, messageOf } from '../scheme/index.js';
 import { allowedOrigin, type CorsOrigins } from './cors.js';
 import { claimedInputs, refuse } from './refusal.js';
-import { handOverSchema } from './schemas.js';
+import { type HandOverRequest, handOverSchema } from './handover-schema.js';
 import { registerTransfer } from './transfer-route.js';
 import { registerTransition } from './transition-route.js';
 
@@ -31,21 +31,6 @@ export interface HandOverLimits {
   readonly max: number;
   /** The window, ms (default 60000). */
   readonly timeWindowMs: number;
-}
-
-/** The body of `POST /proofs`. */
-export interface HandOverBody {
-  readonly scheme: string;
-  readonly network: string;
-  readonly asset: string;
-  readonly payTo: string;
-  readonly amount: string;
-  readonly resourceId: string;
-  readonly expiry: number;
-  readonly root: string;
-  readonly nullifier: string;
-  readonly commitment: string;
-  readonly proof: string;
 }
 
 /**
@@ -125,7 +110,7 @@ export async function registerHandOver(
       cors,
     });
 
-    scope.post<{ Body: HandOverBody }>(
+    scope.post<{ Body: HandOverRequest }>(
       '/proofs',
       {
         schema: handOverSchema,

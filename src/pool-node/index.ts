@@ -22,7 +22,7 @@ export {
   operatorTokenPath,
   resolveOperatorToken,
 } from './operator-token.js';
-export { PAGE_LIMITS } from './schemas.js';
+export { PAGE_LIMITS } from './schema-parts.js';
 export { parseCorsOrigins } from './cors.js';
 export type { HandOverLimits } from './handover-route.js';
 export { buildPoolNode, errorCodeOf, type PoolNodeOptions } from './server.js';

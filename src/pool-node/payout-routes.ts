@@ -18,9 +18,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import type { Ledger } from '../ledger/ledger.js';
-import type { PayoutStatus } from '../ledger/store.js';
 import { statusOf } from '../scheme/index.js';
-import { limitOf, payoutSchema, withdrawalsSchema } from './schemas.js';
+import { type PayoutParams, payoutSchema, withdrawalsSchema } from './operator-schemas.js';
+import { type AfterPage, limitOf } from './schema-parts.js';
 
 /** Registers the payout routes; `authorize` answers 401 unless the operator token is sent. */
 export function registerPayouts(
@@ -32,7 +32,7 @@ export function registerPayouts(
   },
 ): void {
   const { ledger } = options;
-  app.get<{ Querystring: { after?: string; limit?: string } }>(
+  app.get<{ Querystring: AfterPage }>(
     '/withdrawals',
     { schema: withdrawalsSchema, onRequest: options.authorize },
     async (request, reply) => {
@@ -44,7 +44,7 @@ export function registerPayouts(
       return { withdrawals, next: withdrawals.at(-1)?.eventId ?? after };
     },
   );
-  app.post<{ Params: { id: string; status: PayoutStatus } }>(
+  app.post<{ Params: PayoutParams }>(
     '/withdrawals/:id/:status',
     { schema: payoutSchema, onRequest: options.authorize },
     async (request, reply) => {

@@ -29,16 +29,15 @@ import { registerJsonBodyParser } from '../listener/json-body.js';
 import { batchedStdout } from '../listener/batched-stdout.js';
 import { serializeError } from '../listener/serialize-error.js';
 import { PoolUnavailableError } from '../ledger/errors.js';
+import { depositSchema, type DepositRequest } from './operator-schemas.js';
 import {
   checkpointsSchema,
-  depositSchema,
   eventsSchema,
   healthSchema,
   leavesSchema,
-  limitOf,
-  PAGE_LIMITS,
   stateSchema,
-} from './schemas.js';
+} from './read-schemas.js';
+import { type AfterPage, type FromPage, limitOf, PAGE_LIMITS } from './schema-parts.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { messageOf, statusOf } from '../scheme/reasons.js';
 import { allowedOrigin, checkCorsOrigins } from './cors.js';
@@ -272,7 +271,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     return { network: ledger.network, asset: ledger.asset, ...state };
   });
 
-  app.get<{ Querystring: { after?: string; limit?: string } }>(
+  app.get<{ Querystring: AfterPage }>(
     '/checkpoints',
     { schema: checkpointsSchema },
     async (request, reply) => {
@@ -285,7 +284,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     },
   );
 
-  app.get<{ Querystring: { from?: string; limit?: string } }>(
+  app.get<{ Querystring: FromPage }>(
     '/leaves',
     { schema: leavesSchema },
     async (request, reply) => {
@@ -298,7 +297,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     },
   );
 
-  app.get<{ Querystring: { after?: string; limit?: string } }>(
+  app.get<{ Querystring: AfterPage }>(
     '/events',
     { schema: eventsSchema },
     async (request, reply) => {
@@ -311,7 +310,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     },
   );
 
-  app.post<{ Body: { amount: string; pre: string } }>(
+  app.post<{ Body: DepositRequest }>(
     '/deposit',
     {
       schema: depositSchema,

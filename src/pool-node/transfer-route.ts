@@ -15,9 +15,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import type { Ledger } from '../ledger/ledger.js';
 import { decodeProof, HANDOVER_BODY_LIMIT_BYTES } from '../scheme/index.js';
-import type { TransferRequest } from './client.js';
 import { claimedInputs, refuse } from './refusal.js';
-import { transferSchema } from './schemas.js';
+import { type TransferRequest, transferSchema } from './transfer-schema.js';
 
 /** Registers `POST /transfers` in the hand-over's scope (rate limit and CORS already there). */
 export function registerTransfer(

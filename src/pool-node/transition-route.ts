@@ -18,9 +18,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DigestHex } from '../core/index.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { decodeProof, HANDOVER_BODY_LIMIT_BYTES } from '../scheme/index.js';
-import type { TransitionRequest } from './client.js';
 import { refuse } from './refusal.js';
-import { transitionSchema } from './schemas.js';
+import { type TransitionRequest, transitionSchema } from './transition-schema.js';
 
 /** Registers `POST /transitions` in the hand-over's scope (rate limit and CORS already there). */
 export function registerTransition(

@@ -1,0 +1,151 @@
+/**
+ * @module The wire of the pool node's reads (TypeBox): `GET /state`, `/checkpoints`, `/leaves`,
+ * `/events` and `/health`, each reply serialised through its schema so nothing undeclared leaves
+ * the node, and the types a wallet reads them as. The records are the ledger's (its head,
+ * checkpoints, leaves and events), so their types are the ledger's too.
+ */
+
+import { type Static, Type } from 'typebox';
+
+import type { PoolEvent } from '../ledger/store.js';
+import { DEVNET_NETWORK } from '../scheme/profile.js';
+import {
+  AfterPageQuery,
+  amount,
+  count,
+  digest,
+  FromPageQuery,
+  NoQuery,
+  oneOf,
+  readErrors,
+} from './schema-parts.js';
+
+/** A published checkpoint. */
+const CheckpointSchema = Type.Object({
+  seq: count(),
+  root: digest(),
+  size: count(),
+  time: count('unix milliseconds'),
+});
+
+/** One event of the public log (its fields by kind: the ledger's `PoolEvent`). */
+const EventSchema = Type.Unsafe<PoolEvent>(
+  Type.Object(
+    {
+      id: count(),
+      kind: oneOf(['deposit', 'settlement', 'transition', 'withdrawal', 'refund']),
+      time: count(),
+      amount: Type.Optional(amount()),
+      commitment: Type.Optional(digest()),
+      index: Type.Optional(count()),
+      settlementId: Type.Optional(digest()),
+      nullifier: Type.Optional(digest()),
+      change: Type.Optional(digest()),
+      changeIndex: Type.Optional(count()),
+      recipient: Type.Optional(Type.String()),
+      recipientNote: Type.Optional(digest()),
+      recipientIndex: Type.Optional(count()),
+      transitionId: Type.Optional(digest()),
+      withdrawalId: Type.Optional(digest()),
+      destination: Type.Optional(Type.String()),
+      refund: Type.Optional(digest()),
+      nullifiers: Type.Optional(Type.Array(digest())),
+      outputs: Type.Optional(Type.Array(digest())),
+      outputIndexes: Type.Optional(Type.Array(count())),
+      memo: Type.Optional(Type.Array(Type.String())),
+    },
+    {
+      description:
+        'a deposit (amount, commitment, index), a settlement (amount, nullifier, change, recipient, recipient note, indexes), a transition (merge or split: two nullifiers, two outputs, their indexes, the memo), a withdrawal (an exit: the same, with amount, destination and refund note) or a refund (a failed payout: withdrawal id, first nullifier, amount, commitment, index)',
+    },
+  ),
+);
+
+/** What `GET /state` answers: the ledger's head and the pool's network and asset. */
+export const StateReplySchema = Type.Object({
+  network: Type.String({ example: DEVNET_NETWORK.network }),
+  asset: Type.String({ example: DEVNET_NETWORK.asset }),
+  size: count(),
+  root: digest(),
+  events: count(),
+  depositTotal: amount(),
+  withdrawnTotal: amount({ description: 'value that left the notes by exits' }),
+  paidOutTotal: amount({ description: 'exits whose payout is recorded paid' }),
+  refundedTotal: amount({ description: 'exits refunded to their owners' }),
+  checkpoint: Type.Union([CheckpointSchema, Type.Null()]),
+});
+/** What `GET /state` answers: the ledger's head and the pool's network and asset. */
+export type PoolNodeState = Static<typeof StateReplySchema>;
+
+/** What `GET /checkpoints` answers. */
+export const CheckpointsPageSchema = Type.Object({
+  checkpoints: Type.Array(CheckpointSchema),
+  next: count('the cursor of the next page'),
+});
+/** What `GET /checkpoints` answers: checkpoints after the cursor, oldest first. */
+export type CheckpointsPage = Static<typeof CheckpointsPageSchema>;
+
+/** What `GET /leaves` answers. */
+export const LeavesPageSchema = Type.Object({
+  from: count(),
+  leaves: Type.Array(digest()),
+  next: count(),
+});
+/** What `GET /leaves` answers: commitments from a leaf index. */
+export type LeavesPage = Static<typeof LeavesPageSchema>;
+
+/** What `GET /events` answers. */
+export const EventsPageSchema = Type.Object({ events: Type.Array(EventSchema), next: count() });
+/** What `GET /events` answers: events after the cursor, oldest first. */
+export type EventsPage = Static<typeof EventsPageSchema>;
+
+/** `GET /state`. */
+export const stateSchema = {
+  description:
+    'the ledger head: size, current root, latest checkpoint, events, deposited, withdrawn, paid-out and refunded totals',
+  querystring: NoQuery,
+  response: { 200: StateReplySchema, ...readErrors() },
+};
+
+/** `GET /checkpoints`. */
+export const checkpointsSchema = {
+  description: 'published checkpoints after a cursor (seq), oldest first',
+  querystring: AfterPageQuery,
+  response: { 200: CheckpointsPageSchema, ...readErrors() },
+};
+
+/** `GET /leaves`. */
+export const leavesSchema = {
+  description:
+    'commitments from a leaf index; wallets rebuild the tree from them (no path is ever served)',
+  querystring: FromPageQuery,
+  response: { 200: LeavesPageSchema, ...readErrors() },
+};
+
+/** `GET /events`. */
+export const eventsSchema = {
+  description: 'events after a cursor (id), oldest first',
+  querystring: AfterPageQuery,
+  response: { 200: EventsPageSchema, ...readErrors() },
+};
+
+/** `GET /health`: whether the store answers (the operator's probe; no wallet reads it). */
+export const healthSchema = {
+  description: 'whether the store answers',
+  querystring: NoQuery,
+  response: {
+    200: Type.Object({
+      status: oneOf(['ok']),
+      kind: oneOf(['sqlite', 'postgres']),
+      leaves: count(),
+      checkpoint: Type.Union([count(), Type.Null()], {
+        description: 'seq of the latest checkpoint',
+      }),
+    }),
+    503: Type.Object({
+      status: oneOf(['unavailable']),
+      kind: Type.String(),
+      error: Type.String(),
+    }),
+  },
+};
