@@ -48,6 +48,7 @@ import {
   TRANSFER_RESOURCE_ID,
 } from '../scheme/index.js';
 import { PolicyRefusal, ToolError } from './errors.js';
+import { SpendBookkeeping } from './spend-bookkeeping.js';
 import type { LedgerFile } from './spend-ledger-file.js';
 import type { SpendEntry, SpendLedger } from './spend-ledger.js';
 import {
@@ -128,7 +129,7 @@ class PolicedScheme implements SchemeNetworkClient {
   constructor(
     private readonly inner: PrivStarkSchemeClient,
     private readonly policy: PolicySource,
-    private readonly spendLedgerFile: LedgerFile,
+    private readonly bookkeeping: SpendBookkeeping,
     private readonly url: URL,
   ) {
     this.findDefaultAsset = inner.findDefaultAsset;
@@ -158,7 +159,7 @@ class PolicedScheme implements SchemeNetworkClient {
         amount,
       });
       if (refusal) throw refusal;
-      const entry = this.spendLedgerFile.ledger.reserve(
+      const entry = this.bookkeeping.spendLedger.reserve(
         {
           amount,
           network: requirements.network,
@@ -170,16 +171,7 @@ class PolicedScheme implements SchemeNetworkClient {
         policy.maxPer24h,
       );
       this.entry = entry;
-      try {
-        await this.spendLedgerFile.save();
-      } catch (error) {
-        this.spendLedgerFile.ledger.release(entry.id);
-        throw new ToolError(
-          'ledger_unwritable',
-          'the spend ledger could not be written, so nothing was paid',
-          { cause: error },
-        );
-      }
+      await this.bookkeeping.keepReservation(entry, 'paid');
       let result: PaymentPayloadResult;
       const known = new Set(this.inner.wallet.payments().map((p) => p.nullifier as string));
       try {
@@ -193,15 +185,15 @@ class PolicedScheme implements SchemeNetworkClient {
         // refuses the hand-over) — unless a hand-over failed without a clear answer: the node may
         // hold the proof, the wallet keeps the payment pending, and so does the spend ledger.
         const kept = this.keptRecord(known, requirements);
-        if (kept) this.spendLedgerFile.ledger.markLeft(entry.id, kept.nullifier, kept.expiry);
-        else this.spendLedgerFile.ledger.release(entry.id);
-        await this.spendLedgerFile.save().catch(() => undefined);
+        if (kept) this.bookkeeping.spendLedger.markLeft(entry.id, kept.nullifier, kept.expiry);
+        else this.bookkeeping.spendLedger.release(entry.id);
+        await this.bookkeeping.saveIfPossible();
         throw error;
       }
       const payload = result.payload as { nullifier: string; expiry: number };
-      this.spendLedgerFile.ledger.markLeft(entry.id, payload.nullifier, payload.expiry);
+      this.bookkeeping.spendLedger.markLeft(entry.id, payload.nullifier, payload.expiry);
       // Should this save fail, the next start links the reservation to the wallet's record.
-      await this.spendLedgerFile.save().catch(() => undefined);
+      await this.bookkeeping.saveIfPossible();
       return result;
     } catch (error) {
       this.failure = error;
@@ -217,7 +209,7 @@ class PolicedScheme implements SchemeNetworkClient {
     known: ReadonlySet<string>,
     requirements: PaymentRequirements,
   ): StoredPending | undefined {
-    const linked = new Set(this.spendLedgerFile.ledger.entries().map((e) => e.nullifier));
+    const linked = new Set(this.bookkeeping.spendLedger.entries().map((e) => e.nullifier));
     const resourceId = resourceIdOf(requirements as unknown as ProfileRequirements);
     return this.inner.wallet
       .payments()
@@ -237,9 +229,8 @@ class PolicedScheme implements SchemeNetworkClient {
 export class PaymentAgent {
   readonly wallet: Wallet;
   private readonly policySource: PolicySource;
-  private readonly spendLedgerFile: LedgerFile;
+  private readonly bookkeeping: SpendBookkeeping;
   private readonly fetchImpl: typeof fetch;
-  private readonly pollMs: number;
   private readonly clock: () => number;
   private readonly transitionsPerMinute: number;
   /** When this process's recent merges and splits started (unix ms, oldest first). */
@@ -248,10 +239,14 @@ export class PaymentAgent {
   constructor(options: AgentOptions) {
     this.wallet = options.wallet;
     this.policySource = options.policy;
-    this.spendLedgerFile = options.ledger;
     this.fetchImpl = options.fetch ?? globalThis.fetch;
-    this.pollMs = options.pollMs ?? 250;
     this.clock = options.clock ?? Date.now;
+    this.bookkeeping = new SpendBookkeeping(
+      options.wallet,
+      options.ledger,
+      this.clock,
+      options.pollMs ?? 250,
+    );
     const perMinute = options.transitionsPerMinute ?? DEFAULT_TRANSITIONS_PER_MINUTE;
     if (!Number.isSafeInteger(perMinute) || perMinute < 0)
       throw new RangeError('transitionsPerMinute must be a whole number, 0 or more');
@@ -259,29 +254,23 @@ export class PaymentAgent {
   }
 
   private get spendLedger(): SpendLedger {
-    return this.spendLedgerFile.ledger;
+    return this.bookkeeping.spendLedger;
   }
 
   /**
    * Links what a previous run left reserved to the wallet's records (or releases it), then syncs.
    * Call once before serving.
    */
-  async start(): Promise<void> {
-    if (this.spendLedger.recover(this.wallet.payments())) await this.spendLedgerFile.save();
-    await this.sync().catch(() => undefined);
+  start(): Promise<void> {
+    return this.bookkeeping.start();
   }
 
   /**
    * Syncs the wallet with the pool and follows its payment records in the spend ledger (and, for
    * withdrawals of unknown outcome, their notes).
    */
-  async sync(): Promise<void> {
-    await this.wallet.sync();
-    const payments = this.spendLedger.reconcile(this.wallet.payments());
-    const withdrawals = this.spendLedger.reconcileWithdrawals(
-      new Set(this.wallet.notes().map((n) => n.commitment as string)),
-    );
-    if (this.spendLedger.prune() || payments || withdrawals) await this.spendLedgerFile.save();
+  sync(): Promise<void> {
+    return this.bookkeeping.sync();
   }
 
   private usage(policy: Policy): UsageView {
@@ -445,16 +434,7 @@ export class PaymentAgent {
       },
       policy.maxPer24h,
     );
-    try {
-      await this.spendLedgerFile.save();
-    } catch (error) {
-      this.spendLedger.release(entry.id);
-      throw new ToolError(
-        'ledger_unwritable',
-        'the spend ledger could not be written, so nothing was withdrawn',
-        { cause: error },
-      );
-    }
+    await this.bookkeeping.keepReservation(entry, 'withdrawn');
     let transaction: string;
     try {
       ({ transaction } = await this.wallet.exit(destination, amount, { note: note.commitment }));
@@ -467,13 +447,13 @@ export class PaymentAgent {
         (error.status >= 400 && error.status < 500 && error.code !== 'duplicate_settlement');
       if (refused) this.spendLedger.release(entry.id);
       else this.spendLedger.markWithdrawalUnknown(entry.id);
-      await this.spendLedgerFile.save().catch(() => undefined);
+      await this.bookkeeping.saveIfPossible();
       if (refused || !(error instanceof PoolNodeError)) throw error;
       error.message += ` — the withdrawal of ${amount} may have been applied: it counts against the 24-hour limit until a sync shows its note spent, or ${iso((entry.expiry ?? 0) * 1000)} passes with the note unspent`;
       throw error;
     }
     this.spendLedger.markApplied(entry.id, transaction);
-    await this.spendLedgerFile.save().catch(() => undefined);
+    await this.bookkeeping.saveIfPossible();
     // The spent note leaves the wallet's spendable notes at once (its nullifier is in the log).
     await this.sync().catch(() => undefined);
     return {
@@ -770,7 +750,7 @@ export class PaymentAgent {
     const scheme = new PolicedScheme(
       new PrivStarkSchemeClient(this.wallet),
       this.policySource,
-      this.spendLedgerFile,
+      this.bookkeeping,
       url,
     );
     const network = this.wallet.network.network as `${string}:${string}`;
@@ -819,8 +799,8 @@ export class PaymentAgent {
     let payment: PaymentView | null = null;
     const entry = scheme.entry;
     if (entry) {
-      if (response.status !== 402) await this.waitForResolution(entry.id, waitMs);
-      payment = this.entryView(entry.id);
+      if (response.status !== 402) await this.bookkeeping.waitForResolution(entry.id, waitMs);
+      payment = this.bookkeeping.entryView(entry.id);
       if (response.status === 402) {
         const reason = (() => {
           try {
@@ -860,30 +840,10 @@ export class PaymentAgent {
     };
   }
 
-  private entryView(id: string): PaymentView {
-    const entry = this.spendLedger.entries().find((e) => e.id === id)!;
-    const record =
-      entry.nullifier === undefined
-        ? undefined
-        : this.wallet.payments().find((p) => p.nullifier === entry.nullifier);
-    return paymentView(entry, record, this.wallet.network);
-  }
-
   private leftNote(id: string): string {
-    const view = this.entryView(id);
+    const view = this.bookkeeping.entryView(id);
     return view.status === 'pending'
       ? ` — the payment of ${view.amount} was handed out and stays pending until the pool's log settles it or its expiry (${view.expiry}) passes`
       : '';
-  }
-
-  /** Syncs until the pool's log resolves the payment or `waitMs` passes. */
-  private async waitForResolution(id: string, waitMs: number): Promise<void> {
-    const deadline = this.clock() + waitMs;
-    for (;;) {
-      await this.sync().catch(() => undefined);
-      const entry = this.spendLedger.entries().find((e) => e.id === id);
-      if (entry?.status !== 'left' || this.clock() >= deadline) return;
-      await new Promise((resolve) => setTimeout(resolve, this.pollMs));
-    }
   }
 }
