@@ -1,53 +1,35 @@
 /**
- * @module The one client of the devnet pool node's HTTP API, for wallets (the head, checkpoints,
- * leaves and events, each by cursor — never one note's path) and for the operator (deposits). It
- * needs nothing but `fetch`, so it runs in Node and in browsers; the transport is replaceable (a
- * custom `fetch`, e.g. through a proxy). Every failure is a {@link PoolNodeError} carrying the
- * node's stable `error` code, or `pool_unreachable` when no reply came.
+ * @module The one client of the devnet pool node's HTTP API: {@link PoolNodeClient}, the wallet's
+ * client (`wallet-client.ts`: reads and writes) and the operator's (`operator-client.ts`: the
+ * token's calls) under one name, with what callers of either need — its error, the node's wire
+ * types. It needs nothing but `fetch`, so it runs in Node and in browsers; the transport is
+ * replaceable (a custom `fetch`, e.g. through a proxy). Every failure is a {@link PoolNodeError}
+ * carrying the node's stable `error` code, or `pool_unreachable` when no reply came.
  */
 
 import type { DigestHex } from '../core/digest.js';
 import type { PayoutStatus } from '../ledger/store.js';
 import type { HandOverReply, HandOverRequest } from './handover-schema.js';
+import { PoolNodeOperatorClient, type PoolNodeOperatorClientOptions } from './operator-client.js';
 import type { DepositReceipt, PayoutReply, WithdrawalsPage } from './operator-schemas.js';
 import type { CheckpointsPage, EventsPage, LeavesPage, PoolNodeState } from './read-schemas.js';
 import type { TransferReceipt, TransferRequest } from './transfer-schema.js';
 import type { TransitionReceipt, TransitionRequest } from './transition-schema.js';
+import { PoolNodeWalletClient } from './wallet-client.js';
 
-/** A refusal or failure reported by the pool node, or no reply from it. */
-export class PoolNodeError extends Error {
-  constructor(
-    /** The node's `error` code (`unauthorized`, `duplicate_commitment`, `pool_unavailable`, …), or
-     * `pool_unreachable` (no reply), `http_error` (a reply without a code). */
-    readonly code: string,
-    /** HTTP status; 0 when no reply came. */
-    readonly status: number,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'PoolNodeError';
-  }
-}
-
+export { PoolNodeError } from './node-request.js';
 export type { Checkpoint, PoolEvent } from '../ledger/store.js';
 export type { HandOverReply, HandOverRequest } from './handover-schema.js';
 export type { PoolNodeState } from './read-schemas.js';
 export type { TransferReceipt, TransferRequest } from './transfer-schema.js';
 export type { TransitionReceipt, TransitionRequest } from './transition-schema.js';
 
-/** Options of {@link PoolNodeClient}. */
-export interface PoolNodeClientOptions {
-  /** The operator token, for deposits. */
-  readonly token?: string | undefined;
-  /** The fetch to use (default `globalThis.fetch`). */
-  readonly fetch?: typeof fetch | undefined;
-  /** Per request, ms (default 15000). */
-  readonly timeoutMs?: number | undefined;
-}
+/** Options of {@link PoolNodeClient}: the transport, and the operator token for the operator's calls. */
+export type PoolNodeClientOptions = PoolNodeOperatorClientOptions;
 
 /**
- * A client of one pool node.
+ * A client of one pool node: the wallet's calls and the operator's, each answered by its own client
+ * ({@link PoolNodeClient.wallet}, {@link PoolNodeClient.operator}).
  * @example
  * const node = new PoolNodeClient('http://127.0.0.1:4021');
  * const { leaves, next } = await node.leaves(0);
@@ -55,150 +37,70 @@ export interface PoolNodeClientOptions {
 export class PoolNodeClient {
   /** The node's base URL, without a trailing slash. */
   readonly url: string;
+  /** The wallet's reads and writes. */
+  readonly wallet: PoolNodeWalletClient;
+  /** The operator's calls (with the token of the options). */
+  readonly operator: PoolNodeOperatorClient;
 
   /** @param url the node's base URL, e.g. `http://127.0.0.1:4021` */
-  constructor(
-    url: string,
-    private readonly options: PoolNodeClientOptions = {},
-  ) {
-    this.url = url.replace(/\/+$/, '');
+  constructor(url: string, options: PoolNodeClientOptions = {}) {
+    this.wallet = new PoolNodeWalletClient(url, options);
+    this.operator = new PoolNodeOperatorClient(url, options);
+    this.url = this.wallet.url;
   }
 
-  private async request<T>(path: string, init: RequestInit = {}): Promise<T> {
-    const doFetch = this.options.fetch ?? globalThis.fetch;
-    const route = path.split('?', 1)[0];
-    let response: Response;
-    try {
-      response = await doFetch(`${this.url}${path}`, {
-        ...init,
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
-      });
-    } catch (error) {
-      throw new PoolNodeError(
-        'pool_unreachable',
-        0,
-        `the pool node at ${this.url} is unreachable`,
-        { cause: error },
-      );
-    }
-    const body = (await response.json().catch(() => null)) as
-      | (T & { error?: unknown; message?: unknown })
-      | null;
-    if (!response.ok || body === null) {
-      const code = typeof body?.error === 'string' ? body.error : 'http_error';
-      const message = typeof body?.message === 'string' ? body.message : `HTTP ${response.status}`;
-      throw new PoolNodeError(code, response.status, `pool node ${route}: ${message}`);
-    }
-    return body;
-  }
-
-  /** The ledger's head. */
+  /** The ledger's head ({@link PoolNodeWalletClient.state}). */
   state(): Promise<PoolNodeState> {
-    return this.request('/state');
+    return this.wallet.state();
   }
 
-  /** Checkpoints after a cursor (`limit` default: the node's). */
+  /** Checkpoints after a cursor ({@link PoolNodeWalletClient.checkpoints}). */
   checkpoints(after = 0, limit?: number): Promise<CheckpointsPage> {
-    return this.request(`/checkpoints?after=${after}${limit ? `&limit=${limit}` : ''}`);
+    return this.wallet.checkpoints(after, limit);
   }
 
-  /** Leaves from an index (`limit` default: the node's). */
+  /** Leaves from an index ({@link PoolNodeWalletClient.leaves}). */
   leaves(from = 0, limit?: number): Promise<LeavesPage> {
-    return this.request(`/leaves?from=${from}${limit ? `&limit=${limit}` : ''}`);
+    return this.wallet.leaves(from, limit);
   }
 
-  /** Events after a cursor (`limit` default: the node's). */
+  /** Events after a cursor ({@link PoolNodeWalletClient.events}). */
   events(after = 0, limit?: number): Promise<EventsPage> {
-    return this.request(`/events?after=${after}${limit ? `&limit=${limit}` : ''}`);
+    return this.wallet.events(after, limit);
   }
 
-  /** Every leaf up to `size` (or to the end), page by page. */
-  async allLeaves(size?: number): Promise<DigestHex[]> {
-    const out: DigestHex[] = [];
-    for (;;) {
-      const page = await this.leaves(out.length);
-      out.push(...page.leaves);
-      if (page.leaves.length === 0 || (size !== undefined && out.length >= size))
-        return size === undefined ? out : out.slice(0, size);
-    }
+  /** Every leaf up to `size` ({@link PoolNodeWalletClient.allLeaves}). */
+  allLeaves(size?: number): Promise<DigestHex[]> {
+    return this.wallet.allLeaves(size);
   }
 
-  /**
-   * Hands a proof over before a compact payment (`POST /proofs`): the payment fields the proof is
-   * bound to, its public inputs and the proof in canonical base64. Send it over a transport of its
-   * own (a client built with its own `fetch`), not the one that syncs: the node sees the address
-   * it comes from (docs/compact-payments.md, privacy).
-   * @returns the reference and when the node drops it (unix seconds)
-   * @throws PoolNodeError with the node's reason (`invalid_priv_stark_proof`, `unknown_root`,
-   *   `rate_limited`, `proof_store_full`, …)
-   */
+  /** Hands a proof over before a compact payment ({@link PoolNodeWalletClient.handOver}). */
   handOver(body: HandOverRequest): Promise<HandOverReply> {
-    return this.request('/proofs', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    return this.wallet.handOver(body);
   }
 
-  /**
-   * Settles a transfer (`POST /transfers`): a payment statement bound to the pool's transfer
-   * context, paying `recipient`. Like a hand-over, send it over a transport of its own.
-   * @throws PoolNodeError with the node's reason (`duplicate_settlement`, `unknown_root`,
-   *   `expiry_too_far`, `invalid_priv_stark_proof`, `rate_limited`, …)
-   */
+  /** Settles a transfer ({@link PoolNodeWalletClient.transfer}). */
   transfer(body: TransferRequest): Promise<TransferReceipt> {
-    return this.request('/transfers', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    return this.wallet.transfer(body);
   }
 
-  /**
-   * Applies a merge or split (`POST /transitions`). Like a hand-over, send it over a transport of
-   * its own.
-   * @throws PoolNodeError with the node's reason (`duplicate_settlement`, `nullifier_already_spent`,
-   *   `unknown_root`, `expiry_too_far`, `invalid_priv_stark_proof`, `rate_limited`, …)
-   */
+  /** Applies a merge, split or exit ({@link PoolNodeWalletClient.transition}). */
   transition(body: TransitionRequest): Promise<TransitionReceipt> {
-    return this.request('/transitions', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    return this.wallet.transition(body);
   }
 
-  /**
-   * Withdrawals after the cursor (an event id), oldest first, with their payout status: what an
-   * operator's payout process reads (operator token required).
-   */
+  /** Withdrawals after the cursor ({@link PoolNodeOperatorClient.withdrawals}). */
   withdrawals(after = 0, limit?: number): Promise<WithdrawalsPage> {
-    return this.request(`/withdrawals?after=${after}${limit ? `&limit=${limit}` : ''}`, {
-      headers: { authorization: `Bearer ${this.options.token ?? ''}` },
-    });
+    return this.operator.withdrawals(after, limit);
   }
 
-  /**
-   * Records a payout step of a withdrawal (operator token required): `paying` before paying,
-   * then `paid` or `failed` (which refunds the owner with the exit's proven refund note).
-   * @throws PoolNodeError `payout_conflict` (out of order), `unknown_withdrawal`, …
-   */
+  /** Records a payout step of a withdrawal ({@link PoolNodeOperatorClient.payout}). */
   payout(withdrawalId: string, status: PayoutStatus): Promise<PayoutReply> {
-    return this.request(`/withdrawals/${withdrawalId}/${status}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${this.options.token ?? ''}` },
-    });
+    return this.operator.payout(withdrawalId, status);
   }
 
-  /** Shields `amount` to the precommitment `pre` (operator token required). */
+  /** Shields `amount` to the precommitment `pre` ({@link PoolNodeOperatorClient.deposit}). */
   deposit(amount: string, pre: string): Promise<DepositReceipt> {
-    return this.request('/deposit', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        authorization: `Bearer ${this.options.token ?? ''}`,
-      },
-      body: JSON.stringify({ amount, pre }),
-    });
+    return this.operator.deposit(amount, pre);
   }
 }

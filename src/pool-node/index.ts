@@ -15,6 +15,21 @@ export {
   type TransitionReceipt,
   type TransitionRequest,
 } from './client.js';
+export type { HandOverReply } from './handover-schema.js';
+export {
+  PoolNodeOperatorClient,
+  type PoolNodeOperatorClientOptions,
+} from './operator-client.js';
+export type {
+  DepositReceipt,
+  DepositRequest,
+  PayoutParams,
+  PayoutReply,
+  WithdrawalsPage,
+} from './operator-schemas.js';
+export type { CheckpointsPage, EventsPage, LeavesPage } from './read-schemas.js';
+export { PoolNodeWalletClient } from './wallet-client.js';
+export type { PoolNodeConnectionOptions } from './node-request.js';
 export {
   findOperatorToken,
   MIN_TOKEN_LENGTH,

@@ -1,0 +1,104 @@
+/**
+ * @module The wallet's client of the devnet pool node: its reads (the head, checkpoints, leaves and
+ * events, each by cursor — never one note's path, since asking for it would tell which note is
+ * yours) and its writes (a proof's hand-over, a transfer, a note transition). No token: nothing it
+ * asks is the operator's. The bodies and replies are the node's own types (`*-schema.ts`).
+ */
+
+import type { DigestHex } from '../core/digest.js';
+import type { HandOverReply, HandOverRequest } from './handover-schema.js';
+import { PoolNodeConnection, type PoolNodeConnectionOptions, pageQuery } from './node-request.js';
+import type { CheckpointsPage, EventsPage, LeavesPage, PoolNodeState } from './read-schemas.js';
+import type { TransferReceipt, TransferRequest } from './transfer-schema.js';
+import type { TransitionReceipt, TransitionRequest } from './transition-schema.js';
+
+/** A JSON `POST` of `body`. */
+const postJson = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+/**
+ * What a wallet asks one pool node.
+ * @example
+ * const node = new PoolNodeWalletClient('http://127.0.0.1:4021');
+ * const { leaves, next } = await node.leaves(0);
+ */
+export class PoolNodeWalletClient {
+  private readonly connection: PoolNodeConnection;
+
+  /** @param url the node's base URL, e.g. `http://127.0.0.1:4021` */
+  constructor(url: string, options: PoolNodeConnectionOptions = {}) {
+    this.connection = new PoolNodeConnection(url, options);
+  }
+
+  /** The node's base URL, without a trailing slash. */
+  get url(): string {
+    return this.connection.url;
+  }
+
+  /** The ledger's head. */
+  state(): Promise<PoolNodeState> {
+    return this.connection.request('/state');
+  }
+
+  /** Checkpoints after a cursor (`limit` default: the node's). */
+  checkpoints(after = 0, limit?: number): Promise<CheckpointsPage> {
+    return this.connection.request(`/checkpoints${pageQuery('after', after, limit)}`);
+  }
+
+  /** Leaves from an index (`limit` default: the node's). */
+  leaves(from = 0, limit?: number): Promise<LeavesPage> {
+    return this.connection.request(`/leaves${pageQuery('from', from, limit)}`);
+  }
+
+  /** Events after a cursor (`limit` default: the node's). */
+  events(after = 0, limit?: number): Promise<EventsPage> {
+    return this.connection.request(`/events${pageQuery('after', after, limit)}`);
+  }
+
+  /** Every leaf up to `size` (or to the end), page by page. */
+  async allLeaves(size?: number): Promise<DigestHex[]> {
+    const out: DigestHex[] = [];
+    for (;;) {
+      const page = await this.leaves(out.length);
+      out.push(...page.leaves);
+      if (page.leaves.length === 0 || (size !== undefined && out.length >= size))
+        return size === undefined ? out : out.slice(0, size);
+    }
+  }
+
+  /**
+   * Hands a proof over before a compact payment (`POST /proofs`): the payment fields the proof is
+   * bound to, its public inputs and the proof in canonical base64. Send it over a transport of its
+   * own (a client built with its own `fetch`), not the one that syncs: the node sees the address
+   * it comes from (docs/compact-payments.md, privacy).
+   * @returns the reference and when the node drops it (unix seconds)
+   * @throws PoolNodeError with the node's reason (`invalid_priv_stark_proof`, `unknown_root`,
+   *   `rate_limited`, `proof_store_full`, …)
+   */
+  handOver(body: HandOverRequest): Promise<HandOverReply> {
+    return this.connection.request('/proofs', postJson(body));
+  }
+
+  /**
+   * Settles a transfer (`POST /transfers`): a payment statement bound to the pool's transfer
+   * context, paying `recipient`. Like a hand-over, send it over a transport of its own.
+   * @throws PoolNodeError with the node's reason (`duplicate_settlement`, `unknown_root`,
+   *   `expiry_too_far`, `invalid_priv_stark_proof`, `rate_limited`, …)
+   */
+  transfer(body: TransferRequest): Promise<TransferReceipt> {
+    return this.connection.request('/transfers', postJson(body));
+  }
+
+  /**
+   * Applies a merge, split or exit (`POST /transitions`). Like a hand-over, send it over a
+   * transport of its own.
+   * @throws PoolNodeError with the node's reason (`duplicate_settlement`, `nullifier_already_spent`,
+   *   `unknown_root`, `expiry_too_far`, `invalid_priv_stark_proof`, `rate_limited`, …)
+   */
+  transition(body: TransitionRequest): Promise<TransitionReceipt> {
+    return this.connection.request('/transitions', postJson(body));
+  }
+}

@@ -1,0 +1,201 @@
+// The pool node's clients without a node (a recording fetch): PoolNodeClient is the wallet's client
+// and the operator's under one name and sends exactly what each of them sends; the wallet's client
+// never sends the operator token, the operator's always does (empty without one); every failure is
+// a PoolNodeError with the node's code, `http_error` or `pool_unreachable`.
+
+import { describe, expect, it } from 'vitest';
+
+import {
+  type HandOverRequest,
+  PoolNodeClient,
+  PoolNodeError,
+  PoolNodeOperatorClient,
+  PoolNodeWalletClient,
+  type TransferRequest,
+  type TransitionRequest,
+} from '../../src/pool-node/index.js';
+
+const URL = 'http://pool.example:4021';
+const D = `0x${'ab'.repeat(32)}`;
+
+/** One request as it left: method, URL, headers and body. */
+interface Sent {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly body: string | null;
+}
+
+/** A fetch that records each request and answers `reply` (200, `{}` by default). */
+function recorder(reply: () => Response = () => Response.json({})) {
+  const sent: Sent[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    sent.push({
+      method: init?.method ?? 'GET',
+      url: String(input),
+      headers: { ...(init?.headers as Record<string, string> | undefined) },
+      body: typeof init?.body === 'string' ? init.body : null,
+    });
+    return reply();
+  };
+  return { sent, fetch };
+}
+
+const handOver: HandOverRequest = {
+  scheme: 'priv-stark/v1',
+  network: 'shielded:devnet',
+  asset: 'dUSD',
+  payTo: 'pstark1recipient',
+  amount: '10',
+  resourceId: '',
+  expiry: 1_900_000_000,
+  root: D,
+  nullifier: D,
+  commitment: D,
+  proof: 'AAAA',
+};
+const transfer: TransferRequest = {
+  scheme: 'priv-stark/v1',
+  network: 'shielded:devnet',
+  root: D,
+  nullifier: D,
+  commitment: D,
+  proof: 'AAAA',
+  amount: '10',
+  recipient: 'pstark1recipient',
+  expiry: 1_900_000_000,
+};
+const transition: TransitionRequest = {
+  scheme: 'priv-stark/v1',
+  network: 'shielded:devnet',
+  root: D,
+  nullifiers: [D, D],
+  outputs: [D, D],
+  memo: ['1', '2'],
+  refund: D,
+  expiry: 1_900_000_000,
+  proof: 'AAAA',
+};
+
+/** Every call of the wallet's client, and what it sends. */
+const walletCalls = (c: PoolNodeWalletClient | PoolNodeClient) => [
+  () => c.state(),
+  () => c.checkpoints(),
+  () => c.checkpoints(3, 5),
+  () => c.leaves(7),
+  () => c.events(2, 50),
+  () => c.handOver(handOver),
+  () => c.transfer(transfer),
+  () => c.transition(transition),
+];
+const json = { 'content-type': 'application/json' };
+const walletSent: Sent[] = [
+  { method: 'GET', url: `${URL}/state`, headers: {}, body: null },
+  { method: 'GET', url: `${URL}/checkpoints?after=0`, headers: {}, body: null },
+  { method: 'GET', url: `${URL}/checkpoints?after=3&limit=5`, headers: {}, body: null },
+  { method: 'GET', url: `${URL}/leaves?from=7`, headers: {}, body: null },
+  { method: 'GET', url: `${URL}/events?after=2&limit=50`, headers: {}, body: null },
+  { method: 'POST', url: `${URL}/proofs`, headers: json, body: JSON.stringify(handOver) },
+  { method: 'POST', url: `${URL}/transfers`, headers: json, body: JSON.stringify(transfer) },
+  { method: 'POST', url: `${URL}/transitions`, headers: json, body: JSON.stringify(transition) },
+];
+
+/** Every call of the operator's client, and what it sends with `token`. */
+const operatorCalls = (c: PoolNodeOperatorClient | PoolNodeClient) => [
+  () => c.withdrawals(),
+  () => c.withdrawals(9, 20),
+  () => c.payout(D, 'paying'),
+  () => c.deposit('1000', D),
+];
+const operatorSent = (token: string): Sent[] => {
+  const authorization = `Bearer ${token}`;
+  return [
+    { method: 'GET', url: `${URL}/withdrawals?after=0`, headers: { authorization }, body: null },
+    {
+      method: 'GET',
+      url: `${URL}/withdrawals?after=9&limit=20`,
+      headers: { authorization },
+      body: null,
+    },
+    {
+      method: 'POST',
+      url: `${URL}/withdrawals/${D}/paying`,
+      headers: { authorization },
+      body: null,
+    },
+    {
+      method: 'POST',
+      url: `${URL}/deposit`,
+      headers: { ...json, authorization },
+      body: JSON.stringify({ amount: '1000', pre: D }),
+    },
+  ];
+};
+
+async function run(calls: (() => Promise<unknown>)[]): Promise<void> {
+  for (const call of calls) await call();
+}
+
+describe('the pool node clients', () => {
+  it("send what the node's routes take: the wallet's without a token, the operator's with it", async () => {
+    const wallet = recorder();
+    await run(walletCalls(new PoolNodeWalletClient(`${URL}//`, { fetch: wallet.fetch })));
+    expect(wallet.sent).toEqual(walletSent);
+    expect(wallet.sent.every((s) => !('authorization' in s.headers))).toBe(true);
+
+    const operator = recorder();
+    await run(
+      operatorCalls(new PoolNodeOperatorClient(URL, { token: 'tok', fetch: operator.fetch })),
+    );
+    expect(operator.sent).toEqual(operatorSent('tok'));
+    // Without a token the header still goes, empty: the node answers 401 unauthorized.
+    const anonymous = recorder();
+    await run(operatorCalls(new PoolNodeOperatorClient(URL, { fetch: anonymous.fetch })));
+    expect(anonymous.sent).toEqual(operatorSent(''));
+  });
+
+  it('PoolNodeClient is both under one name: the same requests, in the same order', async () => {
+    const both = recorder();
+    const client = new PoolNodeClient(`${URL}/`, { token: 'tok', fetch: both.fetch });
+    expect(client.url).toBe(URL);
+    expect(client.wallet.url).toBe(URL);
+    expect(client.operator.url).toBe(URL);
+    await run([...walletCalls(client), ...operatorCalls(client)]);
+    expect(both.sent).toEqual([...walletSent, ...operatorSent('tok')]);
+    // The token reaches the operator's calls only.
+    const leaves = recorder(() => Response.json({ from: 0, leaves: [D, D], next: 2 }));
+    const reader = new PoolNodeClient(URL, { token: 'tok', fetch: leaves.fetch });
+    expect(await reader.allLeaves(1)).toEqual([D]);
+    expect(leaves.sent).toEqual([
+      { method: 'GET', url: `${URL}/leaves?from=0`, headers: {}, body: null },
+    ]);
+  });
+
+  it('fail with PoolNodeError: the node code, http_error, pool_unreachable', async () => {
+    const refusing = recorder(() =>
+      Response.json({ error: 'unknown_root', message: 'no such root' }, { status: 400 }),
+    );
+    await expect(
+      new PoolNodeClient(URL, { fetch: refusing.fetch }).transfer(transfer),
+    ).rejects.toMatchObject({
+      name: 'PoolNodeError',
+      code: 'unknown_root',
+      status: 400,
+      message: 'pool node /transfers: no such root',
+    });
+    const notJson = recorder(() => new Response('<html>', { status: 502 }));
+    await expect(
+      new PoolNodeOperatorClient(URL, { fetch: notJson.fetch }).withdrawals(4),
+    ).rejects.toMatchObject({
+      code: 'http_error',
+      status: 502,
+      message: 'pool node /withdrawals: HTTP 502',
+    });
+    const down: typeof fetch = async () => {
+      throw new TypeError('fetch failed');
+    };
+    const unreachable = new PoolNodeWalletClient(URL, { fetch: down }).state();
+    await expect(unreachable).rejects.toBeInstanceOf(PoolNodeError);
+    await expect(unreachable).rejects.toMatchObject({ code: 'pool_unreachable', status: 0 });
+  });
+});
