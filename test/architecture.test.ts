@@ -205,7 +205,6 @@ const SMALL_PARTS_ROOMS = new Set([
  */
 const PENDING = new Set<string>([
   'facilitator/checks.ts: function checkRequest',
-  'ledger/sqlite-store.ts: function (anonymous)',
   'mcp/agent.ts: file',
   'mcp/agent.ts: class PaymentAgent',
   'mcp/agent.ts: function quote',

@@ -5,7 +5,8 @@
  * serialises appends; readers see consistent snapshots without blocking writers.
  *
  * better-sqlite3 is synchronous: a group's transaction — fsync included — runs on the calling
- * thread. The pool's group committer keeps that to one commit per group of ops.
+ * thread. The pool's group committer keeps that to one commit per group of ops. Its statements
+ * and rows are `sqlite-statements.ts`.
  */
 
 import { mkdirSync } from 'node:fs';
@@ -13,11 +14,21 @@ import { dirname, join, resolve } from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import type { Backend, DigestHex, Frontier, ProofReference } from '../core/index.js';
+import type { Backend, DigestHex, Frontier } from '../core/index.js';
 import { WorkerDiedError, WorkerThreads, workerScript } from '../core/worker-threads.js';
 import { PoolUnavailableError, unavailable } from './errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 import { planGroup } from './group-plan.js';
+import {
+  type CheckpointRow,
+  checkpointOf,
+  handedOverOf,
+  headOf,
+  type HeadRow,
+  type ProofRow,
+  prepareStatements,
+  type SqliteStatements,
+} from './sqlite-statements.js';
 import type { WriterData, WriterJob } from './sqlite-writer-messages.js';
 import type {
   Checkpoint,
@@ -66,73 +77,6 @@ export interface SqliteStoreOptions {
 /** The database file a data directory holds. */
 export function sqlitePath(dataDir: string): string {
   return join(resolve(dataDir), 'pool.sqlite');
-}
-
-interface HeadRow {
-  size: number;
-  root: string;
-  frontier: Buffer;
-  event_count: number;
-  checkpoint_count: number;
-  deposit_total: string;
-  proof_rows: number;
-  withdrawn_total: string;
-  paid_out_total: string;
-  refunded_total: string;
-}
-
-interface ProofRow {
-  reference: string;
-  parameter_set: number;
-  root: string;
-  nullifier: string;
-  change: string;
-  amount: string;
-  ctx: string;
-  expires_at: number;
-}
-
-interface CheckpointRow {
-  seq: number;
-  root: string;
-  size: number;
-  created_at: number;
-}
-
-function headOf(row: HeadRow): Head {
-  return {
-    size: row.size,
-    root: row.root as DigestHex,
-    frontier: new Uint8Array(row.frontier),
-    eventCount: row.event_count,
-    checkpointCount: row.checkpoint_count,
-    depositTotal: row.deposit_total,
-    proofRows: row.proof_rows,
-    withdrawnTotal: row.withdrawn_total,
-    paidOutTotal: row.paid_out_total,
-    refundedTotal: row.refunded_total,
-  };
-}
-
-function handedOverOf(row: ProofRow | undefined): HandedOverProof | null {
-  return row
-    ? {
-        reference: row.reference as ProofReference,
-        parameterSet: row.parameter_set,
-        root: row.root as DigestHex,
-        nullifier: row.nullifier as DigestHex,
-        change: row.change as DigestHex,
-        amount: row.amount,
-        ctx: row.ctx as DigestHex,
-        expiresAt: row.expires_at,
-      }
-    : null;
-}
-
-function checkpointOf(row: CheckpointRow | undefined): Checkpoint | null {
-  return row
-    ? { seq: row.seq, root: row.root as DigestHex, size: row.size, time: row.created_at }
-    : null;
 }
 
 /**
@@ -267,7 +211,7 @@ class SqliteStore implements PoolStore {
   readonly kind = 'sqlite' as const;
   readonly schemaVersion = SCHEMA_VERSION;
   private closed = false;
-  private readonly sql;
+  private readonly sql: SqliteStatements;
   private readonly applyTx;
   private readonly checkpointTx;
   private readonly pruneTx;
@@ -283,71 +227,7 @@ class SqliteStore implements PoolStore {
      */
     readonly keptAlive: readonly Database.Statement[],
   ) {
-    this.sql = {
-      head: db.prepare(
-        'SELECT size, root, frontier, event_count, checkpoint_count, deposit_total, proof_rows, withdrawn_total, paid_out_total, refunded_total FROM pool_head WHERE id = 1',
-      ),
-      writeHead: db.prepare(
-        'UPDATE pool_head SET size = ?, root = ?, frontier = ?, event_count = ?, checkpoint_count = ?, deposit_total = ?, proof_rows = ?, withdrawn_total = ?, paid_out_total = ?, refunded_total = ? WHERE id = 1',
-      ),
-      withdrawal: db.prepare(
-        `SELECT e.amount, e.refund, e.nullifier, p.status FROM events e
-         LEFT JOIN payouts p ON p.withdrawal_id = e.settlement_id
-         WHERE e.kind = 'withdrawal' AND e.settlement_id = ?`,
-      ),
-      withdrawals: db.prepare(
-        `SELECT e.id, e.settlement_id, e.amount, e.recipient, e.created_at, p.status, p.updated_at
-         FROM events e LEFT JOIN payouts p ON p.withdrawal_id = e.settlement_id
-         WHERE e.kind = 'withdrawal' AND e.id > ? ORDER BY e.id LIMIT ?`,
-      ),
-      upsertPayout: db.prepare(
-        `INSERT INTO payouts (withdrawal_id, status, updated_at) VALUES (?, ?, ?)
-         ON CONFLICT (withdrawal_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at`,
-      ),
-      proofExpiry: db.prepare('SELECT expires_at FROM proofs WHERE reference = ?').pluck(),
-      proofsOf: db.prepare('SELECT COUNT(*) FROM proofs WHERE nullifier = ?').pluck(),
-      insertProof: db.prepare(
-        `INSERT INTO proofs (reference, nullifier, parameter_set, root, change, amount, ctx, proof, expires_at)
-         VALUES (@reference, @nullifier, @parameterSet, @root, @change, @amount, @ctx, @proof, @expiresAt)
-         ON CONFLICT (reference) DO UPDATE SET expires_at = excluded.expires_at`,
-      ),
-      dropProofsOf: db.prepare('DELETE FROM proofs WHERE nullifier = ?'),
-      pruneProofs: db.prepare('DELETE FROM proofs WHERE expires_at <= ?'),
-      handedOver: db.prepare(
-        'SELECT reference, parameter_set, root, nullifier, change, amount, ctx, expires_at FROM proofs WHERE reference = ?',
-      ),
-      proofCount: db.prepare('SELECT proof_rows FROM pool_head WHERE id = 1').pluck(),
-      spent: db.prepare('SELECT settlement_id, event_id FROM nullifiers WHERE nullifier = ?'),
-      present: db.prepare('SELECT 1 FROM leaves WHERE commitment = ? LIMIT 1'),
-      insertLeaf: db.prepare('INSERT INTO leaves (idx, commitment) VALUES (?, ?)'),
-      insertNullifier: db.prepare(
-        'INSERT INTO nullifiers (nullifier, settlement_id, event_id) VALUES (?, ?, ?)',
-      ),
-      insertEvent: db.prepare(
-        `INSERT INTO events (id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note, nullifier_2, memo, refund)
-         VALUES (@id, @kind, @created_at, @amount, @leaf_index, @commitment, @nullifier, @settlement_id, @recipient, @recipient_note, @nullifier_2, @memo, @refund)`,
-      ),
-      latestCheckpoint: db.prepare(
-        'SELECT seq, root, size, created_at FROM checkpoints ORDER BY seq DESC LIMIT 1',
-      ),
-      insertCheckpoint: db.prepare(
-        'INSERT INTO checkpoints (seq, root, size, created_at) VALUES (?, ?, ?, ?)',
-      ),
-      checkpointByRoot: db.prepare(
-        'SELECT seq, root, size, created_at FROM checkpoints WHERE root = ?',
-      ),
-      checkpoints: db.prepare(
-        'SELECT seq, root, size, created_at FROM checkpoints WHERE seq > ? ORDER BY seq LIMIT ?',
-      ),
-      leaves: db
-        .prepare('SELECT commitment FROM leaves WHERE idx >= ? ORDER BY idx LIMIT ?')
-        .pluck(),
-      events: db.prepare(
-        `SELECT id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note, nullifier_2, memo, refund
-         FROM events WHERE id > ? ORDER BY id LIMIT ?`,
-      ),
-      ping: db.prepare('SELECT 1').pluck(),
-    };
+    this.sql = prepareStatements(db);
     this.applyTx = db.transaction((ops: readonly StoreOp[], now: number) =>
       this.applyLocked(ops, now),
     );
