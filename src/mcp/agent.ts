@@ -47,18 +47,12 @@ import {
   SCHEME,
   TRANSFER_RESOURCE_ID,
 } from '../scheme/index.js';
-import { PolicyRefusal, ToolError } from './errors.js';
+import { ToolError } from './errors.js';
+import { PolicyEvaluation } from './policy-evaluation.js';
 import { SpendBookkeeping } from './spend-bookkeeping.js';
 import type { LedgerFile } from './spend-ledger-file.js';
 import type { SpendEntry, SpendLedger } from './spend-ledger.js';
-import {
-  checkPayment,
-  checkWithdrawal,
-  hostAllowed,
-  hostOf,
-  type Policy,
-  type PolicyTightening,
-} from './policy.js';
+import { checkPayment, checkWithdrawal, hostOf, type PolicyTightening } from './policy.js';
 import type { PolicySource } from './policy-file.js';
 import { payableIndex, type PaymentOption, readPaymentRequired } from './quote.js';
 import {
@@ -83,7 +77,6 @@ import {
   type QuoteView,
   type SplitView,
   type TransitionRateView,
-  type UsageView,
   type WithdrawalView,
 } from './views.js';
 
@@ -128,7 +121,7 @@ class PolicedScheme implements SchemeNetworkClient {
 
   constructor(
     private readonly inner: PrivStarkSchemeClient,
-    private readonly policy: PolicySource,
+    private readonly policy: PolicyEvaluation,
     private readonly bookkeeping: SpendBookkeeping,
     private readonly url: URL,
   ) {
@@ -228,7 +221,7 @@ class PolicedScheme implements SchemeNetworkClient {
 /** The tools' logic. */
 export class PaymentAgent {
   readonly wallet: Wallet;
-  private readonly policySource: PolicySource;
+  private readonly policy: PolicyEvaluation;
   private readonly bookkeeping: SpendBookkeeping;
   private readonly fetchImpl: typeof fetch;
   private readonly clock: () => number;
@@ -238,7 +231,6 @@ export class PaymentAgent {
 
   constructor(options: AgentOptions) {
     this.wallet = options.wallet;
-    this.policySource = options.policy;
     this.fetchImpl = options.fetch ?? globalThis.fetch;
     this.clock = options.clock ?? Date.now;
     this.bookkeeping = new SpendBookkeeping(
@@ -247,6 +239,7 @@ export class PaymentAgent {
       this.clock,
       options.pollMs ?? 250,
     );
+    this.policy = new PolicyEvaluation(options.policy, this.bookkeeping.spendLedger);
     const perMinute = options.transitionsPerMinute ?? DEFAULT_TRANSITIONS_PER_MINUTE;
     if (!Number.isSafeInteger(perMinute) || perMinute < 0)
       throw new RangeError('transitionsPerMinute must be a whole number, 0 or more');
@@ -273,43 +266,14 @@ export class PaymentAgent {
     return this.bookkeeping.sync();
   }
 
-  private usage(policy: Policy): UsageView {
-    const counted = this.spendLedger.counted();
-    const remaining = policy.maxPer24h > counted ? policy.maxPer24h - counted : 0n;
-    const unresolved = this.spendLedger
-      .entries()
-      .filter((e) => e.status === 'reserved' || e.status === 'left').length;
-    return {
-      counted_24h: counted.toString(),
-      remaining_24h: remaining.toString(),
-      unresolved_payments: unresolved,
-    };
-  }
-
-  private policyView(policy: Policy): PolicyView {
-    return {
-      policy: {
-        max_per_payment: policy.maxPerPayment.toString(),
-        max_per_24h: policy.maxPer24h.toString(),
-        hosts: policy.hosts,
-        recipients: policy.recipients,
-        networks: policy.networks,
-        assets: policy.assets,
-        withdrawal_destinations: policy.withdrawalDestinations,
-      },
-      usage: this.usage(policy),
-    };
-  }
-
   /** `get_policy`. */
   async getPolicy(): Promise<PolicyView> {
-    return this.policyView(await this.policySource.current());
+    return this.policy.view(await this.policy.current());
   }
 
   /** `tighten_policy`. */
   async tightenPolicy(change: PolicyTightening): Promise<PolicyView & { changed: string[] }> {
-    const { policy, changed } = await this.policySource.tighten(change);
-    return { ...this.policyView(policy), changed };
+    return this.policy.tighten(change);
   }
 
   /** `get_balance`, after a sync. */
@@ -412,10 +376,10 @@ export class PaymentAgent {
     const { network, asset } = this.wallet.network;
     const intent = { destination, network, asset, amount };
     // The policy first: a refused withdrawal needs nothing from the pool.
-    const early = checkWithdrawal(await this.policySource.current(), intent);
+    const early = checkWithdrawal(await this.policy.current(), intent);
     if (early) throw early;
     await this.sync();
-    const policy = await this.policySource.current();
+    const policy = await this.policy.current();
     // From here to the reservation nothing awaits: the note, the check and the reservation are one
     // step (two withdrawals at once never take the same note).
     const note = this.exitNote(amount);
@@ -465,7 +429,7 @@ export class PaymentAgent {
       destination,
       transaction,
       change: (BigInt(note.value) - amount).toString(),
-      usage: this.usage(policy),
+      usage: this.policy.usage(policy),
     };
   }
 
@@ -636,22 +600,18 @@ export class PaymentAgent {
   async quote(input: FetchInput): Promise<QuoteView> {
     const url = parseTarget(input.url);
     const init = requestInit(input);
-    const policy = await this.policySource.current();
-    const usage = this.usage(policy);
+    const policy = await this.policy.current();
+    const usage = this.policy.usage(policy);
     const empty = { options: [], selected: null, payment: null, wallet_can_pay: false, usage };
-    if (!hostAllowed(policy, url)) {
+    const hostRefusal = this.policy.hostRefusal(policy, url);
+    if (hostRefusal) {
       // The host is not contacted at all.
-      const refusal = new PolicyRefusal(
-        'host_not_allowed',
-        'hosts',
-        `the policy does not allow paying ${hostOf(url)}: it is not in the policy's hosts`,
-      );
       return {
         url: url.href,
         status: 0,
         payment_required: false,
         allowed: false,
-        refusal: { code: refusal.code, rule: refusal.rule, message: refusal.message },
+        refusal: { code: hostRefusal.code, rule: hostRefusal.rule, message: hostRefusal.message },
         ...empty,
       };
     }
@@ -692,21 +652,13 @@ export class PaymentAgent {
     }
     const option = required.options[index]!;
     const amount = BigInt(option.amount);
-    let refusal: PolicyRefusal | null = checkPayment(policy, {
+    const refusal = this.policy.paymentRefusal(policy, {
       url,
       network: option.network,
       asset: option.asset,
       payTo: option.pay_to,
       amount,
     });
-    const counted = this.spendLedger.counted();
-    if (!refusal && counted + amount > policy.maxPer24h) {
-      refusal = new PolicyRefusal(
-        'rolling_24h_limit',
-        'maxPer24h',
-        `paying ${amount} would take the last 24 hours' spending to ${counted + amount}, above the policy's maxPer24h of ${policy.maxPer24h}`,
-      );
-    }
     const canPay = this.largestSpendableNote() >= amount;
     return {
       url: url.href,
@@ -739,17 +691,12 @@ export class PaymentAgent {
     const init = requestInit(input);
     const maxBytes = Math.min(MAX_MAX_BYTES, Math.max(0, options.maxBytes ?? DEFAULT_MAX_BYTES));
     const waitMs = Math.min(MAX_WAIT_MS, Math.max(0, options.waitMs ?? DEFAULT_WAIT_MS));
-    const policy = await this.policySource.current();
-    if (!hostAllowed(policy, url)) {
-      throw new PolicyRefusal(
-        'host_not_allowed',
-        'hosts',
-        `the policy does not allow paying ${hostOf(url)}: it is not in the policy's hosts; nothing was fetched or paid`,
-      );
-    }
+    const policy = await this.policy.current();
+    const refusal = this.policy.hostRefusal(policy, url, '; nothing was fetched or paid');
+    if (refusal) throw refusal;
     const scheme = new PolicedScheme(
       new PrivStarkSchemeClient(this.wallet),
-      this.policySource,
+      this.policy,
       this.bookkeeping,
       url,
     );
