@@ -1,7 +1,12 @@
 /**
  * @module Which browser pages may talk to the pool node: origins as operators write them
- * (`--pool-cors`, `POOL_CORS_ORIGINS`), checked once, and the one question the routes ask.
+ * (`--pool-cors`, `POOL_CORS_ORIGINS`), checked once, the one question the routes ask, and the
+ * answers: read-only CORS on the GET routes (simple requests, no preflight), and on the wallets'
+ * writes (`POST /proofs`, `/transfers`, `/transitions`) their preflights and allow-origin headers.
+ * Nothing else is cross-origin: `POST /deposit` and the payout routes never answer CORS.
  */
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** The allowed origins: exact origins, `'*'` for any, or none. */
 export type CorsOrigins = ReadonlySet<string> | '*' | null;
@@ -51,4 +56,55 @@ export function allowedOrigin(origins: CorsOrigins, origin: string | undefined):
   if (origins === null) return null;
   if (origins === '*') return '*';
   return typeof origin === 'string' && origins.has(origin) ? origin : null;
+}
+
+/**
+ * Read-only CORS: a page on an allowed origin may read what any wallet reads. Simple GETs need no
+ * preflight; the write routes answer their own ({@link registerWritePreflights}).
+ */
+export function registerReadCors(app: FastifyInstance, origins: CorsOrigins): void {
+  if (origins === null) return;
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+    if (origins !== '*') reply.header('vary', 'Origin');
+    const allowed = allowedOrigin(origins, request.headers.origin);
+    if (allowed !== null) reply.header('access-control-allow-origin', allowed);
+  });
+}
+
+/** The CORS headers of a write route's reply (and its preflight) for the request's origin. */
+export type WriteCors = (request: FastifyRequest, reply: FastifyReply) => void;
+
+/** The write routes' CORS headers under `origins`. */
+export function writeCors(origins: CorsOrigins): WriteCors {
+  return (request, reply) => {
+    if (origins === null) return;
+    if (origins !== '*') reply.header('vary', 'Origin');
+    const allowed = allowedOrigin(origins, request.headers.origin);
+    if (allowed === null) return;
+    reply.header('access-control-allow-origin', allowed);
+    // A browser wallet reads when to retry (429 rate_limited, 503 proof_store_full).
+    reply.header('access-control-expose-headers', 'retry-after');
+  };
+}
+
+/** The preflights of the write `routes` (none without origins): a JSON `POST` may follow. */
+export function registerWritePreflights(
+  scope: FastifyInstance,
+  origins: CorsOrigins,
+  routes: readonly string[],
+  cors: WriteCors,
+): void {
+  if (origins === null) return;
+  for (const route of routes) {
+    scope.options(route, async (request, reply) => {
+      cors(request, reply);
+      return reply
+        .code(204)
+        .header('access-control-allow-methods', 'POST')
+        .header('access-control-allow-headers', 'content-type')
+        .header('access-control-max-age', '600')
+        .send();
+    });
+  }
 }

@@ -39,5 +39,5 @@ export {
 } from './operator-token.js';
 export { PAGE_LIMITS } from './schema-parts.js';
 export { parseCorsOrigins } from './cors.js';
-export type { HandOverLimits } from './handover-route.js';
+export type { HandOverLimits } from './wallet-writes.js';
 export { buildPoolNode, errorCodeOf, type PoolNodeOptions } from './server.js';

@@ -15,10 +15,11 @@
  * recorded status; an unknown id `unknown_withdrawal`. Nothing is paid or refunded twice.
  */
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
 import type { Ledger } from '../ledger/ledger.js';
 import { statusOf } from '../scheme/index.js';
+import type { OperatorGuard } from './operator-auth.js';
 import { type PayoutParams, payoutSchema, withdrawalsSchema } from './operator-schemas.js';
 import { type AfterPage, limitOf } from './schema-parts.js';
 
@@ -27,7 +28,7 @@ export function registerPayouts(
   app: FastifyInstance,
   options: {
     ledger: Ledger;
-    authorize: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+    authorize: OperatorGuard;
     pageLimit: { default: number; max: number };
   },
 ): void {

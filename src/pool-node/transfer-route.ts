@@ -8,23 +8,25 @@
  * The ledger refuses before applying anything (`Ledger.transfer`: a settled nullifier first, then
  * shapes, the payment against the proof, expiry and its bound, the anchor, the proof); refusals are
  * stable reasons of the registry with their status, never a 5xx but `pool_unavailable`. The route
- * shares the hand-over's scope: its per-client rate limit, its body limit and its CORS origins.
+ * is one of the wallets' writes (`wallet-writes.ts`): their per-client rate limit, the body limit
+ * of one proof and the node's CORS origins.
  */
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
 import type { Ledger } from '../ledger/ledger.js';
 import { decodeProof, HANDOVER_BODY_LIMIT_BYTES } from '../scheme/index.js';
+import type { WriteCors } from './cors.js';
 import { claimedInputs, refuse } from './refusal.js';
 import { type TransferRequest, transferSchema } from './transfer-schema.js';
 
-/** Registers `POST /transfers` in the hand-over's scope (rate limit and CORS already there). */
+/** Registers `POST /transfers` in the wallets' writes' scope (rate limit and CORS already there). */
 export function registerTransfer(
   scope: FastifyInstance,
   options: {
     ledger: Ledger;
     rateLimit: { max: number; timeWindow: number };
-    cors: (request: FastifyRequest, reply: FastifyReply) => void;
+    cors: WriteCors;
   },
 ): void {
   const { ledger } = options;

@@ -9,25 +9,27 @@
  *
  * The ledger refuses before applying anything (`Ledger.noteTransition`: shapes, a spent nullifier,
  * expiry and its bound, the anchor, the proof); refusals are stable reasons of the registry with
- * their status, never a 5xx but `pool_unavailable`. The route shares the hand-over's scope: its
- * per-client rate limit, its body limit and its CORS origins.
+ * their status, never a 5xx but `pool_unavailable`. The route is one of the wallets' writes
+ * (`wallet-writes.ts`): their per-client rate limit, the body limit of one proof and the node's
+ * CORS origins.
  */
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
 import type { DigestHex } from '../core/index.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { decodeProof, HANDOVER_BODY_LIMIT_BYTES } from '../scheme/index.js';
+import type { WriteCors } from './cors.js';
 import { refuse } from './refusal.js';
 import { type TransitionRequest, transitionSchema } from './transition-schema.js';
 
-/** Registers `POST /transitions` in the hand-over's scope (rate limit and CORS already there). */
+/** Registers `POST /transitions` in the wallets' writes' scope (rate limit and CORS already there). */
 export function registerTransition(
   scope: FastifyInstance,
   options: {
     ledger: Ledger;
     rateLimit: { max: number; timeWindow: number };
-    cors: (request: FastifyRequest, reply: FastifyReply) => void;
+    cors: WriteCors;
   },
 ): void {
   const { ledger } = options;

@@ -1,0 +1,82 @@
+/**
+ * @module The wallets' writes in one scope: `POST /proofs` (a hand-over, `handover-route.ts`),
+ * `POST /transfers` (`transfer-route.ts`) and `POST /transitions` (`transition-route.ts`), under
+ * one per-client rate limit, the body limit of one proof, and the node's CORS origins (with a
+ * preflight on these routes only).
+ *
+ * The rate limit is keyed on a salted hash of the peer address kept in memory only (the salt is
+ * drawn at start; nothing is written or logged); each route counts its own requests against the
+ * same limit. The routes read nothing else of the request: no trace headers, no cookies.
+ */
+
+import { createHash, randomBytes } from 'node:crypto';
+
+import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+import type { Ledger } from '../ledger/ledger.js';
+import { messageOf } from '../scheme/index.js';
+import { type CorsOrigins, registerWritePreflights, writeCors } from './cors.js';
+import { registerHandOver } from './handover-route.js';
+import { registerTransfer } from './transfer-route.js';
+import { registerTransition } from './transition-route.js';
+
+/** The per-client rate limit of the wallets' writes. */
+export interface HandOverLimits {
+  /** Requests per window and client, per route (default 120). */
+  readonly max: number;
+  /** The window, ms (default 60000). */
+  readonly timeWindowMs: number;
+}
+
+/** The rate limit plugin's options: per client, its headers only `Retry-After`, its refusal ours. */
+function rateLimitOptions(limits: HandOverLimits): RateLimitPluginOptions {
+  // The client key: the peer address hashed with a salt of this process, never stored as is.
+  const salt = randomBytes(16);
+  const clientKey = (request: FastifyRequest) =>
+    createHash('sha256').update(salt).update(request.ip).digest('base64url');
+  return {
+    global: false,
+    hook: 'onRequest',
+    max: limits.max,
+    timeWindow: limits.timeWindowMs,
+    keyGenerator: clientKey,
+    addHeadersOnExceeding: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+    },
+    addHeaders: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+      'retry-after': true,
+    },
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      error: 'rate_limited',
+      message: messageOf('rate_limited'),
+      retryAfter: context.after,
+    }),
+  };
+}
+
+/** Registers the wallets' writes, their rate limit and their CORS preflights on the pool node. */
+export async function registerWalletWrites(
+  app: FastifyInstance,
+  options: { ledger: Ledger; corsOrigins: CorsOrigins; limits?: HandOverLimits | undefined },
+): Promise<void> {
+  const { ledger, corsOrigins } = options;
+  const limits = options.limits ?? { max: 120, timeWindowMs: 60_000 };
+  const pluginOptions = rateLimitOptions(limits);
+  const cors = writeCors(corsOrigins);
+  const route = { ledger, rateLimit: { max: limits.max, timeWindow: limits.timeWindowMs }, cors };
+
+  await app.register(async (scope) => {
+    await scope.register(rateLimit, pluginOptions);
+    registerWritePreflights(scope, corsOrigins, ['/proofs', '/transfers', '/transitions'], cors);
+    registerTransfer(scope, route);
+    registerTransition(scope, route);
+    registerHandOver(scope, route);
+  });
+}
