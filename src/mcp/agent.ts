@@ -45,10 +45,12 @@ import {
   type PaymentRequirements as ProfileRequirements,
   resourceIdOf,
   SCHEME,
-  TRANSFER_RESOURCE_ID,
 } from '../scheme/index.js';
+import type { AgentContext } from './agent-context.js';
 import { ToolError } from './errors.js';
 import { PolicyEvaluation } from './policy-evaluation.js';
+import * as readTools from './read-tools.js';
+import { largestSpendableNote, spendableNotes } from './spendable-notes.js';
 import { SpendBookkeeping } from './spend-bookkeeping.js';
 import type { LedgerFile } from './spend-ledger-file.js';
 import type { SpendEntry, SpendLedger } from './spend-ledger.js';
@@ -66,14 +68,11 @@ import {
 } from './request.js';
 import {
   type BalanceView,
-  formatUnits,
   iso,
-  MAX_LISTED_NOTES,
   type MergeView,
   type PaidView,
   type PaymentView,
   type PolicyView,
-  paymentView,
   type QuoteView,
   type SplitView,
   type TransitionRateView,
@@ -222,6 +221,7 @@ class PolicedScheme implements SchemeNetworkClient {
 export class PaymentAgent {
   readonly wallet: Wallet;
   private readonly policy: PolicyEvaluation;
+  private readonly context: AgentContext;
   private readonly bookkeeping: SpendBookkeeping;
   private readonly fetchImpl: typeof fetch;
   private readonly clock: () => number;
@@ -240,6 +240,13 @@ export class PaymentAgent {
       options.pollMs ?? 250,
     );
     this.policy = new PolicyEvaluation(options.policy, this.bookkeeping.spendLedger);
+    this.context = {
+      wallet: this.wallet,
+      policy: this.policy,
+      bookkeeping: this.bookkeeping,
+      fetchImpl: this.fetchImpl,
+      clock: this.clock,
+    };
     const perMinute = options.transitionsPerMinute ?? DEFAULT_TRANSITIONS_PER_MINUTE;
     if (!Number.isSafeInteger(perMinute) || perMinute < 0)
       throw new RangeError('transitionsPerMinute must be a whole number, 0 or more');
@@ -267,8 +274,8 @@ export class PaymentAgent {
   }
 
   /** `get_policy`. */
-  async getPolicy(): Promise<PolicyView> {
-    return this.policy.view(await this.policy.current());
+  getPolicy(): Promise<PolicyView> {
+    return readTools.getPolicy(this.context);
   }
 
   /** `tighten_policy`. */
@@ -277,82 +284,16 @@ export class PaymentAgent {
   }
 
   /** `get_balance`, after a sync. */
-  async getBalance(): Promise<BalanceView> {
-    await this.sync();
-    const balance = this.wallet.balance();
-    const notes = this.wallet.notes();
-    const largest = this.largestSpendableNote();
-    const spendable = this.spendableNotes()
-      .sort((a, b) => (BigInt(a.value) > BigInt(b.value) ? -1 : 1))
-      .slice(0, MAX_LISTED_NOTES)
-      .map((n) => ({ commitment: n.commitment as string, value: n.value }));
-    const { asset, decimals, network } = this.wallet.network;
-    return {
-      asset,
-      decimals,
-      network,
-      spendable: balance.spendable.toString(),
-      pending: balance.pending.toString(),
-      unconfirmed: balance.unconfirmed.toString(),
-      total: balance.total.toString(),
-      spendable_display: `${formatUnits(balance.spendable, decimals)} ${asset}`,
-      notes: notes.length,
-      largest_spendable_note: largest.toString(),
-      checkpoint: this.wallet.checkpoint?.seq ?? null,
-      synced_at: iso(this.clock()),
-      spendable_notes: spendable,
-    };
-  }
-
-  /** Notes a transition can spend now: in a checkpoint, not locked, not empty (copies). */
-  private spendableNotes(): StoredNote[] {
-    const anchored = this.wallet.checkpoint?.size ?? 0;
-    const locked = this.wallet.lockedNotes();
-    return this.wallet
-      .notes()
-      .filter((n) => n.index < anchored && !locked.has(n.commitment) && BigInt(n.value) > 0n);
-  }
-
-  /** The largest note a payment can spend now (in a checkpoint, not locked): v1 spends one note. */
-  private largestSpendableNote(): bigint {
-    const anchored = this.wallet.checkpoint?.size ?? 0;
-    const locked = this.wallet.lockedNotes();
-    let largest = 0n;
-    for (const note of this.wallet.notes())
-      if (note.index < anchored && !locked.has(note.commitment) && BigInt(note.value) > largest)
-        largest = BigInt(note.value);
-    return largest;
+  getBalance(): Promise<BalanceView> {
+    return readTools.getBalance(this.context);
   }
 
   /**
    * `list_payments`: the newest first, after a sync; this server's and the wallet's own — not the
    * wallet's splits (transfers to its own address: ready notes), which move no value out of it.
    */
-  async listPayments(limit: number): Promise<PaymentView[]> {
-    await this.sync();
-    const own = this.wallet.address;
-    const records = this.wallet
-      .payments()
-      .filter((r) => !(r.resourceId === TRANSFER_RESOURCE_ID && r.payTo === own));
-    const byNullifier = new Map(records.map((r) => [r.nullifier as string, r]));
-    const views: { at: number; view: PaymentView }[] = [];
-    const shown = new Set<string>();
-    for (const entry of this.spendLedger.entries()) {
-      if (entry.status === 'released') continue;
-      const record = entry.nullifier === undefined ? undefined : byNullifier.get(entry.nullifier);
-      if (record) shown.add(record.nullifier);
-      views.push({ at: entry.reservedAt, view: paymentView(entry, record, this.wallet.network) });
-    }
-    for (const record of records)
-      if (!shown.has(record.nullifier))
-        views.push({
-          at: record.createdAt,
-          view: paymentView(undefined, record, this.wallet.network),
-        });
-    return views
-      .sort((a, b) => b.at - a.at)
-      .slice(0, limit)
-      .map((v) => v.view);
+  listPayments(limit: number): Promise<PaymentView[]> {
+    return readTools.listPayments(this.context, limit);
   }
 
   /**
@@ -446,7 +387,7 @@ export class PaymentAgent {
         .filter((e) => e.kind === 'withdrawal' && (e.status === 'reserved' || e.status === 'left'))
         .map((e) => e.note),
     );
-    const notes = this.spendableNotes().filter((n) => !busy.has(n.commitment));
+    const notes = spendableNotes(this.wallet).filter((n) => !busy.has(n.commitment));
     const fits = notes
       .filter((n) => {
         const change = BigInt(n.value) - amount;
@@ -528,7 +469,7 @@ export class PaymentAgent {
       await this.sync();
       const notes = commitments
         ? commitments.map((c) => this.wallet.notes().find((n) => n.commitment === c))
-        : this.spendableNotes()
+        : spendableNotes(this.wallet)
             .sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1))
             .slice(0, 2);
       const pair = commitments ?? notes.map((n) => n!.commitment as string);
@@ -659,7 +600,7 @@ export class PaymentAgent {
       payTo: option.pay_to,
       amount,
     });
-    const canPay = this.largestSpendableNote() >= amount;
+    const canPay = largestSpendableNote(this.wallet) >= amount;
     return {
       url: url.href,
       status: 402,
