@@ -9,6 +9,7 @@
 
 import type { PrivStarkCore } from '../src/core/index.js';
 import { encodeProof, type ProofTransport } from '../src/scheme/index.js';
+import { handOverBody as handOverRequest } from '../testkit/bodies.js';
 import type { PaymentFixture } from '../testkit/fixtures.js';
 
 /** x402 payment requirements of a bench payment. */
@@ -91,23 +92,9 @@ export function referenceOf(core: PrivStarkCore, p: PaymentFixture): string {
   return core.proofReference(p.proof, p.publicInputs).reference;
 }
 
-/** The body the wallet posts to the pool node's `POST /proofs`. */
+/** The body the wallet posts to the pool node's `POST /proofs`, as bytes (testkit's builder). */
 export function handOverBody(p: PaymentFixture): Buffer {
-  return Buffer.from(
-    JSON.stringify({
-      scheme: p.payment.scheme,
-      network: p.payment.network,
-      asset: p.payment.asset,
-      payTo: p.payment.payTo,
-      amount: p.payment.amount,
-      resourceId: p.payment.resourceId,
-      expiry: p.payment.expiry,
-      root: p.publicInputs.root,
-      nullifier: p.publicInputs.nullifier,
-      commitment: p.publicInputs.change,
-      proof: encodeProof(p.proof),
-    }),
-  );
+  return Buffer.from(JSON.stringify(handOverRequest(p)));
 }
 
 /** The x402 PaymentPayload the stock client builds (`resource` omitted: the older benches). */

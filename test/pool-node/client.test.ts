@@ -1,22 +1,27 @@
 // The pool node's clients without a node (a recording fetch): PoolNodeClient is the wallet's client
 // and the operator's under one name and sends exactly what each of them sends; the wallet's client
 // never sends the operator token, the operator's always does (empty without one); every failure is
-// a PoolNodeError with the node's code, `http_error` or `pool_unreachable`.
+// a PoolNodeError with the node's code, `http_error` or `pool_unreachable`. And the bodies testkit
+// builds pass the node's schemas, fields in their order.
 
+import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 
+import type { DigestHex, TransitionProof } from '../../src/core/index.js';
 import {
   type HandOverRequest,
   PoolNodeClient,
   PoolNodeError,
   PoolNodeOperatorClient,
   PoolNodeWalletClient,
-  type TransferRequest,
-  type TransitionRequest,
 } from '../../src/pool-node/index.js';
+import { HandOverBodySchema } from '../../src/pool-node/handover-schema.js';
+import { TransferBodySchema } from '../../src/pool-node/transfer-schema.js';
+import { TransitionBodySchema } from '../../src/pool-node/transition-schema.js';
+import { transferBody, transitionBody } from '../../testkit/bodies.js';
 
 const URL = 'http://pool.example:4021';
-const D = `0x${'ab'.repeat(32)}`;
+const D: DigestHex = `0x${'ab'.repeat(32)}`;
 
 /** One request as it left: method, URL, headers and body. */
 interface Sent {
@@ -54,7 +59,7 @@ const handOver: HandOverRequest = {
   commitment: D,
   proof: 'AAAA',
 };
-const transfer: TransferRequest = {
+const transfer = transferBody({
   scheme: 'priv-stark/v1',
   network: 'shielded:devnet',
   root: D,
@@ -64,18 +69,20 @@ const transfer: TransferRequest = {
   amount: '10',
   recipient: 'pstark1recipient',
   expiry: 1_900_000_000,
+});
+const proven: TransitionProof = {
+  proof: new Uint8Array(3),
+  publicInputs: {
+    root: D,
+    nullifiers: [D, D],
+    outputs: [D, D],
+    exit: '0',
+    ctx: D,
+    memo: ['1', '2'],
+    refund: D,
+  },
 };
-const transition: TransitionRequest = {
-  scheme: 'priv-stark/v1',
-  network: 'shielded:devnet',
-  root: D,
-  nullifiers: [D, D],
-  outputs: [D, D],
-  memo: ['1', '2'],
-  refund: D,
-  expiry: 1_900_000_000,
-  proof: 'AAAA',
-};
+const transition = transitionBody(proven, { network: 'shielded:devnet', expiry: 1_900_000_000 });
 
 /** Every call of the wallet's client, and what it sends. */
 const walletCalls = (c: PoolNodeWalletClient | PoolNodeClient) => [
@@ -197,5 +204,30 @@ describe('the pool node clients', () => {
     const unreachable = new PoolNodeWalletClient(URL, { fetch: down }).state();
     await expect(unreachable).rejects.toBeInstanceOf(PoolNodeError);
     await expect(unreachable).rejects.toMatchObject({ code: 'pool_unreachable', status: 0 });
+  });
+
+  it("the bodies the testkit builds are the node's: each passes its schema, fields in the schema's order", () => {
+    const cases = [
+      [HandOverBodySchema, handOver],
+      [TransferBodySchema, transfer],
+      [TransitionBodySchema, transition],
+    ] as const;
+    for (const [schema, body] of cases) {
+      expect(Value.Check(schema, body)).toBe(true);
+      const order = Object.keys(schema.properties).filter((key) => key in body);
+      expect(Object.keys(body)).toEqual(order);
+      // Must-fail twin: an unknown field is refused.
+      expect(Value.Check(schema, { ...body, extra: 1 })).toBe(false);
+    }
+    const exit = transitionBody(
+      { ...proven, publicInputs: { ...proven.publicInputs, exit: '5' } },
+      {
+        network: 'shielded:devnet',
+        expiry: 1_900_000_000,
+        withdrawal: { amount: '5', destination: 'eip155:1:0x0' },
+      },
+    );
+    expect(Value.Check(TransitionBodySchema, exit)).toBe(true);
+    expect(Object.keys(exit)).toEqual(Object.keys(TransitionBodySchema.properties));
   });
 });

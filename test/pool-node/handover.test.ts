@@ -19,7 +19,8 @@ import {
   POOL_NODE_REASONS,
   REASON_CODES,
 } from '../../src/scheme/index.js';
-import { type Fixtures, fixtures, fundPool, type PaymentFixture } from '../../testkit/fixtures.js';
+import { handOverBody } from '../../testkit/bodies.js';
+import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
 import { storeHarness } from '../ledger/helpers/stores.js';
 
 const TOKEN = 'operator-token-for-tests-0123456789';
@@ -36,23 +37,6 @@ const KNOWN_CODES = new Set<string>([
   'not_found',
   'unauthorized',
 ]);
-
-/** The body of POST /proofs for a fixture payment. */
-function bodyOf(p: PaymentFixture): Record<string, unknown> {
-  return {
-    scheme: p.payment.scheme,
-    network: p.payment.network,
-    asset: p.payment.asset,
-    payTo: p.payment.payTo,
-    amount: p.payment.amount,
-    resourceId: p.payment.resourceId,
-    expiry: p.payment.expiry,
-    root: p.publicInputs.root,
-    nullifier: p.publicInputs.nullifier,
-    commitment: p.publicInputs.change,
-    proof: encodeProof(p.proof),
-  };
-}
 
 /** A stable 4xx error body: exactly { error, message }, a known code. */
 function expectRefusal(response: LightMyRequestResponse, what: string) {
@@ -123,17 +107,17 @@ describe('POST /proofs', () => {
   it('keeps a valid proof (201 with its reference), answers it again (200); the twin: a flipped proof is 422 and nothing is kept', async () => {
     const { post, store } = await node();
     const p = fx.payments[0]!;
-    const first = await post(bodyOf(p));
+    const first = await post(handOverBody(p));
     expect(first.statusCode, first.body).toBe(201);
     const { reference, expires } = first.json() as { reference: string; expires: number };
     expect(reference).toBe(core.proofReference(p.proof, p.publicInputs).reference);
     expect(Number.isSafeInteger(expires)).toBe(true);
-    const again = await post(bodyOf(p));
+    const again = await post(handOverBody(p));
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ reference, expires });
     const flipped = Buffer.from(p.proof);
     flipped[flipped.length >> 1]! ^= 1;
-    const bad = await post({ ...bodyOf(fx.payments[1]!), proof: flipped.toString('base64') });
+    const bad = await post({ ...handOverBody(fx.payments[1]!), proof: flipped.toString('base64') });
     expectRefusal(bad, 'flipped proof');
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toEqual({
@@ -145,7 +129,7 @@ describe('POST /proofs', () => {
 
   it('hostile bodies (fast-check): always a stable 4xx { error, message }, nothing stored, the node healthy after', async () => {
     const { app, post, store } = await node({ handOver: { max: 1_000_000, timeWindowMs: 60_000 } });
-    const valid = bodyOf(fx.payments[1]!);
+    const valid = handOverBody(fx.payments[1]!);
     const fields = Object.keys(valid);
     const proof = String(valid.proof);
     const digestLike = fc.oneof(
@@ -229,7 +213,7 @@ describe('POST /proofs', () => {
 
   it('raw bodies, content types, sizes and methods: a stable 4xx each, nothing stored', async () => {
     const { app, post, store } = await node({ handOver: { max: 1_000_000, timeWindowMs: 60_000 } });
-    const valid = JSON.stringify(bodyOf(fx.payments[2]!));
+    const valid = JSON.stringify(handOverBody(fx.payments[2]!));
     const raw = (payload: string | Buffer, type?: string, method = 'POST') =>
       app.inject({
         method: method as 'POST',
@@ -256,7 +240,7 @@ describe('POST /proofs', () => {
         'over the body limit',
         raw(
           JSON.stringify({
-            ...bodyOf(fx.payments[2]!),
+            ...handOverBody(fx.payments[2]!),
             pad: 'x'.repeat(HANDOVER_BODY_LIMIT_BYTES),
           }),
           'application/json',
@@ -284,21 +268,21 @@ describe('POST /proofs', () => {
     const sub = await app.inject({
       method: 'POST',
       url: '/proofs/x',
-      payload: bodyOf(fx.payments[2]!),
+      payload: handOverBody(fx.payments[2]!),
     });
     expectRefusal(sub, '/proofs/x');
     expect(await store.proofCount()).toBe(0);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // the must-pass twin: the same body as JSON
     expect((await raw(valid, 'application/json')).statusCode).toBe(201);
-    expect((await post(bodyOf(fx.payments[2]!))).statusCode).toBe(200);
+    expect((await post(handOverBody(fx.payments[2]!))).statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
   });
 
   it('rate-limits per client: 429 rate_limited with Retry-After; another client is counted apart', async () => {
     const { post, store } = await node({ handOver: { max: 3, timeWindowMs: 60_000 } });
     const [a, b] = ['198.51.100.7', '198.51.100.8'];
-    const p = bodyOf(fx.payments[0]!);
+    const p = handOverBody(fx.payments[0]!);
     const statuses = async (address: string, n: number, body: unknown = p) => {
       const out: number[] = [];
       for (let i = 0; i < n; i++)
@@ -320,23 +304,23 @@ describe('POST /proofs', () => {
 
   it('answers 503 proof_store_full with Retry-After when the store is full; a stored proof is still answered', async () => {
     const { post, store } = await node({}, { proofStoreCapacity: 1 });
-    expect((await post(bodyOf(fx.payments[0]!))).statusCode).toBe(201);
-    const full = await post(bodyOf(fx.payments[1]!));
+    expect((await post(handOverBody(fx.payments[0]!))).statusCode).toBe(201);
+    const full = await post(handOverBody(fx.payments[1]!));
     expect(full.statusCode).toBe(503);
     expect(full.json()).toEqual({
       error: 'proof_store_full',
       message: messageOf('proof_store_full'),
     });
     expect(Number(full.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await post(bodyOf(fx.payments[0]!))).statusCode).toBe(200);
+    expect((await post(handOverBody(fx.payments[0]!))).statusCode).toBe(200);
     expect(await store.proofCount()).toBe(1);
   });
 
   it('answers 503 pool_unavailable (no 500) when the store fails mid-hand-over', async () => {
     const { post, store } = await node();
-    expect((await post(bodyOf(fx.payments[0]!))).statusCode).toBe(201);
+    expect((await post(handOverBody(fx.payments[0]!))).statusCode).toBe(201);
     await store.close();
-    const down = await post(bodyOf(fx.payments[1]!));
+    const down = await post(handOverBody(fx.payments[1]!));
     expect(down.statusCode).toBe(503);
     expect(Object.keys(down.json()).sort()).toEqual(['error', 'message']);
     expect(down.json().error).toBe('pool_unavailable');
@@ -363,7 +347,7 @@ describe('POST /proofs', () => {
     const evil = await preflight('https://evil.example');
     expect(evil.headers['access-control-allow-origin']).toBeUndefined();
     // POST: allowed origin on success and on refusal, none for another origin
-    const accepted = await post(bodyOf(fx.payments[0]!), { origin: SHOP });
+    const accepted = await post(handOverBody(fx.payments[0]!), { origin: SHOP });
     expect(accepted.statusCode).toBe(201);
     expect(accepted.headers['access-control-allow-origin']).toBe(SHOP);
     const refused = await post({ nope: 1 }, { origin: SHOP });
@@ -380,7 +364,7 @@ describe('POST /proofs', () => {
     // The page may read when to retry.
     expect(limited.headers['retry-after']).toBeDefined();
     expect(limited.headers['access-control-expose-headers']).toBe('retry-after');
-    const other = await post(bodyOf(fx.payments[0]!), { origin: 'https://evil.example' });
+    const other = await post(handOverBody(fx.payments[0]!), { origin: 'https://evil.example' });
     expect(other.statusCode).toBe(200);
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
     // other routes: no preflight anywhere else, never on /deposit, GETs as before
@@ -403,7 +387,7 @@ describe('POST /proofs', () => {
       headers: { origin: SHOP, 'access-control-request-method': 'POST' },
     });
     expect(noCors.statusCode).toBe(404);
-    const posted = await plain.post(bodyOf(fx.payments[1]!), { origin: SHOP });
+    const posted = await plain.post(handOverBody(fx.payments[1]!), { origin: SHOP });
     expect(posted.statusCode).toBe(201);
     expect(posted.headers['access-control-allow-origin']).toBeUndefined();
   });
@@ -412,7 +396,7 @@ describe('POST /proofs', () => {
     const address = '203.0.113.77';
     const { post, lines } = await node({ handOver: { max: 4, timeWindowMs: 60_000 } });
     const p = fx.payments[3]!;
-    const body = bodyOf(p);
+    const body = handOverBody(p);
     const accepted = await post(body, { remoteAddress: address });
     expect(accepted.statusCode).toBe(201);
     const { reference } = accepted.json() as { reference: string };

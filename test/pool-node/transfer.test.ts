@@ -35,6 +35,7 @@ import {
   statusOf,
   TRANSFER_RESOURCE_ID,
 } from '../../src/scheme/index.js';
+import { transferBody } from '../../testkit/bodies.js';
 import { postgresAvailable } from '../../testkit/postgres.js';
 import { STORE_KINDS, storeHarness } from '../ledger/helpers/stores.js';
 
@@ -380,17 +381,7 @@ describe.each(kinds)('POST /transfers on the %s store', (kind) => {
     // A merchant payment (resourceId 'GET /paid', inline) posted as a transfer.
     const requirements = merchantRequirements(merchant.address, 40_000n);
     const payload = await payer.wallet.createPayment(requirements, { transport: 'inline' });
-    const asTransfer: TransferRequest = {
-      scheme: payload.scheme,
-      network: payload.network,
-      root: payload.root,
-      nullifier: payload.nullifier,
-      commitment: payload.commitment,
-      proof: payload.proof!,
-      amount: payload.amount,
-      recipient: payload.recipient,
-      expiry: payload.expiry,
-    };
+    const asTransfer = transferBody(payload);
     expectRefusal(
       await post(node.url, asTransfer),
       'merchant proof as a transfer',

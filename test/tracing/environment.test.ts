@@ -16,15 +16,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { type RunningService, SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
 import { tracingRequested } from '../../src/tracing/index.js';
+import { handOverBody } from '../../testkit/bodies.js';
 import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
 import { liveSpec, requestOf } from '../http/helpers/requests.js';
 import { startCollector } from './helpers/collector.js';
-import {
-  type Forbidden,
-  findForbiddenText,
-  handOverBodyOf,
-  paymentValues,
-} from './helpers/scan.js';
+import { type Forbidden, findForbiddenText, paymentValues } from './helpers/scan.js';
 
 const SPEC = { ...liveSpec('tracing', 4, 2), amount: '987654' };
 const API_KEY = 'tracing-env-key-0123456789abcdef';
@@ -181,7 +177,7 @@ describe('the service and the OTEL_* environment', () => {
       const handOver = await fetch(`${s.poolNodeUrl}/proofs`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...CLIENT_HEADERS },
-        body: JSON.stringify(handOverBodyOf(handedOver)),
+        body: JSON.stringify(handOverBody(handedOver)),
       });
       expect(handOver.status).toBe(201);
       const { reference } = (await handOver.json()) as { reference: string };

@@ -26,10 +26,11 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningService, SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
+import { handOverBody } from '../../testkit/bodies.js';
 import { type Fixtures, fixtures, fundPool, type PaymentFixture } from '../../testkit/fixtures.js';
 import { compactRequestOf, liveSpec, requestOf } from '../http/helpers/requests.js';
 import { type Collector, type ExportedSpan, startCollector } from './helpers/collector.js';
-import { type Forbidden, findForbidden, handOverBodyOf, paymentValues } from './helpers/scan.js';
+import { type Forbidden, findForbidden, paymentValues } from './helpers/scan.js';
 
 /** Payments of an amount no span attribute would hold by chance. */
 const VARIANTS = 2;
@@ -315,7 +316,7 @@ describe('traces of the service', () => {
     const handOver = await poolNode('/proofs', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(handOverBodyOf(p)),
+      body: JSON.stringify(handOverBody(p)),
     });
     expect(handOver.status, handOver.text).toBe(201);
     const reference = (JSON.parse(handOver.text) as { reference: string }).reference;
@@ -354,7 +355,7 @@ describe('traces of the service', () => {
     const refusedHandOver = await poolNode('/proofs', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...handOverBodyOf(other), root: other.publicInputs.nullifier }),
+      body: JSON.stringify({ ...handOverBody(other), root: other.publicInputs.nullifier }),
     });
     expect(refusedHandOver.status).toBe(422);
     const refused = requestTree(refusedHandOver.spans, 'POST /proofs');

@@ -95,20 +95,3 @@ export function paymentValues(p: PaymentFixture, reference?: string): Forbidden 
     ...(reference ? { [`reference of ${p.index}/${p.variant}`]: reference } : {}),
   };
 }
-
-/** The body of `POST /proofs` for a fixture payment. */
-export function handOverBodyOf(p: PaymentFixture): Record<string, unknown> {
-  return {
-    scheme: p.payment.scheme,
-    network: p.payment.network,
-    asset: p.payment.asset,
-    payTo: p.payment.payTo,
-    amount: p.payment.amount,
-    resourceId: p.payment.resourceId,
-    expiry: p.payment.expiry,
-    root: p.publicInputs.root,
-    nullifier: p.publicInputs.nullifier,
-    commitment: p.publicInputs.change,
-    proof: encodeProof(p.proof),
-  };
-}
