@@ -135,6 +135,19 @@ describe('the rooms of src/', () => {
     expect(
       violations([{ from: 'client/x.ts', to: 'pool-node/server.ts', typeOnly: false }], rules),
     ).toHaveLength(1);
+    // The client takes the pool node's wire types, never its schemas' code.
+    expect(
+      violations(
+        [{ from: 'client/x.ts', to: 'pool-node/transfer-schema.ts', typeOnly: true }],
+        rules,
+      ),
+    ).toEqual([]);
+    expect(
+      violations(
+        [{ from: 'client/x.ts', to: 'pool-node/transfer-schema.ts', typeOnly: false }],
+        rules,
+      ),
+    ).toHaveLength(1);
     expect(
       importsOf(
         'a/b.ts',

@@ -8,7 +8,8 @@
 import type { DigestHex } from '../core/digest.js';
 import type { SpendProof } from '../core/spend.js';
 import { changeRhoOf, commitmentOf, precommitmentOf } from '../core/witness.js';
-import { PoolNodeError, type TransferReceipt } from '../pool-node/client.js';
+import { PoolNodeError } from '../pool-node/client.js';
+import type { TransferReceipt } from '../pool-node/transfer-schema.js';
 import {
   decodeProof,
   encodeProof,

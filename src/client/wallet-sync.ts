@@ -7,7 +7,7 @@
  */
 
 import type { DigestHex } from '../core/digest.js';
-import type { PoolNodeState } from '../pool-node/client.js';
+import type { PoolNodeState } from '../pool-node/read-schemas.js';
 import { PoolMismatchError } from './errors.js';
 import { pagesAhead } from './pages-ahead.js';
 import type { WalletContext } from './wallet-context.js';

@@ -8,7 +8,7 @@
 import type { DigestHex } from '../core/digest.js';
 import { MIN_OUTPUT_VALUE, type TransitionWitness } from '../core/transition.js';
 import { randomDigest } from '../core/witness.js';
-import type { TransitionReceipt } from '../pool-node/client.js';
+import type { TransitionReceipt } from '../pool-node/transition-schema.js';
 import {
   checkDestination,
   encodeProof,

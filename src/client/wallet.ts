@@ -22,7 +22,9 @@
 import type { DigestHex } from '../core/digest.js';
 import type { PrivStarkCore } from '../core/facade.js';
 import type { NetworkProfile, PaymentRequirements, PrivStarkPayload } from '../scheme/index.js';
-import type { PoolNodeClient, TransferReceipt, TransitionReceipt } from '../pool-node/client.js';
+import type { PoolNodeClient } from '../pool-node/client.js';
+import type { TransferReceipt } from '../pool-node/transfer-schema.js';
+import type { TransitionReceipt } from '../pool-node/transition-schema.js';
 import type { DepositTicket, OpenTicket } from './deposit-tickets.js';
 import type { StoredNote, StoredPending, WalletState, WalletStore } from './store.js';
 import { type WalletContext, walletContext } from './wallet-context.js';
