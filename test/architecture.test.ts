@@ -220,7 +220,6 @@ const PENDING = new Set<string>([
   'facilitator/checks.ts: function checkRequest',
   'mcp/agent.ts: file',
   'mcp/agent.ts: class PaymentAgent',
-  'mcp/agent.ts: function quote',
   'mcp/agent.ts: function payAndFetch',
   'mcp/policy.ts: function tightenPolicy',
   'mcp/tools.ts: function registerTools',

@@ -40,7 +40,6 @@ import {
 } from '../client/index.js';
 import {
   checkDestination,
-  expiryFor,
   parseAmount,
   type PaymentRequirements as ProfileRequirements,
   resourceIdOf,
@@ -49,14 +48,15 @@ import {
 import type { AgentContext } from './agent-context.js';
 import { ToolError } from './errors.js';
 import { PolicyEvaluation } from './policy-evaluation.js';
+import { quotePayment } from './quote-payment.js';
 import * as readTools from './read-tools.js';
-import { largestSpendableNote, spendableNotes } from './spendable-notes.js';
+import { spendableNotes } from './spendable-notes.js';
 import { SpendBookkeeping } from './spend-bookkeeping.js';
 import type { LedgerFile } from './spend-ledger-file.js';
 import type { SpendEntry, SpendLedger } from './spend-ledger.js';
 import { checkPayment, checkWithdrawal, hostOf, type PolicyTightening } from './policy.js';
 import type { PolicySource } from './policy-file.js';
-import { payableIndex, type PaymentOption, readPaymentRequired } from './quote.js';
+import { noPayableOption, payableIndex, readPaymentRequired } from './quote.js';
 import {
   bodyText,
   type FetchInput,
@@ -523,104 +523,15 @@ export class PaymentAgent {
       if (response.status === 402 && !request.headers.has(PAYMENT_SIGNATURE_HEADER)) {
         const required = readPaymentRequired(response);
         if (payableIndex(required.options, this.wallet.network.network) < 0)
-          throw this.noPayableOption(required.options);
+          throw noPayableOption(required.options, this.wallet.network.network);
       }
       return response;
     };
   }
 
-  private noPayableOption(options: readonly PaymentOption[]): ToolError {
-    const offered = options.map((o) => `${o.scheme} on ${o.network}`).join(', ') || 'nothing';
-    return new ToolError(
-      'no_payable_option',
-      `the merchant offers ${offered}; this wallet pays ${SCHEME} on ${this.wallet.network.network}`,
-    );
-  }
-
   /** `quote_payment`: what paying would cost and whether the policy allows it; nothing is paid. */
-  async quote(input: FetchInput): Promise<QuoteView> {
-    const url = parseTarget(input.url);
-    const init = requestInit(input);
-    const policy = await this.policy.current();
-    const usage = this.policy.usage(policy);
-    const empty = { options: [], selected: null, payment: null, wallet_can_pay: false, usage };
-    const hostRefusal = this.policy.hostRefusal(policy, url);
-    if (hostRefusal) {
-      // The host is not contacted at all.
-      return {
-        url: url.href,
-        status: 0,
-        payment_required: false,
-        allowed: false,
-        refusal: { code: hostRefusal.code, rule: hostRefusal.rule, message: hostRefusal.message },
-        ...empty,
-      };
-    }
-    let response: Response;
-    try {
-      response = await merchantFetch(this.fetchImpl)(url.href, init);
-    } catch (error) {
-      throw new ToolError(
-        'fetch_failed',
-        `could not reach ${hostOf(url)}: ${(error as Error).message.slice(0, 200)}`,
-        { cause: error },
-      );
-    }
-    if (response.status !== 402) {
-      await response.body?.cancel().catch(() => undefined);
-      return {
-        url: url.href,
-        status: response.status,
-        payment_required: false,
-        allowed: true,
-        refusal: null,
-        ...empty,
-      };
-    }
-    const required = readPaymentRequired(response);
-    const index = payableIndex(required.options, this.wallet.network.network);
-    if (index < 0) {
-      const refusal = this.noPayableOption(required.options);
-      return {
-        url: url.href,
-        status: 402,
-        payment_required: true,
-        allowed: false,
-        refusal: { code: refusal.code, rule: null, message: refusal.message },
-        ...empty,
-        options: required.options,
-      };
-    }
-    const option = required.options[index]!;
-    const amount = BigInt(option.amount);
-    const refusal = this.policy.paymentRefusal(policy, {
-      url,
-      network: option.network,
-      asset: option.asset,
-      payTo: option.pay_to,
-      amount,
-    });
-    const canPay = largestSpendableNote(this.wallet) >= amount;
-    return {
-      url: url.href,
-      status: 402,
-      payment_required: true,
-      options: required.options,
-      selected: index,
-      payment: {
-        amount: option.amount,
-        asset: option.asset,
-        network: option.network,
-        pay_to: option.pay_to,
-        expiry: iso(expiryFor(Math.floor(this.clock() / 1000), option.max_timeout_seconds) * 1000),
-      },
-      allowed: refusal === null,
-      refusal: refusal
-        ? { code: refusal.code, rule: refusal.rule, message: refusal.message }
-        : null,
-      wallet_can_pay: canPay,
-      usage,
-    };
+  quote(input: FetchInput): Promise<QuoteView> {
+    return quotePayment(this.context, input);
   }
 
   /** `pay_and_fetch`: pays the URL's 402 within the policy and returns the response. */

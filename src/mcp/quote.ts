@@ -107,3 +107,12 @@ export function payableIndex(options: readonly PaymentOption[], network: string)
     payable[0];
   return preferred?.i ?? -1;
 }
+
+/** The refusal of a 402 that offers nothing this wallet pays (`no_payable_option`). */
+export function noPayableOption(options: readonly PaymentOption[], network: string): ToolError {
+  const offered = options.map((o) => `${o.scheme} on ${o.network}`).join(', ') || 'nothing';
+  return new ToolError(
+    'no_payable_option',
+    `the merchant offers ${offered}; this wallet pays ${SCHEME} on ${network}`,
+  );
+}
