@@ -218,9 +218,6 @@ const SMALL_PARTS_ROOMS = new Set([
  */
 const PENDING = new Set<string>([
   'facilitator/checks.ts: function checkRequest',
-  'mcp/agent.ts: file',
-  'mcp/agent.ts: class PaymentAgent',
-  'mcp/agent.ts: function payAndFetch',
   'mcp/policy.ts: function tightenPolicy',
   'mcp/tools.ts: function registerTools',
 ]);

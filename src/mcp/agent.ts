@@ -16,56 +16,28 @@
  * rate-limited per process.
  */
 
-import { x402Client } from '@x402/core/client';
-import type {
-  PaymentPayloadContext,
-  PaymentPayloadResult,
-  PaymentRequirements,
-  SchemeNetworkClient,
-} from '@x402/core/types';
-import { wrapFetchWithPayment } from '@x402/fetch';
-
 import {
-  compactFallback,
   InsufficientFundsError,
   MIN_OUTPUT_VALUE,
-  PAYMENT_SIGNATURE_HEADER,
   PoolNodeError,
-  PrivStarkSchemeClient,
-  settlementOf,
   type StoredNote,
-  type StoredPending,
   type Wallet,
   WalletError,
 } from '../client/index.js';
-import {
-  checkDestination,
-  parseAmount,
-  type PaymentRequirements as ProfileRequirements,
-  resourceIdOf,
-  SCHEME,
-} from '../scheme/index.js';
+import { checkDestination, parseAmount } from '../scheme/index.js';
 import type { AgentContext } from './agent-context.js';
 import { ToolError } from './errors.js';
+import { type PayBounds, payAndFetch } from './pay-and-fetch.js';
 import { PolicyEvaluation } from './policy-evaluation.js';
 import { quotePayment } from './quote-payment.js';
 import * as readTools from './read-tools.js';
 import { spendableNotes } from './spendable-notes.js';
 import { SpendBookkeeping } from './spend-bookkeeping.js';
 import type { LedgerFile } from './spend-ledger-file.js';
-import type { SpendEntry, SpendLedger } from './spend-ledger.js';
-import { checkPayment, checkWithdrawal, hostOf, type PolicyTightening } from './policy.js';
+import type { SpendLedger } from './spend-ledger.js';
+import { checkWithdrawal, type PolicyTightening } from './policy.js';
 import type { PolicySource } from './policy-file.js';
-import { noPayableOption, payableIndex, readPaymentRequired } from './quote.js';
-import {
-  bodyText,
-  type FetchInput,
-  merchantFetch,
-  parseTarget,
-  readBounded,
-  recordedUrl,
-  requestInit,
-} from './request.js';
+import type { FetchInput } from './request.js';
 import {
   type BalanceView,
   iso,
@@ -78,12 +50,6 @@ import {
   type TransitionRateView,
   type WithdrawalView,
 } from './views.js';
-
-/** Bounds of `pay_and_fetch`. */
-export const DEFAULT_MAX_BYTES = 64 * 1024;
-export const MAX_MAX_BYTES = 1024 * 1024;
-export const DEFAULT_WAIT_MS = 10_000;
-export const MAX_WAIT_MS = 60_000;
 
 /** Merges and splits (`merge_notes`, `split_note`) allowed per rolling minute, by default. */
 export const DEFAULT_TRANSITIONS_PER_MINUTE = 6;
@@ -105,116 +71,6 @@ export interface AgentOptions {
    * {@link DEFAULT_TRANSITIONS_PER_MINUTE}; 0: none). Withdrawals are bounded by the policy instead.
    */
   readonly transitionsPerMinute?: number | undefined;
-}
-
-/**
- * The `priv-stark/v1` scheme client with the policy around it, for one tool call: one payment at
- * most, checked and reserved before the wallet builds it.
- */
-class PolicedScheme implements SchemeNetworkClient {
-  readonly scheme = SCHEME;
-  /** Why creating the payment failed (x402 rewraps the error; this keeps the original). */
-  failure: unknown = null;
-  entry: SpendEntry | null = null;
-  readonly findDefaultAsset: PrivStarkSchemeClient['findDefaultAsset'];
-
-  constructor(
-    private readonly inner: PrivStarkSchemeClient,
-    private readonly policy: PolicyEvaluation,
-    private readonly bookkeeping: SpendBookkeeping,
-    private readonly url: URL,
-  ) {
-    this.findDefaultAsset = inner.findDefaultAsset;
-  }
-
-  async createPaymentPayload(
-    x402Version: number,
-    requirements: PaymentRequirements,
-    context?: PaymentPayloadContext,
-  ): Promise<PaymentPayloadResult> {
-    try {
-      if (this.entry !== null)
-        throw new ToolError(
-          'payment_repeated',
-          'the merchant asked for a second payment in one call; nothing more was paid',
-        );
-      const policy = await this.policy.current();
-      // From here to the reservation nothing awaits: the check and the reservation are one step.
-      const amount = /^[0-9]{1,19}$/.test(requirements.amount) ? BigInt(requirements.amount) : -1n;
-      if (amount < 0n)
-        throw new ToolError('unpayable_requirements', "the merchant's amount is not atomic units");
-      const refusal = checkPayment(policy, {
-        url: this.url,
-        network: requirements.network,
-        asset: requirements.asset,
-        payTo: requirements.payTo,
-        amount,
-      });
-      if (refusal) throw refusal;
-      const entry = this.bookkeeping.spendLedger.reserve(
-        {
-          amount,
-          network: requirements.network,
-          asset: requirements.asset,
-          payTo: requirements.payTo,
-          host: hostOf(this.url),
-          url: recordedUrl(this.url),
-        },
-        policy.maxPer24h,
-      );
-      this.entry = entry;
-      await this.bookkeeping.keepReservation(entry, 'paid');
-      let result: PaymentPayloadResult;
-      const known = new Set(this.inner.wallet.payments().map((p) => p.nullifier as string));
-      try {
-        // The wallet enforces the policy's per-payment maximum as its spend cap too.
-        result = await this.inner.createPaymentPayload(x402Version, requirements, {
-          ...context,
-          maxAmountPerPayment: policy.maxPerPayment.toString(),
-        });
-      } catch (error) {
-        // Nothing left the wallet (it removes its record when proving fails or the pool node
-        // refuses the hand-over) — unless a hand-over failed without a clear answer: the node may
-        // hold the proof, the wallet keeps the payment pending, and so does the spend ledger.
-        const kept = this.keptRecord(known, requirements);
-        if (kept) this.bookkeeping.spendLedger.markLeft(entry.id, kept.nullifier, kept.expiry);
-        else this.bookkeeping.spendLedger.release(entry.id);
-        await this.bookkeeping.saveIfPossible();
-        throw error;
-      }
-      const payload = result.payload as { nullifier: string; expiry: number };
-      this.bookkeeping.spendLedger.markLeft(entry.id, payload.nullifier, payload.expiry);
-      // Should this save fail, the next start links the reservation to the wallet's record.
-      await this.bookkeeping.saveIfPossible();
-      return result;
-    } catch (error) {
-      this.failure = error;
-      throw error;
-    }
-  }
-
-  /**
-   * The pending record a failed payment left in the wallet: new since `known`, for these
-   * requirements, linked to no entry of the spend ledger.
-   */
-  private keptRecord(
-    known: ReadonlySet<string>,
-    requirements: PaymentRequirements,
-  ): StoredPending | undefined {
-    const linked = new Set(this.bookkeeping.spendLedger.entries().map((e) => e.nullifier));
-    const resourceId = resourceIdOf(requirements as unknown as ProfileRequirements);
-    return this.inner.wallet
-      .payments()
-      .find(
-        (p) =>
-          p.status === 'pending' &&
-          !known.has(p.nullifier) &&
-          !linked.has(p.nullifier) &&
-          p.amount === requirements.amount &&
-          p.payTo === requirements.payTo &&
-          p.resourceId === resourceId,
-      );
-  }
 }
 
 /** The tools' logic. */
@@ -515,134 +371,13 @@ export class PaymentAgent {
     });
   }
 
-  /** A 402 must offer something this wallet pays; anything else is refused before paying. */
-  private preflight(inner: typeof fetch): typeof fetch {
-    return async (input, init) => {
-      const request = new Request(input, init);
-      const response = await inner(request);
-      if (response.status === 402 && !request.headers.has(PAYMENT_SIGNATURE_HEADER)) {
-        const required = readPaymentRequired(response);
-        if (payableIndex(required.options, this.wallet.network.network) < 0)
-          throw noPayableOption(required.options, this.wallet.network.network);
-      }
-      return response;
-    };
-  }
-
   /** `quote_payment`: what paying would cost and whether the policy allows it; nothing is paid. */
   quote(input: FetchInput): Promise<QuoteView> {
     return quotePayment(this.context, input);
   }
 
   /** `pay_and_fetch`: pays the URL's 402 within the policy and returns the response. */
-  async payAndFetch(
-    input: FetchInput,
-    options: { maxBytes?: number | undefined; waitMs?: number | undefined } = {},
-  ): Promise<PaidView> {
-    const url = parseTarget(input.url);
-    const init = requestInit(input);
-    const maxBytes = Math.min(MAX_MAX_BYTES, Math.max(0, options.maxBytes ?? DEFAULT_MAX_BYTES));
-    const waitMs = Math.min(MAX_WAIT_MS, Math.max(0, options.waitMs ?? DEFAULT_WAIT_MS));
-    const policy = await this.policy.current();
-    const refusal = this.policy.hostRefusal(policy, url, '; nothing was fetched or paid');
-    if (refusal) throw refusal;
-    const scheme = new PolicedScheme(
-      new PrivStarkSchemeClient(this.wallet),
-      this.policy,
-      this.bookkeeping,
-      url,
-    );
-    const network = this.wallet.network.network as `${string}:${string}`;
-    // x402's own caps are replaced by the policy (checked in the scheme above, and passed to the wallet as its cap).
-    const client = new x402Client().register(network, scheme).setSpendControls(false);
-    // Compact where the merchant lists `reference` (the wallet decides); an inline payment refused
-    // for its size is handed over and sent once more, under the same pending record.
-    const pay = wrapFetchWithPayment(
-      compactFallback(this.wallet, this.preflight(merchantFetch(this.fetchImpl))),
-      client,
-    );
-    let response: Response;
-    try {
-      response = await pay(url.href, init);
-    } catch (error) {
-      if (scheme.failure !== null) throw scheme.failure;
-      const left = scheme.entry === null ? '' : this.leftNote(scheme.entry.id);
-      if (
-        error instanceof ToolError ||
-        error instanceof PoolNodeError ||
-        (error as { code?: unknown }).code === 'payment_header_too_large'
-      ) {
-        if (left) (error as Error).message += left;
-        throw error;
-      }
-      throw new ToolError(
-        'fetch_failed',
-        `the request to ${hostOf(url)} failed: ${(error as Error).message.slice(0, 200)}${left}`,
-        { cause: error },
-      );
-    }
-    let read: { bytes: Uint8Array; truncated: boolean };
-    try {
-      read = await readBounded(response, maxBytes);
-    } catch (error) {
-      const left = scheme.entry === null ? '' : this.leftNote(scheme.entry.id);
-      throw new ToolError(
-        'fetch_failed',
-        `the response from ${hostOf(url)} could not be read (HTTP ${response.status})${left}`,
-        { cause: error },
-      );
-    }
-    const { bytes, truncated } = read;
-    const contentType = (response.headers.get('content-type') ?? '').slice(0, 200);
-    const claim = settlementOf(response);
-    let payment: PaymentView | null = null;
-    const entry = scheme.entry;
-    if (entry) {
-      if (response.status !== 402) await this.bookkeeping.waitForResolution(entry.id, waitMs);
-      payment = this.bookkeeping.entryView(entry.id);
-      if (response.status === 402) {
-        const reason = (() => {
-          try {
-            return readPaymentRequired(response).error;
-          } catch {
-            return null;
-          }
-        })();
-        throw new ToolError(
-          'payment_not_accepted',
-          `the merchant answered 402 to the payment${reason ? ` (${reason})` : ''}: nothing was delivered. The payment of ${entry.amount} stays pending until the pool's clock passes its expiry (${payment.expiry}) with no settlement, then its note returns to the balance; it counts against the 24-hour limit until then`,
-        );
-      }
-    }
-    const text = bodyText(bytes, contentType);
-    return {
-      url: url.href,
-      status: response.status,
-      ok: response.ok,
-      content_type: contentType,
-      body: text.body,
-      body_encoding: text.encoding,
-      bytes: bytes.length,
-      truncated,
-      location:
-        response.status >= 300 && response.status < 400
-          ? (response.headers.get('location') ?? '').slice(0, 2000) || null
-          : null,
-      paid: entry !== null,
-      payment,
-      merchant_claim: claim
-        ? {
-            success: claim.success === true,
-            transaction: String(claim.transaction ?? '').slice(0, 200),
-          }
-        : null,
-    };
-  }
-
-  private leftNote(id: string): string {
-    const view = this.bookkeeping.entryView(id);
-    return view.status === 'pending'
-      ? ` — the payment of ${view.amount} was handed out and stays pending until the pool's log settles it or its expiry (${view.expiry}) passes`
-      : '';
+  payAndFetch(input: FetchInput, options: PayBounds = {}): Promise<PaidView> {
+    return payAndFetch(this.context, input, options);
   }
 }

@@ -3,16 +3,14 @@
  * policy a person set (docs/mcp.md).
  */
 
+export { type AgentOptions, DEFAULT_TRANSITIONS_PER_MINUTE, PaymentAgent } from './agent.js';
+export { PolicyFileError, PolicyRefusal, type PolicyRule, ToolError } from './errors.js';
 export {
-  type AgentOptions,
   DEFAULT_MAX_BYTES,
-  DEFAULT_TRANSITIONS_PER_MINUTE,
   DEFAULT_WAIT_MS,
   MAX_MAX_BYTES,
   MAX_WAIT_MS,
-  PaymentAgent,
-} from './agent.js';
-export { PolicyFileError, PolicyRefusal, type PolicyRule, ToolError } from './errors.js';
+} from './pay-and-fetch.js';
 export { LedgerFile } from './spend-ledger-file.js';
 export {
   KEEP_MS,

@@ -10,14 +10,9 @@ import { z } from 'zod';
 
 import { PoolNodeError, WalletError } from '../client/index.js';
 import { MAX_DESTINATION_CHARS } from '../scheme/index.js';
-import {
-  DEFAULT_MAX_BYTES,
-  DEFAULT_WAIT_MS,
-  MAX_MAX_BYTES,
-  MAX_WAIT_MS,
-  type PaymentAgent,
-} from './agent.js';
+import type { PaymentAgent } from './agent.js';
 import { PolicyRefusal, ToolError } from './errors.js';
+import { DEFAULT_MAX_BYTES, DEFAULT_WAIT_MS, MAX_MAX_BYTES, MAX_WAIT_MS } from './pay-and-fetch.js';
 import { MAX_HEADER_VALUE_CHARS, MAX_REQUEST_BODY_CHARS, MAX_URL_CHARS } from './request.js';
 import { MAX_LISTED_NOTES } from './views.js';
 
