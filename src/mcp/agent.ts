@@ -16,39 +16,32 @@
  * rate-limited per process.
  */
 
-import {
-  InsufficientFundsError,
-  MIN_OUTPUT_VALUE,
-  PoolNodeError,
-  type StoredNote,
-  type Wallet,
-  WalletError,
-} from '../client/index.js';
-import { checkDestination, parseAmount } from '../scheme/index.js';
+import { type Wallet, WalletError } from '../client/index.js';
+import { parseAmount } from '../scheme/index.js';
 import type { AgentContext } from './agent-context.js';
 import { ToolError } from './errors.js';
 import { type PayBounds, payAndFetch } from './pay-and-fetch.js';
 import { PolicyEvaluation } from './policy-evaluation.js';
 import { quotePayment } from './quote-payment.js';
+import { type WithdrawalInput, withdraw } from './withdrawal.js';
 import * as readTools from './read-tools.js';
 import { spendableNotes } from './spendable-notes.js';
 import { SpendBookkeeping } from './spend-bookkeeping.js';
 import type { LedgerFile } from './spend-ledger-file.js';
 import type { SpendLedger } from './spend-ledger.js';
-import { checkWithdrawal, type PolicyTightening } from './policy.js';
+import type { PolicyTightening } from './policy.js';
 import type { PolicySource } from './policy-file.js';
 import type { FetchInput } from './request.js';
-import {
-  type BalanceView,
-  iso,
-  type MergeView,
-  type PaidView,
-  type PaymentView,
-  type PolicyView,
-  type QuoteView,
-  type SplitView,
-  type TransitionRateView,
-  type WithdrawalView,
+import type {
+  BalanceView,
+  MergeView,
+  PaidView,
+  PaymentView,
+  PolicyView,
+  QuoteView,
+  SplitView,
+  TransitionRateView,
+  WithdrawalView,
 } from './views.js';
 
 /** Merges and splits (`merge_notes`, `split_note`) allowed per rolling minute, by default. */
@@ -153,107 +146,12 @@ export class PaymentAgent {
   }
 
   /**
-   * `withdraw`: exits `amount` out of the pool to `destination`, within the policy — the
-   * destination listed in its `withdrawalDestinations`, the amount within `maxPerPayment` and,
-   * reserved in the spend ledger like a payment, within `maxPer24h`. The change stays in the wallet.
-   * Refusals happen before the pool is asked (and before anything is reserved, save the 24-hour
-   * limit, which is the reservation itself).
+   * `withdraw`: exits `amount` out of the pool to `destination`, within the policy (listed
+   * destination, `maxPerPayment`, and `maxPer24h` as a reservation in the spend ledger); the change
+   * stays in the wallet.
    */
-  async withdraw(input: { destination: string; amount: string }): Promise<WithdrawalView> {
-    const amount = parseAmount(input.amount);
-    if (amount === null || amount === 0n)
-      throw new ToolError(
-        'invalid_amount',
-        'the amount must be atomic units: a positive decimal integer string below 2^62',
-      );
-    const destination = input.destination;
-    const checked = checkDestination(destination);
-    if (!checked.ok)
-      throw new ToolError('invalid_destination', `the destination is refused: ${checked.why}`);
-    const { network, asset } = this.wallet.network;
-    const intent = { destination, network, asset, amount };
-    // The policy first: a refused withdrawal needs nothing from the pool.
-    const early = checkWithdrawal(await this.policy.current(), intent);
-    if (early) throw early;
-    await this.sync();
-    const policy = await this.policy.current();
-    // From here to the reservation nothing awaits: the note, the check and the reservation are one
-    // step (two withdrawals at once never take the same note).
-    const note = this.exitNote(amount);
-    const refusal = checkWithdrawal(policy, intent);
-    if (refusal) throw refusal;
-    const entry = this.spendLedger.reserve(
-      {
-        kind: 'withdrawal',
-        note: note.commitment,
-        amount,
-        network,
-        asset,
-        payTo: destination,
-        host: '',
-        url: '',
-      },
-      policy.maxPer24h,
-    );
-    await this.bookkeeping.keepReservation(entry, 'withdrawn');
-    let transaction: string;
-    try {
-      ({ transaction } = await this.wallet.exit(destination, amount, { note: note.commitment }));
-    } catch (error) {
-      // Anything but the pool node's answer happened before the request left (the wallet's checks,
-      // the proof), and a 4xx from the pool applied nothing: released. No answer, a 5xx or
-      // `duplicate_settlement` (this very exit, applied) may have left: counted until a sync tells.
-      const refused =
-        !(error instanceof PoolNodeError) ||
-        (error.status >= 400 && error.status < 500 && error.code !== 'duplicate_settlement');
-      if (refused) this.spendLedger.release(entry.id);
-      else this.spendLedger.markWithdrawalUnknown(entry.id);
-      await this.bookkeeping.saveIfPossible();
-      if (refused || !(error instanceof PoolNodeError)) throw error;
-      error.message += ` — the withdrawal of ${amount} may have been applied: it counts against the 24-hour limit until a sync shows its note spent, or ${iso((entry.expiry ?? 0) * 1000)} passes with the note unspent`;
-      throw error;
-    }
-    this.spendLedger.markApplied(entry.id, transaction);
-    await this.bookkeeping.saveIfPossible();
-    // The spent note leaves the wallet's spendable notes at once (its nullifier is in the log).
-    await this.sync().catch(() => undefined);
-    return {
-      id: entry.id,
-      status: 'settled',
-      amount: amount.toString(),
-      asset,
-      network,
-      destination,
-      transaction,
-      change: (BigInt(note.value) - amount).toString(),
-      usage: this.policy.usage(policy),
-    };
-  }
-
-  /**
-   * The note a withdrawal of `amount` spends: as the wallet picks it, the smallest whose change is 0
-   * or at least `MIN_OUTPUT_VALUE` (among those no other withdrawal holds).
-   * @throws InsufficientFundsError when none is
-   */
-  private exitNote(amount: bigint): StoredNote {
-    // Not a note another withdrawal is spending, or may have spent.
-    const busy = new Set(
-      this.spendLedger
-        .entries()
-        .filter((e) => e.kind === 'withdrawal' && (e.status === 'reserved' || e.status === 'left'))
-        .map((e) => e.note),
-    );
-    const notes = spendableNotes(this.wallet).filter((n) => !busy.has(n.commitment));
-    const fits = notes
-      .filter((n) => {
-        const change = BigInt(n.value) - amount;
-        return change === 0n || change >= MIN_OUTPUT_VALUE;
-      })
-      .sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1));
-    if (fits[0]) return fits[0];
-    const largest = notes.reduce((m, n) => (BigInt(n.value) > m ? BigInt(n.value) : m), 0n);
-    const total = notes.reduce((sum, n) => sum + BigInt(n.value), 0n);
-    throw new InsufficientFundsError(amount, total, largest);
+  withdraw(input: WithdrawalInput): Promise<WithdrawalView> {
+    return withdraw(this.context, input);
   }
 
   /** This process's merges and splits in the last minute, and the limit. */
