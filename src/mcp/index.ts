@@ -3,8 +3,9 @@
  * policy a person set (docs/mcp.md).
  */
 
-export { type AgentOptions, DEFAULT_TRANSITIONS_PER_MINUTE, PaymentAgent } from './agent.js';
+export { type AgentOptions, PaymentAgent } from './agent.js';
 export { PolicyFileError, PolicyRefusal, type PolicyRule, ToolError } from './errors.js';
+export { DEFAULT_TRANSITIONS_PER_MINUTE } from './note-transitions.js';
 export {
   DEFAULT_MAX_BYTES,
   DEFAULT_WAIT_MS,
