@@ -1,7 +1,8 @@
 /**
- * @module The MCP tools: JSON Schema inputs (zod, converted by the SDK), structured results with
- * an `outputSchema`, and every refusal a tool error (`isError: true`) whose text starts with its
- * stable code — `per_payment_limit: …` — and names the policy rule.
+ * @module The MCP tools: JSON Schema inputs (zod, converted by the SDK; shared shapes in
+ * tool-schemas.ts), structured results with an `outputSchema`, and every refusal a tool error
+ * (`isError: true`) whose text starts with its stable code — `per_payment_limit: …` — and names the
+ * policy rule. One registration per tool, each over the same runner of the agent's work.
  */
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -13,7 +14,19 @@ import { MAX_DESTINATION_CHARS } from '../scheme/index.js';
 import type { PaymentAgent } from './agent.js';
 import { PolicyRefusal, ToolError } from './errors.js';
 import { DEFAULT_MAX_BYTES, DEFAULT_WAIT_MS, MAX_MAX_BYTES, MAX_WAIT_MS } from './pay-and-fetch.js';
-import { MAX_HEADER_VALUE_CHARS, MAX_REQUEST_BODY_CHARS, MAX_URL_CHARS } from './request.js';
+import {
+  atomic,
+  commitment,
+  destination,
+  optionShape,
+  outputIndexes,
+  paymentShape,
+  policyShape,
+  rateShape,
+  refusalShape,
+  requestShape,
+  usageShape,
+} from './tool-schemas.js';
 import { MAX_LISTED_NOTES } from './views.js';
 
 /** The tools' names. */
@@ -28,98 +41,6 @@ export const TOOL_NAMES = [
   'merge_notes',
   'split_note',
 ] as const;
-
-const atomic = z.string().regex(/^(0|[1-9][0-9]{0,18})$/, 'atomic units: a decimal integer string');
-const allowList = z.union([z.array(z.string()), z.literal('*')]);
-const commitment = z
-  .string()
-  .regex(/^0x[0-9a-f]{64}$/, "a note's commitment: 0x + 64 lowercase hex digits")
-  .describe("A note's commitment, as get_balance lists it in spendable_notes");
-const destination = z
-  .string()
-  .max(MAX_DESTINATION_CHARS)
-  .describe(
-    'A CAIP-10 account id exactly as the policy lists it: eip155:<chain id>:<EIP-55 checksummed address>, or solana:<reference>:<base58 address>',
-  );
-const outputIndexes = z
-  .array(z.number().int())
-  .length(2)
-  .describe("The leaves of the transition's two new notes in the pool's tree");
-const rateShape = z
-  .object({ used_last_minute: z.number().int(), limit_per_minute: z.number().int() })
-  .describe('Merges and splits this server made in the last minute, and its limit');
-
-const requestShape = {
-  url: z.string().max(MAX_URL_CHARS).describe('The http(s) URL of the paid resource'),
-  method: z
-    .enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])
-    .optional()
-    .describe('HTTP method (default GET)'),
-  headers: z
-    .record(z.string().max(MAX_HEADER_VALUE_CHARS))
-    .optional()
-    .describe('Extra request headers (not the payment headers, which the x402 client writes)'),
-  body: z.string().max(MAX_REQUEST_BODY_CHARS).optional().describe('Request body (not for GET)'),
-};
-
-const usageShape = z.object({
-  counted_24h: atomic.describe(
-    'Atomic units counted against maxPer24h: settled in the last 24 hours, or reserved/pending',
-  ),
-  remaining_24h: atomic,
-  unresolved_payments: z.number().int(),
-});
-
-const paymentShape = z.object({
-  id: z.string(),
-  kind: z
-    .enum(['payment', 'withdrawal'])
-    .describe('withdrawal: an exit out of the pool to pay_to, a CAIP-10 account id'),
-  status: z.enum(['reserved', 'pending', 'settled', 'expired']),
-  amount: atomic,
-  asset: z.string(),
-  network: z.string(),
-  pay_to: z.string(),
-  host: z.string().nullable(),
-  url: z.string().nullable(),
-  resource_id: z.string().nullable(),
-  created_at: z.string(),
-  expiry: z.string().nullable(),
-  settlement_id: z
-    .string()
-    .nullable()
-    .describe("The settlement in the pool's log; null until the pool shows it"),
-});
-
-const policyShape = {
-  policy: z.object({
-    max_per_payment: atomic,
-    max_per_24h: atomic,
-    hosts: allowList,
-    recipients: allowList,
-    networks: z.array(z.string()),
-    assets: z.array(z.string()),
-    withdrawal_destinations: z
-      .array(z.string())
-      .describe('CAIP-10 account ids withdraw may pay out to; empty: no withdrawal allowed'),
-  }),
-  usage: usageShape,
-};
-
-const optionShape = z.object({
-  scheme: z.string(),
-  network: z.string(),
-  asset: z.string(),
-  amount: z.string(),
-  pay_to: z.string(),
-  max_timeout_seconds: z.number().int(),
-  resource_id: z.string().nullable(),
-  payment_flow: z.string().nullable(),
-});
-
-const refusalShape = z
-  .object({ code: z.string(), rule: z.string().nullable(), message: z.string() })
-  .nullable();
 
 /** The error result of a tool: `<code>: <message>`. */
 export function toolError(error: unknown, log: (line: string) => void): CallToolResult {
@@ -153,20 +74,43 @@ function result<T extends object>(value: T): CallToolResult {
   };
 }
 
+/** Runs a tool's work: its value as the structured result, a failure as the tool's error. */
+type RunTool = <T extends object>(work: () => Promise<T>) => Promise<CallToolResult>;
+
+/** One tool's registration over the agent. */
+type Registration = (server: McpServer, agent: PaymentAgent, run: RunTool) => void;
+
+/** Each tool's registration, by name (the order of {@link TOOL_NAMES} is the order listed). */
+const REGISTRATIONS: Readonly<Record<(typeof TOOL_NAMES)[number], Registration>> = {
+  quote_payment: registerQuotePayment,
+  pay_and_fetch: registerPayAndFetch,
+  get_balance: registerGetBalance,
+  get_policy: registerGetPolicy,
+  tighten_policy: registerTightenPolicy,
+  list_payments: registerListPayments,
+  withdraw: registerWithdraw,
+  merge_notes: registerMergeNotes,
+  split_note: registerSplitNote,
+};
+
 /** Registers the tools on an MCP server. */
 export function registerTools(
   server: McpServer,
   agent: PaymentAgent,
   log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): void {
-  const run = async <T extends object>(work: () => Promise<T>): Promise<CallToolResult> => {
+  const run: RunTool = async (work) => {
     try {
       return result(await work());
     } catch (error) {
       return toolError(error, log);
     }
   };
+  for (const name of TOOL_NAMES) REGISTRATIONS[name](server, agent, run);
+}
 
+/** `quote_payment`: what paying a URL would cost, nothing paid. */
+function registerQuotePayment(server: McpServer, agent: PaymentAgent, run: RunTool): void {
   server.registerTool(
     'quote_payment',
     {
@@ -198,7 +142,10 @@ export function registerTools(
     },
     async (args) => run(() => agent.quote(args)),
   );
+}
 
+/** `pay_and_fetch`: pays a URL within the policy and returns the response. */
+function registerPayAndFetch(server: McpServer, agent: PaymentAgent, run: RunTool): void {
   server.registerTool(
     'pay_and_fetch',
     {
@@ -251,7 +198,10 @@ export function registerTools(
     async ({ max_bytes, wait_ms, ...request }) =>
       run(() => agent.payAndFetch(request, { maxBytes: max_bytes, waitMs: wait_ms })),
   );
+}
 
+/** `get_balance`: the shielded balance and the spendable notes. */
+function registerGetBalance(server: McpServer, agent: PaymentAgent, run: RunTool): void {
   server.registerTool(
     'get_balance',
     {
@@ -282,7 +232,10 @@ export function registerTools(
     },
     async () => run(() => agent.getBalance()),
   );
+}
 
+/** `get_policy`: the policy in force and its 24-hour usage. */
+function registerGetPolicy(server: McpServer, agent: PaymentAgent, run: RunTool): void {
   server.registerTool(
     'get_policy',
     {
@@ -295,7 +248,10 @@ export function registerTools(
     },
     async () => run(() => agent.getPolicy()),
   );
+}
 
+/** `tighten_policy`: narrows the policy (amounts as bigints for the agent). */
+function registerTightenPolicy(server: McpServer, agent: PaymentAgent, run: RunTool): void {
   server.registerTool(
     'tighten_policy',
     {
@@ -352,7 +308,10 @@ export function registerTools(
         }),
       ),
   );
+}
 
+/** `list_payments`: recent payments and withdrawals. */
+function registerListPayments(server: McpServer, agent: PaymentAgent, run: RunTool): void {
   server.registerTool(
     'list_payments',
     {
@@ -367,7 +326,10 @@ export function registerTools(
     },
     async ({ limit }) => run(async () => ({ payments: await agent.listPayments(limit ?? 20) })),
   );
+}
 
+/** `withdraw`: out of the pool to a destination the policy lists. */
+function registerWithdraw(server: McpServer, agent: PaymentAgent, run: RunTool): void {
   server.registerTool(
     'withdraw',
     {
@@ -398,7 +360,10 @@ export function registerTools(
     },
     async (args) => run(() => agent.withdraw(args)),
   );
+}
 
+/** `merge_notes`: two notes into one, value kept in the wallet. */
+function registerMergeNotes(server: McpServer, agent: PaymentAgent, run: RunTool): void {
   server.registerTool(
     'merge_notes',
     {
@@ -429,7 +394,10 @@ export function registerTools(
     async ({ commitments }) =>
       run(() => agent.mergeNotes(commitments as [string, string] | undefined)),
   );
+}
 
+/** `split_note`: one note into two, value kept in the wallet. */
+function registerSplitNote(server: McpServer, agent: PaymentAgent, run: RunTool): void {
   server.registerTool(
     'split_note',
     {
