@@ -217,7 +217,6 @@ const SMALL_PARTS_ROOMS = new Set([
  * lines, and the issue closes with this set empty.
  */
 const PENDING = new Set<string>([
-  'facilitator/checks.ts: function checkRequest',
   'mcp/policy.ts: function tightenPolicy',
 ]);
 

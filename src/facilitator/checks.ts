@@ -1,47 +1,35 @@
 /**
- * @module The ordered checks that need no I/O (priv-stark-v1.md §4), cheapest and most
- * discriminating first, stopping at the first failure: encodings, then scheme / network / asset,
- * then `accepted` and the payload against the requirements, then expiry, then the caller's policy.
- * The envelope's schema was checked before (the HTTP layer validates the body against
- * `FacilitatorRequestSchema`). What passes comes out as the proof bytes (inline) or its reference
- * (compact), its public inputs — the context digest recomputed from `paymentRequirements` and the
- * payload's expiry — and the payment.
+ * @module The checks of a request that need no I/O (priv-stark-v1.md §4), in the profile's order,
+ * stopping at the first failure: the payment rules every checker of this profile shares
+ * (`scheme/payment-rules.ts`: encodings, scheme / network / asset, the proof's amount against the
+ * payment, expiry), with the x402 envelope's own facts added at their steps — the proof's base64,
+ * the expiry's granularity and the resource id's length with the encodings; `accepted`'s and the
+ * payload's scheme and network; `accepted` and the payload against the requirements — and the
+ * caller's policy last. The envelope's schema was checked before (the HTTP layer validates the
+ * body against `FacilitatorRequestSchema`). What passes is the rules' {@link CheckedPayment}: the
+ * proof bytes (inline) or its reference (compact), its public inputs with the context digest
+ * recomputed from `paymentRequirements` and the payload's expiry, the payment, the recipient's
+ * owner — each fact checked once, and the ledger vouching for it as its own rules' result.
  */
 
-import type {
-  DigestHex,
-  PaymentContext,
-  ProofReference,
-  SpendPublicInputs,
-} from '../core/index.js';
+import type { DigestHex, PaymentContext } from '../core/index.js';
 import {
+  type CheckedPayment,
   CONTEXT_FIELD_MAX_BYTES,
   decodeProof,
-  expiryStatus,
   type FacilitatorRequest,
-  isAmount,
   isExpiryGranular,
-  isProofReference,
   type NetworkProfile,
   paymentContext,
-  publicInputs,
+  PaymentRules,
   type Reason,
   resourceIdOf,
+  type RuleStep,
   SCHEME,
 } from '../scheme/index.js';
 import type { CallerPolicy, FacilitatorCore } from './types.js';
 
-/** A request that passed every check without I/O: exactly one of `proof` and `reference`. */
-export interface CheckedPayment {
-  readonly ok: true;
-  /** Inline: the proof bytes. */
-  readonly proof: Uint8Array | null;
-  /** Compact: the reference of a proof handed over to the pool node. */
-  readonly reference: ProofReference | null;
-  readonly publicInputs: SpendPublicInputs;
-  readonly payment: PaymentContext;
-  readonly network: string;
-}
+export type { CheckedPayment };
 
 /** The first check that failed. */
 export interface CheckFailure {
@@ -56,28 +44,13 @@ export interface CheckEnvironment {
   /** Unix seconds. */
   readonly now: number;
   readonly policy?: CallerPolicy | undefined;
-  /** `ctx` of a payment context (default: the core's `contextDigest`; the facilitator memoizes it). */
+  /**
+   * The payment rules to apply: the ledger's (`FacilitatorLedger.paymentRules`), so that the ledger
+   * vouches for what passes. Default: rules of the pool `networks` names for the request.
+   */
+  readonly rules?: PaymentRules | undefined;
+  /** `ctx` of a payment context, for the default rules (default: the core's `contextDigest`). */
   readonly contextDigest?: ((payment: PaymentContext) => DigestHex) | undefined;
-}
-
-const fail = (reason: Reason): CheckFailure => ({ ok: false, reason });
-
-function canonicalDigest(core: FacilitatorCore, text: string): boolean {
-  try {
-    core.parseDigest(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function validAddress(core: FacilitatorCore, text: string): boolean {
-  try {
-    core.decodeAddress(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -88,83 +61,95 @@ export function checkRequest(
   request: FacilitatorRequest,
   env: CheckEnvironment,
 ): CheckedPayment | CheckFailure {
-  const { core } = env;
-  const requirements = request.paymentRequirements;
-  const accepted = request.paymentPayload.accepted;
-  const payload = request.paymentPayload.payload;
-
-  // 1. Encodings: exactly one of the proof (base64 and size) and its reference, amounts, expiry
-  //    granularity, canonical digests, the recipient's address, the resource id's length.
-  if ((payload.proof === undefined) === (payload.proofRef === undefined))
-    return fail('invalid_payload');
+  const { paymentRequirements: requirements, paymentPayload } = request;
+  const payload = paymentPayload.payload;
+  // The proof's bytes (base64 and size) before anything else: the rules check the bytes.
   let proof: Uint8Array | null = null;
   if (payload.proof !== undefined) {
     const decoded = decodeProof(payload.proof);
-    if (!decoded.ok) return fail(decoded.reason);
+    if (!decoded.ok) return { ok: false, reason: decoded.reason };
     proof = decoded.bytes;
-  } else if (!isProofReference(payload.proofRef)) {
-    return fail('invalid_payload');
   }
-  if (!isAmount(payload.amount) || !isAmount(requirements.amount)) return fail('invalid_payload');
-  if (!isExpiryGranular(payload.expiry)) return fail('invalid_payload');
-  if (
-    !canonicalDigest(core, payload.root) ||
-    !canonicalDigest(core, payload.nullifier) ||
-    !canonicalDigest(core, payload.commitment)
-  ) {
-    return fail('invalid_payload');
+  const rules = env.rules ?? rulesFor(env, requirements.network);
+  return rules.check(
+    {
+      proof,
+      reference: payload.proofRef,
+      publicInputs: {
+        root: payload.root,
+        nullifier: payload.nullifier,
+        change: payload.commitment,
+        amount: payload.amount,
+      },
+      payment: paymentContext(requirements, payload.expiry),
+    },
+    {
+      now: env.now,
+      maxTimeoutSeconds: requirements.maxTimeoutSeconds,
+      also: (step) => envelopeFact(step, request, env, rules.pool.scheme),
+    },
+  );
+}
+
+/** The envelope's own facts at each step of the rules (and the policy last); `null` when they hold. */
+function envelopeFact(
+  step: RuleStep,
+  request: FacilitatorRequest,
+  env: CheckEnvironment,
+  scheme: string,
+): Reason | null {
+  const { paymentRequirements: requirements, paymentPayload } = request;
+  const { accepted, payload } = paymentPayload;
+  switch (step) {
+    case 'encodings':
+      return isExpiryGranular(payload.expiry) &&
+        Buffer.byteLength(resourceIdOf(requirements), 'utf8') <= CONTEXT_FIELD_MAX_BYTES.resourceId
+        ? null
+        : 'invalid_payload';
+    case 'scheme':
+      return accepted.scheme === scheme && payload.scheme === scheme ? null : 'unsupported_scheme';
+    case 'network': {
+      const known = (name: string) => env.networks.some((n) => n.network === name);
+      return known(accepted.network) && known(payload.network) ? null : 'unsupported_network';
+    }
+    case 'binding':
+      // `accepted` and the payload say what the requirements say (exact-amount semantics; the
+      // payload's amount against the requirements' is the rules' own).
+      return accepted.network === requirements.network &&
+        accepted.asset === requirements.asset &&
+        accepted.amount === requirements.amount &&
+        accepted.payTo === requirements.payTo &&
+        payload.network === requirements.network &&
+        payload.recipient === requirements.payTo
+        ? null
+        : 'payment_requirements_mismatch';
+    case 'last':
+      return policyRefusal(env.policy, requirements.payTo, requirements.amount);
   }
-  if (!validAddress(core, payload.recipient)) return fail('invalid_payload');
-  if (Buffer.byteLength(resourceIdOf(requirements), 'utf8') > CONTEXT_FIELD_MAX_BYTES.resourceId)
-    return fail('invalid_payload');
+}
 
-  // 2. Scheme, network and its one asset are supported.
-  if (requirements.scheme !== SCHEME || accepted.scheme !== SCHEME || payload.scheme !== SCHEME)
-    return fail('unsupported_scheme');
-  const network = env.networks.find((n) => n.network === requirements.network);
-  const known = (name: string) => env.networks.some((n) => n.network === name);
-  if (!network || !known(accepted.network) || !known(payload.network))
-    return fail('unsupported_network');
-  if (requirements.asset !== network.asset) return fail('unsupported_asset');
+/** The caller's policy on the recipient and the amount. */
+function policyRefusal(
+  policy: CallerPolicy | undefined,
+  payTo: string,
+  amount: string,
+): Reason | null {
+  if (policy?.allowedRecipients && !policy.allowedRecipients.includes(payTo))
+    return 'policy_violation';
+  if (policy?.maxAmount !== undefined && BigInt(amount) > policy.maxAmount)
+    return 'policy_violation';
+  return null;
+}
 
-  // 3. `accepted` and the payload say what the requirements say (exact-amount semantics).
-  if (
-    accepted.network !== requirements.network ||
-    accepted.asset !== requirements.asset ||
-    accepted.amount !== requirements.amount ||
-    accepted.payTo !== requirements.payTo ||
-    payload.network !== requirements.network ||
-    payload.amount !== requirements.amount ||
-    payload.recipient !== requirements.payTo
-  ) {
-    return fail('payment_requirements_mismatch');
-  }
-
-  // 4. Expiry: now < expiry ≤ now + maxTimeoutSeconds + 60.
-  const expiry = expiryStatus(payload.expiry, env.now, requirements.maxTimeoutSeconds);
-  if (expiry !== 'ok') return fail(expiry);
-
-  // 5. The caller's policy.
-  const policy = env.policy;
-  if (policy?.allowedRecipients && !policy.allowedRecipients.includes(requirements.payTo))
-    return fail('policy_violation');
-  if (policy?.maxAmount !== undefined && BigInt(requirements.amount) > policy.maxAmount)
-    return fail('policy_violation');
-
-  // The statement: ctx from the requirements and the payload's expiry.
-  const payment = paymentContext(requirements, payload.expiry);
-  let ctx: DigestHex;
-  try {
-    ctx = env.contextDigest ? env.contextDigest(payment) : core.contextDigest(payment);
-  } catch {
-    return fail('invalid_payload');
-  }
-  return {
-    ok: true,
-    proof,
-    reference: proof === null ? (payload.proofRef as ProofReference) : null,
-    publicInputs: publicInputs(payload, ctx),
-    payment,
-    network: network.network,
-  };
+/**
+ * Rules of the pool `networks` names for `network` (or of the first pool, which refuses the
+ * network), when the caller brings none.
+ */
+function rulesFor(env: CheckEnvironment, network: string): PaymentRules {
+  const profile = env.networks.find((n) => n.network === network) ?? env.networks[0];
+  return new PaymentRules(
+    env.core,
+    { scheme: SCHEME, network: profile?.network ?? '', asset: profile?.asset ?? '' },
+    env.contextDigest,
+  );
 }

@@ -3,10 +3,11 @@
  * framework. Both run the ordered checks that need no I/O (`checks.ts`). `verify` then asks the
  * ledger whether the anchor is a checkpoint and whether the nullifier is spent, verifies the proof
  * off the event loop (identical payloads in flight verified once) and changes nothing. `settle`
- * hands the transition — or, when a check failed, the refusal — to the ledger, which owns the
- * order of `/settle`: a nullifier settles once, and every later settle naming it gets
+ * hands the settlement — the payment as the ledger's own rules passed it, which the ledger does not
+ * check again — or, when a check failed, the refusal to the ledger, which owns the order of
+ * `/settle`: a nullifier settles once, and every later settle naming it gets
  * `duplicate_settlement` with the original transaction, even one that fails another check; the
- * ledger verifies the proof itself and applies the transition atomically and durably.
+ * ledger verifies the proof itself and applies the settlement atomically and durably.
  */
 
 import { PoolUnavailableError } from '../ledger/errors.js';
@@ -17,6 +18,7 @@ import {
   isReason,
   NETWORKS,
   type NetworkProfile,
+  type PaymentRules,
   type Reason,
 } from '../scheme/index.js';
 import { inSpan, inSpanSync } from '../tracing/spans.js';
@@ -41,8 +43,8 @@ export interface FacilitatorOptions {
   /** The proof verifier (default: the core's `verifySpend`; `VerifierThreads.verify` in a server). */
   readonly verify?: FacilitatorCore['verifySpend'];
   /**
-   * `ctx` of recent payment contexts, shared with the ledger so one payment's context is hashed
-   * once across its hand-over, /verify and /settle (default: a memo of the core's own).
+   * `ctx` of recent payment contexts, for a ledger that brings no payment rules of its own
+   * (default: a memo of the core's own). The ledger's rules hash with the ledger's core.
    */
   readonly contexts?: ContextDigests;
 }
@@ -66,6 +68,8 @@ export class Facilitator {
   readonly verifier: InFlightVerifier;
   /** `ctx` of recent payment contexts (exposed for tests). */
   readonly contexts: ContextDigests;
+  /** The ledger's payment rules: what they pass, the ledger takes without checking it again. */
+  private readonly rules: PaymentRules | undefined;
 
   constructor(options: FacilitatorOptions) {
     this.core = options.core;
@@ -74,6 +78,7 @@ export class Facilitator {
     this.clock = options.clock ?? Date.now;
     this.contexts =
       options.contexts ?? new ContextDigests((payment) => this.core.contextDigest(payment));
+    this.rules = options.ledger.paymentRules;
     this.verifier = new InFlightVerifier(
       options.verify ?? ((proof, inputs) => this.core.verifySpend(proof, inputs)),
     );
@@ -122,12 +127,7 @@ export class Facilitator {
     let result: SettleResult | { readonly ok: false; readonly reason: Reason };
     try {
       result = checked.ok
-        ? await this.ledger.settle({
-            proof: checked.proof ?? undefined,
-            reference: checked.reference ?? undefined,
-            publicInputs: checked.publicInputs,
-            payment: checked.payment,
-          })
+        ? await this.ledger.settle(checked)
         : await this.ledger.refuse(request.paymentPayload.payload.nullifier, checked.reason);
     } catch (error) {
       return { ok: false, reason: poolFault(error), transaction: '', network };
@@ -163,6 +163,7 @@ export class Facilitator {
           networks: this.networks,
           now: Math.floor(this.clock() / 1000),
           policy,
+          rules: this.rules,
           contextDigest: (payment) => this.contexts.of(payment),
         }),
       { leaf: true, reasonOf: (checked) => (checked.ok ? null : checked.reason) },

@@ -11,7 +11,7 @@ import type {
   SettlementInput,
   SpentNullifier,
 } from '../ledger/index.js';
-import type { Reason } from '../scheme/index.js';
+import type { PaymentRules, Reason } from '../scheme/index.js';
 
 /** The core calls the facilitator makes. */
 export type FacilitatorCore = Pick<
@@ -31,8 +31,14 @@ export interface FacilitatorLedger {
    */
   handedOverMatches(reference: string, publicInputs: SpendPublicInputs): Promise<boolean>;
   /**
-   * The pool's transition: a settled nullifier answered first, then its own checks, the proof
-   * verified, the transition applied atomically and durably.
+   * The ledger's payment rules (`Ledger.paymentRules`): the facilitator checks with them, and the
+   * ledger takes a payment they passed without checking it again. Without them the facilitator
+   * checks with rules of its own, and the ledger checks what it gets as raw input.
+   */
+  readonly paymentRules?: PaymentRules | undefined;
+  /**
+   * The pool's settlement: a settled nullifier answered first, then its own checks (none for a
+   * payment its rules passed), the proof verified, the settlement applied atomically and durably.
    */
   settle(input: SettlementInput): Promise<SettleResult>;
   /** A settle the facilitator's checks refused: `duplicate_settlement` if its nullifier settled, else `reason`. */

@@ -5,6 +5,7 @@
  * promise resolves after the commit that holds it, so durability is the same as one commit per op.
  */
 
+import { hasExpired } from '../scheme/index.js';
 import { activeContext, inContext, type TraceContext } from '../tracing/spans.js';
 import type { PoolStore, StoreOp, StoreOpResult } from './store.js';
 
@@ -62,7 +63,7 @@ export class GroupCommitter {
         const now = this.clock();
         const live: Pending[] = [];
         for (const pending of group) {
-          if (pending.expiry !== undefined && Math.floor(now / 1000) >= pending.expiry) {
+          if (pending.expiry !== undefined && hasExpired(pending.expiry, Math.floor(now / 1000))) {
             pending.resolve({ ok: false, reason: 'payment_expired' });
           } else {
             live.push(pending);

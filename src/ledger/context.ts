@@ -1,9 +1,9 @@
 /**
  * @module What the ledger's operations share — deposit, settle, hand-over, transfer, note
  * transition, payout, one module each — and the questions they all ask the same way: the core, the
- * store, this pool's identity and clock, the group commit and the proof verifiers (each in its
- * span: `traced-ledger.ts`), the cache of published roots. `Ledger` builds one context and hands
- * it to every operation.
+ * store, this pool's identity, payment rules and clock, the group commit and the proof verifiers
+ * (each in its span: `traced-ledger.ts`), the cache of published roots. `Ledger` builds one context
+ * and hands it to every operation.
  */
 
 import {
@@ -13,10 +13,10 @@ import {
   type TransitionPublicInputs,
   type VerifyResult,
 } from '../core/index.js';
+import type { PaymentRules, PoolIdentity } from '../scheme/index.js';
 import type { CommitResult } from './committer.js';
 import { isLedgerReason, type LedgerRejection, reject } from './errors.js';
-import type { PoolIdentity } from './payment-rules.js';
-import type { PoolStore, StoreOp } from './store.js';
+import type { PoolStore, SpentNullifier, StoreOp } from './store.js';
 
 /** What the pool needs from the core: hashing, the tree, the context digest, addresses, the verifier. */
 export type LedgerCore = Pick<
@@ -38,8 +38,15 @@ export interface LedgerContext {
   readonly store: PoolStore;
   /** The scheme, network and asset this pool accepts. */
   readonly pool: PoolIdentity;
+  /** The payment rules of this pool: what they passed is not checked again. */
+  readonly rules: PaymentRules;
   /** The pool's clock, unix ms. */
   readonly clock: () => number;
+  /**
+   * The settlement that spent a nullifier, `null` while unspent: the ledger's own `spent`, the one
+   * way every operation asks the store this question.
+   */
+  readonly spent: (nullifier: string) => Promise<SpentNullifier | null>;
   /** Submits one op to the group committer; resolves once its group is durable. */
   readonly commit: (op: StoreOp, expiry?: number) => Promise<CommitResult>;
   /** A spend proof's verdict as a rejection, `null` when it holds ({@link verifySpendProof}). */

@@ -5,11 +5,10 @@
  */
 
 import type { DigestHex } from '../core/index.js';
-import { parseAmount } from '../scheme/index.js';
+import { isCanonicalDigest, parseAmount } from '../scheme/index.js';
 import { commitRefusal, type LedgerContext } from './context.js';
 import { type LedgerRejection, reject } from './errors.js';
 import { noteCommitment } from './notes.js';
-import { isCanonicalDigest } from './payment-rules.js';
 
 /** A deposit request: the amount and the depositor's precommitment `H_PRE(owner ‖ rho)`. */
 export interface DepositInput {

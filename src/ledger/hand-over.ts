@@ -4,22 +4,16 @@
  * ({@link handedOverMatches}) instead of verifying again.
  */
 
-import type {
-  DigestHex,
-  PaymentContext,
-  ProofReference,
-  SpendPublicInputs,
-} from '../core/index.js';
+import type { PaymentContext, ProofReference, SpendPublicInputs } from '../core/index.js';
 import {
+  type ClaimedInputs,
   HANDOVER_GRACE_SECONDS,
   HANDOVER_RETENTION_CAP_SECONDS,
   isProofReference,
   MAX_LIVE_PROOFS_PER_NULLIFIER,
-  MAX_PROOF_BYTES,
 } from '../scheme/index.js';
 import { isCheckpoint, type LedgerContext, nowSeconds } from './context.js';
 import { isLedgerReason, type LedgerRejection, reject } from './errors.js';
-import { type ClaimedInputs, checkPayment } from './payment-rules.js';
 
 /** A proof handed over (compact payments): the root, nullifier, change and amount it claims, and
  * the payment it pays, from which the ledger recomputes its context digest. */
@@ -61,20 +55,17 @@ export async function handOver(
   if (typeof input !== 'object' || input === null) return reject('invalid_payload');
   const { proof, publicInputs: claimed, payment } = input;
   if (typeof claimed !== 'object' || claimed === null) return reject('invalid_payload');
-  if (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
-    return reject('invalid_payload');
+  // The rules, the context digest recomputed from the payment sent with the proof.
   const now = nowSeconds(context);
-  const checked = checkPayment(context.core, context.pool, claimed, null, payment, now);
-  if (!checked.ok) return checked;
-  const pi: SpendPublicInputs = {
-    root: claimed.root as DigestHex,
-    nullifier: claimed.nullifier as DigestHex,
-    change: claimed.change as DigestHex,
-    amount: claimed.amount,
-    ctx: checked.ctx,
-  };
+  const { root, nullifier, change, amount } = claimed;
+  const checked = context.rules.check(
+    { proof, publicInputs: { root, nullifier, change, amount }, payment },
+    { now },
+  );
+  if (!checked.ok) return reject(checked.reason);
+  const pi = checked.publicInputs;
   if (!(await isCheckpoint(context, pi.root))) return reject('unknown_root');
-  if (await context.store.nullifier(pi.nullifier)) return reject('nullifier_already_spent');
+  if (await context.spent(pi.nullifier)) return reject('nullifier_already_spent');
   const verdict = await context.verifySpend(proof, pi);
   if (verdict !== null) return verdict;
   const { reference, parameterSet } = context.core.proofReference(proof, pi);

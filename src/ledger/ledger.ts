@@ -10,7 +10,7 @@
  */
 
 import type { DigestHex, SpendPublicInputs } from '../core/index.js';
-import { DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
+import { type CheckedPayment, DEVNET_NETWORK, PaymentRules, SCHEME } from '../scheme/index.js';
 import { CheckpointTimer } from './checkpoint-timer.js';
 import { GroupCommitter } from './committer.js';
 import { isCheckpoint, type LedgerCore, verifySpendProof } from './context.js';
@@ -98,6 +98,11 @@ export class Ledger {
   readonly network: string;
   readonly asset: string;
   readonly checkpointIntervalMs: number;
+  /**
+   * This pool's payment rules: a facilitator checks with them, and a payment they passed is not
+   * checked again here (`priv-stark/facilitator`'s `FacilitatorLedger.paymentRules`).
+   */
+  readonly paymentRules: PaymentRules;
   /** What the operations share; its commit and verifications each run in their span. */
   private readonly context: SettleContext;
   /** The operations that run in a span of their own. */
@@ -121,10 +126,14 @@ export class Ledger {
       this.checkpointIntervalMs,
       options.onTimerError ?? (() => undefined),
     );
+    const pool = { scheme: this.scheme, network: this.network, asset: this.asset };
+    this.paymentRules = new PaymentRules(core, pool);
     const context = tracedContext<SettleContext>({
       core,
       store,
-      pool: { scheme: this.scheme, network: this.network, asset: this.asset },
+      pool,
+      rules: this.paymentRules,
+      spent: (nullifier) => this.spent(nullifier),
       clock,
       commit: (op, expiry) => committer.submit(op, expiry),
       verifySpend: (proof, pi) => verifySpendProof(core, proof, pi),
@@ -235,7 +244,7 @@ export class Ledger {
    * @throws PoolUnavailableError when the store fails (nothing applied, or — if the commit itself
    *   failed — possibly applied: a retry then reports `duplicate_settlement`)
    */
-  settle(input: SettlementInput): Promise<SettleResult> {
+  settle(input: SettlementInput | CheckedPayment): Promise<SettleResult> {
     return this.spanned.settle(input);
   }
 

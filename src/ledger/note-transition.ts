@@ -7,6 +7,7 @@
 
 import type { TransitionPublicInputs } from '../core/index.js';
 import {
+  isCanonicalDigest,
   checkDestination,
   exitContext,
   expiryStatus,
@@ -18,7 +19,6 @@ import {
 import { commitRefusal, isCheckpoint, type LedgerContext, nowSeconds } from './context.js';
 import { type LedgerRejection, reject } from './errors.js';
 import { transitionId } from './notes.js';
-import { isCanonicalDigest } from './payment-rules.js';
 import type { SpentNullifier } from './store.js';
 
 /**
@@ -67,7 +67,7 @@ export async function noteTransition(
   const id = transitionId(first);
   // 1. A spent nullifier first: a retry of this very transition learns its id.
   for (const nullifier of [first, second]) {
-    const spent = await context.store.nullifier(nullifier);
+    const spent = await context.spent(nullifier);
     if (spent && (await isThisTransition(context, spent, id, claimed.outputs)))
       return reject('duplicate_settlement', { settlementId: id });
     if (spent) return reject('nullifier_already_spent');
@@ -107,7 +107,7 @@ export async function noteTransition(
       outputIndexes: result.outputIndexes,
     };
   if (!result.ok && result.reason === 'nullifier_already_spent') {
-    const spent = await context.store.nullifier(first);
+    const spent = await context.spent(first);
     if (spent && (await isThisTransition(context, spent, id, claimed.outputs)))
       return reject('duplicate_settlement', { settlementId: id });
   }

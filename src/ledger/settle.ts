@@ -14,21 +14,21 @@ import type {
   ProofReference,
   SpendPublicInputs,
 } from '../core/index.js';
-import { isProofReference, MAX_PROOF_BYTES } from '../scheme/index.js';
+import { type CheckedPayment, isCanonicalDigest } from '../scheme/index.js';
 import { commitRefusal, isCheckpoint, type LedgerContext, nowSeconds } from './context.js';
 import { type LedgerRejection, reject } from './errors.js';
 import { handedOverMatches } from './hand-over.js';
 import { recipientNote, settlementId } from './notes.js';
-import { type CheckedFields, checkPayment, isCanonicalDigest } from './payment-rules.js';
 import type { SpentNullifier } from './store.js';
 
 /**
  * A settlement: the proof — inline, or the reference of a proof handed over (exactly one) — its
- * public inputs, and the payment it pays.
+ * public inputs, and the payment it pays. A {@link CheckedPayment} the ledger's own rules made is
+ * one too, and is not checked again.
  */
 export interface SettlementInput {
-  readonly proof?: Uint8Array | undefined;
-  readonly reference?: ProofReference | undefined;
+  readonly proof?: Uint8Array | null | undefined;
+  readonly reference?: ProofReference | null | undefined;
   readonly publicInputs: SpendPublicInputs;
   /** The payment fields the proof is bound to; `payTo` is the recipient's shielded address. */
   readonly payment: PaymentContext;
@@ -60,103 +60,91 @@ export interface SettleContext extends LedgerContext {
   readonly inFlight: Map<string, Promise<SettleResult>>;
 }
 
-/** How a settlement carries its proof: the bytes, or the reference of a proof handed over. */
-export type CarriedProof = { readonly proof: Uint8Array } | { readonly reference: ProofReference };
-
 /**
  * Applies a settlement (`Ledger.settle`): a nullifier that has settled is answered first, whatever
- * else the settlement fails; then shapes, this pool's scheme, network and asset, the proof's amount
- * and context digest against the payment, expiry by the pool's clock, the anchor, then the proof —
- * verified here when it is inline, or, for a reference, the verdict of its hand-over, whose public
- * inputs must be exactly these; the commit re-checks the nullifier under the store's lock and
- * expiry at its time. Each question goes to the store once (a reference that matches no stored
- * proof asks the nullifier again: its settlement may have dropped the row).
+ * else the settlement fails; then — unless the ledger's own payment rules passed it already (a
+ * {@link CheckedPayment} they vouch for) — the rules: the carried proof or reference, shapes, this
+ * pool's scheme, network and asset, the proof's amount and context digest against the payment,
+ * expiry by the pool's clock; then the anchor, then the proof — verified here when it is inline,
+ * or, for a reference, the verdict of its hand-over, whose public inputs must be exactly these; the
+ * commit re-checks the nullifier under the store's lock and expiry at its time. Each question goes
+ * to the store once (a reference that matches no stored proof asks the nullifier again: its
+ * settlement may have dropped the row).
  * @throws PoolUnavailableError when the store fails
  */
 export async function settle(
   context: SettleContext,
-  input: SettlementInput,
+  input: SettlementInput | CheckedPayment,
 ): Promise<SettleResult> {
+  if (context.rules.vouchesFor(input)) {
+    // 1. A settled nullifier wins over every other refusal (the rules passed everything else).
+    const spent = await context.spent(input.publicInputs.nullifier);
+    if (spent) return spentRefusal(input.publicInputs.nullifier, spent);
+    return settleOnce(context, input);
+  }
   if (typeof input !== 'object' || input === null) return reject('invalid_payload');
-  const { proof, reference, publicInputs: pi, payment } = input;
+  const { publicInputs: pi } = input;
   if (typeof pi !== 'object' || pi === null || !isCanonicalDigest(context.core, pi.nullifier))
     return reject('invalid_payload');
   // 1. A settled nullifier wins over every other refusal.
-  const spent = await context.store.nullifier(pi.nullifier);
+  const spent = await context.spent(pi.nullifier);
   if (spent) return spentRefusal(pi.nullifier, spent);
-  // 2. Exactly one of the proof and its reference.
-  const inline = proof !== undefined;
-  if (inline === (reference !== undefined)) return reject('invalid_payload');
-  if (
-    inline &&
-    (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
-  )
-    return reject('invalid_payload');
-  if (!inline && !isProofReference(reference)) return reject('invalid_payload');
-  // 3.–5. Shapes, this pool, the payment against the proof's inputs, expiry.
-  const checked = checkPayment(
-    context.core,
-    context.pool,
-    pi,
-    pi.ctx,
-    payment,
-    nowSeconds(context),
+  // 2.–5. The rules: the carried proof, shapes, this pool, the payment against the proof's
+  // inputs (its claimed context digest too), expiry.
+  const checked = context.rules.check(
+    {
+      proof: input.proof,
+      reference: input.reference,
+      publicInputs: pi,
+      payment: input.payment,
+    },
+    { now: nowSeconds(context) },
   );
-  if (!checked.ok) return checked;
-  return settleOnce(
-    context,
-    inline ? { proof } : { reference: reference as ProofReference },
-    pi,
-    payment,
-    checked,
-  );
+  if (!checked.ok) return reject(checked.reason);
+  return settleOnce(context, checked);
 }
 
 /**
- * The rest of a settlement whose nullifier, shapes and payment passed: identical settlements
+ * The rest of a settlement the rules passed, its nullifier unspent: identical settlements
  * arriving together are verified once (later ones wait for the first), then the anchor, the
  * proof and the commit.
  */
 export async function settleOnce(
   context: SettleContext,
-  carried: CarriedProof,
-  pi: SpendPublicInputs,
-  payment: PaymentContext,
-  checked: CheckedFields,
+  checked: CheckedPayment,
 ): Promise<SettleResult> {
   const { inFlight } = context;
-  const running = inFlight.get(pi.nullifier);
+  const { nullifier } = checked.publicInputs;
+  const running = inFlight.get(nullifier);
   if (running) {
     const first = await running.catch(() => null);
     if (first?.ok) return reject('duplicate_settlement', { settlementId: first.settlementId });
   }
-  const attempt = anchorVerifyCommit(context, carried, pi, payment, checked);
-  inFlight.set(pi.nullifier, attempt);
+  const attempt = anchorVerifyCommit(context, checked);
+  inFlight.set(nullifier, attempt);
   try {
     return await attempt;
   } finally {
-    if (inFlight.get(pi.nullifier) === attempt) inFlight.delete(pi.nullifier);
+    if (inFlight.get(nullifier) === attempt) inFlight.delete(nullifier);
   }
 }
 
 async function anchorVerifyCommit(
   context: LedgerContext,
-  carried: CarriedProof,
-  pi: SpendPublicInputs,
-  payment: PaymentContext,
-  checked: CheckedFields,
+  checked: CheckedPayment,
 ): Promise<SettleResult> {
+  const { publicInputs: pi, payment } = checked;
   // 6. The anchor is a checkpoint.
   if (!(await isCheckpoint(context, pi.root))) return reject('unknown_root');
   // 7. The proof: verified here when inline; a reference's hand-over verdict otherwise.
-  if ('proof' in carried) {
-    const refused = await context.verifySpend(carried.proof, pi);
+  if (checked.proof !== null) {
+    const refused = await context.verifySpend(checked.proof, pi);
     if (refused !== null) return refused;
-  } else if (!(await handedOverMatches(context, carried.reference, pi))) {
+  } else if (!(await handedOverMatches(context, checked.reference!, pi))) {
     // A settlement drops its nullifier's proofs in its commit: a settle that raced it (nullifier
     // looked up before that commit, reference after — another process) finds no row, and must
     // still learn it is a duplicate with the original transaction. Asked on this path only.
-    const spent = await context.store.nullifier(pi.nullifier);
+    const spent = await context.spent(pi.nullifier);
     if (spent) return spentRefusal(pi.nullifier, spent);
     return reject('unknown_proof_reference');
   }
@@ -191,7 +179,7 @@ async function anchorVerifyCommit(
   if (!result.ok && result.reason === 'duplicate_settlement') {
     // Spent in the meantime — by a payment (this one, settled by another instance) or by a
     // note transition, which settles no payment.
-    const spent = await context.store.nullifier(pi.nullifier);
+    const spent = await context.spent(pi.nullifier);
     return spent
       ? spentRefusal(pi.nullifier, spent)
       : reject('duplicate_settlement', { settlementId: result.settlementId });
@@ -212,7 +200,7 @@ export async function refuse<R extends string>(
   reason: R,
 ): Promise<SettleRefusal<R>> {
   if (isCanonicalDigest(context.core, nullifier)) {
-    const spent = await context.store.nullifier(nullifier);
+    const spent = await context.spent(nullifier);
     if (spent) return spentRefusal(nullifier, spent);
   }
   return { ok: false, reason };

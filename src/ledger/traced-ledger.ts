@@ -46,7 +46,9 @@ const REFERENCE_SETTLEMENT: SpanOptions<SettleResult> = {
 /** A settlement's span: whether it carries its proof or a reference. */
 function transportOf(input: unknown): SpanOptions<SettleResult> {
   const inline = typeof input === 'object' && input !== null && 'proof' in input;
-  return inline && input.proof !== undefined ? INLINE_SETTLEMENT : REFERENCE_SETTLEMENT;
+  return inline && input.proof !== undefined && input.proof !== null
+    ? INLINE_SETTLEMENT
+    : REFERENCE_SETTLEMENT;
 }
 
 /**

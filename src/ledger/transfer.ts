@@ -6,16 +6,15 @@
  * proof verified here. A wallet keeps ready notes by transferring to itself (docs/client.md).
  */
 
-import type { DigestHex, PaymentContext, SpendPublicInputs } from '../core/index.js';
+import type { PaymentContext } from '../core/index.js';
 import {
-  expiryStatus,
-  MAX_PROOF_BYTES,
+  type ClaimedInputs,
+  isCanonicalDigest,
   TRANSFER_MAX_TIMEOUT_SECONDS,
   TRANSFER_RESOURCE_ID,
 } from '../scheme/index.js';
 import { nowSeconds } from './context.js';
 import { reject } from './errors.js';
-import { type ClaimedInputs, checkPayment, isCanonicalDigest } from './payment-rules.js';
 import { type SettleContext, type SettleResult, settleOnce, spentRefusal } from './settle.js';
 
 /**
@@ -44,12 +43,10 @@ export async function transfer(
     return reject('invalid_payload');
   if (!isCanonicalDigest(context.core, claimed.nullifier)) return reject('invalid_payload');
   // 1. A settled nullifier is answered first, as for a settlement: a retry learns it went through.
-  const spent = await context.store.nullifier(claimed.nullifier);
+  const spent = await context.spent(claimed.nullifier);
   if (spent) return spentRefusal(claimed.nullifier, spent);
-  // 2. The proof, always inline.
-  if (!(proof instanceof Uint8Array) || proof.length === 0 || proof.length > MAX_PROOF_BYTES)
-    return reject('invalid_payload');
-  // 3.–5. Shapes, this pool, ctx recomputed from the transfer context, expiry and its bound.
+  // 2.–5. The rules: the proof (always inline), shapes, this pool, ctx recomputed from the
+  // transfer context, expiry and its bound.
   const { scheme, network, asset } = context.pool;
   const payment: PaymentContext = {
     scheme,
@@ -60,17 +57,11 @@ export async function transfer(
     resourceId: TRANSFER_RESOURCE_ID,
     expiry,
   };
-  const now = nowSeconds(context);
-  const checked = checkPayment(context.core, context.pool, claimed, null, payment, now);
-  if (!checked.ok) return checked;
-  if (expiryStatus(expiry, now, TRANSFER_MAX_TIMEOUT_SECONDS) === 'expiry_too_far')
-    return reject('expiry_too_far');
-  const pi: SpendPublicInputs = {
-    root: claimed.root as DigestHex,
-    nullifier: claimed.nullifier as DigestHex,
-    change: claimed.change as DigestHex,
-    amount: claimed.amount,
-    ctx: checked.ctx,
-  };
-  return settleOnce(context, { proof }, pi, payment, checked);
+  const { root, nullifier, change, amount } = claimed;
+  const checked = context.rules.check(
+    { proof, publicInputs: { root, nullifier, change, amount }, payment },
+    { now: nowSeconds(context), maxTimeoutSeconds: TRANSFER_MAX_TIMEOUT_SECONDS },
+  );
+  if (!checked.ok) return reject(checked.reason);
+  return settleOnce(context, checked);
 }

@@ -7,8 +7,13 @@
 
 import type { FastifyReply } from 'fastify';
 
-import type { ClaimedInputs } from '../ledger/payment-rules.js';
-import { messageOf, type PoolNodeReason, type Reason, statusOf } from '../scheme/index.js';
+import {
+  type ClaimedInputs,
+  messageOf,
+  type PoolNodeReason,
+  type Reason,
+  statusOf,
+} from '../scheme/index.js';
 
 /** How long a client should wait when the proof store is full, seconds. */
 export const FULL_RETRY_AFTER_SECONDS = 30;

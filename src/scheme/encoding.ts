@@ -158,13 +158,18 @@ export function isExpiryGranular(expiry: number): boolean {
   return Number.isSafeInteger(expiry) && expiry % EXPIRY_GRANULARITY_SECONDS === 0;
 }
 
+/** Whether a payment's expiry has come by the clock (unix seconds): `expiry ≤ now`. */
+export function hasExpired(expiry: number, nowSeconds: number): boolean {
+  return expiry <= nowSeconds;
+}
+
 /** Where an expiry stands against the clock: `now < expiry ≤ now + maxTimeoutSeconds + 60`. */
 export function expiryStatus(
   expiry: number,
   nowSeconds: number,
   maxTimeoutSeconds: number,
 ): 'ok' | 'payment_expired' | 'expiry_too_far' {
-  if (expiry <= nowSeconds) return 'payment_expired';
+  if (hasExpired(expiry, nowSeconds)) return 'payment_expired';
   if (expiry > nowSeconds + maxTimeoutSeconds + EXPIRY_SLACK_SECONDS) return 'expiry_too_far';
   return 'ok';
 }

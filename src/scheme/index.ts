@@ -19,10 +19,24 @@ export {
 } from './context.js';
 export { CONTEXT_DIGESTS_MAX, ContextDigests } from './context-digests.js';
 export {
+  type CheckedPayment,
+  type CheckOptions,
+  type ClaimedInputs,
+  isCanonicalDigest,
+  type PaymentClaim,
+  PaymentRules,
+  type PoolIdentity,
+  type RuleFailure,
+  type RuleReason,
+  type RulesCore,
+  type RuleStep,
+} from './payment-rules.js';
+export {
   decodeProof,
   encodeProof,
   expiryFor,
   expiryStatus,
+  hasExpired,
   isAmount,
   isExpiryGranular,
   isProofReference,
