@@ -216,9 +216,7 @@ const SMALL_PARTS_ROOMS = new Set([
  * What the restructure of issue 22 is still moving, one entry per move: each move removes its own
  * lines, and the issue closes with this set empty.
  */
-const PENDING = new Set<string>([
-  'mcp/policy.ts: function tightenPolicy',
-]);
+const PENDING = new Set<string>([]);
 
 /** Generated files, exempt from the limits (nothing written by hand belongs here). */
 const GENERATED = new Set([

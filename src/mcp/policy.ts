@@ -385,106 +385,39 @@ export function tightenPolicy(
   policy: Policy,
   change: PolicyTightening,
 ): { policy: Policy; changed: string[] } {
+  // Each part in turn, in this order (the first refusal is the one reported), noting what changed.
   const changed: string[] = [];
-  let { maxPerPayment, maxPer24h, hosts, recipients, networks, assets, withdrawalDestinations } =
-    policy;
-
-  if (change.maxPerPayment !== undefined) {
-    if (change.maxPerPayment < 0n)
-      throw new ToolError('invalid_policy_change', 'maxPerPayment must not be negative');
-    if (change.maxPerPayment > policy.maxPerPayment)
-      throw raise(
-        'maxPerPayment',
-        `maxPerPayment is ${policy.maxPerPayment}, ${change.maxPerPayment} would raise it`,
-      );
-    if (change.maxPerPayment !== policy.maxPerPayment) changed.push('maxPerPayment');
-    maxPerPayment = change.maxPerPayment;
-  }
-  if (change.maxPer24h !== undefined) {
-    if (change.maxPer24h < 0n)
-      throw new ToolError('invalid_policy_change', 'maxPer24h must not be negative');
-    if (change.maxPer24h > policy.maxPer24h)
-      throw raise(
-        'maxPer24h',
-        `maxPer24h is ${policy.maxPer24h}, ${change.maxPer24h} would raise it`,
-      );
-    if (change.maxPer24h !== policy.maxPer24h) changed.push('maxPer24h');
-    maxPer24h = change.maxPer24h;
-  }
-
-  if (change.restrictHostsTo !== undefined) {
-    const next = entries(change.restrictHostsTo, normalizeHostEntry, 'restrict_hosts_to');
-    const extra = next.find((entry) => !hostCovered(policy.hosts, entry));
-    if (extra !== undefined) throw raise('hosts', `${extra} is not allowed by the current hosts`);
-    hosts = next;
-    changed.push('hosts');
-  }
-  const removeHosts = entries(change.removeHosts, normalizeHostEntry, 'remove_hosts');
-  if (removeHosts.length > 0) {
-    if (hosts === '*')
-      throw new PolicyRefusal(
-        'policy_tighten_unsupported',
-        'hosts',
-        'hosts allows any host ("*"): removing one cannot be expressed; use restrict_hosts_to with the hosts to keep',
-      );
-    const before = hosts.length;
-    const kept: string[] = hosts.filter((entry) => !removeHosts.includes(entry));
-    for (const entry of removeHosts) {
-      const spec = parseHostEntry(entry)!;
-      const other = kept.find((have) => overlaps(parseHostEntry(have)!, spec));
-      if (other !== undefined) {
-        throw new PolicyRefusal(
-          'policy_tighten_unsupported',
-          'hosts',
-          `${entry} would still be allowed, at least in part, by the hosts entry ${other}: remove or narrow that entry too`,
-        );
-      }
-    }
-    hosts = kept;
-    if (kept.length !== before) changed.push('hosts');
-  }
-
-  if (change.restrictRecipientsTo !== undefined) {
-    const next = entries(change.restrictRecipientsTo, normalizeRecipient, 'restrict_recipients_to');
-    const extra = next.find((entry) => !listAllows(policy.recipients, entry));
-    if (extra !== undefined)
-      throw raise('recipients', `${extra.slice(0, 24)}… is not among the current recipients`);
-    recipients = next;
-    changed.push('recipients');
-  }
-  const removeRecipients = entries(
-    change.removeRecipients,
-    normalizeRecipient,
-    'remove_recipients',
+  const maxPerPayment = lowerLimit(
+    'maxPerPayment',
+    policy.maxPerPayment,
+    change.maxPerPayment,
+    changed,
   );
-  if (removeRecipients.length > 0) {
-    if (recipients === '*') {
-      throw new PolicyRefusal(
-        'policy_tighten_unsupported',
-        'recipients',
-        'recipients allows any address ("*"): removing one cannot be expressed; use restrict_recipients_to with the addresses to keep',
-      );
-    }
-    const kept = recipients.filter((entry) => !removeRecipients.includes(entry));
-    if (kept.length !== recipients.length) changed.push('recipients');
-    recipients = kept;
-  }
-
-  const removeNetworks = entries(change.removeNetworks, normalizeName, 'remove_networks');
-  if (removeNetworks.some((n) => networks.includes(n))) changed.push('networks');
-  networks = networks.filter((n) => !removeNetworks.includes(n));
-  const removeAssets = entries(change.removeAssets, normalizeName, 'remove_assets');
-  if (removeAssets.some((a) => assets.includes(a))) changed.push('assets');
-  assets = assets.filter((a) => !removeAssets.includes(a));
-  const removeDestinations = entries(
-    change.removeWithdrawalDestinations,
-    normalizeDestination,
-    'remove_withdrawal_destinations',
+  const maxPer24h = lowerLimit('maxPer24h', policy.maxPer24h, change.maxPer24h, changed);
+  const hosts = narrowHosts(policy.hosts, change, changed);
+  const recipients = narrowRecipients(policy.recipients, change, changed);
+  const networks = withoutEntries(
+    policy.networks,
+    entries(change.removeNetworks, normalizeName, 'remove_networks'),
+    'networks',
+    changed,
   );
-  if (removeDestinations.some((d) => withdrawalDestinations.includes(d)))
-    changed.push('withdrawalDestinations');
-  withdrawalDestinations = withdrawalDestinations.filter((d) => !removeDestinations.includes(d));
-
+  const assets = withoutEntries(
+    policy.assets,
+    entries(change.removeAssets, normalizeName, 'remove_assets'),
+    'assets',
+    changed,
+  );
+  const withdrawalDestinations = withoutEntries(
+    policy.withdrawalDestinations,
+    entries(
+      change.removeWithdrawalDestinations,
+      normalizeDestination,
+      'remove_withdrawal_destinations',
+    ),
+    'withdrawalDestinations',
+    changed,
+  );
   return {
     policy: {
       maxPerPayment,
@@ -498,4 +431,99 @@ export function tightenPolicy(
     },
     changed: [...new Set(changed)],
   };
+}
+
+/** A limit lowered to `next` (kept when `undefined`); a raise is refused. */
+function lowerLimit(
+  rule: 'maxPerPayment' | 'maxPer24h',
+  current: bigint,
+  next: bigint | undefined,
+  changed: string[],
+): bigint {
+  if (next === undefined) return current;
+  if (next < 0n) throw new ToolError('invalid_policy_change', `${rule} must not be negative`);
+  if (next > current) throw raise(rule, `${rule} is ${current}, ${next} would raise it`);
+  if (next !== current) changed.push(rule);
+  return next;
+}
+
+/**
+ * The host list restricted to entries it already allows, then without the entries removed; a
+ * removal that a remaining entry (a wildcard) would still partly allow is refused.
+ */
+function narrowHosts(current: AllowList, change: PolicyTightening, changed: string[]): AllowList {
+  let hosts = current;
+  if (change.restrictHostsTo !== undefined) {
+    const next = entries(change.restrictHostsTo, normalizeHostEntry, 'restrict_hosts_to');
+    const extra = next.find((entry) => !hostCovered(current, entry));
+    if (extra !== undefined) throw raise('hosts', `${extra} is not allowed by the current hosts`);
+    hosts = next;
+    changed.push('hosts');
+  }
+  const removeHosts = entries(change.removeHosts, normalizeHostEntry, 'remove_hosts');
+  if (removeHosts.length === 0) return hosts;
+  if (hosts === '*')
+    throw new PolicyRefusal(
+      'policy_tighten_unsupported',
+      'hosts',
+      'hosts allows any host ("*"): removing one cannot be expressed; use restrict_hosts_to with the hosts to keep',
+    );
+  const kept: string[] = hosts.filter((entry) => !removeHosts.includes(entry));
+  for (const entry of removeHosts) {
+    const spec = parseHostEntry(entry)!;
+    const other = kept.find((have) => overlaps(parseHostEntry(have)!, spec));
+    if (other !== undefined) {
+      throw new PolicyRefusal(
+        'policy_tighten_unsupported',
+        'hosts',
+        `${entry} would still be allowed, at least in part, by the hosts entry ${other}: remove or narrow that entry too`,
+      );
+    }
+  }
+  if (kept.length !== hosts.length) changed.push('hosts');
+  return kept;
+}
+
+/** The recipient list restricted to addresses it already allows, then without those removed. */
+function narrowRecipients(
+  current: AllowList,
+  change: PolicyTightening,
+  changed: string[],
+): AllowList {
+  let recipients = current;
+  if (change.restrictRecipientsTo !== undefined) {
+    const next = entries(change.restrictRecipientsTo, normalizeRecipient, 'restrict_recipients_to');
+    const extra = next.find((entry) => !listAllows(current, entry));
+    if (extra !== undefined)
+      throw raise('recipients', `${extra.slice(0, 24)}… is not among the current recipients`);
+    recipients = next;
+    changed.push('recipients');
+  }
+  const removeRecipients = entries(
+    change.removeRecipients,
+    normalizeRecipient,
+    'remove_recipients',
+  );
+  if (removeRecipients.length === 0) return recipients;
+  if (recipients === '*') {
+    throw new PolicyRefusal(
+      'policy_tighten_unsupported',
+      'recipients',
+      'recipients allows any address ("*"): removing one cannot be expressed; use restrict_recipients_to with the addresses to keep',
+    );
+  }
+  const kept = recipients.filter((entry) => !removeRecipients.includes(entry));
+  if (kept.length !== recipients.length) changed.push('recipients');
+  return kept;
+}
+
+/** A list without the entries removed (only ever shorter: a list with no `"*"`). */
+function withoutEntries(
+  list: readonly string[],
+  removed: readonly string[],
+  rule: 'networks' | 'assets' | 'withdrawalDestinations',
+  changed: string[],
+): string[] {
+  if (removed.some((entry) => list.includes(entry))) changed.push(rule);
+  return list.filter((entry) => !removed.includes(entry));
 }
