@@ -5,7 +5,7 @@
  * - policy evaluation (policy-evaluation.ts): the policy in force, its 24-hour usage, the refusals
  *   shown or thrown before anything is fetched;
  * - the spend ledger's bookkeeping (spend-bookkeeping.ts): reservations written before the wallet
- *   builds anything, the ledger following the wallet's records after each sync and each restart;
+ *   builds anything, the spend ledger following the wallet's records after each sync and restart;
  * - the tools that read (read-tools.ts): the balance, the payments, the policy;
  * - payment execution: `quote_payment` (quote-payment.ts), `pay_and_fetch` (pay-and-fetch.ts, over
  *   the policed scheme client of policed-scheme.ts), `withdraw` (withdrawal.ts), `merge_notes` and
