@@ -2,8 +2,9 @@
 // rooms of src/ is one the page's table allows (a must-fail twin shows the checker catches one it
 // does not), and no room imports itself in a circle; no source file is over 600 lines, and in the
 // rooms that carry the product no class is over 400 lines and no function over 80; the
-// framework-free entry priv-stark/facilitator bundles without Fastify or a database driver; profile
-// facts are spelled in src/scheme/ only.
+// framework-free entry priv-stark/facilitator bundles without Fastify or a database driver, and the
+// merchants' priv-stark/server without the core's threads and loader; profile facts are spelled in
+// src/scheme/ only.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -334,6 +335,36 @@ describe('priv-stark/facilitator', () => {
         '@opentelemetry/sdk-node',
         '@fastify/otel',
       ]),
+    );
+  }, 60_000);
+});
+
+describe('priv-stark/server', () => {
+  /** The modules of `src/` an entry's bundle holds. */
+  async function bundled(entry: string): Promise<string[]> {
+    const result = await build({
+      entryPoints: [join(SRC, entry)],
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'silent',
+    });
+    return Object.keys(result.metafile.inputs);
+  }
+
+  it('bundles leaf modules of the core only, never its index, threads or loader (merchants bundle it, Next.js among them)', async () => {
+    const inputs = await bundled('server/index.ts');
+    expect(inputs.some((path) => path.startsWith('src/server/'))).toBe(true);
+    for (const path of inputs)
+      expect(path, path).not.toMatch(
+        /^src\/core\/(index|load|native|wasm|worker-threads|verifier-threads|wasm-threads|create-core)\.ts$/,
+      );
+    // Must-fail twin: the package's root entry does load them.
+    expect(await bundled('index.ts')).toEqual(
+      expect.arrayContaining(['src/core/index.ts', 'src/core/verifier-threads.ts']),
     );
   }, 60_000);
 });

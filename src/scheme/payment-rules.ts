@@ -12,15 +12,12 @@
  * checking it again, and checks anything else as raw input. No I/O.
  */
 
-import {
-  CoreError,
-  type DigestHex,
-  isDigestFormat,
-  type PaymentContext,
-  type PrivStarkCore,
-  type ProofReference,
-  type SpendPublicInputs,
-} from '../core/index.js';
+// The core's leaf modules, never its index: the merchant's entry (`priv-stark/server`) reaches
+// these rules through the scheme, and bundlers must not follow the index to the worker threads.
+import { type DigestHex, isDigestFormat } from '../core/digest.js';
+import { CoreError } from '../core/errors.js';
+import type { PaymentContext, PrivStarkCore, ProofReference } from '../core/facade.js';
+import type { SpendPublicInputs } from '../core/spend.js';
 import { expiryStatus, isProofReference, parseAmount } from './encoding.js';
 import { MAX_PROOF_BYTES } from './profile.js';
 
