@@ -2,9 +2,12 @@
 // Brings a checkout up to date before `npm start` / `npm test`: npm dependencies, the native
 // addon, the WebAssembly module and the compiled TypeScript. Each step runs only when its inputs
 // changed since the last run (a content hash kept beside the output), so later runs are quick.
+// On a fresh clone the WebAssembly compile starts at once, beside `npm install` (it needs nothing
+// from node_modules until its optimizer), and the native addon follows the install: two cargo
+// builds side by side keep both cores busy through each one's single-threaded LTO tail.
 // Node built-ins only: this runs before `npm install`.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   existsSync,
@@ -26,16 +29,27 @@ function log(message) {
   if (!quiet) process.stderr.write(`[build] ${message}\n`);
 }
 
-function run(command, args, options = {}) {
-  const result = spawnSync(command, args, {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    ...options,
+/**
+ * Runs a command to its end. Alone, its output goes straight to the terminal; beside another
+ * build (`buffered`) it is kept and printed whole when it ends, so two cargo logs never interleave.
+ */
+function run(command, args, { buffered = false, ...options } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: ['ignore', buffered ? 'pipe' : 'inherit', buffered ? 'pipe' : 'inherit'],
+      ...options,
+    });
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    child.on('error', (error) => reject(new Error(`${command} could not start: ${error.message}`)));
+    child.on('close', (status) => {
+      if (output.length > 0) process.stderr.write(Buffer.concat(output));
+      if (status === 0) resolve();
+      else reject(new Error(`${command} ${args.join(' ')} failed with status ${status}`));
+    });
   });
-  if (result.error) throw new Error(`${command} could not start: ${result.error.message}`);
-  if (result.status !== 0)
-    throw new Error(`${command} ${args.join(' ')} failed with status ${result.status}`);
-  return result;
 }
 
 function filesUnder(path, filter) {
@@ -55,8 +69,11 @@ function fingerprint(paths, extra = '') {
   return hash.digest('hex');
 }
 
-/** Runs `build` unless the stamp at `stampPath` matches the inputs' fingerprint and `outputs` exist. */
-function step(name, { inputs, outputs, stampPath, extra }, build) {
+/**
+ * Runs `build` (async) unless the stamp at `stampPath` matches the inputs' fingerprint and
+ * `outputs` exist; resolves when the step is done or skipped.
+ */
+async function step(name, { inputs, outputs, stampPath, extra }, build) {
   if (only.length > 0 && !only.includes(name)) return;
   const print = fingerprint(inputs, extra);
   const stamp = join(root, stampPath);
@@ -67,7 +84,7 @@ function step(name, { inputs, outputs, stampPath, extra }, build) {
   if (fresh) return;
   log(`${name}: building`);
   const started = Date.now();
-  build();
+  await build();
   mkdirSync(dirname(stamp), { recursive: true });
   writeFileSync(stamp, print);
   log(`${name}: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -81,7 +98,7 @@ const rustInputs = () => [
 ];
 
 // 1. npm dependencies
-step(
+const deps = step(
   'deps',
   {
     inputs: [
@@ -93,12 +110,12 @@ step(
   },
   // `npm install` rather than `npm ci`: npm 11 rejects this lockfile's platform-specific optional
   // packages under `ci` although it installs from it faithfully.
-  () => run('npm', ['install', '--no-audit', '--no-fund']),
+  () => run('npm', ['install', '--no-audit', '--no-fund'], { buffered: true }),
 );
 
 // 2. native addon (napi-rs), typings regenerated into src/core/native-binding.d.ts
 const nativeName = `priv-stark.${process.platform}-${process.arch}${process.platform === 'linux' ? '-gnu' : ''}.node`;
-step(
+const native = step(
   'native',
   {
     inputs: rustInputs(),
@@ -106,27 +123,32 @@ step(
     stampPath: 'build/native/.stamp',
     extra: 'release',
   },
-  () => {
-    run(join(root, 'node_modules/.bin/napi'), [
-      'build',
-      '--platform',
-      '--release',
-      '--manifest-path',
-      'crates/napi/Cargo.toml',
-      '--package-json-path',
-      'package.json',
-      '--output-dir',
-      'build/native',
-      '--no-js',
-      '--dts',
-      '../../src/core/native-binding.d.ts',
-      '--no-dts-header',
-    ]);
+  async () => {
+    await deps;
+    await run(
+      join(root, 'node_modules/.bin/napi'),
+      [
+        'build',
+        '--platform',
+        '--release',
+        '--manifest-path',
+        'crates/napi/Cargo.toml',
+        '--package-json-path',
+        'package.json',
+        '--output-dir',
+        'build/native',
+        '--no-js',
+        '--dts',
+        '../../src/core/native-binding.d.ts',
+        '--no-dts-header',
+      ],
+      { buffered: true },
+    );
   },
 );
 
 // 3. WebAssembly module: rustup's wasm32 target or Debian's rustc-web with -Zbuild-std
-step(
+const wasm = step(
   'wasm',
   {
     inputs: [...rustInputs(), 'scripts/wasm-toolchain.sh'],
@@ -135,7 +157,7 @@ step(
     // The optimizer's level below: a change rebuilds.
     extra: 'wasm-opt -O1',
   },
-  () => {
+  async () => {
     const probe = spawnSync('bash', [join(root, 'scripts/wasm-toolchain.sh')], {
       cwd: root,
       encoding: 'utf8',
@@ -156,7 +178,7 @@ step(
     const buildStd = probe.stdout.includes('WASM_ROUTE=rustc-web')
       ? ['-Zbuild-std=std,panic_abort']
       : [];
-    run(
+    await run(
       cargo,
       [
         'build',
@@ -170,14 +192,15 @@ step(
         'target/wasm',
         ...buildStd,
       ],
-      { env },
+      { env, buffered: true },
     );
+    await deps; // the optimizer below is an npm package
     mkdirSync(join(root, 'build/wasm'), { recursive: true });
     const raw = 'target/wasm/wasm32-unknown-unknown/wasm/priv_stark_wasm.wasm';
     const out = 'build/wasm/priv_stark.wasm';
     const wasmOpt = join(root, 'node_modules/binaryen/bin/wasm-opt');
     if (existsSync(wasmOpt)) {
-      run(process.execPath, [
+      await run(process.execPath, [
         wasmOpt,
         raw,
         // -O1: -O2 and above made this module 13 % slower to verify in Node 20's V8; -O1 is as
@@ -199,8 +222,14 @@ step(
   },
 );
 
-// 4. TypeScript → dist/
-step(
+// 4. TypeScript → dist/, once the addon's typings are regenerated
+const built = await Promise.allSettled([deps, native, wasm]);
+const failures = new Set(built.filter((r) => r.status === 'rejected').map((r) => r.reason.message));
+if (failures.size > 0) {
+  for (const message of failures) process.stderr.write(`[build] ${message}\n`);
+  process.exit(1);
+}
+await step(
   'ts',
   {
     inputs: ['tsconfig.json', 'tsconfig.build.json', ...filesUnder('src', (p) => /\.ts$/.test(p))],

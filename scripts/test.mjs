@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: every check of the project, in order, continuing past a failure so one run shows
 // everything; exits non-zero if any step failed. Ends with one summary line of test counts.
+// The two installs that mostly wait on the registry (the pinned runtimes, the Next.js example)
+// run beside the Rust checks, each into its own log under build/, printed whole when it ends.
 
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,29 +43,64 @@ function step(name, command, args, { count, env } = {}) {
   );
 }
 
+/** Starts a step beside the others; `settle(pending)` waits for it and reports it like `step`. */
+function besideStep(name, command, args) {
+  const log = join(root, 'build', `${name.replaceAll(' ', '-')}.log`);
+  mkdirSync(dirname(log), { recursive: true });
+  const fd = openSync(log, 'w');
+  process.stderr.write(`\n[test] ${name} (beside the next steps): ${command} ${args.join(' ')}\n`);
+  const started = Date.now();
+  const child = spawn(command, args, { cwd: root, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  return new Promise((resolve) => {
+    child.on('error', (error) => resolve({ name, log, started, status: error.message }));
+    child.on('close', (status, signal) =>
+      resolve({ name, log, started, status: status ?? signal }),
+    );
+  });
+}
+
+async function settle(pending) {
+  const { name, log, started, status } = await pending;
+  process.stderr.write(`\n[test] ${name}: output\n`);
+  if (existsSync(log)) process.stderr.write(readFileSync(log));
+  const ok = status === 0;
+  if (!ok) failedSteps.push(name);
+  process.stderr.write(
+    `[test] ${name}: ${ok ? 'ok' : `FAILED (status ${status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s (beside)\n`,
+  );
+}
+
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 step('system packages', 'bash', [join(root, 'scripts', 'system-deps.sh')]);
+// The pinned runtimes (Bun, Deno, workerd, Node 22/24/26, better-sqlite3 for Node 26) for the
+// suites under test/runtimes and the Node 26 run; the Next.js merchant example's own dependencies
+// and build (a no-op when nothing changed), so its test does not spend its time installing.
+const runtimesInstalled = besideStep('runtimes', process.execPath, [
+  join(root, 'scripts', 'runtimes.mjs'),
+  '--sqlite-lines',
+  '26',
+]);
+const nextMerchantBuilt = besideStep('next merchant', process.execPath, [
+  join(root, 'scripts', 'next-merchant.mjs'),
+]);
 step('rustfmt', 'cargo', ['fmt', '--all', '--', '--check']);
 step('clippy', 'cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings']);
 step('cargo test', 'cargo', ['test', '--workspace'], { count: 'cargo' });
 step('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
 step('biome', bin('biome'), ['ci', '--error-on-warnings', '.']);
-// The pinned runtimes (Bun, Deno, workerd, Node 22/24/26, better-sqlite3 for Node 26), installed
-// once here (a stamp check when present) so the suites under test/runtimes and the Node 26 run
-// find them; a failure to install is a failure.
+// The installs started beside the checks above; the paths come from a stamp check once the
+// install is done (a failure to install is a failure).
+await settle(runtimesInstalled);
 let installed = null;
-process.stderr.write('\n[test] runtimes: node scripts/runtimes.mjs --sqlite-lines 26\n');
-const installStarted = Date.now();
 try {
-  installed = runtimes({ sqliteLines: ['26'] });
-  process.stderr.write(
-    `[test] runtimes: ok in ${((Date.now() - installStarted) / 1000).toFixed(1)} s\n`,
-  );
+  installed = runtimes({ quiet: true, sqliteLines: ['26'] });
 } catch (error) {
-  failedSteps.push('runtimes');
+  if (!failedSteps.includes('runtimes')) failedSteps.push('runtimes');
   process.stderr.write(`[test] runtimes: FAILED (${error.message})\n`);
 }
+await settle(nextMerchantBuilt);
 
 function countReport(path, name) {
   if (!existsSync(path)) {
@@ -75,9 +112,6 @@ function countReport(path, name) {
   failed += report.numFailedTests ?? 0;
 }
 
-// The Next.js merchant example's own dependencies and build (once; a no-op when nothing changed),
-// before vitest so its test does not spend its time installing.
-step('next merchant', process.execPath, [join(root, 'scripts', 'next-merchant.mjs')]);
 rmSync(vitestReport, { force: true });
 step('vitest', bin('vitest'), [
   'run',
