@@ -206,6 +206,7 @@ const CLASS_MAX_LINES = 400;
 const FUNCTION_MAX_LINES = 80;
 /** The rooms that carry the product, where classes and functions are held small too. */
 const SMALL_PARTS_ROOMS = new Set([
+  'chain',
   'client',
   'mcp',
   'ledger',
@@ -217,6 +218,8 @@ const SMALL_PARTS_ROOMS = new Set([
 const GENERATED = new Set([
   // napi-rs writes it from the binding's Rust signatures (`napi build --dts`).
   'core/native-binding.d.ts',
+  // scripts/compile-contracts.mjs writes it from contracts/ (ABIs and bytecode).
+  'chain/contract-artifacts.ts',
 ]);
 
 /** What breaks the limits in one file, as `file: what (lines)` lines. */

@@ -1,0 +1,60 @@
+// The committed contract artifacts are what the sources compile to: the pinned solc recompiles
+// contracts/ (with OpenZeppelin from node_modules) and every committed file — the standard-JSON
+// inputs a block explorer verifies against, the artifacts, the TypeScript module — matches byte
+// for byte. Must-fail twin: one changed byte of source changes the bytecode.
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+import { describe, expect, it } from 'vitest';
+
+import {
+  compileContracts,
+  GENERATED_MODULE,
+  SETTINGS,
+  UNITS,
+} from '../../scripts/compile-contracts.mjs';
+import { privStarkEscrowBytecode, SOLC_VERSION } from '../../src/chain/contract-artifacts.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const read = (path: string) => readFileSync(new URL(path, `file://${ROOT}`), 'utf8');
+
+describe('the committed contract artifacts', () => {
+  it('are reproduced byte for byte from contracts/ by the pinned solc', () => {
+    const files = compileContracts();
+    expect([...files.keys()].sort()).toEqual(
+      [
+        GENERATED_MODULE,
+        ...UNITS.flatMap((u) => [
+          `contracts/artifacts/${u.name}.input.json`,
+          ...u.contracts.map((c) => `contracts/artifacts/${c}.json`),
+        ]),
+      ].sort(),
+    );
+    for (const [path, text] of files) expect(read(path), path).toBe(text);
+    // The settings a verifier needs are the ones pinned, and the compiler is the pinned package.
+    const escrow = JSON.parse(read('contracts/artifacts/PrivStarkEscrow.json'));
+    expect(escrow.settings).toEqual(SETTINGS);
+    expect(escrow.settings.evmVersion).toBe('cancun');
+    const pinned = JSON.parse(read('package.json')).dependencies.solc as string;
+    expect(SOLC_VERSION.startsWith(`${pinned}+commit.`)).toBe(true);
+    expect(escrow.bytecode).toBe(privStarkEscrowBytecode);
+  }, 120_000);
+
+  it('must-fail twin: a changed byte of the escrow source changes its bytecode', () => {
+    const solc = createRequire(`${ROOT}package.json`)('solc');
+    const input = JSON.parse(read('contracts/artifacts/escrow.input.json'));
+    const source = 'contracts/src/PrivStarkEscrow.sol';
+    const compiled = (standardJson: unknown) =>
+      `0x${JSON.parse(solc.compile(JSON.stringify(standardJson))).contracts[source].PrivStarkEscrow.evm.bytecode.object}`;
+    // The committed input alone (no import callback) gives the committed bytecode…
+    expect(compiled(input)).toBe(privStarkEscrowBytecode);
+    // …and a one-character change of a comment does not.
+    input.sources[source].content = input.sources[source].content.replace(
+      'The escrow that backs',
+      'The escrow that  backs',
+    );
+    expect(compiled(input)).not.toBe(privStarkEscrowBytecode);
+  }, 120_000);
+});
