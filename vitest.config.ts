@@ -1,10 +1,9 @@
 import { availableParallelism } from 'node:os';
 
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // One worker more than the cores (vitest's default is one fewer: a single worker on two
     // cores): most suites spend much of their time waiting on child processes, listeners and
     // databases, so a third file keeps both cores busy — the whole run took 600 s instead of
@@ -14,5 +13,27 @@ export default defineConfig({
     // machine it had alone, so the longest single test (about 33 s alone) needs room.
     testTimeout: 180_000,
     hookTimeout: 240_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/chain/**'],
+        },
+      },
+      // The chain suites (test/chain/): one local node shared by those that never rewrite
+      // history, started only when one of them is queued (vitest calls a project's global setup
+      // only then, test/chain/shared-node.ts); a suite that moves time, reorgs or stops mining
+      // starts a node of its own.
+      {
+        extends: true,
+        test: {
+          name: 'chain',
+          include: ['test/chain/**/*.test.ts'],
+          globalSetup: ['test/chain/shared-node.ts'],
+        },
+      },
+    ],
   },
 });
