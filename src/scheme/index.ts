@@ -11,6 +11,12 @@ export {
   MAX_DESTINATION_CHARS,
 } from './caip10.js';
 export {
+  type ChainNetworkProfile,
+  chainAssetId,
+  chainNetworkId,
+  chainNetworkProfile,
+} from './chain-network.js';
+export {
   exitContext,
   paymentContext,
   publicInputs,
@@ -45,6 +51,7 @@ export {
 } from './encoding.js';
 export {
   BODY_LIMIT_BYTES,
+  type ChainBacking,
   COMPACT_HEADER_MAX_BYTES,
   CONTEXT_FIELD_MAX_BYTES,
   DEVNET_NETWORK,

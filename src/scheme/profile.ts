@@ -20,6 +20,16 @@ export interface NetworkProfile {
   readonly asset: string;
   /** Decimals of the asset (atomic units per whole unit = 10^decimals). */
   readonly decimals: number;
+  /** What backs a chain pool (`chain-network.ts`); absent for the devnet pool. */
+  readonly chain?: ChainBacking;
+}
+
+/** What backs a chain pool: the chain, its escrow and the escrow's one token (EIP-55 addresses). */
+export interface ChainBacking {
+  /** EIP-155 chain id. */
+  readonly chainId: number;
+  readonly escrow: string;
+  readonly token: string;
 }
 
 /** The embedded devnet pool: `dUSD`, 6 decimals. */
