@@ -219,8 +219,88 @@ const V3 = {
     );`,
 } satisfies Migration;
 
+/**
+ * The payout sender's journal (`payout-journal.ts`): `leases` — one row per thing that one
+ * instance at a time may do (a rail's signing), with its holder, epoch and expiry; `payout_rails` —
+ * per rail, the next nonce to reserve and the cursor of decided withdrawals; `payout_attempts` —
+ * each reserved nonce and the one withdrawal it belongs to (the primary key makes a nonce serve one
+ * payout only); `payout_transactions` — every signed transaction of an attempt, raw, stored before
+ * it is broadcast, in signing order (`position`).
+ */
+const V4 = {
+  version: 4,
+  name: 'payout sender',
+  sqlite: `
+    CREATE TABLE leases (
+      name TEXT PRIMARY KEY,
+      holder TEXT NOT NULL,
+      epoch INTEGER NOT NULL,
+      expires_at INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE payout_rails (
+      rail TEXT PRIMARY KEY,
+      next_nonce INTEGER NOT NULL,
+      cursor INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE payout_attempts (
+      rail TEXT NOT NULL,
+      nonce INTEGER NOT NULL,
+      withdrawal_id TEXT NOT NULL,
+      deadline INTEGER NOT NULL,
+      reserved_at INTEGER NOT NULL,
+      PRIMARY KEY (rail, nonce)
+    ) WITHOUT ROWID;
+    CREATE INDEX payout_attempts_withdrawal ON payout_attempts (withdrawal_id);
+    CREATE TABLE payout_transactions (
+      hash TEXT PRIMARY KEY,
+      rail TEXT NOT NULL,
+      nonce INTEGER NOT NULL,
+      position INTEGER NOT NULL,
+      raw TEXT NOT NULL,
+      max_fee_per_gas TEXT NOT NULL,
+      max_priority_fee_per_gas TEXT NOT NULL,
+      signed_at INTEGER NOT NULL,
+      signed_block INTEGER NOT NULL,
+      UNIQUE (rail, nonce, position)
+    );`,
+  postgres: `
+    CREATE TABLE leases (
+      name TEXT PRIMARY KEY,
+      holder TEXT NOT NULL,
+      epoch BIGINT NOT NULL,
+      expires_at BIGINT NOT NULL
+    );
+    CREATE TABLE payout_rails (
+      rail TEXT PRIMARY KEY,
+      next_nonce BIGINT NOT NULL,
+      cursor BIGINT NOT NULL
+    );
+    CREATE TABLE payout_attempts (
+      rail TEXT NOT NULL,
+      nonce BIGINT NOT NULL,
+      withdrawal_id TEXT NOT NULL,
+      deadline BIGINT NOT NULL,
+      reserved_at BIGINT NOT NULL,
+      PRIMARY KEY (rail, nonce)
+    );
+    CREATE INDEX payout_attempts_withdrawal ON payout_attempts (withdrawal_id);
+    CREATE TABLE payout_transactions (
+      hash TEXT PRIMARY KEY,
+      rail TEXT NOT NULL,
+      nonce BIGINT NOT NULL,
+      position INTEGER NOT NULL,
+      raw TEXT NOT NULL,
+      max_fee_per_gas TEXT NOT NULL,
+      max_priority_fee_per_gas TEXT NOT NULL,
+      signed_at BIGINT NOT NULL,
+      signed_block BIGINT NOT NULL,
+      UNIQUE (rail, nonce, position),
+      FOREIGN KEY (rail, nonce) REFERENCES payout_attempts (rail, nonce)
+    );`,
+} satisfies Migration;
+
 /** Every migration, ascending. */
-export const MIGRATIONS: readonly Migration[] = [V1, V2, V3];
+export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
