@@ -9,6 +9,18 @@ export { type CommitResult, GroupCommitter } from './committer.js';
 export type { LedgerCore } from './context.js';
 export type { DepositAccepted, DepositInput, DepositResult } from './deposit.js';
 export {
+  type CommitmentLeaf,
+  type DepositWatchStore,
+  WATCHED_STATES,
+  type WatchBinding,
+  type WatchCursor,
+  type WatchDecision,
+  type WatchedDeposit,
+  type WatchedState,
+  type WatchEvent,
+  watchSource,
+} from './deposit-watch.js';
+export {
   LEDGER_REASONS,
   type LedgerReason,
   type LedgerRejection,
@@ -19,6 +31,7 @@ export type { HandOverAccepted, HandOverInput, HandOverResult } from './hand-ove
 export { MIGRATIONS, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 export { noteCommitment, precommitment, recipientNote, settlementId } from './notes.js';
 export { openStore, type StoreConfig, storeConfigFromEnv } from './open.js';
+export { openDepositWatch } from './open-deposit-watch.js';
 export {
   Ledger,
   type LedgerHealth,

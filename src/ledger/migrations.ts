@@ -299,8 +299,99 @@ const V4 = {
     );`,
 } satisfies Migration;
 
+/**
+ * The deposit watcher (`deposit-watch.ts`): `chain_watch` — the escrow the pool is bound to (one
+ * row; none for a devnet pool), its token and network id, and the cursor of its events with the
+ * block hash it was read at; `chain_deposits` — each deposit the escrow took, where it stands, the
+ * acceptance transaction that carries the watcher's decision, and the block and hash of the events
+ * it acted on (its payment, its acceptance or decline, its reclaim). A deposit event's leaf is found by its index (whether a commitment's leaf is a
+ * shielded deposit).
+ */
+const V5 = {
+  version: 5,
+  name: 'deposit watcher',
+  sqlite: `
+    CREATE TABLE chain_watch (
+      source TEXT PRIMARY KEY,
+      chain_id INTEGER NOT NULL,
+      escrow TEXT NOT NULL,
+      token TEXT NOT NULL,
+      network TEXT NOT NULL,
+      deploy_block INTEGER NOT NULL,
+      scanned_block INTEGER NOT NULL,
+      scanned_hash TEXT,
+      updated_at INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE chain_deposits (
+      source TEXT NOT NULL,
+      idx INTEGER NOT NULL,
+      depositor TEXT NOT NULL,
+      amount TEXT NOT NULL,
+      pre TEXT NOT NULL,
+      block INTEGER NOT NULL,
+      block_hash TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN
+        ('pending', 'accepted', 'declined', 'reclaimed', 'shielded', 'unshieldable')),
+      decision TEXT CHECK (decision IN ('accept', 'decline')),
+      reason TEXT,
+      sent_tx TEXT,
+      sent_block INTEGER,
+      settled_block INTEGER,
+      settled_hash TEXT,
+      reclaimed_block INTEGER,
+      reclaimed_hash TEXT,
+      leaf_index INTEGER,
+      updated_at INTEGER NOT NULL,
+      PRIMARY KEY (source, idx)
+    ) WITHOUT ROWID;
+    CREATE INDEX chain_deposits_state ON chain_deposits (source, state);
+    CREATE INDEX chain_deposits_block ON chain_deposits (source, block);
+    CREATE INDEX chain_deposits_settled ON chain_deposits (source, settled_block);
+    CREATE INDEX chain_deposits_reclaimed ON chain_deposits (source, reclaimed_block);
+    CREATE INDEX events_deposit_leaf ON events (leaf_index) WHERE kind = 'deposit';`,
+  postgres: `
+    CREATE TABLE chain_watch (
+      source TEXT PRIMARY KEY,
+      chain_id BIGINT NOT NULL,
+      escrow TEXT NOT NULL,
+      token TEXT NOT NULL,
+      network TEXT NOT NULL,
+      deploy_block BIGINT NOT NULL,
+      scanned_block BIGINT NOT NULL,
+      scanned_hash TEXT,
+      updated_at BIGINT NOT NULL
+    );
+    CREATE TABLE chain_deposits (
+      source TEXT NOT NULL,
+      idx BIGINT NOT NULL,
+      depositor TEXT NOT NULL,
+      amount TEXT NOT NULL,
+      pre TEXT NOT NULL,
+      block BIGINT NOT NULL,
+      block_hash TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN
+        ('pending', 'accepted', 'declined', 'reclaimed', 'shielded', 'unshieldable')),
+      decision TEXT CHECK (decision IN ('accept', 'decline')),
+      reason TEXT,
+      sent_tx TEXT,
+      sent_block BIGINT,
+      settled_block BIGINT,
+      settled_hash TEXT,
+      reclaimed_block BIGINT,
+      reclaimed_hash TEXT,
+      leaf_index BIGINT,
+      updated_at BIGINT NOT NULL,
+      PRIMARY KEY (source, idx)
+    );
+    CREATE INDEX chain_deposits_state ON chain_deposits (source, state);
+    CREATE INDEX chain_deposits_block ON chain_deposits (source, block);
+    CREATE INDEX chain_deposits_settled ON chain_deposits (source, settled_block);
+    CREATE INDEX chain_deposits_reclaimed ON chain_deposits (source, reclaimed_block);
+    CREATE INDEX events_deposit_leaf ON events (leaf_index) WHERE kind = 'deposit';`,
+} satisfies Migration;
+
 /** Every migration, ascending. */
-export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4];
+export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
