@@ -17,6 +17,7 @@ import {
   createWalletClient,
   decodeErrorResult,
   encodeAbiParameters,
+  getAddress,
   type Hex,
   http,
   keccak256,
@@ -102,7 +103,7 @@ export async function send(
   return receipt;
 }
 
-/** Deploys `bytecode` with `args` as `account`; returns the contract's address. */
+/** Deploys `bytecode` with `args` as `account`; returns the contract's address (EIP-55). */
 export async function deploy(
   chain: Chain,
   account: PrivateKeyAccount,
@@ -118,7 +119,7 @@ export async function deploy(
   const receipt = await chain.public.waitForTransactionReceipt({ hash });
   if (receipt.status !== 'success' || !receipt.contractAddress)
     throw new Error('deployment reverted');
-  return receipt.contractAddress;
+  return getAddress(receipt.contractAddress);
 }
 
 /** A test-only contract's ABI and bytecode, from contracts/artifacts/ (never shipped in src/). */

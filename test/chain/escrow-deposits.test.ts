@@ -9,7 +9,7 @@ import fc from 'fast-check';
 
 import { privStarkEscrowAbi, testUsdcAbi } from '../../src/chain/contract-artifacts.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
-import { commitmentOf } from '../../src/core/witness.js';
+import { commitmentOf, digestElements, elementsDigest } from '../../src/core/witness.js';
 import { depositNonce, newAccount, revertOf } from '../../testkit/chain.js';
 import {
   balanceOf,
@@ -193,13 +193,15 @@ describe('pre: canonical exactly as the core decides', () => {
     expect(refused).toBe(4 * 3);
   });
 
-  it('the byte order is the core own: a digest the core makes, limbs read little-endian', () => {
+  it("the byte order is the core's: each limb little-endian, as in the digests the core makes", () => {
     const limbs = [0x0102030405060708n, 9n, P - 1n, 0xfedcba98n];
+    expect(digestOfLimbs(limbs)).toBe(elementsDigest(limbs));
     const digest = core.hashElements('PRE', limbs);
-    expect(core.parseDigest(digestOfLimbs(limbs))).toBe(digestOfLimbs(limbs));
-    // The core's own output decodes, limb by limb little-endian, to canonical values.
-    const bytes = Buffer.from(digest.slice(2), 'hex');
-    for (let i = 0; i < 4; i++) expect(bytes.readBigUInt64LE(8 * i) < P).toBe(true);
+    expect(digestOfLimbs(digestElements(digest))).toBe(digest);
+    // Must-fail twin: p read big-endian is a canonical limb; the core refuses p little-endian.
+    const bigEndianP = `0x${P.toString(16).padStart(16, '0')}${'00'.repeat(24)}` as Hex;
+    expect(coreAccepts(bigEndianP)).toBe(true);
+    expect(coreAccepts(digestOfLimbs([P, 0n, 0n, 0n]))).toBe(false);
   });
 
   it('agrees with the core on random digests near and far from the modulus', async () => {
