@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Brings a checkout up to date before `npm start` / `npm test`: npm dependencies, the native
-// addon, the WebAssembly module and the compiled TypeScript. Each step runs only when its inputs
-// changed since the last run (a content hash kept beside the output), so later runs are quick.
+// addon, the WebAssembly module, the contract artifacts and the compiled TypeScript. Each step
+// runs only when its inputs changed since the last run (a content hash kept beside the output), so
+// later runs are quick.
 // On a fresh clone the WebAssembly compile starts at once, beside `npm install` (it needs nothing
 // from node_modules until its optimizer), and the native addon follows the install: two cargo
 // builds side by side keep both cores busy through each one's single-threaded LTO tail.
@@ -222,8 +223,30 @@ const wasm = step(
   },
 );
 
-// 4. TypeScript → dist/, once the addon's typings are regenerated
-const built = await Promise.allSettled([deps, native, wasm]);
+// 4. Solidity → the committed contract artifacts (contracts/artifacts/ and
+// src/chain/contract-artifacts.ts, scripts/compile-contracts.mjs), only when contracts/ or the
+// pinned compiler changed: the stamp is committed beside the artifacts, so a clone whose
+// artifacts match its sources compiles nothing (nothing is compiled at run time either).
+const pins = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies;
+const contracts = step(
+  'contracts',
+  {
+    inputs: [
+      'scripts/compile-contracts.mjs',
+      ...filesUnder('contracts', (p) => p.endsWith('.sol')),
+    ],
+    outputs: ['src/chain/contract-artifacts.ts', 'contracts/artifacts/escrow.input.json'],
+    stampPath: 'contracts/artifacts/sources.sha256',
+    extra: `solc ${pins.solc}, @openzeppelin/contracts ${pins['@openzeppelin/contracts']}`,
+  },
+  async () => {
+    await deps; // solc and OpenZeppelin are npm packages
+    await run(process.execPath, [join(root, 'scripts/compile-contracts.mjs')]);
+  },
+);
+
+// 5. TypeScript → dist/, once the addon's typings and the contract artifacts are regenerated
+const built = await Promise.allSettled([deps, native, wasm, contracts]);
 const failures = new Set(built.filter((r) => r.status === 'rejected').map((r) => r.reason.message));
 if (failures.size > 0) {
   for (const message of failures) process.stderr.write(`[build] ${message}\n`);

@@ -3,8 +3,10 @@
 // inputs a block explorer verifies against, the artifacts, the TypeScript module — matches byte
 // for byte. Must-fail twin: one changed byte of source changes the bytecode.
 
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
@@ -41,6 +43,26 @@ describe('the committed contract artifacts', () => {
     expect(SOLC_VERSION.startsWith(`${pinned}+commit.`)).toBe(true);
     expect(escrow.bytecode).toBe(privStarkEscrowBytecode);
   }, 120_000);
+
+  it("the build's committed stamp is the sources' fingerprint: a clone compiles nothing", () => {
+    // scripts/build.mjs's fingerprint of the contracts step: its extra, then path and bytes of
+    // each input in order.
+    const pins = JSON.parse(read('package.json')).dependencies;
+    const sol = (dir: string): string[] =>
+      readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory()
+          ? sol(join(dir, entry.name))
+          : entry.name.endsWith('.sol')
+            ? [join(dir, entry.name)]
+            : [],
+      );
+    const hash = createHash('sha256').update(
+      `solc ${pins.solc}, @openzeppelin/contracts ${pins['@openzeppelin/contracts']}`,
+    );
+    for (const path of ['scripts/compile-contracts.mjs', ...sol('contracts')].sort())
+      hash.update(path).update(readFileSync(join(ROOT, path)));
+    expect(read('contracts/artifacts/sources.sha256')).toBe(hash.digest('hex'));
+  });
 
   it('must-fail twin: a changed byte of the escrow source changes its bytecode', () => {
     const solc = createRequire(`${ROOT}package.json`)('solc');
