@@ -842,6 +842,77 @@ function transitionChart(json: Fields): TopLevelSpec {
   );
 }
 
+/**
+ * Gas: each escrow operation's cost on Base in USD, stacked L2 execution and L1 data, labelled
+ * with its L2 gas; what is paid once (the deployment) is in the title, not among the bars; the
+ * prices the bench states are on the axis.
+ */
+function gasChart(json: Fields): TopLevelSpec {
+  const prices = fields(json.prices, 'prices');
+  const parts: Fields[] = [];
+  const totals: Fields[] = [];
+  const once: string[] = [];
+  for (const [i, value] of list(json.operations, 'operations').entries()) {
+    const o = fields(value, `operations[${i}]`);
+    const operation = text(o.name, `operations[${i}].name`);
+    const gas = Math.round(num(o.gasUsed, `operations[${i}].gasUsed`));
+    const l2 = num(o.l2FeeUsd, `operations[${i}].l2FeeUsd`);
+    const l1 = num(o.l1FeeUsd, `operations[${i}].l1FeeUsd`);
+    if (o.once === true) {
+      once.push(`${operation} ${gas.toLocaleString('en-US')} gas, $${(l1 + l2).toFixed(3)}`);
+      continue;
+    }
+    parts.push({ operation, part: 'L2 execution', usd: l2 });
+    parts.push({ operation, part: 'L1 data (upper bound)', usd: l1 });
+    totals.push({ operation, usd: l1 + l2, gas });
+  }
+  const gwei = (key: string) => Number(text(prices[key], `prices.${key}`)) / 1e9;
+  const y = {
+    field: 'operation',
+    type: 'nominal' as const,
+    sort: null,
+    title: null,
+    axis: { labelLimit: 320 },
+  };
+  const x = { field: 'usd', type: 'quantitative' as const };
+  return {
+    ...frame(
+      `Gas of the escrow on Base, per use (a payment: none, it is off chain); ${once.join('; ')}`,
+      json,
+    ),
+    width: 420,
+    height: { step: 18 },
+    layer: [
+      {
+        data: { values: parts },
+        mark: { type: 'bar', tooltip: true },
+        encoding: {
+          y,
+          x: {
+            ...x,
+            stack: 'zero',
+            title: `USD at L2 ${gwei('l2GasPriceWei')} gwei, L1 ${gwei('l1BaseFeeWei')} gwei, blob ${gwei('l1BlobBaseFeeWei')} gwei, ETH ${num(prices.ethUsd, 'prices.ethUsd')} USD (label: L2 gas)`,
+          },
+          color: {
+            field: 'part',
+            type: 'nominal',
+            scale: {
+              domain: ['L2 execution', 'L1 data (upper bound)'],
+              range: ['#4c78a8', '#f58518'],
+            },
+            legend: { orient: 'top', title: null, labelLimit: 300 },
+          },
+        },
+      },
+      {
+        data: { values: totals },
+        mark: { type: 'text', align: 'left', dx: 4, fontSize: 10 },
+        encoding: { y, x, text: { field: 'gas', type: 'quantitative', format: ',d' } },
+      },
+    ],
+  };
+}
+
 export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = {
   proof: proofChart,
   core: coreChart,
@@ -854,6 +925,7 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   recovery: recoveryChart,
   'ready-notes': readyNotesChart,
   transition: transitionChart,
+  gas: gasChart,
 };
 
 /** The Vega-Lite spec of bench `name`'s chart from its results JSON; refuses a malformed one. */
