@@ -19,6 +19,8 @@ import {
 } from 'viem';
 
 import { privStarkEscrowAbi } from './contract-artifacts.js';
+import { finalBlock } from './final-block.js';
+import type { Finality } from './finality.js';
 
 /** A block as a pass sees it. */
 export interface BlockView {
@@ -30,7 +32,7 @@ export interface BlockView {
 /** What one pass reads once. */
 export interface ChainView {
   readonly latest: BlockView;
-  /** The newest block with the configured confirmations (`latest − confirmations + 1`). */
+  /** The newest final block (`latest − confirmations + 1`, or the one the node tags). */
   readonly final: BlockView;
   /** The sending key's transaction count at the final and latest block, and with the pool's. */
   readonly nonces: { readonly final: number; readonly latest: number; readonly pending: number };
@@ -41,15 +43,16 @@ export interface ChainView {
   readonly gasBalance: bigint;
 }
 
-/** Reads the view of one pass for the sending key `address`. */
+/** Reads the view of one pass for the sending key `address`, final as `finality` says. */
 export async function readChainView(
   client: PublicClient,
   address: Address,
-  confirmations: number,
+  finality: Finality,
 ): Promise<ChainView> {
   const latest = await client.getBlock({ blockTag: 'latest' });
-  const depth = BigInt(Math.max(1, confirmations) - 1);
-  const finalNumber = latest.number > depth ? latest.number - depth : 0n;
+  const finalNumber = BigInt(
+    Math.max(0, await finalBlock(client, finality, Number(latest.number))),
+  );
   const [final, finalCount, latestCount, pendingCount, tip, gasBalance] = await Promise.all([
     client.getBlock({ blockNumber: finalNumber }),
     client.getTransactionCount({ address, blockNumber: finalNumber }),

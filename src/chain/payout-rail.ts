@@ -34,6 +34,7 @@ import type {
   RailStatus,
 } from '../pool-node/payout-rail.js';
 import { failpoint } from './failpoint.js';
+import type { Finality } from './finality.js';
 import { type AttemptState, attemptState, isDead } from './payout-attempts.js';
 import {
   type ChainView,
@@ -70,8 +71,8 @@ export interface EvmPayoutRailOptions {
   /** The escrow's token (never a destination). */
   readonly token: Address;
   readonly journal: PayoutJournal;
-  /** Blocks that make a block final (1: the latest). */
-  readonly confirmations: number;
+  /** When a block is final (`{ confirmations: 1 }`: the latest). */
+  readonly finality: Finality;
   /** The ceiling on the fee per gas, wei. */
   readonly maxFeePerGas: bigint;
   /** Below this balance (wei) nothing new is signed. */
@@ -147,8 +148,8 @@ export class EvmPayoutRail implements PayoutRail {
   }
 
   async beginPass(lease: Lease): Promise<RailPass> {
-    const { client, account, confirmations, maxFeePerGas, minGasBalance } = this.options;
-    const view = await readChainView(client, account.address, confirmations);
+    const { client, account, finality, maxFeePerGas, minGasBalance } = this.options;
+    const view = await readChainView(client, account.address, finality);
     this.gasBalance = view.gasBalance;
     const market = offeredFees(view.baseFee, view.tip, maxFeePerGas);
     const hold: PayoutWait | null =

@@ -56,6 +56,8 @@ export type PayoutEvent =
       readonly reference?: string;
       readonly reason?: PayoutFailure;
     }
+  /** A pass ran to its end: how many withdrawals wait, by why. */
+  | { readonly kind: 'passed'; readonly waiting: Readonly<Partial<Record<PayoutWait, number>>> }
   | { readonly kind: 'pass_failed'; readonly message: string };
 
 /** The sender's state, for `/health` and the metrics. */
@@ -206,6 +208,7 @@ export class PayoutSender {
     this.waiting = {};
     for (const { wait } of waiting) this.waiting[wait] = (this.waiting[wait] ?? 0) + 1;
     this.lastPassAt = this.clock();
+    this.options.onEvent?.({ kind: 'passed', waiting: { ...this.waiting } });
     return { role: 'active', decided, waiting };
   }
 

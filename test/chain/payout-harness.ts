@@ -79,7 +79,7 @@ export function payoutHarness(chain: () => Chain) {
       escrow: f.escrow,
       token: f.token,
       journal,
-      confirmations: 1,
+      finality: { confirmations: 1 },
       maxFeePerGas: parseGwei('100'),
       minGasBalance: parseEther('0.01'),
       ...rail,
