@@ -11,8 +11,16 @@ import {
   PoolNodeClient,
   PoolNodeError,
 } from '../pool-node/index.js';
-import { SERVICE_DEFAULTS, startService } from '../service/index.js';
+import { ConfigError } from '../http/index.js';
+import {
+  type RunningService,
+  SERVICE_DEFAULTS,
+  ServiceConfigError,
+  startService,
+} from '../service/index.js';
+import { CHAIN_OPTIONS, chainConfig } from './chain-flags.js';
 import { parameterSetList } from './start.js';
+import { UsageError } from './usage-error.js';
 
 export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--database-url URL] [--checkpoint-interval-ms N] [--cors ORIGINS]
                     run the devnet pool node (POOL_HOST, POOL_PORT, DATA_DIR, DATABASE_URL, CHECKPOINT_INTERVAL_MS,
@@ -20,7 +28,11 @@ export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--
                     once, no CORS); --cors lets browser wallets on those origins (comma-separated, or *) read its GET routes
                     and hand proofs over; --proof-store-max N (PROOF_STORE_MAX, 10000) handed-over proofs kept at once;
                     --handover-rate-limit N (HANDOVER_RATE_LIMIT, 120) hand-overs per minute and client address;
-                    --parameter-sets IDS (PROOF_PARAMETER_SETS, 3,2) proof parameter sets the hand-over accepts
+                    --parameter-sets IDS (PROOF_PARAMETER_SETS, 3,2) proof parameter sets the hand-over accepts;
+                    a pool backed by an escrow on a chain: --chain-rpc URL --escrow ADDRESS --operator-key-file FILE
+                    [--confirmations N|safe|finalized] [--deny-list FILE] [--chain-id N] [--token ADDRESS]
+                    [--deploy-block N] (CHAIN_RPC_URL, ESCROW_ADDRESS, OPERATOR_KEY_FILE or OPERATOR_KEY,
+                    CHAIN_CONFIRMATIONS, DENY_LIST, CHAIN_ID, TOKEN_ADDRESS, ESCROW_DEPLOY_BLOCK; start --help)
   pool state [--url URL]
                     the pool's head: size, root, latest checkpoint, deposited, withdrawn, paid-out and
                     refunded totals
@@ -57,42 +69,25 @@ async function serve(argv: string[]): Promise<number> {
       'proof-store-max': { type: 'string' },
       'handover-rate-limit': { type: 'string' },
       'parameter-sets': { type: 'string' },
+      ...CHAIN_OPTIONS,
     },
     strict: true,
   });
   const env = process.env;
-  const d = SERVICE_DEFAULTS;
-  const service = await startService({
-    ...d,
-    facilitator: false,
-    poolNode: true,
-    host: values.host ?? env.POOL_HOST ?? d.host,
-    poolPort: integer(values.port ?? env.POOL_PORT, 'port', d.poolPort),
-    poolCorsOrigins: parseCorsOrigins(values.cors ?? env.POOL_CORS_ORIGINS),
-    dataDir: values['data-dir'] ?? env.DATA_DIR ?? d.dataDir,
-    databaseUrl: values['database-url'] ?? env.DATABASE_URL,
-    checkpointIntervalMs: integer(
-      values['checkpoint-interval-ms'] ?? env.CHECKPOINT_INTERVAL_MS,
-      'checkpoint interval',
-      d.checkpointIntervalMs,
-    ),
-    operatorToken: env.POOL_OPERATOR_TOKEN || undefined,
-    logLevel: values['log-level'] ?? env.LOG_LEVEL ?? d.logLevel,
-    proofStoreCapacity: integer(
-      values['proof-store-max'] ?? env.PROOF_STORE_MAX,
-      'proof store max',
-      d.proofStoreCapacity,
-    ),
-    handOverRateLimit: {
-      max: integer(
-        values['handover-rate-limit'] ?? env.HANDOVER_RATE_LIMIT,
-        'hand-over rate limit',
-        d.handOverRateLimit.max,
-      ),
-      timeWindowMs: 60_000,
-    },
-    parameterSets: parameterSetList(values['parameter-sets'] ?? env.PROOF_PARAMETER_SETS),
-  });
+  let service: RunningService;
+  try {
+    service = await startService(serveConfig(values, env));
+  } catch (error) {
+    if (
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      error instanceof ServiceConfigError
+    ) {
+      process.stderr.write(`priv-stark pool serve: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
@@ -104,6 +99,47 @@ async function serve(argv: string[]): Promise<number> {
   });
   await service.close();
   return 0;
+}
+
+/** `pool serve`'s flags and environment as a service configuration. */
+function serveConfig(
+  values: Record<string, string | boolean | string[] | undefined>,
+  env: NodeJS.ProcessEnv,
+): Parameters<typeof startService>[0] {
+  const d = SERVICE_DEFAULTS;
+  const v = values as Record<string, string | undefined>;
+  return {
+    ...d,
+    facilitator: false,
+    poolNode: true,
+    host: v.host ?? env.POOL_HOST ?? d.host,
+    poolPort: integer(v.port ?? env.POOL_PORT, 'port', d.poolPort),
+    poolCorsOrigins: parseCorsOrigins(v.cors ?? env.POOL_CORS_ORIGINS),
+    dataDir: v['data-dir'] ?? env.DATA_DIR ?? d.dataDir,
+    databaseUrl: v['database-url'] ?? env.DATABASE_URL,
+    checkpointIntervalMs: integer(
+      v['checkpoint-interval-ms'] ?? env.CHECKPOINT_INTERVAL_MS,
+      'checkpoint interval',
+      d.checkpointIntervalMs,
+    ),
+    operatorToken: env.POOL_OPERATOR_TOKEN || undefined,
+    logLevel: v['log-level'] ?? env.LOG_LEVEL ?? d.logLevel,
+    proofStoreCapacity: integer(
+      v['proof-store-max'] ?? env.PROOF_STORE_MAX,
+      'proof store max',
+      d.proofStoreCapacity,
+    ),
+    handOverRateLimit: {
+      max: integer(
+        v['handover-rate-limit'] ?? env.HANDOVER_RATE_LIMIT,
+        'hand-over rate limit',
+        d.handOverRateLimit.max,
+      ),
+      timeWindowMs: 60_000,
+    },
+    parameterSets: parameterSetList(v['parameter-sets'] ?? env.PROOF_PARAMETER_SETS),
+    chain: chainConfig(values, env),
+  };
 }
 
 async function state(argv: string[]): Promise<number> {

@@ -1,7 +1,8 @@
 /**
  * @module `priv-stark start` (the default of `npm start`): flags and environment (flags win) into
  * a {@link ServiceConfig}, then the service (`src/service`): the facilitator listener and the
- * devnet pool node over one ledger. SIGTERM / SIGINT shut down gracefully.
+ * pool node over one ledger — the devnet pool, or a pool backed by an escrow on a chain
+ * (`chain-flags.ts`). SIGTERM / SIGINT shut down gracefully.
  */
 
 import { parseArgs } from 'node:util';
@@ -15,14 +16,10 @@ import {
   ServiceConfigError,
   startService,
 } from '../service/index.js';
+import { CHAIN_FLAGS_USAGE, CHAIN_OPTIONS, chainConfig } from './chain-flags.js';
+import { UsageError } from './usage-error.js';
 
-/** A command line or environment that cannot be used. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+export { UsageError };
 
 export const START_USAGE = `usage: priv-stark start [options]
 
@@ -46,6 +43,7 @@ export const START_USAGE = `usage: priv-stark start [options]
   --parameter-sets IDS        proof parameter sets to accept, comma-separated
                               (PROOF_PARAMETER_SETS; default 3,2: drop 2 once no payment proved
                               by an older release can be in flight)
+${CHAIN_FLAGS_USAGE}
 
   Proofs are verified on VERIFY_THREADS worker threads (one per core) at nice VERIFY_NICE (10),
   so verification never starves the event loop; VERIFY_THREADS=0 uses the core's own threads.
@@ -76,7 +74,7 @@ export function startConfig(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): ServiceConfig {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -96,6 +94,7 @@ export function startConfig(
         'proof-store-max': { type: 'string' },
         'handover-rate-limit': { type: 'string' },
         'parameter-sets': { type: 'string' },
+        ...CHAIN_OPTIONS,
       },
       strict: true,
       allowPositionals: false,
@@ -151,6 +150,7 @@ export function startConfig(
     },
     poolCorsOrigins: parseCorsOrigins(str('pool-cors', 'POOL_CORS_ORIGINS')),
     parameterSets: parameterSetList(str('parameter-sets', 'PROOF_PARAMETER_SETS')),
+    chain: chainConfig(values, env),
   };
 }
 

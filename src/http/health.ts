@@ -2,12 +2,20 @@
  * @module `GET /health` (public), shaped like under-pressure's status route: 200 with the
  * version, scheme, x402 version, proof backend, networks with their one asset, the accepted proof
  * parameter sets with their security, and the pool's state; 503 naming what is down (`pool`, `backend`).
+ * A chain pool's networks name their chain, escrow and token, and `chain` says how its deposit
+ * watcher follows them (`chain-health.ts`) — a chain lagging or down never makes the route 503.
  */
 
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 
 import type { Backend, ParameterSetInfo } from '../core/index.js';
+import {
+  type ChainHealth,
+  ChainHealthSchema,
+  chainBody,
+  NetworkChainSchema,
+} from './chain-health.js';
 import type { StoreKind, StoreState } from '../ledger/index.js';
 import {
   DEVNET_NETWORK,
@@ -30,6 +38,8 @@ export interface HealthSource {
   readonly pool: { readonly kind: StoreKind; state(): Promise<StoreState> };
   /** How long the pool may take to answer (default 2000 ms). */
   readonly timeoutMs?: number;
+  /** The deposit watcher of a chain pool (`chain-health.ts`); absent for the devnet pool. */
+  readonly chain?: (() => ChainHealth) | undefined;
 }
 
 const CheckpointSchema = Type.Object({
@@ -44,7 +54,12 @@ const common = {
   scheme: Type.Literal(SCHEME),
   x402Version: Type.Literal(X402_VERSION),
   networks: Type.Array(
-    Type.Object({ network: Type.String(), asset: Type.String(), decimals: Type.Integer() }),
+    Type.Object({
+      network: Type.String(),
+      asset: Type.String(),
+      decimals: Type.Integer(),
+      chain: Type.Optional(NetworkChainSchema),
+    }),
   ),
   proofTransports: Type.Array(Type.Union([Type.Literal('reference'), Type.Literal('inline')]), {
     description: 'how payments may carry their proof: by reference (compact) and inline',
@@ -59,6 +74,7 @@ const common = {
     }),
     { description: 'the proof parameter sets accepted, with their security in bits' },
   ),
+  chain: Type.Optional(ChainHealthSchema),
 };
 
 const HealthOkSchema = Type.Object(
@@ -135,7 +151,12 @@ export function registerHealth(app: FastifyInstance, source: HealthSource): void
     version: source.version,
     scheme: SCHEME,
     x402Version: X402_VERSION,
-    networks: source.networks.map(({ network, asset, decimals }) => ({ network, asset, decimals })),
+    networks: source.networks.map(({ network, asset, decimals, chain }) => ({
+      network,
+      asset,
+      decimals,
+      ...(chain ? { chain: { ...chain } } : {}),
+    })),
     proofTransports: [...PROOF_TRANSPORTS] as ProofTransport[],
     parameterSets: source.parameterSets.map((set) => ({
       id: set.id,
@@ -160,6 +181,7 @@ export function registerHealth(app: FastifyInstance, source: HealthSource): void
         const body: HealthOk = {
           status: 'ok',
           ...base,
+          ...(source.chain ? { chain: chainBody(source.chain()) } : {}),
           backend: source.backend,
           pool: {
             kind: source.pool.kind,
@@ -181,6 +203,7 @@ export function registerHealth(app: FastifyInstance, source: HealthSource): void
       const body: HealthDown = {
         status: 'unavailable',
         ...base,
+        ...(source.chain ? { chain: chainBody(source.chain()) } : {}),
         backend: source.backend,
         pool: { kind: source.pool.kind, ok: state !== null },
         down,

@@ -24,6 +24,7 @@ export {
   parseConfig,
 } from './config.js';
 export { ReasonError, reasonOf } from './errors.js';
+export type { ChainHealth } from './chain-health.js';
 export { type HealthSource, registerHealth } from './health.js';
 export { type LogSettings, loggerOptions, REDACTED_PATHS } from './logging.js';
 export { FacilitatorMetrics, listenMetrics, type PoolGaugeSource } from './metrics.js';

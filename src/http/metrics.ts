@@ -2,7 +2,8 @@
  * @module Prometheus metrics (prom-client) of the facilitator, served on a separate, opt-in
  * listener (`METRICS_PORT`) — never on the facilitator's own listener, whose surface is exactly
  * the three routes. Requests by route, status and reason; verify and settle latency; the proof
- * backend; pool size and checkpoint age (read from the pool when scraped).
+ * backend; pool size and checkpoint age (read from the pool when scraped); a chain pool's watcher
+ * lag, reorganisations, deposits and hot keys' gas (`chain-metrics.ts`).
  */
 
 import { createServer, type Server } from 'node:http';
@@ -10,6 +11,8 @@ import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 import type { StoreState } from '../ledger/index.js';
+import type { ChainHealth } from './chain-health.js';
+import { registerChainGauges } from './chain-metrics.js';
 
 /** Where pool gauges come from. */
 export interface PoolGaugeSource {
@@ -42,6 +45,8 @@ export interface FacilitatorMetricsOptions {
   readonly clock?: () => number;
   /** Node's process metrics too (default true). */
   readonly processMetrics?: boolean;
+  /** A chain pool's deposit watcher, read on each scrape (`chain-metrics.ts`). */
+  readonly chain?: (() => ChainHealth) | undefined;
 }
 
 /**
@@ -173,6 +178,7 @@ export class FacilitatorMetrics {
         if (state?.checkpoint) this.set(Math.max(0, (clock() - state.checkpoint.time) / 1000));
       },
     });
+    if (options.chain) registerChainGauges(this.registry, options.chain);
     const proofCount = options.pool.proofCount?.bind(options.pool);
     if (proofCount) {
       new Gauge({

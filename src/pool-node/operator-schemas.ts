@@ -48,7 +48,9 @@ export const depositSchema = {
     200: DepositReceiptSchema,
     400: errorBody('invalid_request or amount_out_of_range'),
     401: errorBody('missing or wrong operator token'),
-    409: errorBody('duplicate_commitment or tree_full'),
+    409: errorBody(
+      'duplicate_commitment, tree_full, or chain_deposits_only (a pool backed by a chain takes deposits through its escrow)',
+    ),
     413: errorBody('body too large'),
     503: readErrors()[503],
   },

@@ -19,6 +19,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import type { Ledger } from '../ledger/ledger.js';
 import { checkCorsOrigins, registerReadCors } from './cors.js';
 import { registerDeposit } from './deposit-route.js';
+import type { DepositSource } from './deposit-source.js';
 import { registerErrorReplies } from './error-replies.js';
 import { listenerOptions, type PoolNodeLogger, registerBodiesAndLog } from './listener-setup.js';
 import { operatorGuard } from './operator-auth.js';
@@ -52,6 +53,11 @@ export interface PoolNodeOptions {
   readonly requests?: ReplyCounter | undefined;
   /** Request tracing (the service's, when traces are on): registered before anything else. */
   readonly instrument?: FastifyPluginAsync | undefined;
+  /**
+   * Where deposits come from in a pool backed by a chain (its escrow's watcher): `POST /deposit`
+   * is then refused with `chain_deposits_only`. Absent for the devnet pool.
+   */
+  readonly depositSource?: DepositSource | undefined;
 }
 
 /**
@@ -77,7 +83,11 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
 
   registerHead(app, ledger);
   registerPages(app, ledger);
-  registerDeposit(app, { ledger, authorize: operatorOnly });
+  registerDeposit(app, {
+    ledger,
+    authorize: operatorOnly,
+    chainBacked: options.depositSource !== undefined,
+  });
   await registerWalletWrites(app, { ledger, corsOrigins, limits: options.handOver });
   registerPayouts(app, { ledger, pageLimit: PAGE_LIMITS.events, authorize: operatorOnly });
   return app;

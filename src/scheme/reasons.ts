@@ -48,9 +48,9 @@ export type Reason = keyof typeof REASONS;
 
 /**
  * Reasons of the pool node's own routes, beside the facilitator's table: the ledger's deposits
- * (the operator's route) and proof hand-overs (compact payments). The facilitator never answers
- * them (`tree_full` on a settlement is its `pool_unavailable`). `proof_store_full` comes with
- * `Retry-After`.
+ * (the operator's route, refused with `chain_deposits_only` in a chain-backed pool) and proof
+ * hand-overs (compact payments). The facilitator never answers them (`tree_full` on a
+ * settlement is its `pool_unavailable`). `proof_store_full` comes with `Retry-After`.
  */
 export const POOL_NODE_REASONS = {
   amount_out_of_range: {
@@ -72,6 +72,10 @@ export const POOL_NODE_REASONS = {
   payout_conflict: {
     status: 409,
     message: 'the payout step does not follow the recorded one (paying, then paid or failed)',
+  },
+  chain_deposits_only: {
+    status: 409,
+    message: 'this pool is backed by an escrow on a chain: deposits are paid into the escrow',
   },
 } as const satisfies Record<string, ReasonEntry>;
 

@@ -10,6 +10,12 @@ export {
 export { MERCHANT_MAX_HEADER_BYTES, type PrivStarkRoute, privStarkRoutes } from './routes.js';
 export { PrivStarkSchemeServer, toAtomic } from './scheme.js';
 export {
+  type ChainBacking,
+  type ChainNetworkProfile,
+  chainNetworkProfile,
+  type NetworkProfile,
+} from '../scheme/index.js';
+export {
   FASTIFY_MERCHANT_OPTIONS,
   privStarkFastify,
   type PrivStarkFastifyOptions,

@@ -4,6 +4,9 @@
  * settles before the handler runs, since spending the nullifier *is* the payment. `authorization`
  * (verify, handler, settle) stays available per route through `extra.paymentFlow`.
  *
+ * A pool backed by an escrow on a chain (a network profile with `chain`, `chainNetworkProfile`)
+ * names its chain id, escrow and token in `extra.chain`.
+ *
  * It also says how payments may carry their proof (`extra.proofTransports`, outside the proof's
  * context digest): the transports the merchant takes, in its order of preference, that its
  * facilitator supports. By default only `reference` (compact payments: a header of about 2 KB that
@@ -141,6 +144,11 @@ export class PrivStarkSchemeServer implements SchemeNetworkServer {
         `${SCHEME}: the facilitator takes ${supported.join(', ') || 'no'} proof transport, the merchant ${this.proofTransports.join(', ')}`,
       );
     }
-    return { ...requirements, extra: { ...requirements.extra, proofTransports } };
+    // A chain pool's requirements name what backs it, so an agent can check it before paying.
+    const chain = profile.chain && { ...profile.chain };
+    return {
+      ...requirements,
+      extra: { ...requirements.extra, proofTransports, ...(chain ? { chain } : {}) },
+    };
   }
 }

@@ -3,6 +3,7 @@
  * serve` run, and what tests and benchmarks start.
  */
 
+export type { ChainServiceConfig } from './chain-wiring.js';
 export {
   type RunningService,
   SERVICE_DEFAULTS,

@@ -35,6 +35,7 @@ import {
   loadAccessConfig,
   postgresRateLimitStore,
 } from '../http/index.js';
+import type { DepositWatcher } from '../chain/deposit-watcher.js';
 import { Ledger, openStore, type PoolStore, tracedStore } from '../ledger/index.js';
 import {
   buildPoolNode,
@@ -45,6 +46,11 @@ import {
 import { ContextDigests, DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
 import { sharedTracing, tracingRequested } from '../tracing/index.js';
 import { generatedApiKey } from './api-key.js';
+import type { ChainServiceConfig, OpenedChain } from './chain-wiring.js';
+import { ServiceConfigError } from './config-error.js';
+import { refuseChainBoundStore } from './store-binding.js';
+
+export { ServiceConfigError };
 
 /** What the service runs and how. */
 export interface ServiceConfig {
@@ -91,6 +97,12 @@ export interface ServiceConfig {
    * sets 3 and 2). Drop an old set once no payment proved under it can still be in flight.
    */
   readonly parameterSets: readonly number[] | undefined;
+  /**
+   * A pool backed by an escrow on a chain (`chain-wiring.ts`): its network and asset are the
+   * chain's, deposits come from the escrow's watcher (in the pool node's instance), and
+   * `POST /deposit` is refused. Undefined: the devnet pool.
+   */
+  readonly chain?: ChainServiceConfig | undefined;
 }
 
 /** What `priv-stark start` runs without flags or environment (priv-stark-v1.md §6). */
@@ -117,14 +129,6 @@ export const SERVICE_DEFAULTS: ServiceConfig = {
   parameterSets: undefined,
 };
 
-/** A configuration the service refuses (the message says why; it names no secret). */
-export class ServiceConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ServiceConfigError';
-  }
-}
-
 /** A running service. */
 export interface RunningService {
   /** Base URL of the facilitator listener, `null` when it does not run. */
@@ -137,6 +141,8 @@ export interface RunningService {
   readonly core: PrivStarkCore;
   /** The ledger (the operator may publish a checkpoint now, read its state). */
   readonly ledger: Ledger;
+  /** A chain pool's deposit watcher (in the pool node's instance), `null` otherwise. */
+  readonly depositWatcher: DepositWatcher | null;
   /** Graceful shutdown (idempotent). */
   close(): Promise<void>;
 }
@@ -183,7 +189,8 @@ export async function startService(
   const access = config.facilitator
     ? loadAccessConfig({ apiKeys: config.apiKeys, configPath: config.configPath })
     : null;
-  const network = access?.networks?.[0] ?? DEVNET_NETWORK;
+  if (config.chain && access?.networks)
+    throw new ServiceConfigError('a chain pool names its own network: drop "networks" from CONFIG');
 
   const core = await loadCore();
   if (config.parameterSets !== undefined) {
@@ -216,6 +223,18 @@ export async function startService(
   closers.push(() => opened.close());
   const store = tracing ? tracedStore(opened) : opened;
   try {
+    const storeConfig = { databaseUrl: config.databaseUrl, dataDir: config.dataDir };
+    // viem and the chain code load only for a chain pool.
+    const wiring = config.chain ? await import('./chain-wiring.js') : null;
+    let chain: OpenedChain | null = null;
+    if (config.chain && wiring) {
+      chain = await wiring.openChain(config.chain, opened, storeConfig);
+      const { close } = chain;
+      closers.push(close);
+    } else {
+      await refuseChainBoundStore(storeConfig);
+    }
+    const network = chain?.checked.profile ?? access?.networks?.[0] ?? DEVNET_NETWORK;
     // Proofs are verified on niced worker threads, by the facilitator, the ledger and the pool
     // node's hand-over alike (verifyThreads 0: on the core's own off-thread path instead).
     let verify = core.verifySpend;
@@ -255,6 +274,18 @@ export async function startService(
     closers.push(() => ledger.stop());
     ledger.start();
 
+    // The watcher of a chain pool runs where the pool node does; a facilitator alone reads no key.
+    const watcherLog = wiring?.deferredLog();
+    let watcher: DepositWatcher | null = null;
+    if (chain && config.chain && config.poolNode && wiring && watcherLog) {
+      const keys = wiring.loadChainKeys(config.chain, chain.checked.chainId);
+      const parts = { core, ledger, keys, log: watcherLog };
+      watcher = await wiring.depositWatcher(chain, config.chain, parts);
+      const running = watcher;
+      closers.push(() => running.stop());
+    }
+    const chainStatus = watcher ? () => (watcher as DepositWatcher).status() : undefined;
+
     // One registry for the facilitator's and the pool node's metrics, on its own listener.
     const metrics =
       config.metricsPort === undefined
@@ -265,6 +296,7 @@ export async function startService(
             verifier: verifier ?? undefined,
             checkpointIntervalMs: config.checkpointIntervalMs,
             proofStoreCapacity: config.proofStoreCapacity,
+            chain: chainStatus,
           });
 
     let facilitatorUrl: string | null = null;
@@ -317,6 +349,7 @@ export async function startService(
           networks: [network],
           parameterSets: core.acceptedParameterSets(),
           pool: { kind: store.kind, state: () => ledger.state() },
+          chain: chainStatus,
         },
       });
       closers.push(() => app.close());
@@ -359,6 +392,7 @@ export async function startService(
         instrument: tracing?.poolNodePlugin((_request, reply, payload) =>
           errorCodeOf(reply.statusCode, payload),
         ),
+        depositSource: watcher ?? undefined,
       });
       closers.push(() => node.close());
       await node.listen({ port: config.poolPort, host: config.host });
@@ -372,6 +406,10 @@ export async function startService(
         },
         'pool node ready',
       );
+      if (chain && watcher && wiring && watcherLog) {
+        watcherLog.target = node.log.child({ component: 'deposit-watcher' });
+        watcher.start(wiring.watcherSink(chain, { core, ledger }));
+      }
     }
     if (metrics && config.metricsPort !== undefined) {
       const server: Server = await listenMetrics(metrics.registry, config.metricsPort, config.host);
@@ -387,6 +425,7 @@ export async function startService(
       metricsUrl,
       core,
       ledger,
+      depositWatcher: watcher,
       close: () => {
         closing ??= cleanup();
         return closing;

@@ -81,3 +81,46 @@ describe('chainAssetId and chainNetworkProfile', () => {
     );
   });
 });
+
+describe("a chain pool's payment requirements", () => {
+  it('name the chain, escrow and token in extra.chain; the devnet’s do not', async () => {
+    const { PrivStarkSchemeServer } = await import('../../src/server/index.js');
+    const token = getAddress('0x833589fcd6edb6e08f4c7c32d4f71b54bda02913');
+    const profile = chainNetworkProfile({ chainId: 8453, escrow: ESCROW, token }, 6);
+    const server = new PrivStarkSchemeServer({ networks: [profile, DEVNET_NETWORK] });
+    const kind = {
+      x402Version: 2,
+      scheme: 'priv-stark/v1',
+      extra: { proofTransports: ['reference'] },
+    };
+    const requirements = (network: string, asset: string) => ({
+      scheme: 'priv-stark/v1',
+      network: network as `${string}:${string}`,
+      asset,
+      amount: '10000',
+      payTo: 'x',
+      maxTimeoutSeconds: 60,
+      extra: { resourceId: 'GET /a' },
+    });
+    const chain = await server.enhancePaymentRequirements(
+      requirements(profile.network, profile.asset),
+      { ...kind, network: profile.network as `${string}:${string}` },
+      [],
+    );
+    expect(chain.extra).toEqual({
+      resourceId: 'GET /a',
+      proofTransports: ['reference'],
+      chain: { chainId: 8453, escrow: ESCROW, token },
+    });
+    expect(await server.parsePrice('0.01', profile.network as `${string}:${string}`)).toEqual({
+      asset: profile.asset,
+      amount: '10000',
+    });
+    const devnet = await server.enhancePaymentRequirements(
+      requirements(DEVNET_NETWORK.network, DEVNET_NETWORK.asset),
+      { ...kind, network: DEVNET_NETWORK.network as `${string}:${string}` },
+      [],
+    );
+    expect(devnet.extra).not.toHaveProperty('chain');
+  });
+});

@@ -85,6 +85,7 @@ describe('reason registry', () => {
     // facilitator's.
     expect(Object.keys(POOL_NODE_REASONS).sort()).toEqual([
       'amount_out_of_range',
+      'chain_deposits_only',
       'duplicate_commitment',
       'invalid_destination',
       'payout_conflict',
