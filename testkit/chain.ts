@@ -46,9 +46,13 @@ export interface Chain {
   readonly test: TestClient<'anvil'>;
 }
 
-/** Clients for the node at `url` (chain id 31337), polling every 20 ms (blocks come on demand). */
+/**
+ * Clients for the node at `url` (chain id 31337), polling every 20 ms (blocks come on demand), no
+ * retries, and a minute before a request is given up (a hang guard for a loaded machine, not a
+ * timing threshold).
+ */
 export function connect(url: string): Chain {
-  const transport = http(url, { retryCount: 0 });
+  const transport = http(url, { retryCount: 0, timeout: 60_000 });
   return {
     url,
     chainId: foundry.id,
@@ -69,7 +73,7 @@ export function walletOf(chain: Chain, account: PrivateKeyAccount): WalletClient
   return createWalletClient({
     account,
     chain: foundry,
-    transport: http(chain.url, { retryCount: 0 }),
+    transport: http(chain.url, { retryCount: 0, timeout: 60_000 }),
     pollingInterval: 20,
   });
 }
