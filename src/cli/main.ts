@@ -6,6 +6,7 @@
 import { doctor, formatDoctor } from './doctor.js';
 import { runStart } from './start.js';
 import { depositCommand, POOL_USAGE, poolCommand } from './pool.js';
+import { CHAIN_USAGE, chainCommand } from './chain.js';
 import { demoCommand } from './demo.js';
 import { MCP_USAGE, mcpCommand } from './mcp.js';
 import { payCommand } from './pay.js';
@@ -19,6 +20,7 @@ commands:
 ${POOL_USAGE}
 ${WALLET_USAGE}
 ${MCP_USAGE}
+${CHAIN_USAGE}
   demo [--payments N]
                     facilitator, pool node and a paywalled merchant in one process: funds a payer, pays N
                     times, the merchant spends what it received; each step with its timing
@@ -48,6 +50,8 @@ async function main(argv: string[]): Promise<number> {
       return demoCommand(rest);
     case 'mcp':
       return mcpCommand(rest);
+    case 'chain':
+      return chainCommand(rest);
     case 'help':
     case '--help':
     case '-h':

@@ -1,7 +1,7 @@
 // The command line held still through the wave-3 restructure (issue 22): what each command prints
 // for help or usage — standard output, standard error and the exit status — equals the snapshot
 // the landed main wrote before the first move (test/fixtures/surface/help.json). `priv-stark help`
-// holds every command's flags (start, doctor, pool, deposit, wallet, pay, mcp, demo); the others
+// holds every command's flags (start, doctor, pool, deposit, wallet, pay, mcp, chain, demo); the others
 // are each command's own usage. Commands that would start something (`mcp`, `demo`) are covered by
 // `help`. Run as built (`node scripts/build.mjs ts` first: quick when src/ did not change, so a
 // stale build cannot hide a change). `UPDATE_SURFACE=1` rewrites the snapshot: only for a
@@ -27,6 +27,7 @@ const INVOCATIONS = [
   ['deposit'],
   ['wallet'],
   ['pay'],
+  ['chain'],
   ['no-such-command'],
 ];
 
@@ -64,7 +65,7 @@ describe('the command line', () => {
     for (const [invocation, printed] of Object.entries(snapshot))
       expect(now[invocation], invocation).toEqual(printed);
     // Not vacuous: the full help names every command, and an unknown one exits 2.
-    for (const command of ['start', 'doctor', 'pool', 'wallet', 'mcp', 'demo'])
+    for (const command of ['start', 'doctor', 'pool', 'wallet', 'mcp', 'chain', 'demo'])
       expect(snapshot.help?.stdout).toContain(`  ${command}`);
     expect(snapshot['no-such-command']?.status).toBe(2);
   }, 120_000);
