@@ -18,6 +18,14 @@ import type { TransitionReceipt, TransitionRequest } from './transition-schema.j
 import { PoolNodeWalletClient } from './wallet-client.js';
 
 export { PoolNodeError } from './node-request.js';
+export { PoolNodeChainClient } from './chain-client.js';
+export type {
+  ChainFactsReply,
+  RelayDepositRequest,
+  RelayReceipt,
+  RelayReclaimRequest,
+} from './chain-schemas.js';
+
 export type { Checkpoint, PoolEvent } from '../ledger/store.js';
 export type { HandOverReply, HandOverRequest } from './handover-schema.js';
 export type { PoolNodeState } from './read-schemas.js';

@@ -29,6 +29,23 @@ export type {
 } from './operator-schemas.js';
 export type { CheckpointsPage, EventsPage, LeavesPage } from './read-schemas.js';
 export { PoolNodeWalletClient } from './wallet-client.js';
+export { PoolNodeChainClient } from './chain-client.js';
+export type {
+  ChainFactsReply,
+  RelayDepositRequest,
+  RelayReceipt,
+  RelayReclaimRequest,
+} from './chain-schemas.js';
+export type {
+  ChainFacts,
+  DepositAuthorization,
+  DepositRelay,
+  ReclaimAuthorization,
+  RelayReason,
+  RelayResult,
+  TokenDomain,
+} from './deposit-relay.js';
+
 export type { PoolNodeConnectionOptions } from './node-request.js';
 export {
   findOperatorToken,

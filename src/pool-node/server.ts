@@ -18,7 +18,9 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 
 import type { Ledger } from '../ledger/ledger.js';
 import { checkCorsOrigins, registerReadCors } from './cors.js';
+import { registerChainRoutes } from './chain-routes.js';
 import { registerDeposit } from './deposit-route.js';
+import type { DepositRelay } from './deposit-relay.js';
 import type { DepositSource } from './deposit-source.js';
 import { registerErrorReplies } from './error-replies.js';
 import { listenerOptions, type PoolNodeLogger, registerBodiesAndLog } from './listener-setup.js';
@@ -58,6 +60,12 @@ export interface PoolNodeOptions {
    * is then refused with `chain_deposits_only`. Absent for the devnet pool.
    */
   readonly depositSource?: DepositSource | undefined;
+  /**
+   * A chain-backed pool's facts for wallets and its relayer (`GET /chain`, `POST /relay/deposit`,
+   * `POST /relay/reclaim`: `chain-routes.ts`), under the wallets' writes' rate limit. Absent for
+   * the devnet pool.
+   */
+  readonly depositRelay?: DepositRelay | undefined;
 }
 
 /**
@@ -90,5 +98,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
   });
   await registerWalletWrites(app, { ledger, corsOrigins, limits: options.handOver });
   registerPayouts(app, { ledger, pageLimit: PAGE_LIMITS.events, authorize: operatorOnly });
+  if (options.depositRelay)
+    await registerChainRoutes(app, { relay: options.depositRelay, limits: options.handOver });
   return app;
 }

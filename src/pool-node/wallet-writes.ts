@@ -29,8 +29,11 @@ export interface HandOverLimits {
   readonly timeWindowMs: number;
 }
 
-/** The rate limit plugin's options: per client, its headers only `Retry-After`, its refusal ours. */
-function rateLimitOptions(limits: HandOverLimits): RateLimitPluginOptions {
+/**
+ * The rate limit plugin's options: per client, its headers only `Retry-After`, its refusal ours
+ * (the chain routes' relay, `chain-routes.ts`, takes the same).
+ */
+export function rateLimitOptions(limits: HandOverLimits): RateLimitPluginOptions {
   // The client key: the peer address hashed with a salt of this process, never stored as is.
   const salt = randomBytes(16);
   const clientKey = (request: FastifyRequest) =>

@@ -77,6 +77,22 @@ export const POOL_NODE_REASONS = {
     status: 409,
     message: 'this pool is backed by an escrow on a chain: deposits are paid into the escrow',
   },
+  relay_fee_too_low: {
+    status: 422,
+    message: "the authorized value leaves the relayer less than its advertised fee",
+  },
+  deposit_exists: { status: 409, message: 'this deposit ticket was deposited already' },
+  authorization_invalid: {
+    status: 422,
+    message: "the token refuses the authorization's signature",
+  },
+  authorization_expired: {
+    status: 422,
+    message: 'the authorization is outside its validity window',
+  },
+  deposit_refused: { status: 422, message: 'the escrow or the token refuses the deposit' },
+  reclaim_refused: { status: 422, message: 'the escrow refuses the reclaim' },
+  relay_unavailable: { status: 503, message: 'the relayer cannot send now, retry later' },
 } as const satisfies Record<string, ReasonEntry>;
 
 /** A reason code of the pool node's own routes. */

@@ -81,15 +81,22 @@ describe('reason registry', () => {
   it("shares the pool's transition codes character for character", () => {
     const transition = LEDGER_REASONS.filter((r) => !Object.hasOwn(POOL_NODE_REASONS, r));
     for (const reason of transition) expect(Object.hasOwn(REASONS, reason)).toBe(true);
-    // The pool node's own reasons are the deposit, hand-over and exit ones, none of them the
-    // facilitator's.
+    // The pool node's own reasons are the deposit, hand-over, exit and relay ones, none of them
+    // the facilitator's.
     expect(Object.keys(POOL_NODE_REASONS).sort()).toEqual([
       'amount_out_of_range',
+      'authorization_expired',
+      'authorization_invalid',
       'chain_deposits_only',
+      'deposit_exists',
+      'deposit_refused',
       'duplicate_commitment',
       'invalid_destination',
       'payout_conflict',
       'proof_store_full',
+      'reclaim_refused',
+      'relay_fee_too_low',
+      'relay_unavailable',
       'too_many_proofs',
       'tree_full',
       'unknown_withdrawal',

@@ -1,0 +1,115 @@
+// A chain-backed pool node for the relay and wallet suites, on the shared node: the test token and
+// an escrow of the suite's own (escrowFixture), a ledger bound to the escrow's network (SQLite in
+// a temporary directory), and the pool node listening on loopback with the relayer of
+// src/chain/deposit-relay.ts — the pool node's chain routes as the service wires them, without the
+// deposit watcher (these suites check the chain's balances; shielding is the watcher's suites').
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { FastifyInstance } from 'fastify';
+import type { Address } from 'viem';
+import type { PrivateKeyAccount } from 'viem/accounts';
+
+import { openDepositRelay } from '../../src/chain/deposit-relay.js';
+import { chainClients } from '../../src/chain/rpc-client.js';
+import type { PrivStarkCore } from '../../src/core/index.js';
+import { Ledger, openStore } from '../../src/ledger/index.js';
+import { buildPoolNode, type HandOverLimits } from '../../src/pool-node/index.js';
+import { type ChainNetworkProfile, chainNetworkProfile, SCHEME } from '../../src/scheme/index.js';
+import { newAccount } from '../../testkit/chain.js';
+import { type EscrowFixture, escrowFixture, sharedChain } from './shared.js';
+
+/** A pool node over an escrow of its own, with a relayer. */
+export interface RelayPool {
+  readonly f: EscrowFixture;
+  readonly url: string;
+  readonly app: FastifyInstance;
+  readonly relayer: PrivateKeyAccount;
+  readonly profile: ChainNetworkProfile;
+  close(): Promise<void>;
+}
+
+/** How {@link relayPool} is set up. */
+export interface RelayPoolOptions {
+  /** The relayer's fee, atomic units (default 1000). */
+  readonly fee?: bigint;
+  /** Wei the relayer is funded with (default 100 ETH; 0 leaves it without gas). */
+  readonly relayerEther?: string;
+  readonly limits?: HandOverLimits;
+  /** The token's domain the pool advertises (default: the token's own). */
+  readonly tokenDomain?: { name: string; version: string };
+  /** An escrow fixture to serve (default: a new one). */
+  readonly fixture?: EscrowFixture;
+}
+
+/** Starts the pool node over a new escrow on the shared node. */
+export async function relayPool(
+  core: PrivStarkCore,
+  options: RelayPoolOptions = {},
+): Promise<RelayPool> {
+  const f = options.fixture ?? (await escrowFixture(sharedChain()));
+  const relayer = await newAccount(f.chain, options.relayerEther ?? '100');
+  const backing = { chainId: f.chain.chainId, escrow: f.escrow, token: f.token };
+  const profile = chainNetworkProfile(backing, 6);
+  const dir = mkdtempSync(join(tmpdir(), 'priv-stark-relay-'));
+  const store = await openStore(core, { dataDir: dir });
+  const ledger = new Ledger({
+    core,
+    store,
+    scheme: SCHEME,
+    network: profile.network,
+    asset: profile.asset,
+    checkpointIntervalMs: 100,
+  });
+  ledger.start();
+  const relay = await openDepositRelay({
+    clients: chainClients(f.chain.url),
+    backing,
+    network: profile.network,
+    asset: profile.asset,
+    relayer,
+    fee: options.fee ?? 1000n,
+    tokenDomain: options.tokenDomain,
+    receiptTimeoutMs: 20_000,
+  });
+  const app = await buildPoolNode({
+    ledger,
+    operatorToken: 'relay-operator-token-0123456789',
+    logger: false,
+    depositRelay: relay,
+    handOver: options.limits,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    f,
+    url: `http://127.0.0.1:${port}`,
+    app,
+    relayer,
+    profile,
+    async close() {
+      await app.close();
+      await ledger.stop();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The token balances of `addresses`, in order. */
+export async function balances(f: EscrowFixture, ...addresses: Address[]): Promise<bigint[]> {
+  const { testUsdcAbi } = await import('../../src/chain/contract-artifacts.js');
+  return Promise.all(
+    addresses.map((address) =>
+      f.chain.public.readContract({
+        address: f.token,
+        abi: testUsdcAbi,
+        functionName: 'balanceOf',
+        args: [address],
+      }),
+    ),
+  );
+}
