@@ -36,7 +36,9 @@ import {
   postgresRateLimitStore,
 } from '../http/index.js';
 import type { DepositWatcher } from '../chain/deposit-watcher.js';
+import type { OperatorKeys } from '../chain/keys.js';
 import { Ledger, openStore, type PoolStore, tracedStore } from '../ledger/index.js';
+import type { PayoutSender } from '../pool-node/payout-sender.js';
 import {
   buildPoolNode,
   errorCodeOf,
@@ -143,6 +145,8 @@ export interface RunningService {
   readonly ledger: Ledger;
   /** A chain pool's deposit watcher (in the pool node's instance), `null` otherwise. */
   readonly depositWatcher: DepositWatcher | null;
+  /** A chain pool's payout sender (in the pool node's instance, with the payout key), or `null`. */
+  readonly payoutSender: PayoutSender | null;
   /** Graceful shutdown (idempotent). */
   close(): Promise<void>;
 }
@@ -277,8 +281,9 @@ export async function startService(
     // The watcher of a chain pool runs where the pool node does; a facilitator alone reads no key.
     const watcherLog = wiring?.deferredLog();
     let watcher: DepositWatcher | null = null;
+    let keys: OperatorKeys | null = null;
     if (chain && config.chain && config.poolNode && wiring && watcherLog) {
-      const keys = wiring.loadChainKeys(config.chain, chain.checked.chainId);
+      keys = wiring.loadChainKeys(config.chain, chain.checked.chainId);
       const parts = { core, ledger, keys, log: watcherLog };
       watcher = await wiring.depositWatcher(chain, config.chain, parts);
       const running = watcher;
@@ -298,6 +303,18 @@ export async function startService(
             proofStoreCapacity: config.proofStoreCapacity,
             chain: chainStatus,
           });
+
+    // The payout sender runs beside the watcher, with the payout key (docs/chain.md, "Payouts").
+    const payouts =
+      chain && config.chain && keys
+        ? (await import('./payout-wiring.js')).chainPayouts(chain, config.chain, {
+            ledger,
+            keys,
+            storeConfig,
+            registry: metrics?.registry,
+          })
+        : null;
+    if (payouts) closers.push(() => payouts.close());
 
     let facilitatorUrl: string | null = null;
     let metricsUrl: string | null = null;
@@ -410,6 +427,10 @@ export async function startService(
         watcherLog.target = node.log.child({ component: 'deposit-watcher' });
         watcher.start(wiring.watcherSink(chain, { core, ledger }));
       }
+      if (payouts) {
+        payouts.log.target = node.log.child({ component: 'payout-sender' });
+        payouts.start();
+      }
     }
     if (metrics && config.metricsPort !== undefined) {
       const server: Server = await listenMetrics(metrics.registry, config.metricsPort, config.host);
@@ -426,6 +447,7 @@ export async function startService(
       core,
       ledger,
       depositWatcher: watcher,
+      payoutSender: payouts?.sender ?? null,
       close: () => {
         closing ??= cleanup();
         return closing;

@@ -1,0 +1,127 @@
+// The payout sender in the service (in-process, the shared node): a chain pool started with the
+// payout key pays an exit through the escrow — passes driven by the test (PAYOUT_POLL_INTERVAL_MS=0)
+// — and its metrics and /health show the sender and the payout key; without the payout key there is
+// no sender (exits wait for the operator's process); a payout setting out of range refuses to start
+// (ServiceConfigError: exit 2).
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import { privStarkEscrowAbi } from '../../src/chain/contract-artifacts.js';
+import { loadCore } from '../../src/core/index.js';
+import { openStore } from '../../src/ledger/index.js';
+import {
+  SERVICE_DEFAULTS,
+  type ServiceConfig,
+  ServiceConfigError,
+  startService,
+} from '../../src/service/index.js';
+import { send } from '../../testkit/chain.js';
+import { caip10, fundCustody, seedWithdrawal, tokenBalance } from '../../testkit/payouts.js';
+import { CUSTODY, freshAddress } from './payout-harness.js';
+import { type EscrowFixture, escrowFixture, sharedChain } from './shared.js';
+import { acceptorKey, keyFileOf } from './watcher-harness.js';
+
+const dirs: string[] = [];
+let f: EscrowFixture;
+let acceptor: { file: string };
+let payout: { file: string; address: string };
+
+beforeAll(async () => {
+  const chain = sharedChain();
+  f = await escrowFixture(chain);
+  await fundCustody(chain, f, CUSTODY);
+  acceptor = await acceptorKey(f);
+  const key = generatePrivateKey();
+  const { address } = privateKeyToAccount(key);
+  await chain.test.setBalance({ address, value: 10n ** 19n });
+  const escrow = { address: f.escrow, abi: privStarkEscrowAbi };
+  const role = await chain.public.readContract({ ...escrow, functionName: 'PAYOUT_ROLE' });
+  await send(chain, f.admin, { ...escrow, functionName: 'grantRole', args: [role, address] });
+  payout = { file: keyFileOf(key), address };
+  process.env.PAYOUT_POLL_INTERVAL_MS = '0';
+});
+afterEach(() => {
+  delete process.env.PAYOUT_DEADLINE_SECONDS;
+});
+afterAll(() => {
+  delete process.env.PAYOUT_POLL_INTERVAL_MS;
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function config(keyFiles: string[]): ServiceConfig {
+  const dataDir = mkdtempSync(join(tmpdir(), 'priv-stark-payout-service-'));
+  dirs.push(dataDir);
+  return {
+    ...SERVICE_DEFAULTS,
+    port: 0,
+    poolPort: 0,
+    metricsPort: 0,
+    dataDir,
+    logLevel: 'silent',
+    insecureNoAuth: true,
+    verifyThreads: 0,
+    operatorToken: 'payout-service-operator-token-01',
+    chain: {
+      rpcUrl: f.chain.url,
+      escrow: f.escrow,
+      keyFiles,
+      finality: { confirmations: 1 },
+      pollIntervalMs: 0,
+    },
+  };
+}
+
+describe('the payout sender in the service', () => {
+  it('pays an exit through the escrow; the metrics and /health show it', async () => {
+    const chain = sharedChain();
+    const settings = config([`acceptor=${acceptor.file}`, `payout=${payout.file}`]);
+    const service = await startService(settings, () => undefined);
+    const store = await openStore(await loadCore(), { dataDir: settings.dataDir });
+    try {
+      expect(service.payoutSender?.rail.name).toBe(`eip155:31337:${payout.address}`);
+      const to = freshAddress();
+      const id = await seedWithdrawal(store, caip10(chain, to), 42_000n);
+      await service.payoutSender!.pass();
+      const report = await service.payoutSender!.pass();
+      expect(report.decided).toEqual([{ withdrawalId: id, status: 'paid' }]);
+      expect(await tokenBalance(chain, f.token, to)).toBe(42_000n);
+      expect(await service.ledger.state()).toMatchObject({ paidOutTotal: '42000' });
+      const metrics = await (await fetch(service.metricsUrl!)).text();
+      expect(metrics).toContain('priv_stark_payout_sender_active 1');
+      expect(metrics).toContain('priv_stark_payouts_total{status="paid"} 1');
+      const health = (await (await fetch(`${service.facilitatorUrl}/health`)).json()) as {
+        chain: { keys: { role: string; address: string }[] };
+      };
+      expect(health.chain.keys).toContainEqual(
+        expect.objectContaining({ role: 'payout', address: payout.address }),
+      );
+    } finally {
+      await store.close();
+      await service.close();
+    }
+  });
+
+  it('runs no sender without the payout key', async () => {
+    const service = await startService(config([`acceptor=${acceptor.file}`]), () => undefined);
+    try {
+      expect(service.payoutSender).toBeNull();
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('refuses to start with a payout setting out of its range', async () => {
+    process.env.PAYOUT_DEADLINE_SECONDS = '5';
+    const start = startService(
+      config([`acceptor=${acceptor.file}`, `payout=${payout.file}`]),
+      () => undefined,
+    );
+    await expect(start).rejects.toBeInstanceOf(ServiceConfigError);
+    await expect(start).rejects.toThrow('PAYOUT_DEADLINE_SECONDS');
+  });
+});
