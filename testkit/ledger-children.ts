@@ -19,11 +19,20 @@ export interface Child {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
-/** Starts a worker with its JSON argument. */
-export function startWorker(args: unknown): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(args)], {
+/**
+ * Starts a worker with its JSON argument: the ledger worker, or the `script` given (another worker
+ * printing JSON lines; a `.mjs` one runs on plain Node, without tsx), with `env` added to this
+ * process's environment.
+ */
+export function startWorker(
+  args: unknown,
+  options: { script?: string; env?: NodeJS.ProcessEnv } = {},
+): Child {
+  const script = options.script ?? WORKER;
+  const loader = script.endsWith('.mjs') ? [] : ['--import', 'tsx'];
+  const child = spawn(process.execPath, [...loader, script, JSON.stringify(args)], {
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env },
+    env: { ...process.env, ...options.env },
   });
   const lines: unknown[] = [];
   const waiters: {
