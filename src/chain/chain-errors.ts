@@ -46,7 +46,15 @@ export class ChainError extends Error {
 export function chainErrorOf(error: unknown, what: string): ChainError {
   if (error instanceof ChainError) return error;
   if (error instanceof BaseError) {
-    if (error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError))
+    const http = error.walk((e) => e instanceof HttpRequestError) as HttpRequestError | null;
+    // An answer that is no JSON-RPC (a success status, or a body that does not parse) is
+    // malformed, not missing.
+    const unparsed = http !== null && causes(http).some((e) => e instanceof SyntaxError);
+    if (unparsed || (http?.status !== undefined && http.status >= 200 && http.status < 300))
+      return new ChainError('rpc_malformed', `${what}: the RPC answered something not JSON-RPC`, {
+        cause: error,
+      });
+    if (http || error.walk((e) => e instanceof TimeoutError))
       return new ChainError('rpc_unreachable', `${what}: the RPC did not answer`, { cause: error });
     if (error.walk((e) => e instanceof RpcRequestError))
       return new ChainError('rpc_error', `${what}: ${error.shortMessage.slice(0, 200)}`, {
@@ -55,4 +63,12 @@ export function chainErrorOf(error: unknown, what: string): ChainError {
   }
   const message = error instanceof BaseError ? error.shortMessage : String(error);
   return new ChainError('rpc_malformed', `${what}: ${message.slice(0, 200)}`, { cause: error });
+}
+
+/** `error` and its causes, outermost first. */
+function causes(error: unknown): unknown[] {
+  const out: unknown[] = [];
+  for (let e = error; e !== undefined && e !== null && out.length < 16; e = (e as Error).cause)
+    out.push(e);
+  return out;
 }

@@ -6,7 +6,7 @@
 // holding the devnet's ledger, an exposed key file, no acceptor key; and a facilitator alone
 // starts with no key present and reads none.
 
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,7 +14,6 @@ import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { privStarkEscrowAbi } from '../../src/chain/contract-artifacts.js';
 import { OPERATOR_KEY_ENV } from '../../src/chain/keys.js';
 import { noteCommitment } from '../../src/ledger/index.js';
 import { chainAssetId, chainNetworkId } from '../../src/scheme/index.js';
@@ -25,7 +24,7 @@ import {
   ServiceConfigError,
   startService,
 } from '../../src/service/index.js';
-import { type Chain, send } from '../../testkit/chain.js';
+import type { Chain } from '../../testkit/chain.js';
 import {
   depositDirect,
   depositor,
@@ -34,6 +33,7 @@ import {
   sharedChain,
   tickets,
 } from './shared.js';
+import { acceptorKey, keyFileOf } from './watcher-harness.js';
 
 const TOKEN = 'chain-service-operator-token-0123';
 const dirs: string[] = [];
@@ -42,33 +42,6 @@ function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-chain-service-'));
   dirs.push(dir);
   return dir;
-}
-
-/** A key file of `mode` holding `key`. */
-function keyFileOf(key: Hex, mode = 0o600): string {
-  const path = join(tempDir(), 'operator.key');
-  writeFileSync(path, `${key}\n`, { mode });
-  chmodSync(path, mode);
-  return path;
-}
-
-/** A fresh key holding the escrow's acceptor role, funded with gas; its key file. */
-async function acceptorKey(f: EscrowFixture): Promise<{ file: string; address: Hex }> {
-  const key = generatePrivateKey();
-  const { address } = privateKeyToAccount(key);
-  await f.chain.test.setBalance({ address, value: 10n ** 19n });
-  const role = await f.chain.public.readContract({
-    address: f.escrow,
-    abi: privStarkEscrowAbi,
-    functionName: 'ACCEPTOR_ROLE',
-  });
-  await send(f.chain, f.admin, {
-    address: f.escrow,
-    abi: privStarkEscrowAbi,
-    functionName: 'grantRole',
-    args: [role, address],
-  });
-  return { file: keyFileOf(key), address };
 }
 
 function config(

@@ -2,14 +2,15 @@
 // store with the watcher's state beside it, and the watcher itself with no timer — each test polls
 // it when it chooses and mines blocks on demand, so nothing waits on a wall-clock schedule.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { Hex } from 'viem';
-import type { PrivateKeyAccount } from 'viem/accounts';
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 
 import { checkChain } from '../../src/chain/chain-binding.js';
+import { privStarkEscrowAbi } from '../../src/chain/contract-artifacts.js';
 import type { DenyList } from '../../src/chain/deny-list.js';
 import { DepositWatcher, type DepositWatcherOptions } from '../../src/chain/deposit-watcher.js';
 import { DEFAULT_FINALITY, type Finality } from '../../src/chain/finality.js';
@@ -61,6 +62,8 @@ export interface WatchedPoolOptions {
   /** The data directory of a pool before a restart. */
   readonly dataDir?: string;
   readonly watcher?: Partial<DepositWatcherOptions>;
+  /** The watcher's RPC (default the node's own URL; a proxy in front of it for hostile answers). */
+  readonly rpcUrl?: string;
 }
 
 /** Deploys an escrow (unless given) and starts a pool and its watcher over it. */
@@ -72,8 +75,8 @@ export async function watchedPool(
   const theCore = await core;
   const f = options.fixture ?? (await escrowFixture(chain));
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'priv-stark-watch-'));
-  const clients = chainClients(chain.url);
-  const checked = await checkChain(clients.public, { escrow: f.escrow });
+  const clients = chainClients(options.rpcUrl ?? chain.url);
+  const checked = await checkChain(chainClients(chain.url).public, { escrow: f.escrow });
   const store = await openStore(theCore, { dataDir });
   const ledger = new Ledger({
     core: theCore,
@@ -168,4 +171,26 @@ export async function depositGasless(
 /** The commitments of the pool's leaves. */
 export async function leaves(pool: WatchedPool): Promise<string[]> {
   return pool.store.leaves(0, 10_000);
+}
+
+/** A key file of `mode` holding `key`, in a directory of its own. */
+export function keyFileOf(key: Hex, mode = 0o600): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'priv-stark-key-')), 'operator.key');
+  writeFileSync(path, `${key}\n`, { mode });
+  chmodSync(path, mode);
+  return path;
+}
+
+/** A fresh key holding the escrow's acceptor role, funded with gas; its key file and address. */
+export async function acceptorKey(f: EscrowFixture): Promise<{ file: string; address: Hex }> {
+  const key = generatePrivateKey();
+  const { address } = privateKeyToAccount(key);
+  await f.chain.test.setBalance({ address, value: 10n ** 19n });
+  const role = await f.chain.public.readContract({
+    address: f.escrow,
+    abi: privStarkEscrowAbi,
+    functionName: 'ACCEPTOR_ROLE',
+  });
+  await escrowCall(f, f.admin, 'grantRole', [role, address]);
+  return { file: keyFileOf(key), address };
 }
