@@ -29,6 +29,7 @@ import { registerPayouts } from './payout-routes.js';
 import { registerHead, registerPages } from './read-routes.js';
 import { type ReplyCounter, registerReplyMetrics } from './reply-metrics.js';
 import { PAGE_LIMITS } from './schema-parts.js';
+import type { PayoutRail } from './payout-rail.js';
 import { type HandOverLimits, registerWalletWrites } from './wallet-writes.js';
 
 export { errorCodeOf } from './reply-metrics.js';
@@ -66,6 +67,11 @@ export interface PoolNodeOptions {
    * the devnet pool.
    */
   readonly depositRelay?: DepositRelay | undefined;
+  /**
+   * A chain pool's payout rail (the payout sender's): `POST /transitions` refuses an exit it could
+   * never pay with `unpayable_destination`. Absent for the devnet pool.
+   */
+  readonly payoutRail?: Pick<PayoutRail, 'refusal'> | undefined;
 }
 
 /**
@@ -96,7 +102,12 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     authorize: operatorOnly,
     chainBacked: options.depositSource !== undefined,
   });
-  await registerWalletWrites(app, { ledger, corsOrigins, limits: options.handOver });
+  await registerWalletWrites(app, {
+    ledger,
+    corsOrigins,
+    limits: options.handOver,
+    payoutRail: options.payoutRail,
+  });
   registerPayouts(app, { ledger, pageLimit: PAGE_LIMITS.events, authorize: operatorOnly });
   if (options.depositRelay)
     await registerChainRoutes(app, { relay: options.depositRelay, limits: options.handOver });

@@ -7,6 +7,8 @@
  * destination (a CAIP-10 account id), and is recorded as a withdrawal for the operator's payout
  * process (`payout-routes.ts`).
  *
+ * In a chain pool an exit to a destination its payout rail could never pay (another chain, another
+ * namespace, the escrow or the token) is refused first, `unpayable_destination`: nothing is spent.
  * The ledger refuses before applying anything (`Ledger.noteTransition`: shapes, a spent nullifier,
  * expiry and its bound, the anchor, the proof); refusals are stable reasons of the registry with
  * their status, never a 5xx but `pool_unavailable`. The route is one of the wallets' writes
@@ -18,6 +20,7 @@ import type { FastifyInstance } from 'fastify';
 
 import type { DigestHex } from '../core/index.js';
 import type { Ledger } from '../ledger/ledger.js';
+import type { PayoutRail } from './payout-rail.js';
 import { decodeProof, HANDOVER_BODY_LIMIT_BYTES } from '../scheme/index.js';
 import type { WriteCors } from './cors.js';
 import { refuse } from './refusal.js';
@@ -30,6 +33,8 @@ export function registerTransition(
     ledger: Ledger;
     rateLimit: { max: number; timeWindow: number };
     cors: WriteCors;
+    /** A chain pool's payout rail: an exit it could never pay is refused before anything else. */
+    payoutRail?: Pick<PayoutRail, 'refusal'> | undefined;
   },
 ): void {
   const { ledger } = options;
@@ -45,6 +50,8 @@ export function registerTransition(
       const body = request.body;
       if (body.scheme !== ledger.scheme) return refuse(reply, 'unsupported_scheme');
       if (body.network !== ledger.network) return refuse(reply, 'unsupported_network');
+      if (body.destination !== undefined && options.payoutRail?.refusal(body.destination))
+        return refuse(reply, 'unpayable_destination');
       const proof = decodeProof(body.proof);
       if (!proof.ok) return refuse(reply, proof.reason);
       const result = await ledger.noteTransition({

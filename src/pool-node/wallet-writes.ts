@@ -18,6 +18,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import { messageOf } from '../scheme/index.js';
 import { type CorsOrigins, registerWritePreflights, writeCors } from './cors.js';
 import { registerHandOver } from './handover-route.js';
+import type { PayoutRail } from './payout-rail.js';
 import { registerTransfer } from './transfer-route.js';
 import { registerTransition } from './transition-route.js';
 
@@ -67,7 +68,12 @@ export function rateLimitOptions(limits: HandOverLimits): RateLimitPluginOptions
 /** Registers the wallets' writes, their rate limit and their CORS preflights on the pool node. */
 export async function registerWalletWrites(
   app: FastifyInstance,
-  options: { ledger: Ledger; corsOrigins: CorsOrigins; limits?: HandOverLimits | undefined },
+  options: {
+    ledger: Ledger;
+    corsOrigins: CorsOrigins;
+    limits?: HandOverLimits | undefined;
+    payoutRail?: Pick<PayoutRail, 'refusal'> | undefined;
+  },
 ): Promise<void> {
   const { ledger, corsOrigins } = options;
   const limits = options.limits ?? { max: 120, timeWindowMs: 60_000 };
@@ -79,7 +85,7 @@ export async function registerWalletWrites(
     await scope.register(rateLimit, pluginOptions);
     registerWritePreflights(scope, corsOrigins, ['/proofs', '/transfers', '/transitions'], cors);
     registerTransfer(scope, route);
-    registerTransition(scope, route);
+    registerTransition(scope, { ...route, payoutRail: options.payoutRail });
     registerHandOver(scope, route);
   });
 }

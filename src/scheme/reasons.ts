@@ -73,13 +73,17 @@ export const POOL_NODE_REASONS = {
     status: 409,
     message: 'the payout step does not follow the recorded one (paying, then paid or failed)',
   },
+  unpayable_destination: {
+    status: 400,
+    message: 'the pool pays exits only to accounts on its own chain (eip155:<chain id>:<address>)',
+  },
   chain_deposits_only: {
     status: 409,
     message: 'this pool is backed by an escrow on a chain: deposits are paid into the escrow',
   },
   relay_fee_too_low: {
     status: 422,
-    message: "the authorized value leaves the relayer less than its advertised fee",
+    message: 'the authorized value leaves the relayer less than its advertised fee',
   },
   deposit_exists: { status: 409, message: 'this deposit ticket was deposited already' },
   authorization_invalid: {

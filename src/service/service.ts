@@ -410,6 +410,7 @@ export async function startService(
           errorCodeOf(reply.statusCode, payload),
         ),
         depositSource: watcher ?? undefined,
+        payoutRail: payouts?.sender.rail,
       });
       closers.push(() => node.close());
       await node.listen({ port: config.poolPort, host: config.host });

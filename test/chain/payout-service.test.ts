@@ -1,8 +1,10 @@
 // The payout sender in the service (in-process, the shared node): a chain pool started with the
 // payout key pays an exit through the escrow — passes driven by the test (PAYOUT_POLL_INTERVAL_MS=0)
 // — and its metrics and /health show the sender and the payout key; without the payout key there is
-// no sender (exits wait for the operator's process); a payout setting out of range refuses to start
-// (ServiceConfigError: exit 2).
+// no sender (exits wait for the operator's process); an exit the rail could never pay (another
+// chain or namespace, the escrow, the token) refused at POST /transitions before anything is spent,
+// beside an exit to this chain that passes that check; a payout setting out of range refuses to
+// start (ServiceConfigError: exit 2).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,8 +14,9 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { privStarkEscrowAbi } from '../../src/chain/contract-artifacts.js';
-import { loadCore } from '../../src/core/index.js';
+import { loadCore, randomDigest } from '../../src/core/index.js';
 import { openStore } from '../../src/ledger/index.js';
+import { SCHEME } from '../../src/scheme/index.js';
 import {
   SERVICE_DEFAULTS,
   type ServiceConfig,
@@ -102,6 +105,57 @@ describe('the payout sender in the service', () => {
       );
     } finally {
       await store.close();
+      await service.close();
+    }
+  });
+
+  it('refuses an exit it could never pay before anything is spent: unpayable_destination', async () => {
+    const chain = sharedChain();
+    const service = await startService(
+      config([`acceptor=${acceptor.file}`, `payout=${payout.file}`]),
+      () => undefined,
+    );
+    try {
+      const someone = freshAddress();
+      const exitTo = (destination: string) =>
+        fetch(`${service.poolNodeUrl}/transitions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            scheme: SCHEME,
+            network: service.ledger.network,
+            root: randomDigest(),
+            nullifiers: [randomDigest(), randomDigest()],
+            outputs: [randomDigest(), randomDigest()],
+            memo: ['1', '2'],
+            refund: randomDigest(),
+            exit: '1000',
+            destination,
+            expiry: Math.floor(Date.now() / 1000) + 60,
+            proof: Buffer.from('not a proof').toString('base64'),
+          }),
+        }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error: string } }));
+      for (const destination of [
+        `eip155:8453:${someone}`,
+        caip10(chain, f.escrow),
+        caip10(chain, f.token),
+        'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV',
+      ])
+        expect(await exitTo(destination)).toEqual({
+          status: 400,
+          body: {
+            error: 'unpayable_destination',
+            message:
+              'the pool pays exits only to accounts on its own chain (eip155:<chain id>:<address>)',
+          },
+        });
+      // The twin: an account on this chain passes that check (and meets the next one).
+      const payable = await exitTo(caip10(chain, someone));
+      expect(payable.body.error).not.toBe('unpayable_destination');
+      expect(payable.status).toBeGreaterThanOrEqual(400);
+      expect(payable.status).toBeLessThan(500);
+      expect((await service.ledger.state()).withdrawnTotal).toBe('0');
+    } finally {
       await service.close();
     }
   });

@@ -100,6 +100,7 @@ describe('reason registry', () => {
       'too_many_proofs',
       'tree_full',
       'unknown_withdrawal',
+      'unpayable_destination',
     ]);
     for (const reason of Object.keys(POOL_NODE_REASONS)) expect(isReason(reason)).toBe(false);
   });
