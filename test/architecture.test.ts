@@ -372,6 +372,34 @@ describe('priv-stark/server', () => {
   }, 60_000);
 });
 
+describe('priv-stark/client', () => {
+  /** The npm packages an entry's bundle imports. */
+  async function packagesOf(entry: string): Promise<Set<string>> {
+    const result = await build({
+      entryPoints: [join(SRC, entry)],
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'silent',
+    });
+    return new Set(
+      Object.values(result.metafile.inputs).flatMap((input) =>
+        input.imports.filter((i) => i.external).map((i) => i.path),
+      ),
+    );
+  }
+
+  it('loads no viem: a wallet that only pays never does; the chain module is its own entry (priv-stark/client/chain)', async () => {
+    const client = await packagesOf('client/index.ts');
+    for (const name of client) expect(name, name).not.toMatch(/^viem(\/|$)/);
+    // Must-fail twin: the chain entry does.
+    expect([...(await packagesOf('client/chain.ts'))]).toContain('viem');
+  }, 60_000);
+});
+
 describe('profile facts', () => {
   // The values of src/scheme/profile.ts, as code would spell them (comments are left out: examples
   // in documentation may name them).

@@ -45,6 +45,7 @@ export { MIN_OUTPUT_VALUE } from '../core/transition.js';
 export { FileWalletStore } from './file-store.js';
 export { IndexedDbWalletStore } from './indexeddb-store.js';
 export {
+  type ChainDepositRecord,
   MemoryWalletStore,
   type StoredNote,
   type StoredPending,

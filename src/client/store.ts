@@ -42,6 +42,28 @@ export interface StoredPending {
   settlementId?: string;
 }
 
+/**
+ * A deposit this wallet paid into its pool's escrow on a chain (`priv-stark/client/chain`): the
+ * ticket it funded, the escrow's index, who paid it and how. Kept for reclaims and for the exit's
+ * warnings (an exit of a deposit's amount, or to the address that funded it, links them).
+ */
+export interface ChainDepositRecord {
+  /** The deposit ticket's counter, amount (decimal atomic units) and precommitment. */
+  readonly counter: number;
+  readonly amount: string;
+  readonly pre: DigestHex;
+  /** The escrow's index of the deposit (`null` while its transaction is not mined). */
+  index: number | null;
+  /** The EVM account that paid it (EIP-55). */
+  readonly depositor: string;
+  /** The deposit's transaction hash. */
+  transaction: string;
+  /** `relayed`: by signature through the pool's relayer (with its fee); `direct`: the account's own transaction. */
+  readonly path: 'relayed' | 'direct';
+  /** The relayer's fee paid, decimal atomic units (`0` on the direct path). */
+  readonly fee: string;
+}
+
 /** The wallet file's contents. */
 export interface WalletState {
   readonly version: 1;
@@ -83,6 +105,8 @@ export interface WalletState {
   poolTime: number;
   /** Unix ms of the last completed sync. */
   syncedAt: number;
+  /** Deposits paid into the pool's escrow on a chain, oldest first (absent: none). */
+  chainDeposits?: ChainDepositRecord[];
 }
 
 /** What a store holds. */

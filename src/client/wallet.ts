@@ -26,7 +26,13 @@ import type { PoolNodeClient } from '../pool-node/client.js';
 import type { TransferReceipt } from '../pool-node/transfer-schema.js';
 import type { TransitionReceipt } from '../pool-node/transition-schema.js';
 import type { DepositTicket, OpenTicket } from './deposit-tickets.js';
-import type { StoredNote, StoredPending, WalletState, WalletStore } from './store.js';
+import type {
+  ChainDepositRecord,
+  StoredNote,
+  StoredPending,
+  WalletState,
+  WalletStore,
+} from './store.js';
 import { type WalletContext, walletContext } from './wallet-context.js';
 import { type Balance, balanceOf, lockedNotes } from './wallet-notes.js';
 import type { CreateWalletOptions, WalletOptions } from './wallet-options.js';
@@ -188,6 +194,26 @@ export class Wallet {
     const ticket = this.context.tickets.reissue(counter, amount);
     await this.save();
     return ticket;
+  }
+
+  /** The deposits this wallet paid into its pool's escrow on a chain (copies), oldest first. */
+  chainDeposits(): ChainDepositRecord[] {
+    return (this.context.state.chainDeposits ?? []).map((d) => ({ ...d }));
+  }
+
+  /**
+   * Records a deposit paid into the escrow, or completes the record of the same ticket (its index
+   * and transaction once mined), and saves.
+   */
+  async recordChainDeposit(record: ChainDepositRecord): Promise<void> {
+    this.context.state.chainDeposits ??= [];
+    const records = this.context.state.chainDeposits;
+    const known = records.find((d) => d.pre === record.pre && d.amount === record.amount);
+    if (known) {
+      known.index = record.index ?? known.index;
+      known.transaction = record.transaction;
+    } else records.push({ ...record });
+    await this.save();
   }
 
   /**

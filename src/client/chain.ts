@@ -1,0 +1,28 @@
+/**
+ * @module `priv-stark/client/chain`: a wallet's side of a pool backed by an escrow on an EVM chain —
+ * deposits by signature through the pool's relayer or directly, reclaims, and waiting for an
+ * exit's payout — with any viem `Account` (a `LocalAccount`, or a custom signer made with
+ * `toAccount`). A separate entry, so that a wallet that only pays (`priv-stark/client`) never loads
+ * viem.
+ */
+
+export { ESCROW_ABI, TOKEN_ABI } from './chain-abi.js';
+export {
+  type ChainDepositOptions,
+  type ChainDepositReceipt,
+  depositBySignature,
+  depositDirect,
+  depositNonce,
+  type DepositingWallet,
+  type SignedDepositOptions,
+} from './chain-deposit.js';
+export { type PayoutSeen, type PayoutWatch, waitForPayout } from './chain-payout.js';
+export { type ReclaimOptions, type ReclaimReceipt, reclaimDeposit } from './chain-reclaim.js';
+export {
+  type ChainAccess,
+  type ChainWallet,
+  type CheckedChain,
+  checkedChain,
+  publicClientOf,
+} from './chain-view.js';
+export { type ChainWalletCode, ChainWalletError } from './chain-wallet-error.js';
