@@ -3,10 +3,11 @@
 // sending an acceptance (watcher:after-accept) or right after shielding (watcher:after-shield),
 // before recording either; a pool node restarted on the same data directory then shields the
 // deposit exactly once — no second acceptance sent, no second leaf — and the deposit paid after
-// the restart is shielded too: nothing twice, nothing skipped.
+// the restart is shielded too: nothing twice, nothing skipped. The node logs at debug level, and
+// its log holds neither the acceptor's key nor the acceptance's signature (so nor its raw bytes).
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,15 +67,17 @@ function crashingNode(f: EscrowFixture, keyFile: string, dataDir: string, point:
         PRIV_STARK_FAILPOINT: point,
         CHAIN_POLL_INTERVAL_MS: '100',
         VERIFY_THREADS: '0',
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: 'debug',
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
+  const collect = (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
-  });
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
     child.once('exit', (code, signal) => resolve(signal ?? code)),
   );
@@ -208,7 +211,15 @@ describe('kill -9 at the deposit watcher’s crash points', () => {
     await chain.test.mine({ blocks: N });
     expect(await node.exited, node.stderr()).toBe('SIGKILL');
     // Killed with the note in the tree and the deposit not yet recorded as shielded.
-    expect(await recorded(s.dataDir)).toMatchObject({ leaves: 1, state: 'accepted' });
+    const left = await recorded(s.dataDir);
+    expect(left).toMatchObject({ leaves: 1, state: 'accepted' });
+    // Its log at debug level: the acceptance is there, its key, signature and bytes are not.
+    const log = node.stderr();
+    expect(log).toContain('acceptance sent');
+    const tx = await chain.public.getTransaction({ hash: left.sentTx as Hex });
+    const key = readFileSync(s.acceptor.file, 'utf8').trim().slice(2);
+    for (const secret of [key, tx.r.slice(2), tx.s.slice(2)])
+      expect(log.toLowerCase().includes(secret.toLowerCase())).toBe(false);
     await afterRestart(s, 1);
   });
 });
