@@ -842,6 +842,65 @@ function transitionChart(json: Fields): TopLevelSpec {
   );
 }
 
+/** Two builds side by side: the change of each figure's median, worse to the left. */
+function buildsChart(json: Fields): TopLevelSpec {
+  const commits = fields(json.commits, 'commits');
+  const tolerance = num(json.tolerance, 'tolerance');
+  const rows = list(json.comparison, 'comparison').map((value, i) => {
+    const c = fields(value, `comparison[${i}]`);
+    const better = text(c.better, `comparison[${i}].better`);
+    const change = num(c.change, `comparison[${i}].change`);
+    return {
+      figure: `${text(c.name, `comparison[${i}].name`)} (${text(c.unit, `comparison[${i}].unit`)})`,
+      // Signed so that better is always to the right.
+      gain: Number((100 * (better === 'higher' ? change : -change)).toFixed(2)),
+      verdict: c.regressed === true ? 'worse than the tolerance' : 'within',
+    };
+  });
+  return {
+    ...frame(
+      `Two builds: this ${text(commits.this, 'commits.this')} against ${text(commits.base, 'commits.base')} (median over the rounds)`,
+      json,
+    ),
+    width: 420,
+    height: { step: 16 },
+    layer: [
+      {
+        data: { values: rows },
+        mark: { type: 'bar', tooltip: true },
+        encoding: {
+          y: {
+            field: 'figure',
+            type: 'nominal',
+            sort: null,
+            title: null,
+            axis: { labelLimit: 420 },
+          },
+          x: {
+            field: 'gain',
+            type: 'quantitative',
+            title: `change of the median, % (better to the right; tolerance ${100 * tolerance} %)`,
+          },
+          color: {
+            field: 'verdict',
+            type: 'nominal',
+            scale: {
+              domain: ['within', 'worse than the tolerance'],
+              range: ['#4c78a8', '#e45756'],
+            },
+            legend: { orient: 'top', title: null, labelLimit: 300 },
+          },
+        },
+      },
+      {
+        data: { values: [{ x: -100 * tolerance }] },
+        mark: { type: 'rule', strokeDash: [4, 4], color: '#e45756' },
+        encoding: { x: { field: 'x', type: 'quantitative' } },
+      },
+    ],
+  };
+}
+
 /**
  * Gas: each escrow operation's cost on Base in USD, stacked L2 execution and L1 data, labelled
  * with its L2 gas; what is paid once (the deployment) is in the title, not among the bars; the
@@ -925,6 +984,7 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   recovery: recoveryChart,
   'ready-notes': readyNotesChart,
   transition: transitionChart,
+  builds: buildsChart,
   gas: gasChart,
 };
 

@@ -174,6 +174,39 @@ describe('bench charts', () => {
     ).rejects.toThrow(/segments\[0\]\.mode/);
   });
 
+  it('draws the two-builds chart: each figure, a regression told apart; a change without a sign of better is refused', async () => {
+    const figure = (name: string, better: string, change: number, regressed: boolean) => ({
+      name,
+      unit: '/s',
+      better,
+      base: [100, 101, 99],
+      this: [100, 100, 100],
+      baseMedian: 100,
+      thisMedian: 100 * (1 + change),
+      change,
+      regressed,
+    });
+    const builds = {
+      environment,
+      tolerance: 0.05,
+      commits: { base: 'aaaaaaa', this: 'bbbbbbb' },
+      comparison: [
+        figure('flow sqlite compact-upfront: payments/s', 'higher', 0.02, false),
+        figure('http: /verify at 500/s p99', 'lower', 0.09, true),
+      ],
+    };
+    const texts = wellFormedSvg(await drawChart('builds', builds));
+    for (const label of [
+      'flow sqlite compact-upfront: payments/s (/s)',
+      'http: /verify at 500/s p99 (/s)',
+      'within',
+      'worse than the tolerance',
+    ])
+      expect(texts).toContain(label);
+    expect(texts.join(' ')).toContain('this bbbbbbb against aaaaaaa');
+    await expect(drawChart('builds', { ...builds, comparison: [] })).rejects.toThrow(/comparison/);
+  });
+
   it('draws the runtimes chart: each runtime with its native and WebAssembly medians', async () => {
     const runtimes = {
       environment,
