@@ -309,10 +309,12 @@ describe('priv-stark/facilitator', () => {
     expect(inputs.some((path) => path.startsWith('src/facilitator/'))).toBe(true);
     for (const path of inputs)
       expect(path, path).not.toMatch(
-        /^src\/(http|pool-node|service|cli)\/|^src\/ledger\/(sqlite|postgres)/,
+        /^src\/(http|pool-node|service|cli|chain)\/|^src\/ledger\/(sqlite|postgres)/,
       );
     for (const name of external)
-      expect(name, name).not.toMatch(/^(fastify|@fastify\/|fastify-plugin|pg|pg-|better-sqlite3)/);
+      expect(name, name).not.toMatch(
+        /^(fastify|@fastify\/|fastify-plugin|pg|pg-|better-sqlite3|viem|solc|@foundry-rs\/)/,
+      );
     // Traces: the API alone (a no-op until the service registers an SDK).
     for (const name of external) expect(name, name).not.toMatch(/^@opentelemetry\/(?!api$)/);
     expect(external).toContain('@opentelemetry/api');
@@ -394,7 +396,7 @@ describe('priv-stark/client', () => {
 
   it('loads no viem: a wallet that only pays never does; the chain module is its own entry (priv-stark/client/chain)', async () => {
     const client = await packagesOf('client/index.ts');
-    for (const name of client) expect(name, name).not.toMatch(/^viem(\/|$)/);
+    for (const name of client) expect(name, name).not.toMatch(/^(viem|solc|@foundry-rs\/)(\/|$)/);
     // Must-fail twin: the chain entry does.
     expect([...(await packagesOf('client/chain.ts'))]).toContain('viem');
   }, 60_000);
