@@ -118,15 +118,14 @@ export class PayoutSender {
   start(pollMs: number): void {
     if (this.timers.length > 0) return;
     this.role = 'standby';
+    // A failed pass is reported by pass() itself; a failed renewal here.
+    const ignore = () => undefined;
     const report = (error: unknown) =>
-      this.options.onEvent?.({
-        kind: 'pass_failed',
-        message: error instanceof Error ? error.message : String(error),
-      });
-    const poll = setInterval(() => this.pass().catch(report), pollMs);
+      this.options.onEvent?.({ kind: 'pass_failed', message: messageOf(error) });
+    const poll = setInterval(() => this.pass().catch(ignore), pollMs);
     const renew = setInterval(() => this.renew().catch(report), Math.max(1, this.ttlMs / 3));
     this.timers = [poll, renew];
-    this.pass().catch(report);
+    this.pass().catch(ignore);
   }
 
   /** Stops the timers, lets a running pass end, and gives the lease up so another takes over now. */
@@ -152,11 +151,20 @@ export class PayoutSender {
     };
   }
 
-  /** One pass now (one at a time: a call during a pass gets that pass's report). */
+  /**
+   * One pass now (one at a time: a call during a pass gets that pass's report).
+   * @throws what stopped the pass (the store, the rail's RPC, a lost lease), reported first as a
+   *   `pass_failed` event
+   */
   pass(): Promise<PassReport> {
-    this.running ??= this.runPass().finally(() => {
-      this.running = null;
-    });
+    this.running ??= this.runPass()
+      .catch((error: unknown) => {
+        this.options.onEvent?.({ kind: 'pass_failed', message: messageOf(error) });
+        throw error;
+      })
+      .finally(() => {
+        this.running = null;
+      });
     return this.running;
   }
 
@@ -273,4 +281,8 @@ export class PayoutSender {
     this.options.onEvent?.({ kind: 'recorded', withdrawalId, status, ...detail });
     return true;
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

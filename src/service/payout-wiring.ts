@@ -185,6 +185,7 @@ const LOUD_WAITS: readonly PayoutWait[] = [
 
 function senderEvents(parts: PayoutParts): (event: PayoutEvent) => void {
   let loud = new Set<PayoutWait>();
+  let failing: string | null = null;
   return (event) => {
     if (event.kind === 'recorded') {
       if (event.status !== 'paying') parts.metrics?.recorded(event.status);
@@ -200,8 +201,13 @@ function senderEvents(parts: PayoutParts): (event: PayoutEvent) => void {
     } else if (event.kind === 'lease') {
       parts.log.info({ role: event.role, epoch: event.epoch }, 'payout sender lease');
     } else if (event.kind === 'pass_failed') {
-      parts.log.warn({ error: event.message }, 'payout pass failed; retried at the next poll');
+      // Said when the failure begins or changes, not at every poll while the RPC is down.
+      if (event.message !== failing)
+        parts.log.warn({ error: event.message }, 'payout pass failed; retried at each poll');
+      failing = event.message;
     } else {
+      if (failing !== null) parts.log.info({}, 'payout passes resumed');
+      failing = null;
       const now = new Set(LOUD_WAITS.filter((wait) => (event.waiting[wait] ?? 0) > 0));
       for (const wait of now)
         if (!loud.has(wait))

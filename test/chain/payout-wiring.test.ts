@@ -12,6 +12,7 @@ import { type Hex, parseEther } from 'viem';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { chainClients } from '../../src/chain/rpc-client.js';
 import { PayoutMetrics } from '../../src/http/payout-metrics.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { Ledger, openStore, type PoolStore } from '../../src/ledger/index.js';
@@ -23,8 +24,9 @@ import {
   payoutSender,
   type WiredPayouts,
 } from '../../src/service/payout-wiring.js';
-import { caip10, fundCustody, seedWithdrawal } from '../../testkit/payouts.js';
+import { caip10, fundCustody, seedWithdrawal, tokenBalance } from '../../testkit/payouts.js';
 import { CUSTODY, freshAddress } from './payout-harness.js';
+import { startRpcProxy } from './rpc-proxy.js';
 import { type EscrowFixture, escrowFixture, sharedChain } from './shared.js';
 
 let core: PrivStarkCore;
@@ -79,6 +81,7 @@ describe('the wired payout sender', () => {
     minGasBalance: bigint,
     holder: string,
     store?: { store: PoolStore; dir: string; f: EscrowFixture },
+    rpcUrl?: string,
   ) {
     const chain = sharedChain();
     const f = store?.f ?? (await escrowFixture(chain));
@@ -103,7 +106,7 @@ describe('the wired payout sender', () => {
     sender = payoutSender({
       ledger: new Ledger({ core, store: theStore }),
       account: f.payer,
-      client: chain.public,
+      client: rpcUrl ? chainClients(rpcUrl).public : chain.public,
       chainId: chain.chainId,
       escrow: f.escrow,
       token: f.token,
@@ -179,6 +182,27 @@ describe('the wired payout sender', () => {
     const exported = await w.registry.metrics();
     expect(exported).toContain('priv_stark_payout_gas_low 1');
     expect(exported).toContain('priv_stark_payouts_waiting{wait="gas_low"} 1');
+  });
+
+  it('with the RPC down after signing: says so once per failure, records nothing, pays once it is back', async () => {
+    const proxy = await startRpcProxy(sharedChain().url);
+    closers.push(() => proxy.close());
+    const w = await wired(1n, 'outage', undefined, proxy.url);
+    const to = freshAddress();
+    const id = await seedWithdrawal(w.store, caip10(w.chain, to), 77n);
+    await w.sender.sender.pass();
+    proxy.mode = 'down';
+    for (let i = 0; i < 3; i++) await expect(w.sender.sender.pass()).rejects.toThrow();
+    proxy.mode = 'garbage';
+    await expect(w.sender.sender.pass()).rejects.toThrow();
+    expect((await w.store.withdrawals(0, 10)).map((x) => x.status)).toEqual(['paying']);
+    proxy.mode = 'pass';
+    expect((await w.sender.sender.pass()).decided).toEqual([{ withdrawalId: id, status: 'paid' }]);
+    const said = w.lines.map((l) => l.message);
+    // Once when it went down (not at each of its three passes), once when it answered garbage.
+    expect(said.filter((m) => m.startsWith('payout pass failed'))).toHaveLength(2);
+    expect(said).toContain('payout passes resumed');
+    expect(await tokenBalance(w.chain, w.f.token, to)).toBe(77n);
   });
 
   it('gives the lease up when it stops, so another instance takes it at once', async () => {
