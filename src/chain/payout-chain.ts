@@ -15,6 +15,7 @@ import {
   type Hex,
   parseEventLogs,
   type PublicClient,
+  RpcRequestError,
   TransactionReceiptNotFoundError,
 } from 'viem';
 
@@ -230,7 +231,7 @@ export type Broadcast =
   | 'nonce_used'
   /** Refused for its fees (under the base fee, or not enough above a pending sibling). */
   | 'underpriced'
-  /** Refused for another reason (the account cannot pay the gas, …). */
+  /** Refused for another reason the node gave (the account cannot pay the gas, …). */
   | 'refused';
 
 /**
@@ -248,7 +249,9 @@ export async function broadcast(client: PublicClient, raw: Hex): Promise<Broadca
     if (/nonce too low|nonce.*(used|already)/.test(text)) return 'nonce_used';
     if (/underpriced|less than (block )?base fee|fee too low|max fee per gas less/.test(text))
       return 'underpriced';
-    if (/insufficient funds|exceeds (block )?gas limit|intrinsic gas/.test(text)) return 'refused';
+    // Any other answer of the node itself (a JSON-RPC error) is a refusal of this transaction; only
+    // a node that did not answer (down, timing out) is an error.
+    if (error.walk((e) => e instanceof RpcRequestError)) return 'refused';
     throw error;
   }
 }
