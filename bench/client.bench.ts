@@ -80,7 +80,8 @@ async function paymentBench(core: Awaited<ReturnType<typeof loadCore>>) {
     for (let i = 0; i < PAYMENTS * 2 + 5; i++) {
       const ticket = await payer.depositTicket('1000000');
       await stack.operator.deposit(ticket.amount, ticket.pre);
-      await payer.sync(); // at most DEPOSIT_GAP tickets open
+      // At most DEPOSIT_GAP tickets open: seen once a checkpoint publishes the deposit.
+      await stack.settle(payer);
     }
     await stack.settle(payer);
     const requirements = {

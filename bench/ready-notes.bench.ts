@@ -152,11 +152,11 @@ async function main(): Promise<void> {
     async function funded(d: Deployment): Promise<Wallet> {
       const wallet = await Wallet.create({ core, pool: d.poolUrl });
       const ticket = await wallet.depositTicket(DEPOSIT);
-      await d.operator.deposit(ticket.amount, ticket.pre);
-      const size = (await d.operator.state()).size;
+      const { index } = await d.operator.deposit(ticket.amount, ticket.pre);
+      // The public log shows the deposit once a checkpoint covers its leaf.
       for (;;) {
         const state = await d.operator.state();
-        if ((state.checkpoint?.size ?? 0) >= size) break;
+        if ((state.checkpoint?.size ?? 0) > index) break;
         await new Promise((r) => setTimeout(r, 50));
       }
       await wallet.sync();

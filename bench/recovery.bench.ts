@@ -317,15 +317,15 @@ async function restore(
     });
     const node = wallet.poolNode;
     const poolEvents = (await node.state()).events;
-    node.leaves = timed('leafRequestsMs', node.leaves.bind(node));
-    const events = timed('eventRequestsMs', node.events.bind(node));
+    node.leavesPage = timed('leafRequestsMs', node.leavesPage.bind(node));
+    const events = timed('eventRequestsMs', node.eventsPage.bind(node));
     // The events side ends once its last page is read and matched (settlements apply at once).
     const sideEnd = () => {
       parts.eventsSideMs = performance.now() - started;
     };
     let lastPageRead = false;
-    node.events = async (after, limit) => {
-      const page = await events(after, limit);
+    node.eventsPage = async (number) => {
+      const page = await events(number);
       if ((page.events.at(-1)?.id ?? 0) >= poolEvents) {
         lastPageRead = true;
         sideEnd();

@@ -38,11 +38,14 @@ export function nginxPath(): string | null {
 /**
  * Starts nginx proxying to `upstream` (`http://127.0.0.1:<port>`); resolves once it answers.
  * @param options.server directives added to the server block (none: nginx's defaults)
+ * @param options.cache a caching proxy: responses kept as the upstream's `Cache-Control` allows
+ *   (`proxy_cache`, in this directory), stale ones revalidated with their validators
+ *   (`proxy_cache_revalidate`); each reply says `X-Cache-Status` (HIT, MISS, REVALIDATED, …)
  * @throws when there is no nginx binary, or it does not come up (with its error log)
  */
 export async function startNginx(
   upstream: string,
-  options: { server?: readonly string[] } = {},
+  options: { server?: readonly string[]; cache?: boolean } = {},
 ): Promise<Nginx> {
   const binary = nginxPath();
   if (!binary)
@@ -66,8 +69,20 @@ export async function startNginx(
     `  fastcgi_temp_path ${join(dir, 'fastcgi')};`,
     `  uwsgi_temp_path ${join(dir, 'uwsgi')};`,
     `  scgi_temp_path ${join(dir, 'scgi')};`,
+    ...(options.cache
+      ? [
+          `  proxy_cache_path ${join(dir, 'cache')} levels=1:2 keys_zone=pages:1m use_temp_path=off;`,
+        ]
+      : []),
     '  server {',
     `    listen 127.0.0.1:${port};`,
+    ...(options.cache
+      ? [
+          '    proxy_cache pages;',
+          '    proxy_cache_revalidate on;',
+          '    add_header X-Cache-Status $upstream_cache_status always;',
+        ]
+      : []),
     ...(options.server ?? []).map((directive) => `    ${directive}`),
     '    location / {',
     `      proxy_pass ${upstream};`,

@@ -80,7 +80,8 @@ export async function startStack(core: PrivStarkCore, options: StackOptions = {}
   const operator = new PoolNodeClient(poolUrl, { token: OPERATOR_TOKEN });
 
   async function settle(...wallets: Wallet[]): Promise<void> {
-    const size = (await operator.state()).size;
+    // The ledger's own head (the node's /state shows only what a checkpoint published).
+    const size = (await service.ledger.state()).size;
     for (let i = 0; i < 200; i++) {
       const state = await operator.state();
       if ((state.checkpoint?.size ?? 0) >= size) break;

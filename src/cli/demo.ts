@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { x402ResourceServer } from '@x402/core/server';
 import Fastify from 'fastify';
 
-import { payingFetch, settlementOf, Wallet } from '../client/index.js';
+import { DEPOSIT_GAP, payingFetch, settlementOf, Wallet } from '../client/index.js';
 import { loadCore, type PrivStarkCore } from '../core/index.js';
 import { PoolNodeClient } from '../pool-node/client.js';
 import { DEVNET_NETWORK } from '../scheme/index.js';
@@ -86,7 +86,8 @@ export async function demoCommand(
     const poolUrl = service.poolNodeUrl!;
     const operator = new PoolNodeClient(poolUrl, { token: operatorToken });
     const confirm = async (...wallets: Wallet[]) => {
-      const size = (await operator.state()).size;
+      // The ledger's own head: the pool node shows what a checkpoint published, no more.
+      const size = (await service.ledger.state()).size;
       while (((await operator.state()).checkpoint?.size ?? 0) < size)
         await new Promise((r) => setTimeout(r, 50));
       for (const w of wallets) await w.sync();
@@ -100,10 +101,11 @@ export async function demoCommand(
     closers.push(m1.close);
     await step(`payer funded with ${payments + 1} notes of 0.1 dUSD`, async () => {
       for (let i = 0; i <= payments; i++) {
+        // Seen shielded first: a wallet has at most DEPOSIT_GAP tickets open (docs/client.md,
+        // "Recovery"), and the public log shows a deposit once a checkpoint covers it.
+        if (payer.openTickets().length >= DEPOSIT_GAP) await confirm(payer);
         const ticket = await payer.depositTicket('100000');
         await operator.deposit(ticket.amount, ticket.pre);
-        // Seen shielded: a wallet has at most DEPOSIT_GAP tickets open (docs/client.md, "Recovery").
-        await payer.sync();
       }
       await confirm(payer);
     });

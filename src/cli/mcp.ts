@@ -22,13 +22,15 @@ import { loadCore } from '../core/index.js';
 import { parseAmount } from '../scheme/index.js';
 import { walletLocation } from './wallet.js';
 
-export const MCP_USAGE = `  mcp [--http PORT] [--policy FILE] [--ledger FILE] [--wallet FILE] [--pool URL] [--ready-notes CxV]
+export const MCP_USAGE = `  mcp [--http PORT] [--policy FILE] [--ledger FILE] [--wallet FILE] [--pool URL] [--pool-mirror URL]
+                    [--ready-notes CxV]
                     MCP server for agents (stdio; --http: streamable HTTP on 127.0.0.1, PRIV_STARK_MCP_TOKEN
                     for a bearer token): pays with the wallet only within the operator's policy file
                     (PRIV_STARK_POLICY, ./priv-stark.policy.json); spend ledger PRIV_STARK_LEDGER,
                     <wallet>.spend.json; --ready-notes 8x100000 (PRIV_STARK_READY_NOTES) keeps 8 notes of
                     at least 100000 spendable for payments at once; --transitions-per-minute N
-                    (PRIV_STARK_TRANSITIONS_PER_MINUTE, 6) caps merge_notes and split_note (docs/mcp.md)`;
+                    (PRIV_STARK_TRANSITIONS_PER_MINUTE, 6) caps merge_notes and split_note; --pool-mirror
+                    (PRIV_STARK_POOL_MIRROR) reads the public log from a cache or mirror (docs/mcp.md)`;
 
 /**
  * `--ready-notes COUNTxVALUE` (`8x100000`: eight notes of at least 100,000 atomic units).
@@ -122,6 +124,7 @@ export async function mcpCommand(
       ledger: { type: 'string' },
       wallet: { type: 'string' },
       pool: { type: 'string' },
+      'pool-mirror': { type: 'string' },
       'sync-interval-ms': { type: 'string' },
       'ready-notes': { type: 'string' },
       'transitions-per-minute': { type: 'string' },
@@ -178,7 +181,7 @@ export async function mcpCommand(
   process.once('SIGTERM', onSignal);
   try {
     const core = await loadCore();
-    const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+    const wallet = await Wallet.open({ core, ...where });
     const agent = new PaymentAgent({ wallet, policy, ledger, transitionsPerMinute });
     await agent.start();
     if (syncEvery > 0) {

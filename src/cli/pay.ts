@@ -29,6 +29,7 @@ export async function payCommand(
     options: {
       wallet: { type: 'string' },
       pool: { type: 'string' },
+      'pool-mirror': { type: 'string' },
       method: { type: 'string' },
       header: { type: 'string', multiple: true },
       data: { type: 'string' },
@@ -45,7 +46,7 @@ export async function payCommand(
   }
   const where = walletLocation(values, env);
   const core = await loadCore();
-  const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+  const wallet = await Wallet.open({ core, ...where });
   await wallet.sync();
   const headers = new Headers();
   for (const h of values.header ?? []) {

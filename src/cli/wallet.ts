@@ -21,8 +21,9 @@
  *                                  N are spendable, printing progress; exit 1 when T (60000) passes first
  *
  * Common: `--wallet FILE` (PRIV_STARK_WALLET, ./priv-stark.wallet), `--pool URL` (POOL_URL,
- * http://127.0.0.1:4021). Exit codes: 0 done, 1 refused or failed (a refusal is one line: the
- * error's stable code, then its message), 2 bad flags.
+ * http://127.0.0.1:4021), `--pool-mirror URL` (PRIV_STARK_POOL_MIRROR: where the public log is
+ * read; writes still go to the pool node). Exit codes: 0 done, 1 refused or failed (a refusal is
+ * one line: the error's stable code, then its message), 2 bad flags.
  */
 
 import { parseArgs } from 'node:util';
@@ -41,7 +42,10 @@ import { type DigestHex, loadCore, type PrivStarkCore } from '../core/index.js';
 import { checkDestination, DEVNET_NETWORK, parseAmount } from '../scheme/index.js';
 
 export const WALLET_USAGE = `  wallet new|address|sync|balance|deposit|tickets|payments [--wallet FILE] [--pool URL]
-                    a payer's or merchant's wallet (PRIV_STARK_WALLET, ./priv-stark.wallet; POOL_URL):
+                    [--pool-mirror URL]
+                    a payer's or merchant's wallet (PRIV_STARK_WALLET, ./priv-stark.wallet; POOL_URL;
+                    PRIV_STARK_POOL_MIRROR: a cache or mirror of the pool's public log to read from,
+                    checked against the pool node, which still takes the writes):
                     new [--sk 0x…] creates (or restores from a spending key), deposit --amount N prints
                     the precommitment for the operator (--reissue C: open ticket #C again), tickets
                     lists the open ones, balance [--no-sync]
@@ -60,6 +64,7 @@ export const WALLET_USAGE = `  wallet new|address|sync|balance|deposit|tickets|p
                     splits notes until C (at most ${READY_NOTES_MAX}) notes of at least N are spendable, for
                     payments at once and back to back; exit 1 when T ms (60000) pass first
   pay <url> [--method M] [--header 'K: V'] [--data BODY] [--no-wait] [--wallet FILE] [--pool URL]
+                    [--pool-mirror URL]
                     pays a 402 with the wallet (stock @x402/fetch), prints the response and the settlement`;
 
 /** Where the CLI writes. */
@@ -73,14 +78,23 @@ const stdio: CliIo = {
   err: (l) => process.stderr.write(`${l}\n`),
 };
 
-/** `--wallet` and `--pool` with their environment defaults. */
+/**
+ * `--wallet`, `--pool` and `--pool-mirror` with their environment defaults: the wallet's options
+ * (`Wallet.open({ core, ...where })`).
+ */
 export function walletLocation(
-  values: { wallet?: string | undefined; pool?: string | undefined },
+  values: {
+    wallet?: string | undefined;
+    pool?: string | undefined;
+    'pool-mirror'?: string | undefined;
+  },
   env: NodeJS.ProcessEnv = process.env,
 ) {
   return {
     path: values.wallet ?? env.PRIV_STARK_WALLET ?? './priv-stark.wallet',
     pool: values.pool ?? env.POOL_URL ?? `http://127.0.0.1:${env.POOL_PORT ?? '4021'}`,
+    // Unset or empty: the wallet reads the pool node itself.
+    poolMirror: (values['pool-mirror'] ?? env.PRIV_STARK_POOL_MIRROR) || undefined,
   };
 }
 
@@ -154,10 +168,13 @@ function refusalLine(error: unknown): string | null {
 /**
  * The note `wallet split` splits when none is named: the smallest spendable note holding more
  * than `amount` (a note of exactly `amount` would leave an empty change note).
- * @throws WalletBehindError when such a note exists but is not in a checkpoint synced yet;
- *   WalletError `insufficient_funds` when none exists
+ * @throws WalletBehindError before the wallet has a checkpoint, or when such a note exists but is
+ *   not in a checkpoint synced yet; WalletError `insufficient_funds` when none exists
  */
 function noteToSplit(wallet: Wallet, amount: bigint): StoredNote {
+  // As a payment says: the public log shows a note with its checkpoint, none before.
+  if (!wallet.checkpoint)
+    throw new WalletBehindError('the wallet has no checkpoint: sync it with the pool first');
   const locked = wallet.lockedNotes();
   const anchored = wallet.checkpoint?.size ?? 0;
   const usable = wallet.notes().filter((n) => !locked.has(n.commitment));
@@ -227,6 +244,7 @@ function parseWalletArgs(args: string[]) {
     options: {
       wallet: { type: 'string' },
       pool: { type: 'string' },
+      'pool-mirror': { type: 'string' },
       sk: { type: 'string' },
       amount: { type: 'string' },
       reissue: { type: 'string' },
@@ -256,8 +274,7 @@ async function runWallet(
     case 'new': {
       const wallet = await Wallet.create({
         core,
-        pool: where.pool,
-        path: where.path,
+        ...where,
         ...(values.sk ? { sk: values.sk as DigestHex } : {}),
       });
       io.out(`wallet ${where.path} (mode 0600)`);
@@ -267,12 +284,12 @@ async function runWallet(
       return 0;
     }
     case 'address': {
-      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      const wallet = await Wallet.open({ core, ...where });
       io.out(wallet.address);
       return 0;
     }
     case 'sync': {
-      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      const wallet = await Wallet.open({ core, ...where });
       const started = performance.now();
       const report = await wallet.sync();
       io.out(
@@ -281,7 +298,7 @@ async function runWallet(
       return 0;
     }
     case 'balance': {
-      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      const wallet = await Wallet.open({ core, ...where });
       if (!values['no-sync']) await wallet.sync();
       const b = wallet.balance();
       if (values.json) {
@@ -295,7 +312,7 @@ async function runWallet(
       return 0;
     }
     case 'deposit': {
-      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      const wallet = await Wallet.open({ core, ...where });
       let ticket: Awaited<ReturnType<Wallet['depositTicket']>>;
       if (values.reissue !== undefined) {
         if (!/^(0|[1-9][0-9]{0,8})$/.test(values.reissue))
@@ -317,7 +334,7 @@ async function runWallet(
       return 0;
     }
     case 'tickets': {
-      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      const wallet = await Wallet.open({ core, ...where });
       if (!values['no-sync']) await wallet.sync();
       const open = wallet.openTickets();
       if (open.length === 0) io.out('no open deposit tickets');
@@ -326,7 +343,7 @@ async function runWallet(
       return 0;
     }
     case 'payments': {
-      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      const wallet = await Wallet.open({ core, ...where });
       for (const p of wallet.payments()) {
         io.out(
           `${p.status.padEnd(8)} ${p.amount} to ${p.payTo.slice(0, 20)}… ${p.resourceId || '-'} expiry ${new Date(p.expiry * 1000).toISOString()}${p.settlementId ? ` tx ${p.settlementId}` : ''}`,
@@ -338,7 +355,7 @@ async function runWallet(
       const to = addressFlag(core, values.to);
       const amount = amountFlag('--amount', values.amount);
       const note = noteFlag(single(values.note));
-      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      const wallet = await Wallet.open({ core, ...where });
       await wallet.sync();
       const receipt = await wallet.transfer(to, amount, { note });
       // The pool settled it: the next sync reads the settlement and resolves the record.
@@ -353,7 +370,7 @@ async function runWallet(
     case 'split': {
       const amount = amountFlag('--amount', values.amount);
       const named = noteFlag(single(values.note));
-      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      const wallet = await Wallet.open({ core, ...where });
       await wallet.sync();
       if (values.private) {
         const chosen = named ?? noteToSplit(wallet, amount).commitment;
@@ -391,7 +408,7 @@ async function runWallet(
       const named = (values.note ?? []).map((n) => noteFlag(n) as string);
       if (named.length !== 0 && named.length !== 2)
         throw new FlagError('--note is given twice (the two notes to merge) or not at all');
-      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      const wallet = await Wallet.open({ core, ...where });
       await wallet.sync();
       const receipt = await wallet.mergeNotes(
         named.length === 2 ? [named[0] as string, named[1] as string] : undefined,
@@ -409,7 +426,7 @@ async function runWallet(
       if (!checked.ok) throw new FlagError(`--to: ${checked.why}`);
       const amount = amountFlag('--amount', values.amount);
       const note = noteFlag(single(values.note));
-      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      const wallet = await Wallet.open({ core, ...where });
       await wallet.sync();
       const receipt = await wallet.exit(values.to, amount, { note });
       await wallet.sync().catch(() => undefined);
@@ -426,7 +443,7 @@ async function runWallet(
         values['timeout-ms'] === undefined
           ? READY_TIMEOUT_MS
           : positiveInteger('--timeout-ms', values['timeout-ms'], 2 ** 31 - 1);
-      const wallet = await Wallet.open({ core, pool: where.pool, path: where.path });
+      const wallet = await Wallet.open({ core, ...where });
       await wallet.sync();
       let lastError = '';
       const keeper = new ReadyNotesKeeper(

@@ -1,7 +1,9 @@
 /**
- * @module Reading a paged list of the pool node ahead: the pages of a list addressed by position,
- * with requests in flight ahead of the page being applied, so that applying a page and fetching the
- * next ones overlap (the wallet's sync reads leaves and events this way).
+ * @module Reading fixed pages of the pool node's public log ahead: pages `first … last` of a list
+ * (the same URLs for every wallet, whatever it has read), with requests in flight ahead of the
+ * page being applied, so that applying a page and fetching the next ones overlap (the wallet's
+ * sync reads leaves and events this way). The caller keeps what it lacks from each page and stops
+ * where a page comes back short: the source holds nothing past it.
  */
 
 /** A request made ahead of its use: its failure is reported where it is awaited, never as unhandled. */
@@ -14,35 +16,28 @@ function quiet<T>(promise: Promise<T>): Promise<T> {
 const PAGES_AHEAD = 2;
 
 /**
- * The pages of a list addressed by position (leaves from `at`, events after id `at`: both without
- * gaps) up to `end`, with {@link PAGES_AHEAD} requests in flight ahead of the page handed out. A
- * short page drops the read-ahead and goes on from where it ended; an empty one ends the read.
+ * Pages `first` to `last` (inclusive) in order, each read by `read`, with {@link PAGES_AHEAD}
+ * requests in flight ahead of the page handed out. Breaking out of the loop leaves the requests
+ * ahead to finish unheard.
  */
 export async function* pagesAhead<T>(
-  start: number,
-  end: number,
-  size: number,
-  read: (at: number, limit: number) => Promise<T[]>,
-): AsyncGenerator<{ at: number; items: T[] }> {
-  const queue: { at: number; limit: number; page: Promise<T[]> }[] = [];
-  let next = start;
+  first: number,
+  last: number,
+  read: (page: number) => Promise<T>,
+): AsyncGenerator<{ page: number; value: T }> {
+  const queue: { page: number; value: Promise<T> }[] = [];
+  let next = first;
   const fill = () => {
-    while (queue.length <= PAGES_AHEAD && next < end) {
-      const limit = Math.min(size, end - next);
-      queue.push({ at: next, limit, page: quiet(read(next, limit)) });
-      next += limit;
+    while (queue.length <= PAGES_AHEAD && next <= last) {
+      queue.push({ page: next, value: quiet(read(next)) });
+      next++;
     }
   };
   fill();
   while (queue.length > 0) {
-    const { at, limit, page } = queue.shift()!;
-    const items = (await page).slice(0, limit);
-    if (items.length === 0) return;
-    if (items.length < limit) {
-      queue.length = 0;
-      next = at + items.length;
-    }
+    const { page, value } = queue.shift()!;
+    const read = await value;
     fill();
-    yield { at, items };
+    yield { page, value: read };
   }
 }

@@ -65,6 +65,19 @@ export class LocalTree {
     }
   }
 
+  /**
+   * Drops every leaf from `size` on, and the subtrees they completed (leaves a sync could not
+   * verify go before the wallet keeps anything built on them).
+   * @throws RangeError when `size` exceeds the leaves held
+   */
+  truncate(size: number): void {
+    this.checkSize(size);
+    for (let h = 0; h <= TREE_DEPTH; h++) {
+      const level = this.levels[h]!;
+      level.length = Math.min(level.length, Math.floor(size / 2 ** h));
+    }
+  }
+
   /** The node of height `h` at position `i` in the tree of the first `size` leaves. */
   private node(h: number, i: number, size: number): DigestHex {
     const span = 2 ** h;

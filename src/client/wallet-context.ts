@@ -21,9 +21,19 @@ import { StateWriter } from './wallet-persistence.js';
 /** One wallet's configuration and state, shared by its parts. */
 export interface WalletContext {
   readonly core: PrivStarkCore;
-  /** The client of the pool node the wallet syncs from. */
+  /** The client of the pool node the wallet writes to. */
   readonly poolNode: PoolNodeClient;
-  /** The pool node's client for hand-overs: its own transport (see `WalletOptions.handOverFetch`). */
+  /**
+   * Where the wallet reads the public log: the mirror (`WalletOptions.poolMirror`), or the pool
+   * node itself.
+   */
+  readonly pages: PoolNodeClient;
+  /** Whether {@link pages} is a mirror (its checkpoints are then confirmed by the pool node). */
+  readonly mirrored: boolean;
+  /**
+   * The pool node's client for hand-overs (and a mirror's checkpoint confirmed): its own transport
+   * (see `WalletOptions.handOverFetch`).
+   */
   readonly handOverNode: PoolNodeClient;
   readonly network: NetworkProfile;
   readonly owner: DigestHex;
@@ -57,6 +67,10 @@ export function walletContext(
   const handOverNode = new PoolNodeClient(poolNode.url, {
     fetch: options.handOverFetch ?? handOverFetch(),
   });
+  const mirror =
+    typeof options.poolMirror === 'string'
+      ? new PoolNodeClient(options.poolMirror)
+      : options.poolMirror;
   const owner = ownerOf(core, state.sk);
   const tree = new LocalTree(core);
   tree.append(leaves);
@@ -64,6 +78,8 @@ export function walletContext(
   return {
     core,
     poolNode,
+    pages: mirror ?? poolNode,
+    mirrored: mirror !== undefined,
     handOverNode,
     network: options.network ?? DEVNET_NETWORK,
     owner,

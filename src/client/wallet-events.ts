@@ -103,8 +103,9 @@ export class EventApplier {
   /** One event; `counter` is the deposit counter a deposit event pays (`null`: none of ours). */
   private applyEvent(event: PoolEvent, counter: number | null): EventsFound {
     const state = this.context.state;
+    // The pool's clock comes from the checkpoints the wallet takes (an event's time is its
+    // checkpoint's, and a mirror's is not confirmed).
     state.eventCursor = event.id;
-    state.poolTime = Math.max(state.poolTime, event.time);
     if (event.kind === 'deposit') {
       if (counter === null) return { notes: 0, settled: 0 };
       return { notes: this.applyDeposit(event, counter), settled: 0 };

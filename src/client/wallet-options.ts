@@ -12,8 +12,17 @@ import type { WalletStore } from './store.js';
 /** Options shared by {@link Wallet.create} and {@link Wallet.open}. */
 export interface WalletOptions {
   readonly core: PrivStarkCore;
-  /** The pool node's base URL (or a client of it). */
+  /** The pool node's base URL (or a client of it): where the wallet writes, and reads by default. */
   readonly pool: string | PoolNodeClient;
+  /**
+   * A mirror of the pool node's public log (or a client of it) — any HTTP cache in front of the
+   * node, or a copy of its pages: the wallet reads the head and the fixed pages there, so the
+   * node sees no sync, and writes to {@link pool} as before. The checkpoint it anchors to is
+   * confirmed against the pool node's own checkpoints page, and its leaves against that root: a
+   * stale mirror leaves the wallet behind, a forged page fails the sync with `PoolMismatchError`
+   * (docs/client.md, "Mirrors").
+   */
+  readonly poolMirror?: string | PoolNodeClient | undefined;
   /**
    * Where the wallet keeps itself: a {@link WalletStore} (`IndexedDbWalletStore` in browsers,
    * `MemoryWalletStore`), or in Node a file path (mode 0600). With neither, it lives in memory and

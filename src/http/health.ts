@@ -85,7 +85,7 @@ const HealthOkSchema = Type.Object(
     pool: Type.Object({
       kind: Type.String(),
       ok: Type.Literal(true),
-      leaves: Type.Integer(),
+      leaves: Type.Integer({ description: 'leaves the latest checkpoint published' }),
       checkpoint: Type.Union([CheckpointSchema, Type.Null()]),
     }),
   },
@@ -186,7 +186,9 @@ export function registerHealth(app: FastifyInstance, source: HealthSource): void
           pool: {
             kind: source.pool.kind,
             ok: true,
-            leaves: state.size,
+            // The published leaves (the latest checkpoint's): a live count would time each
+            // arrival for anyone polling this public route.
+            leaves: checkpoint?.size ?? 0,
             checkpoint: checkpoint && {
               seq: checkpoint.seq,
               root: checkpoint.root,

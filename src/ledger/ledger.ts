@@ -197,9 +197,14 @@ export class Ledger {
     }
   }
 
-  /** The ledger's head. */
+  /** The ledger's head now (the operator's view). */
   state(): Promise<StoreState> {
     return this.store.state();
+  }
+
+  /** The head the public log shows: the latest checkpoint's (`PoolStore.publishedState`). */
+  publishedState(): Promise<StoreState> {
+    return this.store.publishedState();
   }
 
   /** Handed-over proofs stored now. */
@@ -217,9 +222,14 @@ export class Ledger {
     return this.store.leaves(from, limit);
   }
 
-  /** Events after a cursor. */
+  /** Events after a cursor, in order of arrival (the store's own record, the operator's). */
   events(after: number, limit: number): Promise<PoolEvent[]> {
     return this.store.events(after, limit);
+  }
+
+  /** The public log after a position (`PoolStore.publishedEvents`). */
+  publishedEvents(after: number, limit: number): Promise<PoolEvent[]> {
+    return this.store.publishedEvents(after, limit);
   }
 
   /**

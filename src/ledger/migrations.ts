@@ -7,6 +7,8 @@
  * Never edit a migration that has shipped; add the next version.
  */
 
+import { PUBLIC_LOG_MIGRATION } from './public-log.js';
+
 /** One schema step. */
 export interface Migration {
   readonly version: number;
@@ -390,8 +392,11 @@ const V5 = {
     CREATE INDEX events_deposit_leaf ON events (leaf_index) WHERE kind = 'deposit';`,
 } satisfies Migration;
 
+/** The public log's fixed order and times (`public-log.ts`). */
+const V6 = { version: 6, ...PUBLIC_LOG_MIGRATION } satisfies Migration;
+
 /** Every migration, ascending. */
-export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5];
+export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, V6];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -33,12 +33,13 @@ export interface ProofRow {
   expires_at: string;
 }
 
-/** A `checkpoints` row. */
+/** A `checkpoints` row (`events` read only where it is asked for). */
 export interface CheckpointRow {
   seq: string;
   root: string;
   size: string;
   created_at: string;
+  events?: string;
 }
 
 export const HEAD_COLUMNS =

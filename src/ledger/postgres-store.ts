@@ -30,6 +30,7 @@ import {
   type ProofRow,
 } from './postgres-rows.js';
 import { migrate, transaction } from './postgres-transaction.js';
+import { PUBLISH_SQL, PUBLISHED_EVENTS_SQL, publishedStateOf } from './public-log.js';
 import type {
   Checkpoint,
   HandedOverProof,
@@ -50,6 +51,37 @@ import {
   type WithdrawalListRow,
   withdrawalRecordOf,
 } from './store-rows.js';
+
+/** The head, the latest checkpoint and what the events past it add, in one statement. */
+const PUBLISHED_STATE_SQL = `SELECT h.deposit_total, h.withdrawn_total, h.paid_out_total,
+    h.refunded_total, c.seq AS c_seq, c.root AS c_root, c.size AS c_size, c.created_at AS c_time,
+    c.events AS c_events, u.deposit AS u_deposit, u.withdrawal AS u_withdrawal,
+    u.refund AS u_refund
+  FROM pool_head h
+  LEFT JOIN LATERAL (SELECT seq, root, size, created_at, events FROM checkpoints
+    ORDER BY seq DESC LIMIT 1) c ON true
+  LEFT JOIN LATERAL (SELECT
+      COALESCE(SUM(amount::numeric) FILTER (WHERE kind = 'deposit'), 0)::text AS deposit,
+      COALESCE(SUM(amount::numeric) FILTER (WHERE kind = 'withdrawal'), 0)::text AS withdrawal,
+      COALESCE(SUM(amount::numeric) FILTER (WHERE kind = 'refund'), 0)::text AS refund
+    FROM events WHERE id > COALESCE(c.events, 0)) u ON true
+  WHERE h.id = 1`;
+
+/** A row of {@link PUBLISHED_STATE_SQL}. */
+interface PublishedStateRow {
+  deposit_total: string;
+  withdrawn_total: string;
+  paid_out_total: string;
+  refunded_total: string;
+  c_seq: string | null;
+  c_root: string;
+  c_size: string;
+  c_time: string;
+  c_events: string;
+  u_deposit: string;
+  u_withdrawal: string;
+  u_refund: string;
+}
 
 /** Options of {@link openPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -110,11 +142,15 @@ class PostgresStore implements PoolStore {
     { resolve: (spent: SpentNullifier | null) => void; reject: (error: unknown) => void }[]
   >();
 
+  private readonly emptyRoot: DigestHex;
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly writes: pg.Pool,
     private readonly tree: TreeHasher,
-  ) {}
+  ) {
+    this.emptyRoot = tree.emptyFrontier().root as DigestHex;
+  }
 
   private async writeHead(client: pg.PoolClient, head: Head): Promise<void> {
     await client.query(
@@ -173,7 +209,7 @@ class PostgresStore implements PoolStore {
         async (client, locked) => {
           const head = locked as Head;
           const { rows } = await client.query<CheckpointRow>(
-            `SELECT ${CHECKPOINT_COLUMNS} FROM checkpoints ORDER BY seq DESC LIMIT 1`,
+            `SELECT ${CHECKPOINT_COLUMNS}, events FROM checkpoints ORDER BY seq DESC LIMIT 1`,
           );
           if (!checkpointDue(head, checkpointOf(rows[0]), now, minGapMs)) return null;
           const checkpoint: Checkpoint = {
@@ -183,9 +219,16 @@ class PostgresStore implements PoolStore {
             time: now,
           };
           await client.query(
-            'INSERT INTO checkpoints (seq, root, size, created_at) VALUES ($1, $2, $3, $4)',
-            [checkpoint.seq, checkpoint.root, checkpoint.size, checkpoint.time],
+            'INSERT INTO checkpoints (seq, root, size, created_at, events) VALUES ($1, $2, $3, $4, $5)',
+            [checkpoint.seq, checkpoint.root, checkpoint.size, checkpoint.time, head.eventCount],
           );
+          // Its events become public with it: placed in nullifier order, stamped with its time.
+          const placed = await client.query<{ base: string }>(PUBLISH_SQL.postgres.base);
+          await client.query(PUBLISH_SQL.postgres.place, [Number(placed.rows[0]?.base ?? 0)]);
+          await client.query(PUBLISH_SQL.postgres.stamp, [
+            checkpoint.seq,
+            Number(rows[0]?.events ?? 0),
+          ]);
           await this.writeHead(client, { ...head, checkpointCount: checkpoint.seq });
           return checkpoint;
         },
@@ -323,6 +366,51 @@ class PostgresStore implements PoolStore {
         `SELECT ${EVENT_COLUMNS} FROM events WHERE id > $1 ORDER BY id LIMIT $2`,
         [after, limit],
       );
+      return rows.map(eventFromRow);
+    });
+  }
+
+  publishedState(): Promise<StoreState> {
+    return this.run('published state', async () => {
+      // One statement: one snapshot of the head, the latest checkpoint and the newer events.
+      const { rows } = await this.pool.query<PublishedStateRow>(PUBLISHED_STATE_SQL);
+      const row = rows[0];
+      if (!row) throw new Error('pool_head row missing');
+      const latest =
+        row.c_seq === null
+          ? null
+          : {
+              seq: Number(row.c_seq),
+              root: row.c_root as DigestHex,
+              size: Number(row.c_size),
+              time: Number(row.c_time),
+              events: Number(row.c_events),
+            };
+      const unpublished = {
+        deposit: BigInt(row.u_deposit),
+        withdrawal: BigInt(row.u_withdrawal),
+        refund: BigInt(row.u_refund),
+      };
+      return publishedStateOf(
+        {
+          depositTotal: row.deposit_total,
+          withdrawnTotal: row.withdrawn_total,
+          paidOutTotal: row.paid_out_total,
+          refundedTotal: row.refunded_total,
+        },
+        latest,
+        unpublished,
+        this.emptyRoot,
+      );
+    });
+  }
+
+  publishedEvents(after: number, limit: number): Promise<PoolEvent[]> {
+    return this.run('published events', async () => {
+      const { rows } = await this.pool.query<EventRow>(PUBLISHED_EVENTS_SQL.postgres, [
+        after,
+        limit,
+      ]);
       return rows.map(eventFromRow);
     });
   }

@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 
 import type { DigestHex, ProofReference } from '../core/index.js';
+import { PUBLISH_SQL, PUBLISHED_EVENTS_SQL, type PublishingCheckpoint } from './public-log.js';
 import type { Checkpoint, HandedOverProof } from './store.js';
 import type { Head } from './store-rows.js';
 
@@ -42,14 +43,22 @@ const STATEMENTS = {
   insertNullifier: 'INSERT INTO nullifiers (nullifier, settlement_id, event_id) VALUES (?, ?, ?)',
   insertEvent: `INSERT INTO events (id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note, nullifier_2, memo, refund)
     VALUES (@id, @kind, @created_at, @amount, @leaf_index, @commitment, @nullifier, @settlement_id, @recipient, @recipient_note, @nullifier_2, @memo, @refund)`,
-  latestCheckpoint: 'SELECT seq, root, size, created_at FROM checkpoints ORDER BY seq DESC LIMIT 1',
-  insertCheckpoint: 'INSERT INTO checkpoints (seq, root, size, created_at) VALUES (?, ?, ?, ?)',
+  latestCheckpoint:
+    'SELECT seq, root, size, created_at, events FROM checkpoints ORDER BY seq DESC LIMIT 1',
+  insertCheckpoint:
+    'INSERT INTO checkpoints (seq, root, size, created_at, events) VALUES (?, ?, ?, ?, ?)',
+  placedEvents: PUBLISH_SQL.sqlite.base,
+  placeEvents: PUBLISH_SQL.sqlite.place,
+  stampEvents: PUBLISH_SQL.sqlite.stamp,
   checkpointByRoot: 'SELECT seq, root, size, created_at FROM checkpoints WHERE root = ?',
   checkpoints:
     'SELECT seq, root, size, created_at FROM checkpoints WHERE seq > ? ORDER BY seq LIMIT ?',
   leaves: 'SELECT commitment FROM leaves WHERE idx >= ? ORDER BY idx LIMIT ?',
   events: `SELECT id, kind, created_at, amount, leaf_index, commitment, nullifier, settlement_id, recipient, recipient_note, nullifier_2, memo, refund
     FROM events WHERE id > ? ORDER BY id LIMIT ?`,
+  publishedEvents: PUBLISHED_EVENTS_SQL.sqlite,
+  unpublishedAmounts: `SELECT kind, amount FROM events
+    WHERE id > ? AND kind IN ('deposit', 'withdrawal', 'refund')`,
   ping: 'SELECT 1',
 } as const;
 
@@ -59,6 +68,7 @@ const PLUCKED: ReadonlySet<StatementName> = new Set<StatementName>([
   'proofsOf',
   'proofCount',
   'leaves',
+  'placedEvents',
   'ping',
 ]);
 
@@ -104,12 +114,13 @@ export interface ProofRow {
   expires_at: number;
 }
 
-/** A `checkpoints` row. */
+/** A `checkpoints` row (`events` read only where it is asked for). */
 export interface CheckpointRow {
   seq: number;
   root: string;
   size: number;
   created_at: number;
+  events?: number;
 }
 
 /** The head row as the group plan takes it. */
@@ -149,4 +160,11 @@ export function checkpointOf(row: CheckpointRow | undefined): Checkpoint | null 
   return row
     ? { seq: row.seq, root: row.root as DigestHex, size: row.size, time: row.created_at }
     : null;
+}
+
+/** The latest checkpoint with the events it published, `null` when there is none. */
+export function publishingCheckpointOf(
+  row: CheckpointRow | undefined,
+): PublishingCheckpoint | null {
+  return row ? { ...(checkpointOf(row) as Checkpoint), events: row.events ?? 0 } : null;
 }

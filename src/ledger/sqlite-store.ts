@@ -19,6 +19,7 @@ import { WorkerDiedError, WorkerThreads, workerScript } from '../core/worker-thr
 import { PoolUnavailableError, unavailable } from './errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 import { planGroup } from './group-plan.js';
+import { publishedStateOf, unpublishedSums } from './public-log.js';
 import {
   type CheckpointRow,
   checkpointOf,
@@ -27,6 +28,7 @@ import {
   type HeadRow,
   type ProofRow,
   prepareStatements,
+  publishingCheckpointOf,
   type SqliteStatements,
 } from './sqlite-statements.js';
 import type { WriterData, WriterJob } from './sqlite-writer-messages.js';
@@ -216,6 +218,8 @@ class SqliteStore implements PoolStore {
   private readonly checkpointTx;
   private readonly pruneTx;
   private readonly stateTx;
+  private readonly publishedTx;
+  private readonly emptyRoot: DigestHex;
 
   constructor(
     private readonly db: Database.Database,
@@ -228,6 +232,7 @@ class SqliteStore implements PoolStore {
     readonly keptAlive: readonly Database.Statement[],
   ) {
     this.sql = prepareStatements(db);
+    this.emptyRoot = tree.emptyFrontier().root as DigestHex;
     this.applyTx = db.transaction((ops: readonly StoreOp[], now: number) =>
       this.applyLocked(ops, now),
     );
@@ -241,6 +246,17 @@ class SqliteStore implements PoolStore {
         this.writeHead({ ...head, proofRows: head.proofRows - dropped });
       }
       return dropped;
+    });
+    this.publishedTx = db.transaction((): StoreState => {
+      const head = this.readHead();
+      const latest = publishingCheckpointOf(
+        this.sql.latestCheckpoint.get() as CheckpointRow | undefined,
+      );
+      const rows = this.sql.unpublishedAmounts.all(latest?.events ?? 0) as {
+        kind: string;
+        amount: string;
+      }[];
+      return publishedStateOf(head, latest, unpublishedSums(rows), this.emptyRoot);
     });
     this.stateTx = db.transaction((): StoreState => {
       const head = this.readHead();
@@ -344,7 +360,9 @@ class SqliteStore implements PoolStore {
 
   private checkpointLocked(now: number, minGapMs: number): Checkpoint | null {
     const head = this.readHead();
-    const latest = checkpointOf(this.sql.latestCheckpoint.get() as CheckpointRow | undefined);
+    const latest = publishingCheckpointOf(
+      this.sql.latestCheckpoint.get() as CheckpointRow | undefined,
+    );
     if (!checkpointDue(head, latest, now, minGapMs)) return null;
     const checkpoint: Checkpoint = {
       seq: head.checkpointCount + 1,
@@ -357,7 +375,12 @@ class SqliteStore implements PoolStore {
       checkpoint.root,
       checkpoint.size,
       checkpoint.time,
+      head.eventCount,
     );
+    // Its events become public with it: placed in nullifier order, stamped with its time.
+    const base = Number(this.sql.placedEvents.get());
+    this.sql.placeEvents.run(base, base);
+    this.sql.stampEvents.run(checkpoint.seq, latest?.events ?? 0);
     this.writeHead({ ...head, checkpointCount: checkpoint.seq });
     return checkpoint;
   }
@@ -437,6 +460,16 @@ class SqliteStore implements PoolStore {
   events(after: number, limit: number): Promise<PoolEvent[]> {
     return this.run('events', () =>
       (this.sql.events.all(after, limit) as EventRow[]).map(eventFromRow),
+    );
+  }
+
+  publishedState(): Promise<StoreState> {
+    return this.run('published state', () => this.publishedTx.deferred());
+  }
+
+  publishedEvents(after: number, limit: number): Promise<PoolEvent[]> {
+    return this.run('published events', () =>
+      (this.sql.publishedEvents.all(after, limit) as EventRow[]).map(eventFromRow),
     );
   }
 

@@ -204,7 +204,11 @@ export interface Checkpoint {
   readonly time: number;
 }
 
-/** One entry of the public log, by cursor `id` (1, 2, 3, … with no gaps). */
+/**
+ * One entry of the log, by cursor `id` (1, 2, 3, … with no gaps). In the public log (what the pool
+ * node serves) `id` is the event's position and `time` its checkpoint's; in the store's own record
+ * they are the order and time of its arrival.
+ */
 export type PoolEvent =
   | {
       readonly id: number;
@@ -333,11 +337,12 @@ export interface PoolStore {
   /**
    * Publishes the current root as a checkpoint if the tree changed since the latest one and that
    * one is at least `minGapMs` old — under the store's lock, so any number of processes sharing
-   * the store may call it on their own timers.
+   * the store may call it on their own timers. The checkpoint publishes the events since the
+   * previous one (`publishedEvents`).
    * @returns the new checkpoint, or `null` when none was due
    */
   checkpoint(now: number, minGapMs: number): Promise<Checkpoint | null>;
-  /** The ledger's head, read consistently. */
+  /** The ledger's head now (the operator's view; the public one is {@link publishedState}), read consistently. */
   state(): Promise<StoreState>;
   /** The frontier (1064-byte state), size and root. */
   frontier(): Promise<Frontier>;
@@ -347,8 +352,23 @@ export interface PoolStore {
   checkpoints(after: number, limit: number): Promise<Checkpoint[]>;
   /** Commitments at indexes `from, from + 1, …`, at most `limit`. */
   leaves(from: number, limit: number): Promise<DigestHex[]>;
-  /** Events with `id > after`, oldest first, at most `limit`. */
+  /**
+   * Events with `id > after`, oldest first, at most `limit`: the store's own record, in order of
+   * arrival with the time of arrival — the operator's; the public log is {@link publishedEvents}.
+   */
   events(after: number, limit: number): Promise<PoolEvent[]>;
+  /**
+   * The head as the public log shows it (`public-log.ts`): the latest checkpoint's size, root and
+   * events (the empty tree's root and zeros before the first), the deposited, withdrawn and
+   * refunded totals as of that checkpoint, and the paid-out total as recorded.
+   */
+  publishedState(): Promise<StoreState>;
+  /**
+   * The public log: events a checkpoint published, with position `> after`, at most `limit` — by
+   * checkpoint, and within one by nullifier (a deposit by its commitment), never by arrival. Each
+   * carries its position as `id` (1, 2, 3, … with no gaps) and its checkpoint's time as `time`.
+   */
+  publishedEvents(after: number, limit: number): Promise<PoolEvent[]>;
   /** Withdrawals with event id `> after`, oldest first, at most `limit`, with their payout status. */
   withdrawals(after: number, limit: number): Promise<WithdrawalRecord[]>;
   /** The settlement that spent this nullifier, if any. */

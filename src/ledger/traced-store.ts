@@ -2,7 +2,9 @@
  * @module A store whose every call is a span (`store.nullifier`, `store.apply`, …) under the
  * request that made it: the service wraps its store in it when traces are on. A span carries the
  * store's kind, a group's size for `apply`, and `pool_unavailable` when the store failed — never
- * an argument or a result (nullifiers, roots, references and cursors stay out).
+ * an argument or a result (nullifiers, roots, references and cursors stay out). The public log's
+ * reads (`publishedState`, `publishedEvents`) are spans of their kind: `store.state`,
+ * `store.events`.
  */
 
 import { inSpan, type SpanFacts, type SpanOptions } from '../tracing/spans.js';
@@ -36,6 +38,9 @@ export function tracedStore(store: PoolStore): PoolStore {
     checkpoints: (after, limit) => call('checkpoints', () => store.checkpoints(after, limit)),
     leaves: (from, limit) => call('leaves', () => store.leaves(from, limit)),
     events: (after, limit) => call('events', () => store.events(after, limit)),
+    // The public log's reads are spans of the state and the events read.
+    publishedState: () => call('state', () => store.publishedState()),
+    publishedEvents: (after, limit) => call('events', () => store.publishedEvents(after, limit)),
     withdrawals: (after, limit) => call('withdrawals', () => store.withdrawals(after, limit)),
     nullifier: (nullifier) => call('nullifier', () => store.nullifier(nullifier)),
     handedOver: (reference) => call('handedOver', () => store.handedOver(reference)),

@@ -25,7 +25,7 @@ export type {
   RelayReceipt,
   RelayReclaimRequest,
 } from './chain-schemas.js';
-
+export { PAGE_SIZES } from './public-pages.js';
 export type { Checkpoint, PoolEvent } from '../ledger/store.js';
 export type { HandOverReply, HandOverRequest } from './handover-schema.js';
 export type { PoolNodeState } from './read-schemas.js';
@@ -60,6 +60,21 @@ export class PoolNodeClient {
   /** The ledger's head ({@link PoolNodeWalletClient.state}). */
   state(): Promise<PoolNodeState> {
     return this.wallet.state();
+  }
+
+  /** Fixed page of the checkpoints ({@link PoolNodeWalletClient.checkpointsPage}). */
+  checkpointsPage(page: number): Promise<CheckpointsPage> {
+    return this.wallet.checkpointsPage(page);
+  }
+
+  /** Fixed page of the leaves ({@link PoolNodeWalletClient.leavesPage}). */
+  leavesPage(page: number): Promise<LeavesPage> {
+    return this.wallet.leavesPage(page);
+  }
+
+  /** Fixed page of the events ({@link PoolNodeWalletClient.eventsPage}). */
+  eventsPage(page: number): Promise<EventsPage> {
+    return this.wallet.eventsPage(page);
   }
 
   /** Checkpoints after a cursor ({@link PoolNodeWalletClient.checkpoints}). */

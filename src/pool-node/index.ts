@@ -45,7 +45,6 @@ export type {
   RelayResult,
   TokenDomain,
 } from './deposit-relay.js';
-
 export type { PoolNodeConnectionOptions } from './node-request.js';
 export {
   findOperatorToken,
@@ -55,6 +54,7 @@ export {
   resolveOperatorToken,
 } from './operator-token.js';
 export { PAGE_LIMITS } from './schema-parts.js';
+export { PAGE_SIZES } from './public-pages.js';
 export { parseCorsOrigins } from './cors.js';
 export type { HandOverLimits } from './wallet-writes.js';
 export { buildPoolNode, errorCodeOf, type PoolNodeOptions } from './server.js';

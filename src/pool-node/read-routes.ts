@@ -1,14 +1,18 @@
 /**
  * @module The pool node's reads, open to anyone: `GET /health` (whether the store answers),
- * `GET /state` (the ledger's head), and the pages wallets rebuild the tree and find their notes
- * from — `GET /checkpoints?after&limit`, `GET /leaves?from&limit`, `GET /events?after&limit`. The
- * node never serves one note's path: asking for it would tell which note is yours.
+ * `GET /state` (the published head), and the public log wallets rebuild the tree and find their
+ * notes from — `GET /checkpoints`, `/leaves`, `/events`, each by fixed page (`?page=`, the same
+ * URL for every wallet: `public-pages.ts`) or by the older cursor (`?after=&limit=`,
+ * `?from=&limit=`). Everything served is what the latest checkpoint published (`public-log.ts` in
+ * the ledger): no leaf, event or total moves between checkpoints, so nothing here times an
+ * arrival. The node never serves one note's path: asking for it would tell which note is yours.
  */
 
 import type { FastifyInstance } from 'fastify';
 
 import { PoolUnavailableError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
+import { cachePage, listRead, NO_STORE, pageWindow } from './public-pages.js';
 import {
   checkpointsSchema,
   eventsSchema,
@@ -16,14 +20,14 @@ import {
   leavesSchema,
   stateSchema,
 } from './read-schemas.js';
-import { type AfterPage, type FromPage, limitOf, PAGE_LIMITS } from './schema-parts.js';
+import { type AfterOrPage, type FromOrPage, limitOf, PAGE_LIMITS } from './schema-parts.js';
 
 /** Registers `GET /health` and `GET /state`. */
 export function registerHead(app: FastifyInstance, ledger: Ledger): void {
   app.get('/health', { schema: healthSchema }, async (_request, reply) => {
     try {
       await ledger.store.ping();
-      const state = await ledger.state();
+      const state = await ledger.publishedState();
       return {
         status: 'ok',
         kind: ledger.store.kind,
@@ -38,50 +42,82 @@ export function registerHead(app: FastifyInstance, ledger: Ledger): void {
     }
   });
 
-  app.get('/state', { schema: stateSchema }, async () => {
-    const state = await ledger.state();
+  app.get('/state', { schema: stateSchema }, async (_request, reply) => {
+    const state = await ledger.publishedState();
+    reply.header('cache-control', 'no-cache');
     return { network: ledger.network, asset: ledger.asset, ...state };
   });
 }
 
-/** Registers the pages: `GET /checkpoints`, `GET /leaves`, `GET /events`. */
+/** Registers the public log: `GET /checkpoints`, `GET /leaves`, `GET /events`. */
 export function registerPages(app: FastifyInstance, ledger: Ledger): void {
-  app.get<{ Querystring: AfterPage }>(
+  app.get<{ Querystring: AfterOrPage }>(
     '/checkpoints',
     { schema: checkpointsSchema },
     async (request, reply) => {
-      const after = Number(request.query.after ?? 0);
-      const limit = limitOf(request.query.limit, PAGE_LIMITS.checkpoints);
-      if (typeof limit === 'string')
-        return reply.code(400).send({ error: 'invalid_request', message: limit });
-      const checkpoints = await ledger.checkpoints(after, limit);
-      return { checkpoints, next: checkpoints.at(-1)?.seq ?? after };
+      const read = listRead(request.query, request.query.after, (text) =>
+        limitOf(text, PAGE_LIMITS.checkpoints),
+      );
+      if (typeof read === 'string')
+        return reply.code(400).send({ error: 'invalid_request', message: read });
+      if ('at' in read) {
+        reply.header('cache-control', NO_STORE);
+        const checkpoints = await ledger.checkpoints(read.at, read.limit);
+        return { checkpoints, next: checkpoints.at(-1)?.seq ?? read.at };
+      }
+      const head = await ledger.publishedState();
+      const window = pageWindow('checkpoints', read.page, head);
+      if (cachePage(request, reply, 'checkpoints', read.page, head, window))
+        return reply.code(304).send();
+      const checkpoints = window.count > 0 ? await ledger.checkpoints(window.at, window.count) : [];
+      return { checkpoints, next: checkpoints.at(-1)?.seq ?? window.at };
     },
   );
 
-  app.get<{ Querystring: FromPage }>(
+  app.get<{ Querystring: FromOrPage }>(
     '/leaves',
     { schema: leavesSchema },
     async (request, reply) => {
-      const from = Number(request.query.from ?? 0);
-      const limit = limitOf(request.query.limit, PAGE_LIMITS.leaves);
-      if (typeof limit === 'string')
-        return reply.code(400).send({ error: 'invalid_request', message: limit });
-      const leaves = await ledger.leaves(from, limit);
-      return { from, leaves, next: from + leaves.length };
+      const read = listRead(request.query, request.query.from, (text) =>
+        limitOf(text, PAGE_LIMITS.leaves),
+      );
+      if (typeof read === 'string')
+        return reply.code(400).send({ error: 'invalid_request', message: read });
+      const head = await ledger.publishedState();
+      if ('at' in read) {
+        reply.header('cache-control', NO_STORE);
+        const count = Math.max(0, Math.min(read.limit, head.size - read.at));
+        const leaves = count > 0 ? await ledger.leaves(read.at, count) : [];
+        return { from: read.at, leaves, next: read.at + leaves.length };
+      }
+      const window = pageWindow('leaves', read.page, head);
+      if (cachePage(request, reply, 'leaves', read.page, head, window))
+        return reply.code(304).send();
+      const leaves = window.count > 0 ? await ledger.leaves(window.at, window.count) : [];
+      return { from: window.at, leaves, next: window.at + leaves.length };
     },
   );
 
-  app.get<{ Querystring: AfterPage }>(
+  app.get<{ Querystring: AfterOrPage }>(
     '/events',
     { schema: eventsSchema },
     async (request, reply) => {
-      const after = Number(request.query.after ?? 0);
-      const limit = limitOf(request.query.limit, PAGE_LIMITS.events);
-      if (typeof limit === 'string')
-        return reply.code(400).send({ error: 'invalid_request', message: limit });
-      const events = await ledger.events(after, limit);
-      return { events, next: events.at(-1)?.id ?? after };
+      const read = listRead(request.query, request.query.after, (text) =>
+        limitOf(text, PAGE_LIMITS.events),
+      );
+      if (typeof read === 'string')
+        return reply.code(400).send({ error: 'invalid_request', message: read });
+      if ('at' in read) {
+        reply.header('cache-control', NO_STORE);
+        const events = await ledger.publishedEvents(read.at, read.limit);
+        return { events, next: events.at(-1)?.id ?? read.at };
+      }
+      const head = await ledger.publishedState();
+      const window = pageWindow('events', read.page, head);
+      if (cachePage(request, reply, 'events', read.page, head, window))
+        return reply.code(304).send();
+      const events = window.count > 0 ? await ledger.publishedEvents(window.at, window.count) : [];
+      return { events, next: events.at(-1)?.id ?? window.at };
     },
   );
 }

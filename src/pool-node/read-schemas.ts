@@ -10,11 +10,11 @@ import { type Static, Type } from 'typebox';
 import type { PoolEvent } from '../ledger/store.js';
 import { DEVNET_NETWORK } from '../scheme/profile.js';
 import {
-  AfterPageQuery,
+  AfterOrPageQuery,
   amount,
   count,
   digest,
-  FromPageQuery,
+  FromOrPageQuery,
   NoQuery,
   oneOf,
   readErrors,
@@ -32,9 +32,9 @@ const CheckpointSchema = Type.Object({
 const EventSchema = Type.Unsafe<PoolEvent>(
   Type.Object(
     {
-      id: count(),
+      id: count('its position in the public log'),
       kind: oneOf(['deposit', 'settlement', 'transition', 'withdrawal', 'refund']),
-      time: count(),
+      time: count('the time of the checkpoint that published it, unix milliseconds'),
       amount: Type.Optional(amount()),
       commitment: Type.Optional(digest()),
       index: Type.Optional(count()),
@@ -82,7 +82,7 @@ export const CheckpointsPageSchema = Type.Object({
   checkpoints: Type.Array(CheckpointSchema),
   next: count('the cursor of the next page'),
 });
-/** What `GET /checkpoints` answers: checkpoints after the cursor, oldest first. */
+/** What `GET /checkpoints` answers: checkpoints of a page (or after a cursor), oldest first. */
 export type CheckpointsPage = Static<typeof CheckpointsPageSchema>;
 
 /** What `GET /leaves` answers. */
@@ -91,41 +91,43 @@ export const LeavesPageSchema = Type.Object({
   leaves: Type.Array(digest()),
   next: count(),
 });
-/** What `GET /leaves` answers: commitments from a leaf index. */
+/** What `GET /leaves` answers: commitments from a leaf index (a page's first, or a cursor). */
 export type LeavesPage = Static<typeof LeavesPageSchema>;
 
 /** What `GET /events` answers. */
 export const EventsPageSchema = Type.Object({ events: Type.Array(EventSchema), next: count() });
-/** What `GET /events` answers: events after the cursor, oldest first. */
+/** What `GET /events` answers: events of a page (or after a cursor), in the public log's order. */
 export type EventsPage = Static<typeof EventsPageSchema>;
 
 /** `GET /state`. */
 export const stateSchema = {
   description:
-    'the ledger head: size, current root, latest checkpoint, events, deposited, withdrawn, paid-out and refunded totals',
+    "the published head — the latest checkpoint's size, root and events, the deposited, withdrawn and refunded totals as of it — and the paid-out total",
   querystring: NoQuery,
   response: { 200: StateReplySchema, ...readErrors() },
 };
 
 /** `GET /checkpoints`. */
 export const checkpointsSchema = {
-  description: 'published checkpoints after a cursor (seq), oldest first',
-  querystring: AfterPageQuery,
+  description:
+    'published checkpoints: page p holds seq 1000p + 1 onwards (immutable once full); or after a cursor (seq)',
+  querystring: AfterOrPageQuery,
   response: { 200: CheckpointsPageSchema, ...readErrors() },
 };
 
 /** `GET /leaves`. */
 export const leavesSchema = {
   description:
-    'commitments from a leaf index; wallets rebuild the tree from them (no path is ever served)',
-  querystring: FromPageQuery,
+    'published commitments: page p holds leaves from 4096p (immutable once full), or from a leaf index; wallets rebuild the tree from them (no path is ever served)',
+  querystring: FromOrPageQuery,
   response: { 200: LeavesPageSchema, ...readErrors() },
 };
 
 /** `GET /events`. */
 export const eventsSchema = {
-  description: 'events after a cursor (id), oldest first',
-  querystring: AfterPageQuery,
+  description:
+    "published events, by checkpoint and within one by nullifier (a deposit's commitment), each at its checkpoint's time: page p holds positions 1000p + 1 onwards (immutable once full); or after a cursor (position)",
+  querystring: AfterOrPageQuery,
   response: { 200: EventsPageSchema, ...readErrors() },
 };
 

@@ -106,6 +106,41 @@ export const FromPageQuery = Type.Object(
 /** The query of a page read from an index. */
 export type FromPage = Static<typeof FromPageQuery>;
 
+/** A page number in a query string (ten digits at most: every page of a full tree fits). */
+const pageNumber = () =>
+  Type.String({
+    pattern: '^(0|[1-9][0-9]{0,9})$',
+    description: 'a fixed page: items page × size onwards (PAGE_SIZES)',
+    example: '0',
+  });
+
+/**
+ * The query of a public list: `?page=` — a fixed page, the same URL for every wallet — or the
+ * older cursor `?after=&limit=`, kept for wallets from before fixed pages (not both).
+ */
+export const AfterOrPageQuery = Type.Object(
+  {
+    page: Type.Optional(pageNumber()),
+    after: Type.Optional(queryInteger('0')),
+    limit: Type.Optional(queryInteger('100')),
+  },
+  { additionalProperties: false },
+);
+/** The query of a public list read after a cursor, or by page. */
+export type AfterOrPage = Static<typeof AfterOrPageQuery>;
+
+/** The query of the leaves: `?page=`, or the older `?from=&limit=` (not both). */
+export const FromOrPageQuery = Type.Object(
+  {
+    page: Type.Optional(pageNumber()),
+    from: Type.Optional(queryInteger('0')),
+    limit: Type.Optional(queryInteger('100')),
+  },
+  { additionalProperties: false },
+);
+/** The query of the leaves, from an index or by page. */
+export type FromOrPage = Static<typeof FromOrPageQuery>;
+
 /** A query that takes no field. */
 export const NoQuery = Type.Object({}, { additionalProperties: false });
 

@@ -1,7 +1,7 @@
 /**
- * @module The wallet's client of the devnet pool node: its reads (the head, checkpoints, leaves and
- * events, each by cursor — never one note's path, since asking for it would tell which note is
- * yours) and its writes (a proof's hand-over, a transfer, a note transition). No token: nothing it
+ * @module The wallet's client of the devnet pool node: its reads (the head, and checkpoints, leaves
+ * and events by fixed page — or by cursor, for callers that want one — never one note's path, since
+ * asking for it would tell which note is yours) and its writes (a proof's hand-over, a transfer, a note transition). No token: nothing it
  * asks is the operator's. The bodies and replies are the node's own types (`*-schema.ts`).
  */
 
@@ -43,17 +43,38 @@ export class PoolNodeWalletClient {
     return this.connection.request('/state');
   }
 
-  /** Checkpoints after a cursor (`limit` default: the node's). */
+  /**
+   * Fixed page `page` of the checkpoints (seq `1000·page + 1` onwards, `PAGE_SIZES`): the same URL
+   * for every wallet, kept by any HTTP cache once full.
+   */
+  checkpointsPage(page: number): Promise<CheckpointsPage> {
+    return this.connection.request(`/checkpoints?page=${page}`);
+  }
+
+  /** Fixed page `page` of the leaves (indexes `4096·page` onwards). */
+  leavesPage(page: number): Promise<LeavesPage> {
+    return this.connection.request(`/leaves?page=${page}`);
+  }
+
+  /** Fixed page `page` of the events (positions `1000·page + 1` onwards). */
+  eventsPage(page: number): Promise<EventsPage> {
+    return this.connection.request(`/events?page=${page}`);
+  }
+
+  /**
+   * Checkpoints after a cursor (`limit` default: the node's). A cursor names one wallet's place in
+   * the log: wallets read fixed pages ({@link checkpointsPage}).
+   */
   checkpoints(after = 0, limit?: number): Promise<CheckpointsPage> {
     return this.connection.request(`/checkpoints${pageQuery('after', after, limit)}`);
   }
 
-  /** Leaves from an index (`limit` default: the node's). */
+  /** Leaves from an index (`limit` default: the node's); wallets read {@link leavesPage}. */
   leaves(from = 0, limit?: number): Promise<LeavesPage> {
     return this.connection.request(`/leaves${pageQuery('from', from, limit)}`);
   }
 
-  /** Events after a cursor (`limit` default: the node's). */
+  /** Events after a cursor (`limit` default: the node's); wallets read {@link eventsPage}. */
   events(after = 0, limit?: number): Promise<EventsPage> {
     return this.connection.request(`/events${pageQuery('after', after, limit)}`);
   }

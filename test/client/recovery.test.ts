@@ -191,6 +191,7 @@ describe.each(['sqlite', 'postgres'] as const)('recovery from the key alone (%s)
     expect(await payer.reissueTicket(5)).toEqual(tickets[5]);
     // The operator shields the last four first; once the payer has seen them, four more tickets.
     for (const c of [7, 6, 5, 4]) await shield(net, tickets[c]!);
+    await net.checkpoint();
     await payer.sync();
     for (const amount of amounts.slice(8)) tickets.push(await payer.depositTicket(amount));
     expect(payer.openTickets().map((t) => t.counter)).toEqual([0, 1, 2, 3, 8, 9, 10, 11]);
@@ -431,6 +432,7 @@ describe.each(['sqlite', 'postgres'] as const)('recovery from the key alone (%s)
     const t1 = await lost.depositTicket('2000');
     const t2 = await lost.depositTicket('3000');
     await shield(net, t0);
+    await net.checkpoint();
     await lost.sync();
     // The wallet is lost with tickets 1 and 2 still with the operator.
 
@@ -448,10 +450,13 @@ describe.each(['sqlite', 'postgres'] as const)('recovery from the key alone (%s)
     expect(r1.counter).toBe(1);
     expect(r1.pre).toBe(t1.pre);
     await expect(restored.reissueTicket(2)).rejects.toBeInstanceOf(WalletError);
-    // Its own ticket first, then the lost copy's ticket for the same counter, then counter 2.
-    await shield(net, r1);
-    await shield(net, t1);
-    await shield(net, t2);
+    // Its own ticket first, then the lost copy's ticket for the same counter, then counter 2 —
+    // a checkpoint each, so the public log lists them in that order (within one checkpoint it
+    // lists deposits by commitment).
+    for (const ticket of [r1, t1, t2]) {
+      await shield(net, ticket);
+      await net.checkpoint();
+    }
     await restored.sync();
     expect(restored.openTickets()).toEqual([]);
     expect(restored.balance().total).toBe(1000n + 5000n + 2000n + 3000n);

@@ -94,8 +94,9 @@ describe('wallet', () => {
     const stranger = await Wallet.create({ core, pool: devnet.nodeUrl });
     await fund(stranger, '999');
     await payer.sync();
-    // No checkpoint covers the deposits yet: visible, not spendable.
-    expect(payer.balance()).toMatchObject({ unconfirmed: 570000n, spendable: 0n });
+    // No checkpoint covers the deposits yet: the public log shows nothing of them (it publishes
+    // what a checkpoint covers, no earlier), so nothing is spendable — nor even unconfirmed.
+    expect(payer.balance()).toMatchObject({ unconfirmed: 0n, spendable: 0n });
     await expect(
       payer.createPayment(requirements(merchant.address, '10000')),
     ).rejects.toBeInstanceOf(WalletBehindError);
@@ -238,6 +239,7 @@ describe('wallet', () => {
     // Nothing newer from the pool yet: still pending (the wallet's clock alone is not enough).
     expect(payer.payments()[0]!.status).toBe('pending');
     await fund(await Wallet.create({ core, pool: devnet.nodeUrl }), '1');
+    await devnet.checkpoint();
     await payer.sync();
     expect(payer.payments()[0]!.status).toBe('expired');
     expect(payer.balance().spendable).toBe(9000n);
@@ -251,6 +253,7 @@ describe('wallet', () => {
     const path = walletPath();
     const payer = await Wallet.create({ core, pool: devnet.nodeUrl, path });
     await fund(payer, '100');
+    await devnet.checkpoint();
     await payer.sync();
     await devnet.close();
     devnet = await startDevnet(core);
@@ -264,18 +267,19 @@ describe('wallet sync ordering', () => {
     devnet = await startDevnet(core, { checkpointIntervalMs: 600_000 });
     const payer = await Wallet.create({ core, pool: devnet.nodeUrl });
     await fund(payer, '1000');
-    // A reader that publishes a checkpoint between the leaves and the checkpoints of one sync.
+    // A reader that publishes a checkpoint right after the head of one sync was read (the pages
+    // are read up to that head: the leaves are read no further than it).
     const reader = payer.poolNode;
-    const leaves = reader.leaves.bind(reader);
+    const head = reader.state.bind(reader);
     let publish = true;
-    reader.leaves = async (from, limit) => {
-      const page = await leaves(from, limit);
+    reader.state = async () => {
+      const read = await head();
       if (publish) {
         publish = false;
         await fund(await Wallet.create({ core, pool: devnet.nodeUrl }), '5');
         await devnet.checkpoint();
       }
-      return page;
+      return read;
     };
     await payer.sync();
     // The checkpoint covers a leaf the wallet had not read: not taken yet, not skipped either.
@@ -292,6 +296,7 @@ describe('wallet file', () => {
     const path = walletPath();
     const wallet = await Wallet.create({ core, pool: devnet.nodeUrl, path });
     await fund(wallet, '700');
+    await devnet.checkpoint();
     await wallet.sync();
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(`${path}.leaves`).size).toBe(32);

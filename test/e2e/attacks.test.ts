@@ -88,7 +88,8 @@ describe.each([
       for (let i = 0; i < 12; i++) {
         const ticket = await payer.depositTicket(String(100_000 + i));
         await stack.operator.deposit(ticket.amount, ticket.pre);
-        await payer.sync(); // at most DEPOSIT_GAP tickets open
+        // At most DEPOSIT_GAP tickets open: seen once a checkpoint publishes the deposit.
+        await stack.settle(payer);
       }
       await stack.settle(payer);
       http = new x402HTTPClient(registerPrivStark(new x402Client(), payer));

@@ -125,7 +125,8 @@ async function agentFor(options: {
   return { wallet, agent, ledger, client, call, ok, refused, counted };
 }
 
-const withdrawn = async () => BigInt((await stack.operator.state()).withdrawnTotal);
+// The ledger's own head: the node's /state shows what a checkpoint published.
+const withdrawn = async () => BigInt((await stack.service.ledger.state()).withdrawnTotal);
 /** What "nothing left the wallet" means: the same total and the same notes. */
 const kept = (b: Structured) => ({ total: b.total, notes: b.notes });
 

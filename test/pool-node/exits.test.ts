@@ -124,6 +124,8 @@ describe.each(kinds)('exits and payouts on the %s store', (kind) => {
     ).toEqual(['500000']);
     // The refund is spendable: it pays again.
     await expect(restored.exit(ALICE, 499_000n)).resolves.toMatchObject({ outputIndexes: [4, 5] });
+    // The public head moves with a checkpoint.
+    await node.ledger.checkpoint();
     const state = (await call(node.url, '/state')).json;
     expect(state).toMatchObject({
       withdrawnTotal: '999000',

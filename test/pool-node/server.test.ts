@@ -60,7 +60,11 @@ describe.each(kinds)('pool node on the %s store', (kind) => {
       refundedTotal: '0',
       checkpoint: null,
     });
-    const pres = Array.from({ length: 7 }, () => randomDigest());
+    // In the order of their commitments: one checkpoint publishes its events in that order (a
+    // deposit's commitment stands in for a nullifier), so ids and leaf indexes line up here.
+    const pres = Array.from({ length: 7 }, () => randomDigest()).sort((a, b) =>
+      commitmentOf(h.core(), '300', a) < commitmentOf(h.core(), '300', b) ? -1 : 1,
+    );
     for (const pre of pres) {
       const response = await app.inject({
         method: 'POST',

@@ -385,6 +385,7 @@ describe('traces of the service', () => {
       ['/checkpoints?after=0&limit=7', 'GET /checkpoints', 'store.checkpoints'],
       ['/leaves?from=1&limit=3', 'GET /leaves', 'store.leaves'],
       ['/events?after=2&limit=5', 'GET /events', 'store.events'],
+      ['/events?page=0', 'GET /events', 'store.events'],
       ['/health', 'GET /health', 'store.ping'],
     ] as const;
     for (const [path, name, storeCall] of reads) {
