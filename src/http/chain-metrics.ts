@@ -69,14 +69,13 @@ export function registerChainGauges(registry: Registry, status: () => ChainHealt
 function registerGasGauges(registers: Registry[], status: () => ChainHealth): void {
   new Gauge({
     name: 'priv_stark_chain_gas_balance_wei',
-    help: 'Each hot key’s gas balance',
-    labelNames: ['role', 'address'],
+    help: 'Each hot key’s gas balance (its address is on /health, never on a metric)',
+    labelNames: ['role'],
     registers,
     collect() {
       this.reset();
       for (const key of status().keys)
-        if (key.balance !== null)
-          this.set({ role: key.role, address: key.address }, Number(key.balance));
+        if (key.balance !== null) this.set({ role: key.role }, Number(key.balance));
     },
   });
   new Gauge({
