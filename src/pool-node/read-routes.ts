@@ -1,5 +1,6 @@
 /**
- * @module The pool node's reads, open to anyone: `GET /health` (whether the store answers),
+ * @module The pool node's reads, open to anyone: `GET /health` (whether the store answers; in a
+ * chain pool also how its deposit watcher follows the chain),
  * `GET /state` (the published head), and the public log wallets rebuild the tree and find their
  * notes from — `GET /checkpoints`, `/leaves`, `/events`, each by fixed page (`?page=`, the same
  * URL for every wallet: `public-pages.ts`) or by the older cursor (`?after=&limit=`,
@@ -12,6 +13,8 @@ import type { FastifyInstance } from 'fastify';
 
 import { PoolUnavailableError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
+import { chainStatusBody } from './chain-status-schema.js';
+import type { DepositSource } from './deposit-source.js';
 import { cachePage, listRead, NO_STORE, pageWindow } from './public-pages.js';
 import {
   checkpointsSchema,
@@ -22,9 +25,13 @@ import {
 } from './read-schemas.js';
 import { type AfterOrPage, type FromOrPage, limitOf, PAGE_LIMITS } from './schema-parts.js';
 
-/** Registers `GET /health` and `GET /state`. */
-export function registerHead(app: FastifyInstance, ledger: Ledger): void {
+/**
+ * Registers `GET /health` and `GET /state`; in a chain pool `/health` adds the deposit source's
+ * status (`chain`), and answers 200 whatever the chain's state.
+ */
+export function registerHead(app: FastifyInstance, ledger: Ledger, source?: DepositSource): void {
   app.get('/health', { schema: healthSchema }, async (_request, reply) => {
+    const chain = source ? { chain: chainStatusBody(source.status()) } : {};
     try {
       await ledger.store.ping();
       const state = await ledger.publishedState();
@@ -33,12 +40,16 @@ export function registerHead(app: FastifyInstance, ledger: Ledger): void {
         kind: ledger.store.kind,
         leaves: state.size,
         checkpoint: state.checkpoint?.seq ?? null,
+        ...chain,
       };
     } catch (error) {
       if (!(error instanceof PoolUnavailableError)) throw error;
-      return reply
-        .code(503)
-        .send({ status: 'unavailable', kind: ledger.store.kind, error: 'pool_unavailable' });
+      return reply.code(503).send({
+        status: 'unavailable',
+        kind: ledger.store.kind,
+        error: 'pool_unavailable',
+        ...chain,
+      });
     }
   });
 

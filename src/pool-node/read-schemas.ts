@@ -9,6 +9,7 @@ import { type Static, Type } from 'typebox';
 
 import type { PoolEvent } from '../ledger/store.js';
 import { DEVNET_NETWORK } from '../scheme/profile.js';
+import { ChainStatusSchema } from './chain-status-schema.js';
 import {
   AfterOrPageQuery,
   amount,
@@ -143,11 +144,13 @@ export const healthSchema = {
       checkpoint: Type.Union([count(), Type.Null()], {
         description: 'seq of the latest checkpoint',
       }),
+      chain: Type.Optional(ChainStatusSchema),
     }),
     503: Type.Object({
       status: oneOf(['unavailable']),
       kind: Type.String(),
       error: Type.String(),
+      chain: Type.Optional(ChainStatusSchema),
     }),
   },
 };

@@ -95,7 +95,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
   if (options.requests) registerReplyMetrics(app, options.requests);
   registerErrorReplies(app);
 
-  registerHead(app, ledger);
+  registerHead(app, ledger, options.depositSource);
   registerPages(app, ledger);
   registerDeposit(app, {
     ledger,

@@ -151,6 +151,15 @@ describe('a chain pool in the service', () => {
         chain: { status: string; keys: unknown[]; deposits: Record<string, number> };
       };
       expect(after.chain.status).toBe('ok');
+      // The pool node's own /health says the same (for a pool node run alone).
+      const nodeHealth = (await (await fetch(`${service.poolNodeUrl}/health`)).json()) as {
+        status: string;
+        chain: unknown;
+      };
+      expect(nodeHealth).toMatchObject({
+        status: 'ok',
+        chain: { status: 'ok', escrow: f.escrow, deposits: { shielded: 1 } },
+      });
       expect(after.chain.deposits.shielded).toBe(1);
       expect(after.chain.keys).toEqual([
         expect.objectContaining({ role: 'acceptor', address: acceptor.address, sufficient: true }),
@@ -202,6 +211,8 @@ describe('a chain pool in the service', () => {
     // A devnet store that has a deposit.
     const devnetDir = tempDir();
     const running = await startService({ ...devnet, dataDir: devnetDir }, () => undefined);
+    // Twin: the devnet pool node's /health has no chain.
+    expect(await (await fetch(`${running.poolNodeUrl}/health`)).json()).not.toHaveProperty('chain');
     const [ticket] = await tickets([1_000n]);
     expect((await running.ledger.deposit({ amount: '1000', pre: ticket!.pre })).ok).toBe(true);
     await running.close();
