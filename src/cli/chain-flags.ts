@@ -20,6 +20,7 @@ export const CHAIN_OPTIONS = {
   'chain-id': { type: 'string' },
   token: { type: 'string' },
   'deploy-block': { type: 'string' },
+  'relayer-fee': { type: 'string' },
 } as const;
 
 /** The chain flags' lines of a usage text. */
@@ -35,7 +36,9 @@ export const CHAIN_FLAGS_USAGE = `  --chain-rpc URL             back the pool wi
   --chain-id N                refuse an RPC serving another chain (CHAIN_ID)
   --token ADDRESS             refuse an escrow holding another token (TOKEN_ADDRESS)
   --deploy-block N            the escrow's deployment block (ESCROW_DEPLOY_BLOCK; found on chain
-                              otherwise)`;
+                              otherwise)
+  --relayer-fee N             atomic units the relayer key takes per gasless deposit it relays
+                              (RELAYER_FEE, 0)`;
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -69,6 +72,14 @@ function rpcUrl(value: string): string {
   return value;
 }
 
+/** `--relayer-fee`: decimal atomic units (0 when unset). */
+function relayerFee(value: string | undefined): bigint | undefined {
+  if (value === undefined) return undefined;
+  if (!/^(0|[1-9][0-9]{0,17})$/.test(value))
+    throw new UsageError('--relayer-fee expected atomic units, an integer below 10^18');
+  return BigInt(value);
+}
+
 /**
  * The chain configuration the flags and environment give, or `undefined` for the devnet pool.
  * @throws UsageError for a value of the wrong shape, or chain flags without `--chain-rpc` and `--escrow`
@@ -85,7 +96,14 @@ export function chainConfig(
     : (env.OPERATOR_KEY_FILE?.split(',')
         .map((f) => f.trim())
         .filter(Boolean) ?? []);
-  const refinements = ['confirmations', 'deny-list', 'chain-id', 'token', 'deploy-block'];
+  const refinements = [
+    'confirmations',
+    'deny-list',
+    'chain-id',
+    'token',
+    'deploy-block',
+    'relayer-fee',
+  ];
   if (rpc === undefined && escrow === undefined) {
     if (Array.isArray(files) || refinements.some((flag) => values[flag] !== undefined))
       throw new UsageError('the chain flags need --chain-rpc and --escrow');
@@ -123,5 +141,11 @@ export function chainConfig(
       'CHAIN_POLL_INTERVAL_MS',
       3_600_000,
     ),
+    watcherLeaseTtlMs: whole(
+      env.CHAIN_WATCHER_LEASE_TTL_MS || undefined,
+      'CHAIN_WATCHER_LEASE_TTL_MS',
+      600_000,
+    ),
+    relayerFee: relayerFee(text(values, 'relayer-fee', env.RELAYER_FEE)),
   };
 }

@@ -21,6 +21,7 @@ import {
 import { loadCore } from '../core/index.js';
 import { parseAmount } from '../scheme/index.js';
 import { walletLocation } from './wallet.js';
+import { walletNetwork } from './wallet-network.js';
 
 export const MCP_USAGE = `  mcp [--http PORT] [--policy FILE] [--ledger FILE] [--wallet FILE] [--pool URL] [--pool-mirror URL]
                     [--ready-notes CxV]
@@ -181,7 +182,7 @@ export async function mcpCommand(
   process.once('SIGTERM', onSignal);
   try {
     const core = await loadCore();
-    const wallet = await Wallet.open({ core, ...where });
+    const wallet = await Wallet.open({ core, ...where, network: await walletNetwork(where) });
     const agent = new PaymentAgent({ wallet, policy, ledger, transitionsPerMinute });
     await agent.start();
     if (syncEvery > 0) {

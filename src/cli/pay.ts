@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { payingFetch, settlementOf, Wallet } from '../client/index.js';
 import { loadCore } from '../core/index.js';
 import { type CliIo, walletLocation } from './wallet.js';
+import { walletNetwork } from './wallet-network.js';
 
 const stdio: CliIo = {
   out: (l) => process.stdout.write(`${l}\n`),
@@ -46,7 +47,7 @@ export async function payCommand(
   }
   const where = walletLocation(values, env);
   const core = await loadCore();
-  const wallet = await Wallet.open({ core, ...where });
+  const wallet = await Wallet.open({ core, ...where, network: await walletNetwork(where) });
   await wallet.sync();
   const headers = new Headers();
   for (const h of values.header ?? []) {

@@ -40,6 +40,17 @@ import {
 } from '../client/index.js';
 import { type DigestHex, loadCore, type PrivStarkCore } from '../core/index.js';
 import { checkDestination, DEVNET_NETWORK, parseAmount } from '../scheme/index.js';
+import { CliFailure } from './cli-io.js';
+import { AmountFlagError, isWholeTokens, parseTokenAmount } from './token-amount.js';
+import {
+  chainDeposit,
+  chainReclaim,
+  checkExitWarnings,
+  payoutStart,
+  WALLET_CHAIN_USAGE,
+  waitForExitPayout,
+} from './wallet-chain.js';
+import { walletNetwork } from './wallet-network.js';
 
 export const WALLET_USAGE = `  wallet new|address|sync|balance|deposit|tickets|payments [--wallet FILE] [--pool URL]
                     [--pool-mirror URL]
@@ -60,6 +71,7 @@ export const WALLET_USAGE = `  wallet new|address|sync|balance|deposit|tickets|p
                     withdraws N atomic units out of the pool to an account (eip155:<chain>:<EIP-55
                     address> or solana:<chain>:<key>); the operator pays it out, or the wallet gets
                     it back as a refund note
+${WALLET_CHAIN_USAGE}
   wallet ready --count C --value N [--timeout-ms T]
                     splits notes until C (at most ${READY_NOTES_MAX}) notes of at least N are spendable, for
                     payments at once and back to back; exit 1 when T ms (60000) pass first
@@ -226,13 +238,17 @@ export async function walletCommand(
   try {
     return await runWallet(sub, values, io, env);
   } catch (error) {
-    if (error instanceof FlagError) {
+    if (error instanceof FlagError || error instanceof AmountFlagError) {
       io.err(`priv-stark wallet ${sub}: ${error.message}`);
       return 2;
     }
+    if (error instanceof CliFailure) {
+      io.err(`priv-stark wallet ${sub}: ${error.message}`);
+      return error.exitCode;
+    }
     const line = refusalLine(error);
-    if (line === null || !['transfer', 'split', 'ready', 'merge', 'exit'].includes(sub ?? ''))
-      throw error;
+    const refusing = ['transfer', 'split', 'ready', 'merge', 'exit', 'deposit', 'reclaim'];
+    if (line === null || !refusing.includes(sub ?? '')) throw error;
     io.err(`priv-stark wallet ${sub}: ${line}`);
     return 1;
   }
@@ -256,6 +272,14 @@ function parseWalletArgs(args: string[]) {
       'timeout-ms': { type: 'string' },
       'no-sync': { type: 'boolean' },
       json: { type: 'boolean' },
+      'evm-key-file': { type: 'string' },
+      'chain-rpc': { type: 'string' },
+      'max-fee': { type: 'string' },
+      direct: { type: 'boolean' },
+      relayed: { type: 'boolean' },
+      deposit: { type: 'string' },
+      wait: { type: 'boolean' },
+      yes: { type: 'boolean' },
     },
     strict: true,
   }).values;
@@ -267,9 +291,11 @@ async function runWallet(
   io: CliIo,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  const where = walletLocation(values, env);
+  const located = walletLocation(values, env);
+  // The devnet pool, or a chain pool's network as its pool node names it (GET /chain).
+  const where = { ...located, network: await walletNetwork(located) };
   const core = await loadCore();
-  const asset = DEVNET_NETWORK.asset;
+  const asset = where.network.asset;
   switch (sub) {
     case 'new': {
       const wallet = await Wallet.create({
@@ -313,6 +339,14 @@ async function runWallet(
     }
     case 'deposit': {
       const wallet = await Wallet.open({ core, ...where });
+      if (where.network.chain) return await chainDeposit(wallet, values, io, env);
+      // Whole tokens (a point) as atomic units; an integer as it always was.
+      if (values.amount !== undefined && isWholeTokens(values.amount))
+        values.amount = parseTokenAmount(
+          '--amount',
+          values.amount,
+          where.network.decimals,
+        ).toString();
       let ticket: Awaited<ReturnType<Wallet['depositTicket']>>;
       if (values.reissue !== undefined) {
         if (!/^(0|[1-9][0-9]{0,8})$/.test(values.reissue))
@@ -332,6 +366,12 @@ async function runWallet(
       io.out(`pre ${ticket.pre}`);
       io.out(`operator: priv-stark deposit --amount ${ticket.amount} --pre ${ticket.pre}`);
       return 0;
+    }
+    case 'reclaim': {
+      const wallet = await Wallet.open({ core, ...where });
+      if (!where.network.chain)
+        throw new FlagError('wallet reclaim is for a pool backed by an escrow on a chain');
+      return await chainReclaim(wallet, values, io, env);
     }
     case 'tickets': {
       const wallet = await Wallet.open({ core, ...where });
@@ -424,16 +464,28 @@ async function runWallet(
         throw new FlagError('--to is required (a CAIP-10 account id, e.g. eip155:8453:0x…)');
       const checked = checkDestination(values.to);
       if (!checked.ok) throw new FlagError(`--to: ${checked.why}`);
-      const amount = amountFlag('--amount', values.amount);
+      const amount =
+        values.amount !== undefined && isWholeTokens(values.amount)
+          ? parseTokenAmount('--amount', values.amount, where.network.decimals)
+          : amountFlag('--amount', values.amount);
       const note = noteFlag(single(values.note));
       const wallet = await Wallet.open({ core, ...where });
       await wallet.sync();
+      checkExitWarnings(wallet, values.to, amount, values.yes === true, io);
+      const payout = await payoutStart(where.network, values, env);
       const receipt = await wallet.exit(values.to, amount, { note });
       await wallet.sync().catch(() => undefined);
-      io.out(`exit of ${amount} atomic units (${formatUnits(amount)} ${asset}) to ${values.to}`);
-      io.out(
-        `withdrawal ${receipt.transaction} (the operator pays it out; if that fails, a refund note comes back)`,
-      );
+      if (!values.json) {
+        io.out(`exit of ${amount} atomic units (${formatUnits(amount)} ${asset}) to ${values.to}`);
+        io.out(
+          `withdrawal ${receipt.transaction} (the operator pays it out; if that fails, a refund note comes back)`,
+        );
+      }
+      if (payout) return await waitForExitPayout(payout, receipt.transaction, values, io);
+      if (values.json)
+        io.out(
+          JSON.stringify({ withdrawal: receipt.transaction, amount: `${amount}`, to: values.to }),
+        );
       return 0;
     }
     case 'ready': {

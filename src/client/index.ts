@@ -68,6 +68,12 @@ export { VerificationTimeoutError } from '../core/errors.js';
 export { DEPOSIT_GAP, type DepositTicket, type OpenTicket } from './deposit-tickets.js';
 export { Wallet } from './wallet.js';
 export {
+  type DepositHistory,
+  type ExitWarning,
+  type ExitWarningCode,
+  exitWarnings,
+} from './exit-warnings.js';
+export {
   IDLE_RELEASE_GRACE_MS,
   POOL_CLOCK_MARGIN_MS,
   type SyncReport,

@@ -50,7 +50,10 @@ export interface ChainServiceConfig {
   readonly minGasBalance?: bigint | undefined;
   /** Between the watcher's polls, ms (`CHAIN_POLL_INTERVAL_MS`, 2000; 0: only when asked). */
   readonly pollIntervalMs?: number | undefined;
+  /** Atomic units the relayer takes per relayed deposit (`--relayer-fee`, `RELAYER_FEE`, 0). */
+  readonly relayerFee?: bigint | undefined;
 }
+
 
 /** The chain as checked at start, with what talks to it. */
 export interface OpenedChain {

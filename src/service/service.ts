@@ -411,6 +411,10 @@ export async function startService(
         ),
         depositSource: watcher ?? undefined,
         payoutRail: payouts?.sender.rail,
+        depositRelay:
+          chain && config.chain && keys
+            ? await (await import('./relay-wiring.js')).depositRelay(chain, config.chain, keys)
+            : undefined,
       });
       closers.push(() => node.close());
       await node.listen({ port: config.poolPort, host: config.host });

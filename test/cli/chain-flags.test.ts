@@ -34,6 +34,7 @@ describe('chain flags', () => {
       denyList: undefined,
       minGasBalance: 1000n,
       pollIntervalMs: 500,
+      watcherLeaseTtlMs: undefined,
     });
     const flags = startConfig(
       [
@@ -51,6 +52,8 @@ describe('chain flags', () => {
         '8453',
         '--deploy-block',
         '123',
+        '--relayer-fee',
+        '5000',
       ],
       env,
     ).chain;
@@ -61,7 +64,9 @@ describe('chain flags', () => {
       denyList: '/deny',
       chainId: 8453,
       deployBlock: 123,
+      relayerFee: 5000n,
     });
+    expect(startConfig([], { ...env, RELAYER_FEE: '7' }).chain?.relayerFee).toBe(7n);
     expect(chainConfig({ 'chain-rpc': 'http://x', escrow: ESCROW }, {})?.finality).toEqual({
       confirmations: 10,
     });
@@ -80,6 +85,9 @@ describe('chain flags', () => {
       [['--chain-rpc', 'http://x', '--escrow', ESCROW, '--chain-id', '0'], {}],
       [['--chain-rpc', 'http://x', '--escrow', ESCROW, '--token', 'usdc'], {}],
       [['--chain-rpc', 'http://x', '--escrow', ESCROW], { CHAIN_MIN_GAS_BALANCE: '1e18' }],
+      [['--relayer-fee', '5'], {}],
+      [['--chain-rpc', 'http://x', '--escrow', ESCROW, '--relayer-fee', '0.5'], {}],
+      [['--chain-rpc', 'http://x', '--escrow', ESCROW, '--relayer-fee', '-1'], {}],
     ];
     for (const [argv, env] of bad)
       expect(() => startConfig(argv, env), argv.join(' ')).toThrow(UsageError);

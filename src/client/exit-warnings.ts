@@ -1,0 +1,66 @@
+/**
+ * @module What an exit would tell a watcher of the chain (docs/chain.md, "What becomes public"):
+ * every deposit's address and amount, and every exit's destination and amount, are public; the
+ * pool hides only which deposit funded which payment or exit. An exit of exactly a deposit's
+ * amount, or to the address that funded the wallet, links the two again. `wallet exit` and MCP
+ * `withdraw` warn and need an explicit yes when one of these holds.
+ */
+
+import type { ChainDepositRecord, StoredNote } from './store.js';
+
+/**
+ * `same_amount_as_deposit`: the exit's amount is one of the wallet's deposits';
+ * `funding_address`: the destination is an account that paid one of the wallet's deposits.
+ */
+export type ExitWarningCode = 'same_amount_as_deposit' | 'funding_address';
+
+/** One reason an exit links back to a deposit. */
+export interface ExitWarning {
+  readonly code: ExitWarningCode;
+  readonly message: string;
+}
+
+/** The wallet's side the warnings read: its notes and its deposits into a chain's escrow. */
+export interface DepositHistory {
+  allNotes(): StoredNote[];
+  chainDeposits(): ChainDepositRecord[];
+}
+
+/** The address of a CAIP-10 account id (`eip155:8453:0xAbC…` → `0xabc…`), lowercase. */
+function accountOf(destination: string): string {
+  return destination.slice(destination.lastIndexOf(':') + 1).toLowerCase();
+}
+
+/**
+ * Why an exit of `amount` to `destination` would link back to the wallet's deposits (none: `[]`).
+ * @example
+ * exitWarnings(wallet, 'eip155:8453:0x…', 10_000_000n) // [{ code: 'same_amount_as_deposit', … }]
+ */
+export function exitWarnings(
+  wallet: DepositHistory,
+  destination: string,
+  amount: bigint,
+): ExitWarning[] {
+  const warnings: ExitWarning[] = [];
+  const deposits = wallet.chainDeposits();
+  const amounts = new Set([
+    ...wallet
+      .allNotes()
+      .filter((n) => n.origin === 'deposit')
+      .map((n) => n.value),
+    ...deposits.map((d) => d.amount),
+  ]);
+  if (amounts.has(amount.toString()))
+    warnings.push({
+      code: 'same_amount_as_deposit',
+      message: `the exit's amount, ${amount} atomic units, is one of this wallet's deposits: anyone who reads the chain can pair the two`,
+    });
+  const account = accountOf(destination);
+  const funder = deposits.find((d) => d.depositor.toLowerCase() === account);
+  if (funder)
+    warnings.push({
+      code: 'funding_address',
+      message: `the destination ${funder.depositor} paid this wallet's deposit${funder.index === null ? '' : ` #${funder.index}`}: the exit goes back to where the funds came from, in view of everyone`,
+    });
+  return warnings;
+}
