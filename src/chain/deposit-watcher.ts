@@ -45,6 +45,7 @@ import { describeFinality, type Finality } from './finality.js';
 import type { GasBalances } from './gas-balances.js';
 import { checkReorg } from './reorg-check.js';
 import type { ChainClients } from './rpc-client.js';
+import type { WatcherLease } from './watcher-lease.js';
 import { type LagLimits, type WatcherObservations, watcherStatus } from './watcher-status.js';
 
 /** What the watcher logs through (pino's shape). It never logs a key or a signed transaction. */
@@ -79,6 +80,8 @@ export interface DepositWatcherOptions {
   /** An acceptance not mined this many blocks after it was sent is decided again (default 50). */
   readonly resendAfterBlocks?: number | undefined;
   readonly lag?: Partial<LagLimits>;
+  /** One watcher at a time over a shared store (`watcher-lease.ts`); none: this one always acts. */
+  readonly lease?: WatcherLease | undefined;
   /** Unix ms (default `Date.now`). */
   readonly clock?: () => number;
   readonly log?: WatcherLog;
@@ -103,6 +106,7 @@ export class DepositWatcher implements DepositSource {
   private running: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private standing = false;
 
   constructor(options: DepositWatcherOptions) {
     this.o = options;
@@ -135,6 +139,7 @@ export class DepositWatcher implements DepositSource {
       beyondDepth: false,
       deposits: {},
       reorgs: 0,
+      active: false,
       keys: options.gas.status(),
     };
   }
@@ -154,6 +159,7 @@ export class DepositWatcher implements DepositSource {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
+    await this.o.lease?.release();
   }
 
   /** Polls once now (or joins the poll under way). Never throws: a failure is in {@link status}. */
@@ -201,15 +207,32 @@ export class DepositWatcher implements DepositSource {
     const final = await finalBlock(this.o.clients.public, this.o.finality, head.number);
     this.observe({ head: head.number, headTimestamp: head.timestamp, final });
     await this.o.gas.refresh();
-    if (!this.seen.beyondDepth && (await this.reorgChecked(head.number))) {
+    const { source } = this.o.binding;
+    if (!(await this.leaseHeld())) {
+      // Standing by: what the holder recorded is this instance's view.
+      const cursor = await this.o.store.cursor(source);
+      this.observe({ scanned: cursor.block, caughtUpAt: this.clock() });
+    } else if (!this.seen.beyondDepth && (await this.reorgChecked(head.number))) {
       const caughtUp = await this.scan(head.number);
       await this.followSent(head.number);
       await this.decide(sink, final, head.number);
       await this.shieldFinal(sink, final);
       if (caughtUp) this.observe({ caughtUpAt: this.clock() });
     }
-    const { source } = this.o.binding;
     this.observe({ deposits: await this.o.store.counts(source), polls: this.seen.polls + 1 });
+  }
+
+  /** Whether this instance holds the watcher's lease (always, without one); says when that changes. */
+  private async leaseHeld(): Promise<boolean> {
+    const held = this.o.lease ? await this.o.lease.holds(this.clock()) : true;
+    if (held === this.standing)
+      this.log.info(
+        {},
+        held ? 'deposit watcher active (lease taken)' : 'deposit watcher standing by',
+      );
+    this.standing = !held;
+    this.observe({ active: held });
+    return held;
   }
 
   /** The head, after checking the RPC serves the bound chain. */

@@ -33,6 +33,7 @@ export interface WatcherObservations {
   readonly beyondDepth: boolean;
   readonly deposits: Readonly<Record<string, number>>;
   readonly reorgs: number;
+  readonly active: boolean;
   readonly keys: readonly GasKeyStatus[];
 }
 
@@ -73,6 +74,7 @@ export function watcherStatus(
     error: seen.error,
     deposits: seen.deposits,
     reorgs: seen.reorgs,
+    active: seen.active,
     keys: seen.keys,
   };
 }

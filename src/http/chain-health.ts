@@ -52,6 +52,9 @@ export const ChainHealthSchema = Type.Object(
       description: 'deposits by state',
     }),
     reorgs: Type.Integer({ description: 'reorganisations seen that undid nothing shielded' }),
+    active: Type.Boolean({
+      description: 'whether this instance acts (holds the watcher’s lease) or stands by',
+    }),
     keys: Type.Array(GasKeySchema),
   },
   { description: 'the deposit watcher of a chain pool' },

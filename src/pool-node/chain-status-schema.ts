@@ -32,6 +32,7 @@ export const ChainStatusSchema = Type.Object(
     error: Type.Union([Type.String(), Type.Null()]),
     deposits: Type.Record(Type.String(), Type.Integer()),
     reorgs: Type.Integer(),
+    active: Type.Boolean(),
     keys: Type.Array(
       Type.Object({
         role: Type.String(),

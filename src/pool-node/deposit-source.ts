@@ -101,6 +101,8 @@ export interface DepositSourceStatus {
   readonly deposits: Readonly<Record<string, number>>;
   /** Reorganisations seen that undid nothing shielded. */
   readonly reorgs: number;
+  /** Whether this instance acts (holds the watcher's lease) or stands by for another. */
+  readonly active: boolean;
   readonly keys: readonly GasKeyStatus[];
 }
 

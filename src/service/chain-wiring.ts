@@ -11,11 +11,14 @@
 import type { PrivStarkCore } from '../core/index.js';
 import type { Ledger, PoolStore, StoreConfig } from '../ledger/index.js';
 import { type DepositWatchStore, openDepositWatch, watchSource } from '../ledger/index.js';
+import { openPayoutJournal } from '../ledger/open-payout-journal.js';
+import type { PayoutJournal } from '../ledger/payout-journal.js';
 import { ledgerDepositSink } from '../pool-node/deposit-sink.js';
 import { ChainError } from '../chain/chain-errors.js';
 import { type CheckedChain, checkChain } from '../chain/chain-binding.js';
 import { DenyList } from '../chain/deny-list.js';
 import { DepositWatcher, type WatcherLog } from '../chain/deposit-watcher.js';
+import { journalLease } from '../chain/watcher-lease.js';
 import type { Finality } from '../chain/finality.js';
 import { DEFAULT_MIN_GAS_BALANCE, GasBalances } from '../chain/gas-balances.js';
 import {
@@ -50,16 +53,19 @@ export interface ChainServiceConfig {
   readonly minGasBalance?: bigint | undefined;
   /** Between the watcher's polls, ms (`CHAIN_POLL_INTERVAL_MS`, 2000; 0: only when asked). */
   readonly pollIntervalMs?: number | undefined;
+  /** The watcher's lease, ms (`CHAIN_WATCHER_LEASE_TTL_MS`, 15000): the longest hand-over. */
+  readonly watcherLeaseTtlMs?: number | undefined;
   /** Atomic units the relayer takes per relayed deposit (`--relayer-fee`, `RELAYER_FEE`, 0). */
   readonly relayerFee?: bigint | undefined;
 }
-
 
 /** The chain as checked at start, with what talks to it. */
 export interface OpenedChain {
   readonly checked: CheckedChain;
   readonly clients: ChainClients;
   readonly watch: DepositWatchStore;
+  /** Where the watcher's lease is kept (the payout journal's `leases`). */
+  readonly journal: PayoutJournal;
   close(): Promise<void>;
 }
 
@@ -81,6 +87,11 @@ export async function openChain(
 ): Promise<OpenedChain> {
   const clients = chainClients(config.rpcUrl);
   const watch = openDepositWatch(storeConfig);
+  const journal = openPayoutJournal(storeConfig);
+  const close = async () => {
+    await watch.close();
+    await journal.close();
+  };
   try {
     const [bound] = await watch.bindings();
     if (bound && bound.escrow.toLowerCase() !== config.escrow.toLowerCase())
@@ -105,9 +116,9 @@ export async function openChain(
       },
       Date.now(),
     );
-    return { checked, clients, watch, close: () => watch.close() };
+    return { checked, clients, watch, journal, close };
   } catch (error) {
-    await watch.close();
+    await close();
     throw error;
   }
 }
@@ -179,6 +190,8 @@ export async function depositWatcher(
     gas,
     denyList,
     pollIntervalMs: config.pollIntervalMs,
+    // One instance at a time acts: the acceptor key's nonces are used by one.
+    lease: journalLease(opened.journal, binding.source, config.watcherLeaseTtlMs),
     // A local node mines on demand: an old head there is not a stale RPC.
     lag: checked.chainId === 31337 ? { staleHeadMs: null } : {},
     log: parts.log,

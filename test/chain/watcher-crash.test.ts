@@ -38,6 +38,7 @@ import { acceptorKey } from './watcher-harness.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const N = 10;
+const LEASE_TTL_MS = 1000;
 const dirs: string[] = [];
 
 /** `pool serve` over `dataDir` with the crash point set, polling every 100 ms. */
@@ -66,6 +67,8 @@ function crashingNode(f: EscrowFixture, keyFile: string, dataDir: string, point:
         ...process.env,
         PRIV_STARK_FAILPOINT: point,
         CHAIN_POLL_INTERVAL_MS: '100',
+        // The killed node's lease over the watcher expires soon after the kill.
+        CHAIN_WATCHER_LEASE_TTL_MS: String(LEASE_TTL_MS),
         VERIFY_THREADS: '0',
         LOG_LEVEL: 'debug',
       },
@@ -110,6 +113,7 @@ function restart(f: EscrowFixture, keyFile: string, dataDir: string): Promise<Ru
         keyFiles: [`acceptor=${keyFile}`],
         finality: { confirmations: N },
         pollIntervalMs: 0,
+        watcherLeaseTtlMs: LEASE_TTL_MS,
       },
     },
     () => undefined,
@@ -165,7 +169,15 @@ describe('kill -9 at the deposit watcher’s crash points', () => {
       const watcher = service.depositWatcher!;
       const sent = () =>
         s.f.chain.public.getTransactionCount({ address: s.acceptor.address as Hex });
-      await watcher.poll();
+      // It stands by until the killed node's lease expires (1 s), then reads the chain.
+      await until(
+        async () => {
+          await watcher.poll();
+          return watcher.status().active;
+        },
+        'the killed node’s lease to expire',
+        10_000,
+      );
       await chain.test.mine({ blocks: N });
       await watcher.poll();
       const firstNote = noteCommitment(core, s.first.amount, s.first.pre);

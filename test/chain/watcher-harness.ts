@@ -16,6 +16,7 @@ import { DepositWatcher, type DepositWatcherOptions } from '../../src/chain/depo
 import { DEFAULT_FINALITY, type Finality } from '../../src/chain/finality.js';
 import { GasBalances } from '../../src/chain/gas-balances.js';
 import { type ChainClients, chainClients } from '../../src/chain/rpc-client.js';
+import { journalLease } from '../../src/chain/watcher-lease.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import {
   type DepositWatchStore,
@@ -26,6 +27,7 @@ import {
   type WatchedState,
   watchSource,
 } from '../../src/ledger/index.js';
+import { openPayoutJournal } from '../../src/ledger/open-payout-journal.js';
 import { ledgerDepositSink } from '../../src/pool-node/deposit-sink.js';
 import type { Chain } from '../../testkit/chain.js';
 import { type EscrowFixture, escrowCall, escrowFixture, gaslessArgs } from './shared.js';
@@ -64,6 +66,8 @@ export interface WatchedPoolOptions {
   readonly watcher?: Partial<DepositWatcherOptions>;
   /** The watcher's RPC (default the node's own URL; a proxy in front of it for hostile answers). */
   readonly rpcUrl?: string;
+  /** Run under the watcher's lease (kept in the data directory's journal). */
+  readonly lease?: boolean;
 }
 
 /** Deploys an escrow (unless given) and starts a pool and its watcher over it. */
@@ -98,6 +102,7 @@ export async function watchedPool(
     Date.now(),
   );
   const gas = new GasBalances(clients.public, [{ role: 'acceptor', address: f.acceptor.address }]);
+  const journal = options.lease ? openPayoutJournal({ dataDir }) : null;
   const pool: WatchedPool = {
     f,
     core: theCore,
@@ -122,6 +127,7 @@ export async function watchedPool(
     },
     async close() {
       await pool.watcher.stop();
+      await journal?.close();
       await ledger.stop();
       await watch.close();
       await store.close();
@@ -139,6 +145,7 @@ export async function watchedPool(
     pollIntervalMs: 0,
     lag: { staleHeadMs: null },
     clock: () => pool.now,
+    lease: journal ? journalLease(journal, source) : undefined,
     ...options.watcher,
   });
   (pool as { watcher: DepositWatcher }).watcher = watcher;
