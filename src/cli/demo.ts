@@ -4,7 +4,8 @@
  * merchant (Fastify with the priv-stark plugin, on Fastify's defaults: payments are compact), a
  * payer funded through the pool node, several paid requests through the stock `@x402/fetch`, then
  * the merchant spending what it received at a second merchant. Every step is printed with its timing; on a terminal each step
- * is shown live while it runs (see `./progress.ts`).
+ * is shown live while it runs (see `./progress.ts`). `--chain`: the same story on a local chain with
+ * real USDC transfers (`./demo-chain.ts`).
  */
 
 import { randomBytes } from 'node:crypto';
@@ -56,9 +57,11 @@ export async function demoCommand(
 ): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { payments: { type: 'string' } },
+    options: { payments: { type: 'string' }, chain: { type: 'boolean' } },
     strict: true,
   });
+  // On a local chain with real transfers (viem and the chain code load only then).
+  if (values.chain) return (await import('./demo-chain.js')).chainDemo(output, env);
   const payments = Math.max(1, Math.min(50, Number(values.payments ?? 3)));
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-demo-'));
   const apiKey = randomBytes(24).toString('base64url');

@@ -24,6 +24,10 @@ ${CHAIN_USAGE}
   demo [--payments N]
                     facilitator, pool node and a paywalled merchant in one process: funds a payer, pays N
                     times, the merchant spends what it received; each step with its timing
+  demo --chain      the same on a local chain (anvil, from the optional @foundry-rs/anvil) with real
+                    transfers: an agent deposits test USDC by signature, pays two x402 merchants
+                    privately, a merchant exits to its EVM address and receives USDC on chain; ends
+                    with one JSON line
   help              this text`;
 
 async function main(argv: string[]): Promise<number> {
