@@ -8,9 +8,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { DenyList } from '../../src/chain/deny-list.js';
+import { DEFAULT_MIN_GAS_BALANCE } from '../../src/chain/gas-balances.js';
+import { registerChainGauges } from '../../src/http/chain-metrics.js';
 import { noteCommitment } from '../../src/ledger/index.js';
 import { type Chain, newAccount } from '../../testkit/chain.js';
 import {
@@ -99,6 +102,31 @@ describe('the deposit watcher', () => {
         sufficient: true,
       }),
     ]);
+  });
+
+  it('sends nothing while the acceptor key is below its gas minimum, and goes on once topped up', async () => {
+    const p = await pool();
+    const [ticket] = await tickets([5_000n]);
+    await depositDirect(p.f, await depositor(p.f, 5_000n), 5_000n, ticket!.pre);
+    await chain.test.setBalance({ address: p.f.acceptor.address, value: 10n ** 14n });
+    await p.mine(N);
+    await p.poll();
+    expect((await readDeposit(p.f, 0n)).state).toBe(STATE.Pending);
+    const registry = new Registry();
+    registerChainGauges(registry, () => p.watcher.status());
+    expect(p.watcher.status().keys[0]).toMatchObject({
+      balance: String(10n ** 14n),
+      minimum: String(DEFAULT_MIN_GAS_BALANCE),
+      sufficient: false,
+    });
+    expect(await registry.getSingleMetricAsString('priv_stark_chain_gas_below_minimum')).toMatch(
+      /^priv_stark_chain_gas_below_minimum\{role="acceptor"\} 1$/m,
+    );
+    // Twin: topped up, the deposit is accepted at the next poll.
+    await chain.test.setBalance({ address: p.f.acceptor.address, value: 10n ** 18n });
+    await p.poll();
+    expect((await readDeposit(p.f, 0n)).state).toBe(STATE.Accepted);
+    expect(p.watcher.status().keys[0]?.sufficient).toBe(true);
   });
 
   it('declines a commitment in the tree and a denied depositor, and shields the deposits after them', async () => {

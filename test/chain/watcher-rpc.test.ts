@@ -88,6 +88,23 @@ describe('the deposit watcher behind a hostile RPC', () => {
     expect(await leaves(p)).toEqual([paidMeanwhile]);
   });
 
+  it('an RPC behind (its head older than allowed): lagging, the head’s age as the lag', async () => {
+    honest();
+    const p = await watchedPool(chain, {
+      rpcUrl: proxy.url,
+      watcher: { lag: { staleHeadMs: 60_000 } },
+    });
+    pools.push(p);
+    await p.mine(1);
+    p.now = Date.now();
+    await p.poll();
+    expect(p.watcher.status()).toMatchObject({ status: 'ok', error: null });
+    // The RPC keeps answering with the head the watcher saw while time goes on.
+    const seen = await chain.public.getBlock({ blockNumber: BigInt(p.watcher.status().head!) });
+    p.now = Number(seen.timestamp) * 1000 + 200_000;
+    expect(p.watcher.status()).toMatchObject({ status: 'lagging', error: null, lagSeconds: 200 });
+  });
+
   it('garbage, malformed logs and another chain id: a clear code, nothing recorded, then recovery', async () => {
     const p = await pool();
     const commitment = await deposit(p, 22_000n);
