@@ -31,7 +31,9 @@ export const MCP_USAGE = `  mcp [--http PORT] [--policy FILE] [--ledger FILE] [-
                     <wallet>.spend.json; --ready-notes 8x100000 (PRIV_STARK_READY_NOTES) keeps 8 notes of
                     at least 100000 spendable for payments at once; --transitions-per-minute N
                     (PRIV_STARK_TRANSITIONS_PER_MINUTE, 6) caps merge_notes and split_note; --pool-mirror
-                    (PRIV_STARK_POOL_MIRROR) reads the public log from a cache or mirror (docs/mcp.md)`;
+                    (PRIV_STARK_POOL_MIRROR) reads the public log from a cache or mirror (docs/mcp.md);
+                    in a chain pool, --evm-key-file FILE (PRIV_STARK_EVM_KEY_FILE) and --chain-rpc URL
+                    (CHAIN_RPC_URL) let the deposit tool fund the wallet from that EVM account`;
 
 /**
  * `--ready-notes COUNTxVALUE` (`8x100000`: eight notes of at least 100,000 atomic units).
@@ -105,6 +107,29 @@ export function keepReadyNotes(
   };
 }
 
+/**
+ * The deposit tool's account and RPC: `--evm-key-file` (PRIV_STARK_EVM_KEY_FILE, refused as the
+ * operator's key files are) with `--chain-rpc` (CHAIN_RPC_URL); neither: no deposits.
+ * @throws Error naming the flag when one comes without the other, or the key file is refused
+ */
+async function depositConfig(
+  values: { 'evm-key-file'?: string | undefined; 'chain-rpc'?: string | undefined },
+  env: NodeJS.ProcessEnv,
+) {
+  const keyFile = values['evm-key-file'] ?? (env.PRIV_STARK_EVM_KEY_FILE || undefined);
+  const rpc = values['chain-rpc'] ?? (env.CHAIN_RPC_URL || undefined);
+  if (keyFile === undefined) return undefined;
+  if (rpc === undefined || !/^https?:\/\/\S+$/.test(rpc))
+    throw new Error("--evm-key-file needs --chain-rpc URL (CHAIN_RPC_URL): the server's own RPC");
+  const { KeyError, readKeyFile } = await import('../chain/keys.js');
+  try {
+    return { account: readKeyFile(keyFile), rpc };
+  } catch (error) {
+    if (error instanceof KeyError) throw new Error(`${error.code}: ${error.message}`);
+    throw error;
+  }
+}
+
 const log = (line: string): void => {
   process.stderr.write(`priv-stark mcp: ${line}\n`);
 };
@@ -129,6 +154,8 @@ export async function mcpCommand(
       'sync-interval-ms': { type: 'string' },
       'ready-notes': { type: 'string' },
       'transitions-per-minute': { type: 'string' },
+      'evm-key-file': { type: 'string' },
+      'chain-rpc': { type: 'string' },
     },
     strict: true,
   });
@@ -145,6 +172,13 @@ export async function mcpCommand(
     return 2;
   }
   const transitionsPerMinute = perMinuteText === undefined ? undefined : Number(perMinuteText);
+  let deposits: Awaited<ReturnType<typeof depositConfig>>;
+  try {
+    deposits = await depositConfig(values, env);
+  } catch (error) {
+    log((error as Error).message);
+    return 2;
+  }
   const stdio = values.http === undefined;
   if (stdio) {
     // Only MCP messages may reach stdout.
@@ -183,7 +217,7 @@ export async function mcpCommand(
   try {
     const core = await loadCore();
     const wallet = await Wallet.open({ core, ...where, network: await walletNetwork(where) });
-    const agent = new PaymentAgent({ wallet, policy, ledger, transitionsPerMinute });
+    const agent = new PaymentAgent({ wallet, policy, ledger, transitionsPerMinute, deposits });
     await agent.start();
     if (syncEvery > 0) {
       // The wallet syncs on its own schedule, not at payment time.

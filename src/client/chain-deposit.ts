@@ -385,5 +385,6 @@ function record(
     transaction,
     path,
     fee: fee.toString(),
+    depositedAt: Date.now(),
   };
 }

@@ -62,6 +62,8 @@ export interface ChainDepositRecord {
   readonly path: 'relayed' | 'direct';
   /** The relayer's fee paid, decimal atomic units (`0` on the direct path). */
   readonly fee: string;
+  /** Unix ms when the wallet signed or sent it (absent in records from before it was kept). */
+  readonly depositedAt?: number;
 }
 
 /** The wallet file's contents. */

@@ -9,7 +9,8 @@
  * - the tools that read (read-tools.ts): the balance, the payments, the policy;
  * - payment execution: `quote_payment` (quote-payment.ts), `pay_and_fetch` (pay-and-fetch.ts, over
  *   the policed scheme client of policed-scheme.ts), `withdraw` (withdrawal.ts), `merge_notes` and
- *   `split_note` (note-transitions.ts, rate-limited per process).
+ *   `split_note` (note-transitions.ts, rate-limited per process), `deposit` (deposit.ts: from the
+ *   operator's EVM account into a chain pool's escrow).
  *
  * A payment goes only one way — the stock `@x402/fetch` to the merchant, whose facilitator verifies
  * and settles it — and counts as made only when the pool's log shows it.
@@ -34,6 +35,7 @@ import { SpendBookkeeping } from './spend-bookkeeping.js';
 import type { LedgerFile } from './spend-ledger-file.js';
 import type {
   BalanceView,
+  DepositView,
   MergeView,
   PaidView,
   PaymentView,
@@ -42,6 +44,7 @@ import type {
   SplitView,
   WithdrawalView,
 } from './views.js';
+import { type DepositConfig, type DepositInput, deposit } from './deposit.js';
 import { type WithdrawalInput, withdraw } from './withdrawal.js';
 
 /** Options of {@link PaymentAgent}. */
@@ -61,6 +64,11 @@ export interface AgentOptions {
    * {@link DEFAULT_TRANSITIONS_PER_MINUTE}; 0: none). Withdrawals are bounded by the policy instead.
    */
   readonly transitionsPerMinute?: number | undefined;
+  /**
+   * The EVM account and RPC the `deposit` tool pays from (the operator's configuration, never a
+   * tool's input); without them `deposit` is refused.
+   */
+  readonly deposits?: DepositConfig | undefined;
 }
 
 /** The tools' logic: each method one call into the part that owns it. */
@@ -68,9 +76,11 @@ export class PaymentAgent {
   readonly wallet: Wallet;
   private readonly context: AgentContext;
   private readonly transitionRate: TransitionRate;
+  private readonly deposits: DepositConfig | undefined;
 
   constructor(options: AgentOptions) {
     this.wallet = options.wallet;
+    this.deposits = options.deposits;
     const clock = options.clock ?? Date.now;
     const bookkeeping = new SpendBookkeeping(
       options.wallet,
@@ -137,6 +147,14 @@ export class PaymentAgent {
    */
   withdraw(input: WithdrawalInput): Promise<WithdrawalView> {
     return withdraw(this.context, input);
+  }
+
+  /**
+   * `deposit`: pays into the pool's escrow from the configured EVM account, by signature through
+   * the pool's relayer, within the policy's caps.
+   */
+  deposit(input: DepositInput): Promise<DepositView> {
+    return deposit(this.context, this.deposits, input);
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 
 export { type AgentOptions, PaymentAgent } from './agent.js';
+export type { DepositConfig, DepositInput } from './deposit.js';
 export { PolicyFileError, PolicyRefusal, type PolicyRule, ToolError } from './errors.js';
 export { DEFAULT_TRANSITIONS_PER_MINUTE } from './note-transitions.js';
 export {
@@ -23,8 +24,10 @@ export {
 } from './spend-ledger.js';
 export {
   type AllowList,
+  checkDeposit,
   checkPayment,
   checkWithdrawal,
+  type DepositIntent,
   hostAllowed,
   parsePolicy,
   type PaymentIntent,
@@ -45,6 +48,7 @@ export {
 export { registerTools, TOOL_NAMES, toolError } from './tools.js';
 export {
   type BalanceView,
+  type DepositView,
   formatUnits,
   MAX_LISTED_NOTES,
   type MergeView,

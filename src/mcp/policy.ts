@@ -242,6 +242,32 @@ export function checkWithdrawal(policy: Policy, intent: WithdrawalIntent): Polic
   return null;
 }
 
+/** A deposit into the wallet's pool from the server's EVM account, about to be made. */
+export interface DepositIntent {
+  /** The wallet's network and asset: what the deposit becomes. */
+  readonly network: string;
+  readonly asset: string;
+  /** Atomic units leaving the EVM account at most: the amount plus the most the relayer may take. */
+  readonly amount: bigint;
+}
+
+/**
+ * The first rule that refuses the deposit, or `null` when the policy allows it: the network and
+ * asset allowed, at most `maxPerPayment` (the rolling 24-hour limit, over the wallet's deposits,
+ * is the deposit tool's).
+ */
+export function checkDeposit(policy: Policy, intent: DepositIntent): PolicyRefusal | null {
+  const scope = scopeRefusal(policy, intent);
+  if (scope) return scope;
+  if (intent.amount > policy.maxPerPayment)
+    return new PolicyRefusal(
+      'per_payment_limit',
+      'maxPerPayment',
+      `the deposit of ${intent.amount} atomic units (its amount and the most the relayer may take) is above the policy's maxPerPayment of ${policy.maxPerPayment}`,
+    );
+  return null;
+}
+
 function parseLimit(value: unknown, key: string): bigint {
   const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
   // A limit may be 0 (nothing allowed); otherwise it is an amount of the profile (below 2^62).
@@ -282,8 +308,9 @@ const normalizeRecipient = (entry: string): string | null => {
   const lower = entry.trim().toLowerCase();
   return RECIPIENT.test(lower) ? lower : null;
 };
+/** A network or asset id: `shielded:devnet`, `dUSD`, or a chain pool's CAIP-19 asset `eip155:8453/erc20:0x…`. */
 const normalizeName = (entry: string): string | null =>
-  /^[A-Za-z0-9:._-]{1,100}$/.test(entry) ? entry : null;
+  /^[A-Za-z0-9:._/-]{1,100}$/.test(entry) ? entry : null;
 /** A withdrawal destination: a CAIP-10 account id `checkDestination` takes, kept exactly (its checksum is its case). */
 const normalizeDestination = (entry: string): string | null =>
   checkDestination(entry).ok ? entry : null;

@@ -38,6 +38,7 @@ export const TOOL_NAMES = [
   'tighten_policy',
   'list_payments',
   'withdraw',
+  'deposit',
   'merge_notes',
   'split_note',
 ] as const;
@@ -89,6 +90,7 @@ const REGISTRATIONS: Readonly<Record<(typeof TOOL_NAMES)[number], Registration>>
   tighten_policy: registerTightenPolicy,
   list_payments: registerListPayments,
   withdraw: registerWithdraw,
+  deposit: registerDeposit,
   merge_notes: registerMergeNotes,
   split_note: registerSplitNote,
 };
@@ -339,6 +341,12 @@ function registerWithdraw(server: McpServer, agent: PaymentAgent, run: RunTool):
       inputSchema: {
         destination,
         amount: atomic.describe('Atomic units to withdraw'),
+        confirm: z
+          .boolean()
+          .optional()
+          .describe(
+            "true to go on with an exit that links back to the wallet's deposits (its amount is a deposit's, or the destination funded one): both are public on chain; without it such an exit is refused (exit_linkable) with the warnings",
+          ),
       },
       outputSchema: {
         id: z.string().describe("The withdrawal's entry in the spend ledger"),
@@ -349,6 +357,9 @@ function registerWithdraw(server: McpServer, agent: PaymentAgent, run: RunTool):
         destination: z.string(),
         transaction: z.string().describe("The pool's id of the exit"),
         change: atomic.describe('What stays in the wallet of the note spent (a new note)'),
+        warnings: z
+          .array(z.string())
+          .describe("What links this exit to the wallet's deposits (confirmed: confirm true)"),
         usage: usageShape,
       },
       annotations: {
@@ -359,6 +370,41 @@ function registerWithdraw(server: McpServer, agent: PaymentAgent, run: RunTool):
       },
     },
     async (args) => run(() => agent.withdraw(args)),
+  );
+}
+
+/** `deposit`: from the operator's EVM account into a chain pool's escrow, by signature. */
+function registerDeposit(server: McpServer, agent: PaymentAgent, run: RunTool): void {
+  server.registerTool(
+    'deposit',
+    {
+      title: 'Deposit into the pool',
+      description:
+        "In a pool backed by an escrow on a chain (USDC): funds the wallet from the EVM account the operator configured for this server (never a key from the input), by an EIP-3009 signature the pool's relayer sends — the account needs no ETH. The relayer's fee is refused above max_fee (default 0). Within the policy: the wallet's network and asset allowed, amount plus max_fee within maxPerPayment, the last 24 hours' deposits within maxPer24h (counted apart from spending). Public on chain: the account, the amount and the time. The deposit is spendable once the pool has accepted and shielded it (a sync after its confirmations).",
+      inputSchema: {
+        amount: atomic.describe('Atomic units to deposit (USDC: 1000000 is 1 USDC)'),
+        max_fee: atomic
+          .optional()
+          .describe('The most the relayer may take, atomic units (default 0)'),
+      },
+      outputSchema: {
+        deposit: z.number().int().nullable().describe("The escrow's index of the deposit"),
+        amount: atomic,
+        fee: atomic.describe('What the relayer took'),
+        depositor: z.string().describe('The EVM account that paid'),
+        transaction: z.string().nullable(),
+        mined: z.boolean(),
+        network: z.string(),
+        asset: z.string(),
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+    async (args) => run(() => agent.deposit(args)),
   );
 }
 

@@ -129,7 +129,24 @@ export interface WithdrawalView {
   readonly transaction: string;
   /** The change left in the wallet (0: the whole note left). */
   readonly change: string;
+  /** What links the exit to the wallet's deposits (said, and confirmed, before it was made). */
+  readonly warnings: readonly string[];
   readonly usage: UsageView;
+}
+
+/** A deposit into the pool's escrow from the server's EVM account. */
+export interface DepositView {
+  /** The escrow's index of the deposit (`null` while not mined). */
+  readonly deposit: number | null;
+  readonly amount: string;
+  /** What the relayer took. */
+  readonly fee: string;
+  /** The EVM account that paid. */
+  readonly depositor: string;
+  readonly transaction: string | null;
+  readonly mined: boolean;
+  readonly network: string;
+  readonly asset: string;
 }
 
 /** How many merges and splits this process has made in the last minute, and may. */

@@ -8,6 +8,7 @@
  */
 
 import {
+  exitWarnings,
   InsufficientFundsError,
   MIN_OUTPUT_VALUE,
   PoolNodeError,
@@ -21,10 +22,14 @@ import type { SpendEntry } from './spend-ledger.js';
 import { spendableNotes } from './spendable-notes.js';
 import { iso, type WithdrawalView } from './views.js';
 
-/** What `withdraw` is asked: a CAIP-10 destination and an amount in atomic units. */
+/**
+ * What `withdraw` is asked: a CAIP-10 destination and an amount in atomic units, and `confirm` to
+ * go on with an exit that links back to the wallet's deposits.
+ */
 export interface WithdrawalInput {
   readonly destination: string;
   readonly amount: string;
+  readonly confirm?: boolean | undefined;
 }
 
 /**
@@ -42,6 +47,14 @@ export async function withdraw(ctx: AgentContext, input: WithdrawalInput): Promi
   const early = checkWithdrawal(await ctx.policy.current(), intent);
   if (early) throw early;
   await ctx.bookkeeping.sync();
+  const warnings = exitWarnings(ctx.wallet, destination, amount).map(
+    (w) => `${w.code}: ${w.message}`,
+  );
+  if (warnings.length > 0 && input.confirm !== true)
+    throw new ToolError(
+      'exit_linkable',
+      `this exit links back to the wallet's deposits — ${warnings.join('; ')} — call withdraw again with confirm: true to go on`,
+    );
   const policy = await ctx.policy.current();
   // From here to the reservation nothing awaits: the note, the check and the reservation are one
   // step (two withdrawals at once never take the same note).
@@ -76,6 +89,7 @@ export async function withdraw(ctx: AgentContext, input: WithdrawalInput): Promi
     destination,
     transaction,
     change: (BigInt(note.value) - amount).toString(),
+    warnings,
     usage: ctx.policy.usage(policy),
   };
 }

@@ -106,6 +106,7 @@ describe('a deposit by signature', () => {
         transaction: receipt.transaction,
         path: 'relayed',
         fee: FEE.toString(),
+        depositedAt: expect.any(Number),
       },
     ]);
     const after = await balances(pool.f, owner.address, pool.f.escrow, pool.relayer.address);

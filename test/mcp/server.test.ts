@@ -144,9 +144,10 @@ afterAll(async () => {
 });
 
 describe('priv-stark mcp over stdio', () => {
-  it('lists the nine tools, each with an input and an output schema', async () => {
+  it('lists the ten tools, each with an input and an output schema', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'deposit',
       'get_balance',
       'get_policy',
       'list_payments',

@@ -169,10 +169,13 @@ describe('withdraw, merge_notes and split_note over MCP', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
     const byName = new Map(tools.map((t) => [t.name, t]));
+    // confirm (issue 24): an exit linking back to the wallet's deposits goes ahead only with it.
     expect(Object.keys(byName.get('withdraw')!.inputSchema.properties ?? {})).toEqual([
       'destination',
       'amount',
+      'confirm',
     ]);
+    expect(byName.get('withdraw')!.inputSchema.required ?? []).toEqual(['destination', 'amount']);
     expect(Object.keys(byName.get('split_note')!.inputSchema.properties ?? {})).toEqual([
       'commitment',
       'amount',
