@@ -81,16 +81,30 @@ function crashingNode(f: EscrowFixture, keyFile: string, dataDir: string, point:
   };
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
+  const state = { exited: false, stderr: () => stderr };
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-    child.once('exit', (code, signal) => resolve(signal ?? code)),
+    child.once('exit', (code, signal) => {
+      state.exited = true;
+      resolve(signal ?? code);
+    }),
   );
-  return { child, exited, stderr: () => stderr };
+  return { child, exited, stderr: () => stderr, state };
 }
 
-/** Resolves once `check` holds, checking every 100 ms; fails after `ms`. */
-async function until(check: () => Promise<boolean>, what: string, ms = 120_000): Promise<void> {
+/**
+ * Resolves once `check` holds, checking every 100 ms; fails after `ms`, or at once when `alive`
+ * says the process it waits on has gone (with what it wrote).
+ */
+async function until(
+  check: () => Promise<boolean>,
+  what: string,
+  ms = 150_000,
+  alive?: { exited: boolean; stderr: () => string },
+): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
+    if (alive?.exited)
+      throw new Error(`the node exited while waiting for ${what}: ${alive.stderr().slice(-2000)}`);
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -219,6 +233,8 @@ describe('kill -9 at the deposit watcher’s crash points', () => {
     await until(
       async () => (await readDeposit(s.f, 0n)).state === STATE.Accepted,
       'the acceptance',
+      150_000,
+      node.state,
     );
     await chain.test.mine({ blocks: N });
     expect(await node.exited, node.stderr()).toBe('SIGKILL');
