@@ -235,8 +235,12 @@ class EscrowRelay implements DepositRelay {
   }
 }
 
-/** An error's class name and short message, never its data. */
+/**
+ * An error's class name and short message, never its data: long hex (a signature, a raw
+ * transaction, calldata) is cut out.
+ */
 function errorName(error: unknown): string {
-  if (error instanceof BaseError) return `${error.name}: ${error.shortMessage.slice(0, 120)}`;
-  return error instanceof Error ? error.name : 'error';
+  if (!(error instanceof BaseError)) return error instanceof Error ? error.name : 'error';
+  const short = error.shortMessage.replace(/0x[0-9a-fA-F]{41,}/g, '0x…').slice(0, 120);
+  return `${error.name}: ${short}`;
 }

@@ -28,6 +28,8 @@ export interface RelayPool {
   readonly app: FastifyInstance;
   readonly relayer: PrivateKeyAccount;
   readonly profile: ChainNetworkProfile;
+  /** What the relayer logged, a JSON line each. */
+  readonly logged: string[];
   close(): Promise<void>;
 }
 
@@ -64,6 +66,10 @@ export async function relayPool(
     checkpointIntervalMs: 100,
   });
   ledger.start();
+  const logged: string[] = [];
+  const line = (level: string) => (fields: object, message: string) => {
+    logged.push(JSON.stringify({ level, ...fields, message }));
+  };
   const relay = await openDepositRelay({
     clients: chainClients(f.chain.url),
     backing,
@@ -73,6 +79,7 @@ export async function relayPool(
     fee: options.fee ?? 1000n,
     tokenDomain: options.tokenDomain,
     receiptTimeoutMs: 20_000,
+    log: { info: line('info'), warn: line('warn') },
   });
   const app = await buildPoolNode({
     ledger,
@@ -90,6 +97,7 @@ export async function relayPool(
     app,
     relayer,
     profile,
+    logged,
     async close() {
       await app.close();
       await ledger.stop();

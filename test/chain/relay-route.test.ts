@@ -128,6 +128,14 @@ describe('POST /relay/deposit', () => {
     expect(await balances(pool.f, from.address, pool.f.escrow, pool.relayer.address)).toEqual(
       after,
     );
+    // The relayer logs the transaction's hash, never the signature or the signed bytes.
+    const log = pool.logged.join('\n');
+    expect(log).toContain(first.body.transaction as string);
+    expect(log).not.toContain(signed.signature.slice(2));
+    const sent = await pool.f.chain.public.getTransaction({
+      hash: first.body.transaction as `0x${string}`,
+    });
+    expect(log).not.toContain(sent.input.slice(2, 200));
   });
 
   it('refuses with a stable reason and moves nothing: fee too low, another signer, expired, a precommitment no note holds', async () => {
