@@ -336,3 +336,25 @@ export async function revertOf(promise: Promise<unknown>, abi?: Abi): Promise<Re
 export async function now(chain: Chain): Promise<bigint> {
   return (await chain.public.getBlock()).timestamp;
 }
+
+/**
+ * Waits until every transaction `address` has sent is in a block. Anvil's automine mines after it
+ * has answered the send (measured on a quiet machine: 7 reads in 200 right after a send still
+ * found it pending), so a suite that reads the chain right after the code under test sent
+ * something waits here first. Gives up after a minute (a hang guard, not a timing threshold).
+ */
+export async function minedFrom(chain: Chain, address: Address): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const [latest, pending] = await Promise.all([
+      chain.public.getTransactionCount({ address, blockTag: 'latest' }),
+      chain.public.getTransactionCount({ address, blockTag: 'pending' }),
+    ]);
+    if (latest === pending) return;
+    if (Date.now() > deadline)
+      throw new Error(
+        `${address} still has ${pending - latest} transactions unmined after a minute`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -15,6 +15,7 @@ import { privStarkEscrowAbi } from '../../src/chain/contract-artifacts.js';
 import { chainNetworkProfile, type ChainNetworkProfile } from '../../src/scheme/index.js';
 import { type RunningService, SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
 import { type EscrowFixture, escrowCall, escrowFixture, sharedChain } from './shared.js';
+import { minedFrom } from '../../testkit/chain.js';
 import { keyFileOf } from './watcher-harness.js';
 
 /** A running chain pool. */
@@ -83,6 +84,7 @@ export async function chainStack(options: { fee?: bigint } = {}): Promise<ChainS
     });
     for (let round = 0; round < 20; round++) {
       await service.depositWatcher!.poll();
+      await minedFrom(f.chain, operator);
       const state = await service.ledger.state();
       if (BigInt(state.size) >= count && (state.checkpoint?.size ?? 0) >= state.size) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -99,6 +101,7 @@ export async function chainStack(options: { fee?: bigint } = {}): Promise<ChainS
     shieldAll,
     payoutPass: async () => {
       await service.payoutSender!.pass();
+      await minedFrom(f.chain, operator);
     },
     async close() {
       await service.close();

@@ -16,9 +16,29 @@ import { Ledger, openStore, type PoolStore, type StoreConfig } from '../../src/l
 import { openPayoutJournal } from '../../src/ledger/open-payout-journal.js';
 import type { PayoutJournal } from '../../src/ledger/payout-journal.js';
 import { PayoutSender, type PayoutSenderOptions } from '../../src/pool-node/payout-sender.js';
-import type { Chain } from '../../testkit/chain.js';
+import { type Chain, minedFrom } from '../../testkit/chain.js';
 import { fundCustody } from '../../testkit/payouts.js';
 import { type EscrowFixture, escrowFixture } from './shared.js';
+
+/**
+ * The real sender, each pass followed by a wait until what the payout key sent is mined: anvil's
+ * automine mines after answering the send, and the next pass must find the block.
+ */
+class MinedPassSender extends PayoutSender {
+  constructor(
+    options: PayoutSenderOptions,
+    private readonly chain: Chain,
+    private readonly payer: Address,
+  ) {
+    super(options);
+  }
+
+  override async pass(): ReturnType<PayoutSender['pass']> {
+    const report = await super.pass();
+    if (await this.chain.test.getAutomine()) await minedFrom(this.chain, this.payer);
+    return report;
+  }
+}
 
 /** Custody every suite's escrow starts with. */
 export const CUSTODY = 50_000_000n;
@@ -84,7 +104,11 @@ export function payoutHarness(chain: () => Chain) {
       minGasBalance: parseEther('0.01'),
       ...rail,
     });
-    const payouts = new PayoutSender({ ledger, journal, rail: evm, ...sender });
+    const payouts = new MinedPassSender(
+      { ledger, journal, rail: evm, ...sender },
+      chain(),
+      f.payer.address,
+    );
     closers.push(() => payouts.stop());
     return { f, store, config, ledger, journal, rail: evm, sender: payouts };
   }

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -23,7 +24,7 @@ import {
   ServiceConfigError,
   startService,
 } from '../../src/service/index.js';
-import { send } from '../../testkit/chain.js';
+import { minedFrom, send } from '../../testkit/chain.js';
 import { caip10, fundCustody, seedWithdrawal, tokenBalance } from '../../testkit/payouts.js';
 import { CUSTODY, freshAddress } from './payout-harness.js';
 import { type EscrowFixture, escrowFixture, sharedChain } from './shared.js';
@@ -32,7 +33,7 @@ import { acceptorKey, keyFileOf } from './watcher-harness.js';
 const dirs: string[] = [];
 let f: EscrowFixture;
 let acceptor: { file: string };
-let payout: { file: string; address: string };
+let payout: { file: string; address: Address };
 
 beforeAll(async () => {
   const chain = sharedChain();
@@ -90,6 +91,7 @@ describe('the payout sender in the service', () => {
       const to = freshAddress();
       const id = await seedWithdrawal(store, caip10(chain, to), 42_000n);
       await service.payoutSender!.pass();
+      await minedFrom(chain, payout.address);
       const report = await service.payoutSender!.pass();
       expect(report.decided).toEqual([{ withdrawalId: id, status: 'paid' }]);
       expect(await tokenBalance(chain, f.token, to)).toBe(42_000n);

@@ -24,6 +24,7 @@ import {
   payoutSender,
   type WiredPayouts,
 } from '../../src/service/payout-wiring.js';
+import { minedFrom } from '../../testkit/chain.js';
 import { caip10, fundCustody, seedWithdrawal, tokenBalance } from '../../testkit/payouts.js';
 import { CUSTODY, freshAddress } from './payout-harness.js';
 import { startRpcProxy } from './rpc-proxy.js';
@@ -133,6 +134,7 @@ describe('the wired payout sender', () => {
     const to = freshAddress();
     const id = await seedWithdrawal(w.store, caip10(w.chain, to), 321n);
     await w.sender.sender.pass();
+    await minedFrom(w.chain, w.f.payer.address);
     await w.sender.sender.pass();
     const journal = openPayoutJournal({ dataDir: w.dir });
     closers.push(() => journal.close());
@@ -191,6 +193,7 @@ describe('the wired payout sender', () => {
     const to = freshAddress();
     const id = await seedWithdrawal(w.store, caip10(w.chain, to), 77n);
     await w.sender.sender.pass();
+    await minedFrom(w.chain, w.f.payer.address);
     proxy.mode = 'down';
     for (let i = 0; i < 3; i++) await expect(w.sender.sender.pass()).rejects.toThrow();
     proxy.mode = 'garbage';

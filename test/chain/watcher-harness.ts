@@ -29,7 +29,7 @@ import {
 } from '../../src/ledger/index.js';
 import { openPayoutJournal } from '../../src/ledger/open-payout-journal.js';
 import { ledgerDepositSink } from '../../src/pool-node/deposit-sink.js';
-import type { Chain } from '../../testkit/chain.js';
+import { type Chain, minedFrom } from '../../testkit/chain.js';
 import { type EscrowFixture, escrowCall, escrowFixture, gaslessArgs } from './shared.js';
 
 let core: Promise<PrivStarkCore> | undefined;
@@ -116,6 +116,8 @@ export async function watchedPool(
     watcher: undefined as unknown as DepositWatcher,
     async poll(allowError = false) {
       await pool.watcher.poll();
+      // Automine mines after answering the send: the test's next read must find the block.
+      if (await chain.test.getAutomine()) await minedFrom(chain, f.acceptor.address);
       const { error } = pool.watcher.status();
       if (error !== null && !allowError) throw new Error(`the poll failed: ${error}`);
     },
