@@ -31,6 +31,7 @@ export const REASONS = {
   expiry_too_far: { status: 400, message: 'the payment expiry is too far in the future' },
   policy_violation: { status: 403, message: 'the payment is not allowed for this API key' },
   unknown_root: { status: 422, message: 'the anchor is not a checkpoint of the pool' },
+  root_too_old: { status: 422, message: 'the anchor is older than the pool accepts' },
   nullifier_already_spent: { status: 409, message: 'the note has already been spent' },
   duplicate_settlement: { status: 409, message: 'the payment has already been settled' },
   unknown_proof_reference: {
@@ -48,7 +49,8 @@ export type Reason = keyof typeof REASONS;
 
 /**
  * Reasons of the pool node's own routes, beside the facilitator's table: the ledger's deposits
- * (the operator's route, refused with `chain_deposits_only` in a chain-backed pool) and proof
+ * (the operator's route, refused with `chain_deposits_only` in a chain-backed pool), the payout
+ * steps (the operator's, refused with `chain_payouts_only` there) and proof
  * hand-overs (compact payments). The facilitator never answers them (`tree_full` on a
  * settlement is its `pool_unavailable`). `proof_store_full` comes with `Retry-After`.
  */
@@ -80,6 +82,10 @@ export const POOL_NODE_REASONS = {
   chain_deposits_only: {
     status: 409,
     message: 'this pool is backed by an escrow on a chain: deposits are paid into the escrow',
+  },
+  chain_payouts_only: {
+    status: 409,
+    message: 'this pool pays exits on its chain: only its payout sender records their steps',
   },
   relay_fee_too_low: {
     status: 422,
