@@ -14,9 +14,9 @@
  *   the escrow says `isPaid` at the final block (another transaction paid it: the second reverts
  *   with `WithdrawalAlreadyPaid`). Failed only once every attempt is over at a final block (its
  *   transaction reverted, or its nonce was used by another, or its deadline passed) and either the
- *   last one's deadline passed unpaid or the payout reverts for this destination while it passes
- *   for another (a blacklisted destination); when it reverts for every destination (a paused token
- *   or escrow, the cap, the custody) it waits.
+ *   last one's deadline passed unpaid, or the payout reverts for this destination while it passes
+ *   for another (a blacklisted destination), or `maxRevertedAttempts` attempts reverted; when it
+ *   reverts for every destination (a paused token or escrow, the cap, the custody) it waits.
  * - **Gas.** Below the minimum balance, or with fees above the ceiling, nothing new is signed; the
  *   transactions already signed keep being broadcast.
  */
@@ -83,7 +83,10 @@ export interface EvmPayoutRailOptions {
   readonly replaceAfterBlocks?: number;
   /** The price bump of a replacement, percent (default 10). */
   readonly feeBumpPercent?: number;
-  /** Attempts that reverted while a simulation passes before the rail stops retrying (default 3). */
+  /**
+   * Attempts reverted in final blocks after which the payout is failed (its refund note) rather than
+   * signed again while a simulation passes (default 3).
+   */
   readonly maxRevertedAttempts?: number;
   /** Where the `Paid` events are searched from (the escrow's deployment block; default 0). */
   readonly fromBlock?: bigint;
@@ -214,7 +217,11 @@ export class EvmPayoutRail implements PayoutRail {
       return pending('awaiting_finality');
     if (states.at(-1)?.kind === 'expired') return failed('deadline_passed');
     const reverted = states.filter((s) => s.kind === 'reverted').length;
-    if (reverted >= (this.options.maxRevertedAttempts ?? 3)) return pending('reverts_unexplained');
+    // Every attempt is dead and none paid (checked just above at the final block): failing it
+    // refunds the exit and can never pay it twice. Signing again forever would keep the exit from
+    // its owner, and the operator records no step by hand in a chain pool.
+    if (reverted >= (this.options.maxRevertedAttempts ?? 3))
+      return failed('every_attempt_reverted');
     const deadline = pass.view.latest.timestamp + BigInt(this.options.deadlineSeconds ?? 86_400);
     const call = this.callFor(order, to, deadline);
     const simulation = await simulatePayout(client, call);

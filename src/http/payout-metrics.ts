@@ -29,7 +29,6 @@ const WAITS = [
   'rail_refusing',
   'gas_low',
   'gas_above_ceiling',
-  'reverts_unexplained',
   'rail_unreachable',
 ] as const;
 

@@ -26,7 +26,12 @@ export type PayoutFailure =
   /** The rail refuses this destination while it pays others (a token's blacklist). */
   | 'destination_refused'
   /** The payout's deadline passed in a final block with no payment made. */
-  | 'deadline_passed';
+  | 'deadline_passed'
+  /**
+   * Each of the rail's attempts reverted in a final block (the last of them while a simulation
+   * passed), none of them can pay any more, and nothing paid it: the refund note, never a payment.
+   */
+  | 'every_attempt_reverted';
 
 /** Why a payout waits (nothing is recorded; the next pass looks again). */
 export type PayoutWait =
@@ -40,8 +45,6 @@ export type PayoutWait =
   | 'gas_low'
   /** Fees are above the configured ceiling: nothing new is signed. */
   | 'gas_above_ceiling'
-  /** Its transactions keep reverting while a simulation passes: left to the operator. */
-  | 'reverts_unexplained'
   /** The rail could not be read (its RPC down or failing): retried. */
   | 'rail_unreachable';
 

@@ -179,7 +179,6 @@ const LOUD_WAITS: readonly PayoutWait[] = [
   'gas_low',
   'gas_above_ceiling',
   'rail_refusing',
-  'reverts_unexplained',
   'rail_unreachable',
 ];
 
@@ -240,7 +239,7 @@ export interface ChainPayoutParts {
 
 /**
  * The payout sender of a chain pool's pool-node instance, not started yet; `null` without a payout
- * key (exits then wait for the operator's payout process).
+ * key (exits then wait for an instance of the pool node that holds it).
  * @throws ServiceConfigError for a payout setting out of its range
  */
 export function chainPayouts(

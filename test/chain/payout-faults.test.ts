@@ -3,7 +3,8 @@
 // each cap bumped by the required minimum, at the ceiling no further — and its original mined after
 // the replacement was sent, paid once; a dropped transaction's nonce gap filled with the stored
 // bytes; a transaction that reverts for its destination failed only once every transaction signed
-// for it reverted, while one reverted by a pause is signed again under a new nonce and paid once;
+// for it reverted, while one reverted by a pause is signed again under a new nonce and paid once —
+// failed (refunded) only once its allowed attempts all reverted while simulations pass;
 // a deadline passed with nothing mined, failed, and the stored transaction mined later fills its
 // nonce without paying; a payout made first by another payout key, the sender's own reverting with
 // WithdrawalAlreadyPaid: recorded paid, not failed.
@@ -215,6 +216,29 @@ describe('payout faults on a node of its own', () => {
     ]);
     expect(await tokenBalance(theChain(), s.f.token, held)).toBe(400n);
     expect(await s.ledger.state()).toMatchObject({ paidOutTotal: '400', refundedTotal: '300' });
+  });
+
+  it('fails a payout once its attempts all reverted while simulations pass: refunded, never paid', async () => {
+    // One attempt allowed (default 3) so a single revert decides; the test above is the twin: with
+    // attempts left, the same revert is signed again under a new nonce and paid.
+    const s = await stack({ maxRevertedAttempts: 1 });
+    const to = freshAddress();
+    const id = await seedWithdrawal(s.store, caip10(theChain(), to), 500n);
+    await theChain().test.setAutomine(false);
+    await s.sender.pass();
+    const token = { address: s.f.token, abi: testUsdcAbi };
+    await sendFirstInBlock(s.f.admin, { ...token, functionName: 'pause', args: [] });
+    await mine();
+    const [tx] = (await attemptsOf(s, id))[0]!.transactions;
+    expect(await receiptStatus(tx!.hash)).toBe('reverted');
+    await sendFirstInBlock(s.f.admin, { ...token, functionName: 'unpause', args: [] });
+    await mine();
+    // The payout would pass now, but its one attempt reverted in a final block: failed.
+    expect((await s.sender.pass()).decided).toEqual([{ withdrawalId: id, status: 'failed' }]);
+    expect(await attemptsOf(s, id)).toHaveLength(1);
+    expect(await paidEvents(theChain(), s.f.escrow, id)).toEqual([]);
+    expect(await tokenBalance(theChain(), s.f.token, to)).toBe(0n);
+    expect(await s.ledger.state()).toMatchObject({ paidOutTotal: '0', refundedTotal: '500' });
   });
 
   it('fails a payout whose deadline passed with nothing mined; its transaction mined later pays nothing', async () => {
