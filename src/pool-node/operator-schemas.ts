@@ -103,7 +103,7 @@ export type PayoutReply = Static<typeof PayoutReplySchema>;
 /** `POST /withdrawals/:id/:status`: one payout step (operator token). */
 export const payoutSchema = {
   description:
-    'records a payout step: paying (before paying), then paid, or failed (refunds the owner with the proven refund note)',
+    'records a payout step: paying (before paying), then paid, or failed (refunds the owner with the proven refund note); in a pool backed by a chain only its payout sender records them (409 chain_payouts_only)',
   params: PayoutParamsSchema,
   response: {
     200: PayoutReplySchema,

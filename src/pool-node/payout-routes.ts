@@ -13,12 +13,17 @@
  *
  * A step out of order (paid before paying, paying after paid, …) is `payout_conflict` with the
  * recorded status; an unknown id `unknown_withdrawal`. Nothing is paid or refunded twice.
+ *
+ * In a pool backed by a chain the payout sender pays exits on chain and records each step itself
+ * (through the ledger, never this route), so a step recorded by hand could contradict the chain —
+ * `failed` (a refund note) for an exit the escrow paid would pay it twice. There the steps route
+ * answers 409 `chain_payouts_only` to an authorised caller before the path is read; the list stays.
  */
 
 import type { FastifyInstance } from 'fastify';
 
 import type { Ledger } from '../ledger/ledger.js';
-import { statusOf } from '../scheme/index.js';
+import { messageOf, statusOf } from '../scheme/index.js';
 import type { OperatorGuard } from './operator-auth.js';
 import { type PayoutParams, payoutSchema, withdrawalsSchema } from './operator-schemas.js';
 import { type AfterPage, limitOf } from './schema-parts.js';
@@ -30,9 +35,15 @@ export function registerPayouts(
     ledger: Ledger;
     authorize: OperatorGuard;
     pageLimit: { default: number; max: number };
+    /** A pool backed by a chain: its payout sender alone records payout steps. */
+    chainBacked?: boolean;
   },
 ): void {
   const { ledger } = options;
+  const refused = {
+    error: 'chain_payouts_only',
+    message: messageOf('chain_payouts_only'),
+  } as const;
   app.get<{ Querystring: AfterPage }>(
     '/withdrawals',
     { schema: withdrawalsSchema, onRequest: options.authorize },
@@ -47,7 +58,17 @@ export function registerPayouts(
   );
   app.post<{ Params: PayoutParams }>(
     '/withdrawals/:id/:status',
-    { schema: payoutSchema, onRequest: options.authorize },
+    {
+      schema: payoutSchema,
+      // Before any parsing: anonymous requests cost nothing.
+      onRequest: options.authorize,
+      ...(options.chainBacked
+        ? {
+            preValidation: async (_request, reply) =>
+              reply.code(statusOf('chain_payouts_only')).send(refused),
+          }
+        : {}),
+    },
     async (request, reply) => {
       const { id, status } = request.params;
       const result = await ledger.payout(id, status);

@@ -69,7 +69,8 @@ export interface PoolNodeOptions {
   readonly depositRelay?: DepositRelay | undefined;
   /**
    * A chain pool's payout rail (the payout sender's): `POST /transitions` refuses an exit it could
-   * never pay with `unpayable_destination`. Absent for the devnet pool.
+   * never pay with `unpayable_destination`. Absent for the devnet pool. With it or a deposit
+   * source, the operator's `POST /withdrawals/:id/:status` is refused with `chain_payouts_only`.
    */
   readonly payoutRail?: Pick<PayoutRail, 'refusal'> | undefined;
 }
@@ -108,7 +109,12 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     limits: options.handOver,
     payoutRail: options.payoutRail,
   });
-  registerPayouts(app, { ledger, pageLimit: PAGE_LIMITS.events, authorize: operatorOnly });
+  registerPayouts(app, {
+    ledger,
+    pageLimit: PAGE_LIMITS.events,
+    authorize: operatorOnly,
+    chainBacked: options.depositSource !== undefined || options.payoutRail !== undefined,
+  });
   if (options.depositRelay)
     await registerChainRoutes(app, { relay: options.depositRelay, limits: options.handOver });
   return app;
