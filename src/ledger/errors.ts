@@ -21,6 +21,7 @@ export const LEDGER_REASONS = [
   'payment_expired',
   'expiry_too_far',
   'unknown_root',
+  'root_too_old',
   'nullifier_already_spent',
   'duplicate_settlement',
   'unknown_proof_reference',
