@@ -103,6 +103,14 @@ export const POOL_NODE_REASONS = {
   deposit_refused: { status: 422, message: 'the escrow or the token refuses the deposit' },
   reclaim_refused: { status: 422, message: 'the escrow refuses the reclaim' },
   relay_unavailable: { status: 503, message: 'the relayer cannot send now, retry later' },
+  merchant_relay_foreign: {
+    status: 403,
+    message: "the merchant's relay takes hand-overs for the merchant's own routes and payTo only",
+  },
+  merchant_relay_handovers_only: {
+    status: 400,
+    message: "the merchant's relay takes proof hand-overs only: no transfers, transitions or exits",
+  },
 } as const satisfies Record<string, ReasonEntry>;
 
 /** A reason code of the pool node's own routes. */

@@ -94,6 +94,8 @@ describe('reason registry', () => {
       'deposit_refused',
       'duplicate_commitment',
       'invalid_destination',
+      'merchant_relay_foreign',
+      'merchant_relay_handovers_only',
       'payout_conflict',
       'proof_store_full',
       'reclaim_refused',
