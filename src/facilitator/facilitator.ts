@@ -92,8 +92,8 @@ export class Facilitator {
     const checked = this.check(request, policy);
     if (!checked.ok) return checked;
     try {
-      const state = await this.poolChecks(checked);
-      if (state === 'unknown_root') return { ok: false, reason: 'unknown_root' };
+      const state = await this.poolChecks(checked, request.paymentRequirements.maxTimeoutSeconds);
+      if (state === 'unknown_root' || state === 'root_too_old') return { ok: false, reason: state };
       if (state !== 'unspent') return { ok: false, reason: 'nullifier_already_spent' };
       // Compact: the verdict of the proof's hand-over, if its public inputs are exactly these.
       if (checked.reference !== null) {
@@ -126,9 +126,18 @@ export class Facilitator {
     const checked = this.check(request, policy);
     let result: SettleResult | { readonly ok: false; readonly reason: Reason };
     try {
-      result = checked.ok
-        ? await this.ledger.settle(checked)
-        : await this.ledger.refuse(request.paymentPayload.payload.nullifier, checked.reason);
+      // An anchor too old is refused as the facilitator's own checks are: after a settled
+      // nullifier, which the ledger answers first (a retry of a settled payment stays a duplicate).
+      const stale = checked.ok
+        ? await this.anchorTooOld(checked, request.paymentRequirements.maxTimeoutSeconds)
+        : null;
+      result =
+        checked.ok && stale === null
+          ? await this.ledger.settle(checked)
+          : await this.ledger.refuse(
+              request.paymentPayload.payload.nullifier,
+              stale ?? (checked as { reason: Reason }).reason,
+            );
     } catch (error) {
       return { ok: false, reason: poolFault(error), transaction: '', network };
     }
@@ -170,12 +179,27 @@ export class Facilitator {
     );
   }
 
-  /** The anchor is a checkpoint, then the nullifier is unspent (or who spent it). */
+  /** The anchor is a checkpoint young enough, then the nullifier is unspent (or who spent it). */
   private async poolChecks(
     checked: CheckedPayment,
-  ): Promise<'unknown_root' | 'unspent' | SpentNullifier> {
-    if (!(await this.ledger.isCheckpoint(checked.publicInputs.root))) return 'unknown_root';
+    maxTimeoutSeconds: number,
+  ): Promise<'unknown_root' | 'root_too_old' | 'unspent' | SpentNullifier> {
+    const { root } = checked.publicInputs;
+    if (this.ledger.anchorRefusal) {
+      const refused = await this.ledger.anchorRefusal(root, maxTimeoutSeconds);
+      if (refused !== null) return refused;
+    } else if (!(await this.ledger.isCheckpoint(root))) return 'unknown_root';
     return (await this.ledger.spent(checked.publicInputs.nullifier)) ?? 'unspent';
+  }
+
+  /** `root_too_old` when the anchor is a checkpoint older than the pool accepts, else `null`. */
+  private async anchorTooOld(
+    checked: CheckedPayment,
+    maxTimeoutSeconds: number,
+  ): Promise<'root_too_old' | null> {
+    if (!this.ledger.anchorRefusal) return null;
+    const refused = await this.ledger.anchorRefusal(checked.publicInputs.root, maxTimeoutSeconds);
+    return refused === 'root_too_old' ? 'root_too_old' : null;
   }
 }
 

@@ -23,6 +23,14 @@ export type FacilitatorCore = Pick<
 export interface FacilitatorLedger {
   /** Whether `root` is a published checkpoint. */
   isCheckpoint(root: string): Promise<boolean>;
+  /**
+   * Whether `root` may anchor a payment allowed `maxTimeoutSeconds` (`Ledger.anchorRefusal`):
+   * `unknown_root`, `root_too_old`, or `null`. Without it only {@link isCheckpoint} is asked.
+   */
+  anchorRefusal?(
+    root: string,
+    maxTimeoutSeconds: number,
+  ): Promise<'unknown_root' | 'root_too_old' | null>;
   /** The settlement that spent `nullifier`, `null` while unspent. */
   spent(nullifier: string): Promise<SpentNullifier | null>;
   /**

@@ -1,6 +1,8 @@
 /**
  * @module The ledger's checkpoint timer: about once per interval it publishes the current root as
- * a checkpoint (if the tree changed) and drops handed-over proofs whose time has passed. Any number
+ * a checkpoint (if the tree changed; on an epoch grid, once per boundary, stamped with it — the
+ * interval is then how soon after a boundary its checkpoint appears) and drops handed-over proofs
+ * whose time has passed. Any number
  * of processes sharing a store may run one: the store decides under its lock whether a checkpoint
  * is due.
  */
@@ -16,12 +18,14 @@ export class CheckpointTimer {
    * @param store where checkpoints are published and proofs pruned
    * @param clock unix milliseconds
    * @param intervalMs the checkpoint cadence
+   * @param epochMs the epoch grid a checkpoint is stamped on (1: none): at most one per boundary
    * @param onError errors of a tick (the store was unreachable); the timer keeps running
    */
   constructor(
     private readonly store: PoolStore,
     private readonly clock: () => number,
     private readonly intervalMs: number,
+    private readonly epochMs: number,
     private readonly onError: (error: unknown) => void,
   ) {}
 
@@ -43,7 +47,7 @@ export class CheckpointTimer {
     this.ticking = true;
     try {
       // 90% of the interval: timers in several processes publish about once per interval.
-      await this.store.checkpoint(this.clock(), Math.floor(this.intervalMs * 0.9));
+      await this.store.checkpoint(this.clock(), Math.floor(this.intervalMs * 0.9), this.epochMs);
       // Handed-over proofs whose time has passed go (a lookup refuses them already).
       await this.store.pruneProofs(this.clock());
     } catch (error) {

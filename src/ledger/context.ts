@@ -13,6 +13,7 @@ import {
   type TransitionPublicInputs,
   type VerifyResult,
 } from '../core/index.js';
+import { type EpochGrid, maxAnchorAgeMs } from '../scheme/epoch-grid.js';
 import type { PaymentRules, PoolIdentity } from '../scheme/index.js';
 import type { CommitResult } from './committer.js';
 import { isLedgerReason, type LedgerRejection, reject } from './errors.js';
@@ -65,6 +66,17 @@ export interface LedgerContext {
   readonly acceptedParameterSets: readonly number[] | undefined;
   /** Roots known to be published checkpoints (only positive answers: checkpoints stay valid). */
   readonly knownRoots: Set<string>;
+  /** The epoch grid checkpoints are cut on; anchors older than it allows are refused. */
+  readonly epoch: EpochGrid;
+  /** Anchors looked up for their age: the checkpoint's seq and time, its successor's time once known. */
+  readonly anchorAges: Map<string, AnchorAge>;
+}
+
+/** What the age rule knows of an anchor (a successor never changes once published). */
+export interface AnchorAge {
+  readonly seq: number;
+  readonly time: number;
+  successorTime: number | null;
 }
 
 const KNOWN_ROOTS_MAX = 4096;
@@ -77,12 +89,44 @@ export function nowSeconds(context: LedgerContext): number {
 /** Whether `root` is a published checkpoint (positive answers are cached: checkpoints stay valid). */
 export async function isCheckpoint(context: LedgerContext, root: string): Promise<boolean> {
   const { knownRoots } = context;
-  if (knownRoots.has(root)) return true;
+  if (knownRoots.has(root) || context.anchorAges.has(root)) return true;
   const checkpoint = await context.store.checkpointByRoot(root);
   if (checkpoint === null) return false;
   if (knownRoots.size >= KNOWN_ROOTS_MAX) knownRoots.clear();
   knownRoots.add(root);
   return true;
+}
+
+/**
+ * Whether `root` may anchor a payment or a transition whose proof lives `maxTimeoutSeconds`:
+ * `unknown_root` when it is no checkpoint; `root_too_old` when it is older than
+ * `maxAnchorAgeMs` (E + D + maxTimeoutSeconds + slack) and was superseded more than that less an
+ * epoch ago (a quiet pool's newest checkpoint stays the anchor every wallet chooses, however
+ * old); `null` when it may. Only an anchor past its age asks the store a second question.
+ */
+export async function anchorRefusal(
+  context: LedgerContext,
+  root: string,
+  maxTimeoutSeconds: number,
+): Promise<'unknown_root' | 'root_too_old' | null> {
+  const { anchorAges } = context;
+  let age = anchorAges.get(root);
+  if (age === undefined) {
+    const checkpoint = await context.store.checkpointByRoot(root);
+    if (checkpoint === null) return 'unknown_root';
+    if (anchorAges.size >= KNOWN_ROOTS_MAX) anchorAges.clear();
+    age = { seq: checkpoint.seq, time: checkpoint.time, successorTime: null };
+    anchorAges.set(root, age);
+  }
+  const now = context.clock();
+  const limit = maxAnchorAgeMs(context.epoch, Math.max(0, maxTimeoutSeconds));
+  if (now - age.time <= limit) return null;
+  if (age.successorTime === null) {
+    const [next] = await context.store.checkpoints(age.seq, 1);
+    if (next === undefined) return null;
+    age.successorTime = next.time;
+  }
+  return now - age.successorTime > limit - context.epoch.epochMs ? 'root_too_old' : null;
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   isProofReference,
   MAX_LIVE_PROOFS_PER_NULLIFIER,
 } from '../scheme/index.js';
-import { isCheckpoint, type LedgerContext, nowSeconds } from './context.js';
+import { anchorRefusal, type LedgerContext, nowSeconds } from './context.js';
 import { isLedgerReason, type LedgerRejection, reject } from './errors.js';
 
 /** A proof handed over (compact payments): the root, nullifier, change and amount it claims, and
@@ -64,7 +64,9 @@ export async function handOver(
   );
   if (!checked.ok) return reject(checked.reason);
   const pi = checked.publicInputs;
-  if (!(await isCheckpoint(context, pi.root))) return reject('unknown_root');
+  // A hand-over comes as its proof is made: the payment's life left stands for its maxTimeout.
+  const anchor = await anchorRefusal(context, pi.root, checked.payment.expiry - now);
+  if (anchor !== null) return reject(anchor);
   if (await context.spent(pi.nullifier)) return reject('nullifier_already_spent');
   const verdict = await context.verifySpend(proof, pi);
   if (verdict !== null) return verdict;

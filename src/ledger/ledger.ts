@@ -10,10 +10,18 @@
  */
 
 import type { DigestHex, SpendPublicInputs } from '../core/index.js';
-import { type CheckedPayment, DEVNET_NETWORK, PaymentRules, SCHEME } from '../scheme/index.js';
+import {
+  type CheckedPayment,
+  checkEpochGrid,
+  DEVNET_NETWORK,
+  type EpochGrid,
+  NO_EPOCH_GRID,
+  PaymentRules,
+  SCHEME,
+} from '../scheme/index.js';
 import { CheckpointTimer } from './checkpoint-timer.js';
 import { GroupCommitter } from './committer.js';
-import { isCheckpoint, type LedgerCore, verifySpendProof } from './context.js';
+import { anchorRefusal, isCheckpoint, type LedgerCore, verifySpendProof } from './context.js';
 import { type DepositInput, type DepositResult, deposit } from './deposit.js';
 import { PoolUnavailableError } from './errors.js';
 import {
@@ -58,6 +66,12 @@ export interface LedgerOptions {
   readonly asset?: string;
   /** Checkpoint cadence, ms (default 2000, `CHECKPOINT_INTERVAL_MS`). */
   readonly checkpointIntervalMs?: number;
+  /**
+   * The epoch grid checkpoints are stamped on and anchors are aged by (the service's default is
+   * `DEFAULT_EPOCH_GRID`: E = 60 s, D = 10 s). Default here: no grid (a checkpoint whenever one
+   * is asked for, stamped with the time it was cut).
+   */
+  readonly epoch?: EpochGrid;
   /** The pool's clock, unix ms (default `Date.now`). */
   readonly clock?: () => number;
   /** Most ops in one group commit (default 512). */
@@ -98,6 +112,8 @@ export class Ledger {
   readonly network: string;
   readonly asset: string;
   readonly checkpointIntervalMs: number;
+  /** The epoch grid (`/state` shows it: wallets anchor by it). */
+  readonly epoch: EpochGrid;
   /**
    * This pool's payment rules: a facilitator checks with them, and a payment they passed is not
    * checked again here (`priv-stark/facilitator`'s `FacilitatorLedger.paymentRules`).
@@ -118,12 +134,14 @@ export class Ledger {
     this.network = options.network ?? DEVNET_NETWORK.network;
     this.asset = options.asset ?? DEVNET_NETWORK.asset;
     this.checkpointIntervalMs = options.checkpointIntervalMs ?? 2000;
+    this.epoch = checkEpochGrid(options.epoch ?? NO_EPOCH_GRID);
     const committer = new GroupCommitter(store, clock, options.maxGroup ?? 512);
     this.committer = committer;
     this.timer = new CheckpointTimer(
       store,
       clock,
       this.checkpointIntervalMs,
+      this.epoch.epochMs,
       options.onTimerError ?? (() => undefined),
     );
     const pool = { scheme: this.scheme, network: this.network, asset: this.asset };
@@ -141,6 +159,8 @@ export class Ledger {
       proofStoreCapacity: options.proofStoreCapacity ?? 10_000,
       acceptedParameterSets: options.acceptedParameterSets,
       knownRoots: new Set(),
+      epoch: this.epoch,
+      anchorAges: new Map(),
       inFlight: new Map(),
     });
     this.context = context;
@@ -165,11 +185,24 @@ export class Ledger {
   }
 
   /**
-   * Publishes the current root now if the tree changed since the latest checkpoint (the timer
-   * does this on its own; tests and the operator call it directly).
+   * Publishes the current root now if the tree changed since the latest checkpoint, stamped with
+   * the grid's newest boundary (none when that boundary has one already); the timer does this on
+   * its own, tests and the operator call it directly.
    */
   checkpoint(): Promise<Checkpoint | null> {
-    return this.store.checkpoint(this.context.clock(), 0);
+    return this.store.checkpoint(this.context.clock(), 0, this.epoch.epochMs);
+  }
+
+  /**
+   * Whether `root` may anchor a payment whose requirements allow `maxTimeoutSeconds`:
+   * `unknown_root`, `root_too_old` (older than E + D + maxTimeoutSeconds + slack, and superseded),
+   * or `null` when it may (`context.ts` `anchorRefusal`).
+   */
+  anchorRefusal(
+    root: string,
+    maxTimeoutSeconds: number,
+  ): Promise<'unknown_root' | 'root_too_old' | null> {
+    return anchorRefusal(this.context, root, maxTimeoutSeconds);
   }
 
   /** Whether `root` is a published checkpoint (positive answers are cached: checkpoints stay valid). */

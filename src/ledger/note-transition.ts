@@ -16,7 +16,7 @@ import {
   TRANSFER_MAX_TIMEOUT_SECONDS,
   transitionContext,
 } from '../scheme/index.js';
-import { commitRefusal, isCheckpoint, type LedgerContext, nowSeconds } from './context.js';
+import { anchorRefusal, commitRefusal, type LedgerContext, nowSeconds } from './context.js';
 import { type LedgerRejection, reject } from './errors.js';
 import { transitionId } from './notes.js';
 import type { SpentNullifier } from './store.js';
@@ -84,7 +84,8 @@ export async function noteTransition(
       ? exitContext(pool, input.destination ?? '', claimed.exit, expiry)
       : transitionContext(pool, expiry),
   );
-  if (!(await isCheckpoint(context, claimed.root))) return reject('unknown_root');
+  const anchor = await anchorRefusal(context, claimed.root, TRANSFER_MAX_TIMEOUT_SECONDS);
+  if (anchor !== null) return reject(anchor);
   const pi: TransitionPublicInputs = { ...claimed, ctx };
   const verdict = await context.verifyTransition(proof, pi);
   if (!verdict.ok) return reject('invalid_priv_stark_proof');

@@ -44,7 +44,7 @@ import type {
   WithdrawalRecord,
 } from './store.js';
 import {
-  checkpointDue,
+  checkpointStamp,
   type EventRow,
   eventFromRow,
   type Head,
@@ -202,7 +202,7 @@ class PostgresStore implements PoolStore {
     );
   }
 
-  checkpoint(now: number, minGapMs: number): Promise<Checkpoint | null> {
+  checkpoint(now: number, minGapMs: number, epochMs = 1): Promise<Checkpoint | null> {
     return this.run('checkpoint', () =>
       transaction(
         this.writes,
@@ -211,12 +211,13 @@ class PostgresStore implements PoolStore {
           const { rows } = await client.query<CheckpointRow>(
             `SELECT ${CHECKPOINT_COLUMNS}, events FROM checkpoints ORDER BY seq DESC LIMIT 1`,
           );
-          if (!checkpointDue(head, checkpointOf(rows[0]), now, minGapMs)) return null;
+          const time = checkpointStamp(head, checkpointOf(rows[0]), now, minGapMs, epochMs);
+          if (time === null) return null;
           const checkpoint: Checkpoint = {
             seq: head.checkpointCount + 1,
             root: head.root,
             size: head.size,
-            time: now,
+            time,
           };
           await client.query(
             'INSERT INTO checkpoints (seq, root, size, created_at, events) VALUES ($1, $2, $3, $4, $5)',

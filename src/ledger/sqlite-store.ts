@@ -45,7 +45,7 @@ import type {
   WithdrawalRecord,
 } from './store.js';
 import {
-  checkpointDue,
+  checkpointStamp,
   emptyHead,
   type EventRow,
   eventFromRow,
@@ -236,8 +236,8 @@ class SqliteStore implements PoolStore {
     this.applyTx = db.transaction((ops: readonly StoreOp[], now: number) =>
       this.applyLocked(ops, now),
     );
-    this.checkpointTx = db.transaction((now: number, minGapMs: number) =>
-      this.checkpointLocked(now, minGapMs),
+    this.checkpointTx = db.transaction((now: number, minGapMs: number, epochMs: number) =>
+      this.checkpointLocked(now, minGapMs, epochMs),
     );
     this.pruneTx = db.transaction((now: number) => {
       const dropped = this.sql.pruneProofs.run(now).changes;
@@ -358,17 +358,18 @@ class SqliteStore implements PoolStore {
     return plan.results;
   }
 
-  private checkpointLocked(now: number, minGapMs: number): Checkpoint | null {
+  private checkpointLocked(now: number, minGapMs: number, epochMs: number): Checkpoint | null {
     const head = this.readHead();
     const latest = publishingCheckpointOf(
       this.sql.latestCheckpoint.get() as CheckpointRow | undefined,
     );
-    if (!checkpointDue(head, latest, now, minGapMs)) return null;
+    const time = checkpointStamp(head, latest, now, minGapMs, epochMs);
+    if (time === null) return null;
     const checkpoint: Checkpoint = {
       seq: head.checkpointCount + 1,
       root: head.root,
       size: head.size,
-      time: now,
+      time,
     };
     this.sql.insertCheckpoint.run(
       checkpoint.seq,
@@ -400,10 +401,10 @@ class SqliteStore implements PoolStore {
     return this.run('apply', () => this.applyTx.immediate(ops, now));
   }
 
-  checkpoint(now: number, minGapMs: number): Promise<Checkpoint | null> {
+  checkpoint(now: number, minGapMs: number, epochMs = 1): Promise<Checkpoint | null> {
     if (this.closed) return Promise.reject(new PoolUnavailableError('the pool store is closed'));
-    if (this.writer) return this.writer.call('checkpoint', [now, minGapMs]);
-    return this.run('checkpoint', () => this.checkpointTx.immediate(now, minGapMs));
+    if (this.writer) return this.writer.call('checkpoint', [now, minGapMs, epochMs]);
+    return this.run('checkpoint', () => this.checkpointTx.immediate(now, minGapMs, epochMs));
   }
 
   pruneProofs(now: number): Promise<number> {

@@ -46,7 +46,7 @@ serveJobs<WriterJob>(async ({ method, args }) => {
     case 'apply':
       return store.apply(args[0] as Parameters<PoolStore['apply']>[0], args[1] as number);
     case 'checkpoint':
-      return store.checkpoint(args[0] as number, args[1] as number);
+      return store.checkpoint(args[0] as number, args[1] as number, args[2] as number | undefined);
     case 'pruneProofs':
       return store.pruneProofs(args[0] as number);
   }

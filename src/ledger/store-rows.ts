@@ -70,16 +70,26 @@ export interface KnownWithdrawal {
   readonly nullifier: string;
 }
 
-/** Whether a checkpoint is due: the tree changed since the latest, which is at least `minGapMs` old. */
-export function checkpointDue(
+/**
+ * The time a checkpoint due now is stamped with, `null` when none is due: the newest boundary of
+ * the epoch grid at or before `now` (`epochMs` 1: `now` itself), when the tree changed since the
+ * latest checkpoint, which is at least `minGapMs` old and older than that boundary — so at most
+ * one checkpoint per boundary, known as the grid's from its time alone.
+ */
+export function checkpointStamp(
   head: Head,
   latest: Checkpoint | null,
   now: number,
   minGapMs: number,
-): boolean {
-  if (head.size === 0) return false;
-  if (latest === null) return true;
-  return latest.size !== head.size && now - latest.time >= minGapMs;
+  epochMs: number,
+): number | null {
+  if (head.size === 0) return null;
+  const stamp = Math.floor(now / epochMs) * epochMs;
+  if (latest === null) return stamp;
+  if (latest.size === head.size || now - latest.time < minGapMs) return null;
+  // Without a grid two checkpoints may share a millisecond, as they always could.
+  const after = epochMs === 1 ? stamp >= latest.time : stamp > latest.time;
+  return after ? stamp : null;
 }
 
 /** An `events` row as the public event. */

@@ -338,10 +338,12 @@ export interface PoolStore {
    * Publishes the current root as a checkpoint if the tree changed since the latest one and that
    * one is at least `minGapMs` old — under the store's lock, so any number of processes sharing
    * the store may call it on their own timers. The checkpoint publishes the events since the
-   * previous one (`publishedEvents`).
+   * previous one (`publishedEvents`). With `epochMs` it is stamped with the newest boundary of
+   * that grid at or before `now`, and none is due while the latest is that boundary's
+   * (`store-rows.ts` `checkpointStamp`); without, it is stamped `now`.
    * @returns the new checkpoint, or `null` when none was due
    */
-  checkpoint(now: number, minGapMs: number): Promise<Checkpoint | null>;
+  checkpoint(now: number, minGapMs: number, epochMs?: number): Promise<Checkpoint | null>;
   /** The ledger's head now (the operator's view; the public one is {@link publishedState}), read consistently. */
   state(): Promise<StoreState>;
   /** The frontier (1064-byte state), size and root. */

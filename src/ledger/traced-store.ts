@@ -31,7 +31,8 @@ export function tracedStore(store: PoolStore): PoolStore {
     },
     apply: (ops, now) =>
       call('apply', () => store.apply(ops, now), { 'priv_stark.ops': ops.length }),
-    checkpoint: (now, minGapMs) => call('checkpoint', () => store.checkpoint(now, minGapMs)),
+    checkpoint: (now, minGapMs, epochMs) =>
+      call('checkpoint', () => store.checkpoint(now, minGapMs, epochMs)),
     state: () => call('state', () => store.state()),
     frontier: () => call('frontier', () => store.frontier()),
     checkpointByRoot: (root) => call('checkpointByRoot', () => store.checkpointByRoot(root)),

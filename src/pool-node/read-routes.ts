@@ -56,7 +56,8 @@ export function registerHead(app: FastifyInstance, ledger: Ledger, source?: Depo
   app.get('/state', { schema: stateSchema }, async (_request, reply) => {
     const state = await ledger.publishedState();
     reply.header('cache-control', 'no-cache');
-    return { network: ledger.network, asset: ledger.asset, ...state };
+    const { epochMs, anchorDelayMs } = ledger.epoch;
+    return { network: ledger.network, asset: ledger.asset, ...state, epochMs, anchorDelayMs };
   });
 }
 

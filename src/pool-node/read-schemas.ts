@@ -74,6 +74,15 @@ export const StateReplySchema = Type.Object({
   paidOutTotal: amount({ description: 'exits whose payout is recorded paid' }),
   refundedTotal: amount({ description: 'exits refunded to their owners' }),
   checkpoint: Type.Union([CheckpointSchema, Type.Null()]),
+  epochMs: Type.Integer({
+    minimum: 1,
+    description:
+      'the epoch grid, ms: checkpoints wallets anchor to are stamped with its multiples (1: no grid)',
+  }),
+  anchorDelayMs: Type.Integer({
+    minimum: 0,
+    description: "how old a boundary's checkpoint must be before wallets anchor to it, ms",
+  }),
 });
 /** What `GET /state` answers: the ledger's head and the pool's network and asset. */
 export type PoolNodeState = Static<typeof StateReplySchema>;

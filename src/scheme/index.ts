@@ -25,6 +25,20 @@ export {
 } from './context.js';
 export { CONTEXT_DIGESTS_MAX, ContextDigests } from './context-digests.js';
 export {
+  ANCHOR_AGE_SLACK_MS,
+  anchorBoundary,
+  boundaryAtOrBefore,
+  checkEpochGrid,
+  chooseAnchor,
+  coversEpoch,
+  DEFAULT_EPOCH_GRID,
+  type EpochGrid,
+  type GridCheckpoint,
+  isOnGrid,
+  maxAnchorAgeMs,
+  NO_EPOCH_GRID,
+} from './epoch-grid.js';
+export {
   type CheckedPayment,
   type CheckOptions,
   type ClaimedInputs,

@@ -59,6 +59,9 @@ describe.each(kinds)('pool node on the %s store', (kind) => {
       paidOutTotal: '0',
       refundedTotal: '0',
       checkpoint: null,
+      // The ledger's epoch grid (issue 25): none for a Ledger built without one.
+      epochMs: 1,
+      anchorDelayMs: 0,
     });
     // In the order of their commitments: one checkpoint publishes its events in that order (a
     // deposit's commitment stands in for a nullifier), so ids and leaf indexes line up here.
