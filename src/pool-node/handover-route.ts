@@ -6,7 +6,8 @@
  * reason of the registry and its status; hostile input is always a 4xx.
  *
  * Abuse bounds: a body limit of one proof; the wallets' writes' rate limit per client
- * (`wallet-writes.ts`); the ledger's per-nullifier and total limits, with `Retry-After` when the
+ * (`wallet-writes.ts`), or per API key for a hand-over a merchant relays
+ * (`relayed-handovers.ts`); the ledger's per-nullifier and total limits, with `Retry-After` when the
  * store is full. Browser wallets on the node's CORS origins may call it, with a preflight.
  */
 
@@ -18,6 +19,7 @@ import { decodeProof, HANDOVER_BODY_LIMIT_BYTES } from '../scheme/index.js';
 import type { WriteCors } from './cors.js';
 import { type HandOverRequest, handOverSchema } from './handover-schema.js';
 import { claimedInputs, refuse } from './refusal.js';
+import { type RelayKeys, refuseUnknownRelayer } from './relayed-handovers.js';
 
 /** What the ledger takes of a hand-over: the proof's bytes, its public inputs, its payment. */
 function handOverInput(body: HandOverRequest, proof: Uint8Array): HandOverInput {
@@ -41,8 +43,9 @@ export function registerHandOver(
   scope: FastifyInstance,
   options: {
     ledger: Ledger;
-    rateLimit: { max: number; timeWindow: number };
+    rateLimit: object;
     cors: WriteCors;
+    relayKeys?: RelayKeys | undefined;
   },
 ): void {
   const { ledger } = options;
@@ -52,7 +55,10 @@ export function registerHandOver(
       schema: handOverSchema,
       bodyLimit: HANDOVER_BODY_LIMIT_BYTES,
       config: { rateLimit: options.rateLimit },
-      onRequest: async (request, reply) => options.cors(request, reply),
+      onRequest: [
+        async (request, reply) => options.cors(request, reply),
+        refuseUnknownRelayer(options.relayKeys),
+      ],
     },
     async (request, reply) => {
       const proof = decodeProof(request.body.proof);

@@ -30,6 +30,7 @@ import { registerHead, registerPages } from './read-routes.js';
 import { type ReplyCounter, registerReplyMetrics } from './reply-metrics.js';
 import { PAGE_LIMITS } from './schema-parts.js';
 import type { PayoutRail } from './payout-rail.js';
+import type { RelayKeys } from './relayed-handovers.js';
 import { type HandOverLimits, registerWalletWrites } from './wallet-writes.js';
 
 export { errorCodeOf } from './reply-metrics.js';
@@ -52,6 +53,12 @@ export interface PoolNodeOptions {
   readonly corsOrigins?: readonly string[] | '*' | undefined;
   /** The hand-over route's per-client rate limit (default 120 per minute). */
   readonly handOver?: HandOverLimits | undefined;
+  /**
+   * The facilitator's API keys: a hand-over a merchant's relay sends with one is limited per key
+   * (its policy's rate limit), not per address (`relayed-handovers.ts`). Without them such a
+   * hand-over is refused 401.
+   */
+  readonly relayKeys?: RelayKeys | undefined;
   /** Counts each reply by route pattern, status and error code (the service's metrics). */
   readonly requests?: ReplyCounter | undefined;
   /** Request tracing (the service's, when traces are on): registered before anything else. */
@@ -108,6 +115,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     corsOrigins,
     limits: options.handOver,
     payoutRail: options.payoutRail,
+    relayKeys: options.relayKeys,
   });
   registerPayouts(app, {
     ledger,

@@ -6,7 +6,9 @@
  *
  * The rate limit is keyed on a salted hash of the peer address kept in memory only (the salt is
  * drawn at start; nothing is written or logged); each route counts its own requests against the
- * same limit. The routes read nothing else of the request: no trace headers, no cookies.
+ * same limit. A hand-over relayed by a merchant with its API key is limited per key instead
+ * (`relayed-handovers.ts`). The routes read nothing else of the request: no trace headers, no
+ * cookies.
  */
 
 import { createHash, randomBytes } from 'node:crypto';
@@ -18,6 +20,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import { messageOf } from '../scheme/index.js';
 import { type CorsOrigins, registerWritePreflights, writeCors } from './cors.js';
 import { registerHandOver } from './handover-route.js';
+import { handOverRateLimit, type RelayKeys } from './relayed-handovers.js';
 import type { PayoutRail } from './payout-rail.js';
 import { registerTransfer } from './transfer-route.js';
 import { registerTransition } from './transition-route.js';
@@ -35,10 +38,19 @@ export interface HandOverLimits {
  * (the chain routes' relay, `chain-routes.ts`, takes the same).
  */
 export function rateLimitOptions(limits: HandOverLimits): RateLimitPluginOptions {
-  // The client key: the peer address hashed with a salt of this process, never stored as is.
+  return rateLimitWithKey(limits, saltedClientKey());
+}
+
+/** The client key: the peer address hashed with a salt of this process, never stored as is. */
+function saltedClientKey(): (request: FastifyRequest) => string {
   const salt = randomBytes(16);
-  const clientKey = (request: FastifyRequest) =>
-    createHash('sha256').update(salt).update(request.ip).digest('base64url');
+  return (request) => createHash('sha256').update(salt).update(request.ip).digest('base64url');
+}
+
+function rateLimitWithKey(
+  limits: HandOverLimits,
+  clientKey: (request: FastifyRequest) => string,
+): RateLimitPluginOptions {
   return {
     global: false,
     hook: 'onRequest',
@@ -73,11 +85,13 @@ export async function registerWalletWrites(
     corsOrigins: CorsOrigins;
     limits?: HandOverLimits | undefined;
     payoutRail?: Pick<PayoutRail, 'refusal'> | undefined;
+    relayKeys?: RelayKeys | undefined;
   },
 ): Promise<void> {
   const { ledger, corsOrigins } = options;
   const limits = options.limits ?? { max: 120, timeWindowMs: 60_000 };
-  const pluginOptions = rateLimitOptions(limits);
+  const clientKey = saltedClientKey();
+  const pluginOptions = rateLimitWithKey(limits, clientKey);
   const cors = writeCors(corsOrigins);
   const route = { ledger, rateLimit: { max: limits.max, timeWindow: limits.timeWindowMs }, cors };
 
@@ -86,6 +100,11 @@ export async function registerWalletWrites(
     registerWritePreflights(scope, corsOrigins, ['/proofs', '/transfers', '/transitions'], cors);
     registerTransfer(scope, route);
     registerTransition(scope, { ...route, payoutRail: options.payoutRail });
-    registerHandOver(scope, route);
+    registerHandOver(scope, {
+      ...route,
+      // Relayed by a merchant: per API key (`relayed-handovers.ts`).
+      rateLimit: handOverRateLimit(options.relayKeys, limits, clientKey),
+      relayKeys: options.relayKeys,
+    });
   });
 }

@@ -3,7 +3,8 @@
  * Express and Hono middleware use (`x402HTTPResourceServer` from `@x402/core/server`), wired into
  * Fastify's hooks. `onRequest` answers 402 (or settles first, in the `upfront` flow);
  * `onSend` settles after the handler in the `authorization` flow, replaces the reply with the 402
- * when that fails, and adds `PAYMENT-RESPONSE`. Fastify's defaults take compact payments; a
+ * when that fails, and adds `PAYMENT-RESPONSE`. Given where to forward (`relay`), it mounts the
+ * hand-over relay (`relay.ts`) that the scheme server advertises. Fastify's defaults take compact payments; a
  * merchant that opts into inline ones builds the instance with {@link FASTIFY_MERCHANT_OPTIONS}.
  */
 
@@ -21,9 +22,11 @@ import {
   type x402ResourceServer,
 } from '@x402/core/server';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
+import { HANDOVER_BODY_LIMIT_BYTES, messageOf, statusOf } from '../scheme/index.js';
+import { type PrivStarkRelayOptions, privStarkRelay } from './relay.js';
 import { MERCHANT_MAX_HEADER_BYTES } from './routes.js';
 
 /**
@@ -41,6 +44,13 @@ export interface PrivStarkFastifyOptions {
   /** The resource server with the `priv-stark/v1` scheme server and a facilitator client registered. */
   readonly server: x402ResourceServer;
   readonly paywallConfig?: PaywallConfig;
+  /**
+   * Where the hand-over relay forwards (the pool node and the merchant's API key): the plugin
+   * mounts it at `POST /priv-stark/proofs` (`privStarkRelay` over these routes), which the scheme
+   * server advertises by default. `false`, or leaving it out, mounts nothing: wallets then pay
+   * inline where the merchant takes it, or hand over through a proxy or directly.
+   */
+  readonly relay?: Omit<PrivStarkRelayOptions, 'routes'> | false | undefined;
 }
 
 interface PaidState {
@@ -104,7 +114,35 @@ function sendInstructions(
   return reply.type('application/json').send(JSON.stringify(response.body ?? {}));
 }
 
+/**
+ * Mounts the hand-over relay in a scope of its own: the body is read as bytes (forwarded
+ * unchanged) with the relay's own limit, whatever parsers the merchant's app has.
+ */
+async function mountRelay(app: FastifyInstance, options: PrivStarkRelayOptions): Promise<void> {
+  const relay = privStarkRelay(options);
+  const bodyLimit = options.bodyLimit ?? HANDOVER_BODY_LIMIT_BYTES;
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.setErrorHandler(async (error: { statusCode?: number }, _request, reply) => {
+      const reason = error.statusCode === 413 ? 'payload_too_large' : 'invalid_payload';
+      return reply
+        .code(statusOf(reason))
+        .type('application/json')
+        .send(JSON.stringify({ error: reason, message: messageOf(reason) }));
+    });
+    scope.post(relay.path, { bodyLimit }, async (request, reply) => {
+      const body = request.body instanceof Uint8Array ? request.body : new Uint8Array(0);
+      const answer = await relay.relay(body);
+      return reply.code(answer.status).headers(answer.headers).send(answer.body);
+    });
+  });
+}
+
 const plugin: FastifyPluginAsync<PrivStarkFastifyOptions> = async (app, options) => {
+  if (options.relay) await mountRelay(app, { ...options.relay, routes: options.routes });
   const http = new x402HTTPResourceServer(options.server, options.routes);
   let init: Promise<void> | null = null;
   const initialize = async () => {

@@ -11,7 +11,9 @@
  * context digest): the transports the merchant takes, in its order of preference, that its
  * facilitator supports. By default only `reference` (compact payments: a header of about 2 KB that
  * stock servers and proxies pass); a merchant whose server and proxies take large headers may add
- * `inline`, first if it prefers it.
+ * `inline`, first if it prefers it. Where compact payments are taken it advertises the merchant's
+ * hand-over relay (`extra.handOverRelay`, a path on its own origin: `relay.ts`), so the proof
+ * reaches the pool node from the merchant, not from the payer's address.
  */
 
 import type {
@@ -31,6 +33,7 @@ import {
   type ProofTransport,
   SCHEME,
 } from '../scheme/index.js';
+import { PRIV_STARK_RELAY_PATH } from './relay.js';
 
 /** Converts a decimal amount of whole units to atomic units, refusing more digits than `decimals`. */
 export function toAtomic(decimal: string, decimals: number): string {
@@ -62,20 +65,32 @@ export class PrivStarkSchemeServer implements SchemeNetworkServer {
   } as const;
   private readonly networks: readonly NetworkProfile[];
   private readonly proofTransports: readonly ProofTransport[];
+  private readonly handOverRelay: string | null;
 
   /**
    * @param options.networks the networks it prices in (default the profile's)
    * @param options.proofTransports what the merchant takes, preferred first (default
    *   `['reference']`; `['inline', 'reference']` for a merchant that takes large headers and
    *   prefers them)
+   * @param options.handOverRelay the path of the merchant's hand-over relay that wallets paying
+   *   compactly give their proof to (default {@link PRIV_STARK_RELAY_PATH}, which
+   *   `privStarkFastify` mounts; `false` advertises none). A path only: wallets use it on the
+   *   origin they pay, and one that finds nothing there pays inline or hands over otherwise.
    */
   constructor(
     options: {
       networks?: readonly NetworkProfile[];
       proofTransports?: readonly ProofTransport[];
+      handOverRelay?: string | false;
     } = {},
   ) {
     this.networks = options.networks ?? NETWORKS;
+    const relay = options.handOverRelay ?? PRIV_STARK_RELAY_PATH;
+    if (relay !== false && !/^\/(?![/\\])[\x21-\x7e]{0,255}$/.test(relay))
+      throw new RangeError(
+        `"handOverRelay" expected a path on the merchant's own origin ("/…"), got ${JSON.stringify(relay).slice(0, 80)}`,
+      );
+    this.handOverRelay = relay === false ? null : relay;
     const transports = options.proofTransports ?? ['reference'];
     if (
       transports.length === 0 ||
@@ -148,7 +163,15 @@ export class PrivStarkSchemeServer implements SchemeNetworkServer {
     const chain = profile.chain && { ...profile.chain };
     return {
       ...requirements,
-      extra: { ...requirements.extra, proofTransports, ...(chain ? { chain } : {}) },
+      extra: {
+        ...requirements.extra,
+        proofTransports,
+        // The relay only matters to a compact payment (the hand-over).
+        ...(this.handOverRelay !== null && proofTransports.includes('reference')
+          ? { handOverRelay: this.handOverRelay }
+          : {}),
+        ...(chain ? { chain } : {}),
+      },
     };
   }
 }

@@ -320,6 +320,8 @@ export async function startService(
     let metricsUrl: string | null = null;
     // Said once everything listens, so whoever waits for the line may use every listener.
     let announce: (poolNodeUrl: string | null) => void = () => undefined;
+    // The facilitator's keys, which the pool node takes from merchants' hand-over relays.
+    let relayKeys: ApiKeys | undefined;
     if (config.facilitator && access) {
       let auth: AuthMode;
       if (config.insecureNoAuth) {
@@ -352,6 +354,7 @@ export async function startService(
         rateLimitStore = await postgresRateLimitStore(connections);
       }
 
+      if (auth.mode === 'keys') relayKeys = auth.keys;
       const facilitator = new Facilitator({ core, ledger, networks: [network], verify, contexts });
       const app = await build({
         facilitator,
@@ -405,6 +408,7 @@ export async function startService(
         logger: { level: config.logLevel },
         corsOrigins: config.poolCorsOrigins,
         handOver: config.handOverRateLimit,
+        relayKeys,
         requests: metrics?.poolNodeRequests,
         instrument: tracing?.poolNodePlugin((_request, reply, payload) =>
           errorCodeOf(reply.statusCode, payload),
