@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { FastifyInstance } from 'fastify';
-import type { Address } from 'viem';
+import type { Address, Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 
 import { openDepositRelay } from '../../src/chain/deposit-relay.js';
@@ -18,7 +18,7 @@ import type { PrivStarkCore } from '../../src/core/index.js';
 import { Ledger, openStore } from '../../src/ledger/index.js';
 import { buildPoolNode, type HandOverLimits } from '../../src/pool-node/index.js';
 import { type ChainNetworkProfile, chainNetworkProfile, SCHEME } from '../../src/scheme/index.js';
-import { newAccount } from '../../testkit/chain.js';
+import { depositNonce, newAccount, now, signAuthorization } from '../../testkit/chain.js';
 import { type EscrowFixture, escrowFixture, sharedChain } from './shared.js';
 
 /** A pool node over an escrow of its own, with a relayer. */
@@ -42,8 +42,10 @@ export interface RelayPoolOptions {
   readonly limits?: HandOverLimits;
   /** The token's domain the pool advertises (default: the token's own). */
   readonly tokenDomain?: { name: string; version: string };
-  /** An escrow fixture to serve (default: a new one). */
+  /** An escrow fixture to serve (default: a new one on the shared node). */
   readonly fixture?: EscrowFixture;
+  /** How long the relayer awaits its transaction before answering 202, ms (default 20 000). */
+  readonly receiptTimeoutMs?: number;
 }
 
 /** Starts the pool node over a new escrow on the shared node. */
@@ -78,7 +80,7 @@ export async function relayPool(
     relayer,
     fee: options.fee ?? 1000n,
     tokenDomain: options.tokenDomain,
-    receiptTimeoutMs: 20_000,
+    receiptTimeoutMs: options.receiptTimeoutMs ?? 20_000,
     log: { info: line('info'), warn: line('warn') },
   });
   const app = await buildPoolNode({
@@ -120,4 +122,38 @@ export async function balances(f: EscrowFixture, ...addresses: Address[]): Promi
       }),
     ),
   );
+}
+
+/**
+ * The body of `POST /relay/deposit` for `from`'s signed gasless deposit into `f`'s escrow, fields
+ * as the wallet sends them: `value` defaults to the amount plus `fee`.
+ */
+export async function relayDepositBody(
+  f: EscrowFixture,
+  fee: bigint,
+  from: PrivateKeyAccount,
+  deposit: { amount: bigint; pre: Hex; value?: bigint },
+  options: { signer?: PrivateKeyAccount; validBefore?: bigint } = {},
+) {
+  const t = await now(f.chain);
+  const value = deposit.value ?? deposit.amount + fee;
+  const authorization = {
+    token: f.token,
+    from: from.address,
+    to: f.escrow,
+    value,
+    validAfter: t - 60n,
+    validBefore: options.validBefore ?? t + 600n,
+    nonce: depositNonce(deposit.amount, deposit.pre),
+  };
+  const signature = await signAuthorization(f.chain, options.signer ?? from, authorization);
+  return {
+    from: from.address,
+    amount: deposit.amount.toString(),
+    pre: deposit.pre,
+    value: value.toString(),
+    validAfter: authorization.validAfter.toString(),
+    validBefore: authorization.validBefore.toString(),
+    signature,
+  };
 }

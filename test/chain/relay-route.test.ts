@@ -14,14 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { POOL_NODE_REASONS } from '../../src/scheme/index.js';
-import {
-  depositNonce,
-  newAccount,
-  now,
-  signAuthorization,
-  signReclaim,
-} from '../../testkit/chain.js';
-import { balances, type RelayPool, relayPool } from './relay-harness.js';
+import { newAccount, now, signReclaim } from '../../testkit/chain.js';
+import { balances, type RelayPool, relayDepositBody, relayPool } from './relay-harness.js';
 import { depositor, escrowCall, readDeposit, STATE, tickets } from './shared.js';
 
 const FEE = 1000n;
@@ -42,32 +36,12 @@ afterAll(async () => {
 });
 
 /** A signed gasless deposit's body for `from`, fields as the wallet sends them. */
-async function body(
+function body(
   from: PrivateKeyAccount,
   deposit: { amount: bigint; pre: Hex; value?: bigint },
   options: { signer?: PrivateKeyAccount; validBefore?: bigint } = {},
 ) {
-  const t = await now(pool.f.chain);
-  const value = deposit.value ?? deposit.amount + FEE;
-  const authorization = {
-    token: pool.f.token,
-    from: from.address,
-    to: pool.f.escrow,
-    value,
-    validAfter: t - 60n,
-    validBefore: options.validBefore ?? t + 600n,
-    nonce: depositNonce(deposit.amount, deposit.pre),
-  };
-  const signature = await signAuthorization(pool.f.chain, options.signer ?? from, authorization);
-  return {
-    from: from.address,
-    amount: deposit.amount.toString(),
-    pre: deposit.pre,
-    value: value.toString(),
-    validAfter: authorization.validAfter.toString(),
-    validBefore: authorization.validBefore.toString(),
-    signature,
-  };
+  return relayDepositBody(pool.f, FEE, from, deposit, options);
 }
 
 async function post(url: string, path: string, payload: unknown, raw = false) {
