@@ -7,7 +7,8 @@
  * (`--yes` to go on). viem loads only here, and only when one of these runs.
  */
 
-import type { ChainDepositReceipt } from '../client/chain.js';
+import type { ChainDepositReceipt, RefundedWallet } from '../client/chain.js';
+import type { StoredNote } from '../client/index.js';
 import {
   exitWarnings,
   TooManyOpenTicketsError,
@@ -293,23 +294,38 @@ export async function payoutStart(
 }
 
 /**
- * Waits for the exit's payout on chain and prints its transaction.
- * @returns the exit code: 0 paid, 1 not paid within the time
+ * Waits for the exit's payout on chain and prints its transaction — or, when the payout failed
+ * and the exit's refund note came back (`wallet` synced between reads), says so at once.
+ * @returns the exit code: 0 paid, 1 refunded or not paid within the time
  */
 export async function waitForExitPayout(
   start: PayoutStart,
   withdrawalId: string,
   values: ChainWalletFlags,
   io: CliIo,
+  wallet: RefundedWallet & { sync(): Promise<unknown> },
 ): Promise<number> {
   const text = values['timeout-ms'];
   if (text !== undefined && !/^[1-9][0-9]{0,9}$/.test(text))
     throw new CliFailure(2, '--timeout-ms expects a positive integer (milliseconds)');
   const timeoutMs = text === undefined ? 600_000 : Number(text);
-  const { waitForPayout } = await import('../client/chain.js');
+  const { exitRefund, waitForPayout } = await import('../client/chain.js');
+  let refund: ReturnType<typeof exitRefund> = null;
+  const refunded = async () => {
+    // A pool that does not answer now does not end the wait; the chain is still read.
+    if (
+      await wallet.sync().then(
+        () => true,
+        () => false,
+      )
+    )
+      refund = exitRefund(wallet, withdrawalId);
+    return refund !== null;
+  };
   const paid = await onChain(() =>
-    waitForPayout({ ...start, withdrawalId, timeoutMs, pollMs: 500 }),
+    waitForPayout({ ...start, withdrawalId, timeoutMs, pollMs: 500, stopWhen: refunded }),
   );
+  if (paid === null && refund !== null) return refundedExit(withdrawalId, refund, values, io);
   if (paid === null) {
     io.err(
       `priv-stark wallet exit: payout_pending: withdrawal ${withdrawalId} is not paid after ${timeoutMs} ms; the operator pays it, or the wallet gets a refund note`,
@@ -327,4 +343,26 @@ export async function waitForExitPayout(
     );
   else io.out(`paid: ${paid.amount} atomic units to ${paid.to}, transaction ${paid.transaction}`);
   return 0;
+}
+
+/** The payout failed: the exit's value is back in the wallet as its refund note (exit 1). */
+function refundedExit(
+  withdrawalId: string,
+  refund: StoredNote,
+  values: ChainWalletFlags,
+  io: CliIo,
+): number {
+  if (values.json)
+    io.out(
+      JSON.stringify({
+        withdrawal: withdrawalId,
+        refunded: refund.value,
+        refundNote: refund.commitment,
+        refundIndex: refund.index,
+      }),
+    );
+  io.err(
+    `priv-stark wallet exit: payout_failed: withdrawal ${withdrawalId} was not paid; its ${refund.value} atomic units are back in the wallet as refund note #${refund.index}`,
+  );
+  return 1;
 }

@@ -13,9 +13,10 @@
  *   wallet transfer --to pstark1… --amount N [--note 0x…]
  *                                  syncs, then moves N atomic units to a shielded address through the
  *                                  pool node (`POST /transfers`: no merchant); prints the transaction
- *   wallet split --amount N [--note 0x…]
- *                                  a transfer of N to the wallet's own address: the note (default: the
- *                                  smallest spendable one holding more than N) becomes two
+ *   wallet split --amount N [--note 0x…] [--transparent]
+ *                                  a private split (a transition) of N and the rest: the note (default:
+ *                                  the smallest spendable one holding more than N) becomes two;
+ *                                  --transparent: a transfer of N to the wallet's own address
  *   wallet ready --count C --value N [--timeout-ms T]
  *                                  splits in the background (ReadyNotesKeeper) until C notes of at least
  *                                  N are spendable, printing progress; exit 1 when T (60000) passes first
@@ -60,11 +61,14 @@ export const WALLET_USAGE = `  wallet new|address|sync|balance|deposit|tickets|p
                     new [--sk 0x…] creates (or restores from a spending key), deposit --amount N prints
                     the precommitment for the operator (--reissue C: open ticket #C again), tickets
                     lists the open ones, balance [--no-sync]
-  wallet transfer --to pstark1… --amount N | split --amount N [--note 0x…] [--private]
+  wallet transfer --to pstark1… --amount N | split --amount N [--note 0x…] [--transparent]
                     moves N atomic units to a shielded address through the pool node, no merchant
-                    (split: to the wallet's own address, one note becomes two; --private: by a
-                    transition that shows the pool neither the amount nor the address, both parts
-                    at least 1000); prints the transaction
+                    (split: one note becomes two by a transition that shows the pool neither the
+                    amount nor the address, both parts at least 1000; --transparent: a transfer to
+                    the wallet's own address, which shows both); prints the transaction
+  wallet … --spend-now
+                    spends notes younger than their minimum age (two epochs plus a random delay),
+                    with a warning: the payment's anchor and time can tie it to the note's making
   wallet merge [--note 0x… --note 0x…]
                     joins two notes into one by a transition (default: the two smallest)
   wallet exit --to CAIP-10 --amount N [--note 0x…]
@@ -267,6 +271,8 @@ function parseWalletArgs(args: string[]) {
       to: { type: 'string' },
       note: { type: 'string', multiple: true },
       private: { type: 'boolean' },
+      transparent: { type: 'boolean' },
+      'spend-now': { type: 'boolean' },
       count: { type: 'string' },
       value: { type: 'string' },
       'timeout-ms': { type: 'string' },
@@ -293,7 +299,12 @@ async function runWallet(
 ): Promise<number> {
   const located = walletLocation(values, env);
   // The devnet pool, or a chain pool's network as its pool node names it (GET /chain).
-  const where = { ...located, network: await walletNetwork(located) };
+  const where = {
+    ...located,
+    network: await walletNetwork(located),
+    // Notes younger than their minimum age are spent only on request, with a warning.
+    ...(values['spend-now'] ? { notes: { spendNow: true, onWarning: io.err } } : {}),
+  };
   const core = await loadCore();
   const asset = where.network.asset;
   switch (sub) {
@@ -412,7 +423,9 @@ async function runWallet(
       const named = noteFlag(single(values.note));
       const wallet = await Wallet.open({ core, ...where });
       await wallet.sync();
-      if (values.private) {
+      // Private (a transition: the pool sees neither the amount nor the address) unless a
+      // transparent split is asked for explicitly.
+      if (!values.transparent) {
         const chosen = named ?? noteToSplit(wallet, amount).commitment;
         const receipt = await wallet.splitPrivately(chosen, amount);
         await wallet.sync().catch(() => undefined);
@@ -481,7 +494,7 @@ async function runWallet(
           `withdrawal ${receipt.transaction} (the operator pays it out; if that fails, a refund note comes back)`,
         );
       }
-      if (payout) return await waitForExitPayout(payout, receipt.transaction, values, io);
+      if (payout) return await waitForExitPayout(payout, receipt.transaction, values, io, wallet);
       if (values.json)
         io.out(
           JSON.stringify({ withdrawal: receipt.transaction, amount: `${amount}`, to: values.to }),

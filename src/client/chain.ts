@@ -16,7 +16,13 @@ export {
   type DepositingWallet,
   type SignedDepositOptions,
 } from './chain-deposit.js';
-export { type PayoutSeen, type PayoutWatch, waitForPayout } from './chain-payout.js';
+export {
+  exitRefund,
+  type PayoutSeen,
+  type PayoutWatch,
+  type RefundedWallet,
+  waitForPayout,
+} from './chain-payout.js';
 export { type ReclaimOptions, type ReclaimReceipt, reclaimDeposit } from './chain-reclaim.js';
 export {
   type ChainAccess,

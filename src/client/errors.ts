@@ -39,9 +39,27 @@ export class InsufficientFundsError extends WalletError {
 
 /** The wallet's copy of the pool is missing what a payment needs: sync (or wait for a checkpoint). */
 export class WalletBehindError extends WalletError {
-  constructor(message: string) {
-    super('wallet_behind', message);
+  constructor(message: string, code = 'wallet_behind') {
+    super(code, message);
     this.name = 'WalletBehindError';
+  }
+}
+
+/**
+ * The notes that would pay are younger than their minimum age (docs/privacy.md, "Notes"): wait
+ * until `matureAt`, or spend now (`spendNow`, `--spend-now`), which links the payment to the note's
+ * making. A kind of {@link WalletBehindError}: the wallet has to wait.
+ */
+export class NoteTooYoungError extends WalletBehindError {
+  constructor(
+    /** Unix ms (the wallet's clock) when the youngest note that would pay reaches its age. */
+    readonly matureAt: number,
+  ) {
+    super(
+      `the notes that would pay this are younger than their minimum age until ${new Date(matureAt).toISOString()}: wait, or spend now (which links the payment to the note's deposit, settlement or split)`,
+      'note_too_young',
+    );
+    this.name = 'NoteTooYoungError';
   }
 }
 

@@ -18,6 +18,7 @@ import {
   PAYMENT_SIGNATURE_HEADER,
 } from './payment-header.js';
 import { registerPrivStark } from './scheme.js';
+import { withoutTraceHeaders } from './trace-headers.js';
 import type { Wallet } from './wallet.js';
 
 export { compactFallback } from './compact-fallback.js';
@@ -59,7 +60,7 @@ export interface PayingFetchOptions {
 export function payingFetch(wallet: Wallet, options: PayingFetchOptions = {}): typeof fetch {
   const client = registerPrivStark(options.client ?? new x402Client(), wallet);
   return wrapFetchWithPayment(
-    compactFallback(wallet, options.fetch),
+    compactFallback(wallet, withoutTraceHeaders(options.fetch ?? globalThis.fetch)),
     new PrivStarkHttpClient(client),
   ) as typeof fetch;
 }

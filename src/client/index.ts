@@ -9,6 +9,7 @@
 
 export {
   InsufficientFundsError,
+  NoteTooYoungError,
   PaymentHeaderTooLargeError,
   PoolMismatchError,
   TooManyOpenTicketsError,
@@ -53,7 +54,10 @@ export {
   type WalletState,
   type WalletStore,
 } from './store.js';
+export type { NoteAgeOptions } from './note-age.js';
+export { TRACE_HEADERS, withoutTraceHeaders } from './trace-headers.js';
 export {
+  type KeeperTimers,
   type PlannedSplit,
   planSplits,
   READY_NOTES_MAX,

@@ -1,14 +1,16 @@
 /**
  * @module Ready notes: a wallet keeps several notes spendable at once, so it can pay several
  * merchants together and pay again right after a payment — a payment spends one note, and the
- * change is spendable only once a checkpoint covers it (every `CHECKPOINT_INTERVAL_MS`, 2 s by
- * default). The keeper splits notes in the background by transfers to the wallet's own address
- * through the pool node (`Wallet.splitNote`, the payment statement as it is), halving the work
- * left each checkpoint: one deposit becomes `count` ready notes in about log2(count) checkpoints.
- * docs/client.md ("Ready notes") says why this and not a faster checkpoint cadence, and what the
- * splits reveal.
+ * change is spendable only once a checkpoint covers it and it has its minimum age. The keeper
+ * splits notes in the background by the transition statement (`Wallet.splitPrivately`: the pool
+ * sees neither the amount nor the address), halving the work left at each round, at rounds on a
+ * Poisson schedule — exponential intervals that no payment starts or delays — and refreshes the
+ * notes a payment that did not settle showed. Transfers to the wallet's own address (which show
+ * the amount and the address) only when asked (`transparent`). docs/client.md ("Ready notes") and
+ * docs/privacy.md ("Notes") say what the splits reveal.
  */
 
+import { cryptoRandom, exponentialMs } from './note-age.js';
 import type { StoredNote } from './store.js';
 import type { Wallet } from './wallet.js';
 
@@ -32,6 +34,8 @@ export interface WalletView {
   readonly anchoredSize: number;
   /** Notes locked by payments not yet resolved. */
   readonly locked: ReadonlySet<string>;
+  /** Notes below their minimum age: counted, not split yet (default none). */
+  readonly young?: ReadonlySet<string> | undefined;
 }
 
 /** Most ready notes a keeper keeps (every leaf costs every wallet's sync). */
@@ -51,7 +55,12 @@ export function planSplits(view: WalletView, target: ReadyNotesTarget): PlannedS
   let wanted = target.count - have;
   if (wanted <= 0) return [];
   const candidates = free
-    .filter((n) => n.index < view.anchoredSize && BigInt(n.value) >= 2n * target.value)
+    .filter(
+      (n) =>
+        n.index < view.anchoredSize &&
+        !view.young?.has(n.commitment) &&
+        BigInt(n.value) >= 2n * target.value,
+    )
     .map((n) => ({ note: n, holds: Number(BigInt(n.value) / target.value), becomes: 1 }));
   while (wanted > 0) {
     let next: (typeof candidates)[number] | undefined;
@@ -69,13 +78,40 @@ export function planSplits(view: WalletView, target: ReadyNotesTarget): PlannedS
     }));
 }
 
+/** Timers the keeper schedules its rounds with (default `setTimeout`/`clearTimeout`). */
+export interface KeeperTimers {
+  set(run: () => void, delayMs: number): unknown;
+  clear(handle: unknown): void;
+}
+
 /** Options of {@link ReadyNotesKeeper}. */
 export interface ReadyNotesOptions {
-  /** How often the keeper syncs and looks, ms (default 500). */
+  /**
+   * Mean time between rounds, ms: each interval is drawn from an exponential distribution (a
+   * Poisson schedule), whatever the wallet pays (default 500).
+   */
   readonly intervalMs?: number | undefined;
   /** Errors of a round (the pool unreachable, a split refused); the keeper keeps going. */
   readonly onError?: ((error: unknown) => void) | undefined;
+  /**
+   * Splits by transfers to the wallet's own address, as before private splits: they show the pool
+   * each part's amount and the wallet's address. Only on explicit request.
+   */
+  readonly transparent?: boolean | undefined;
+  /** Uniform draws in [0, 1) for the schedule (default: the platform's crypto). For tests. */
+  readonly random?: (() => number) | undefined;
+  /** Timers for the schedule. For tests. */
+  readonly timers?: KeeperTimers | undefined;
 }
+
+const SYSTEM_TIMERS: KeeperTimers = {
+  set: (run, delayMs) => {
+    const handle = setTimeout(run, delayMs);
+    handle.unref?.();
+    return handle;
+  },
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 
 /**
  * Keeps a wallet's ready notes in the background.
@@ -88,7 +124,12 @@ export interface ReadyNotesOptions {
 export class ReadyNotesKeeper {
   private readonly intervalMs: number;
   private readonly onError: (error: unknown) => void;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly transparent: boolean;
+  private readonly random: () => number;
+  private readonly timers: KeeperTimers;
+  private timer: unknown = null;
+  /** Leaf indexes of split outputs not yet found by a sync: no new plan meanwhile. */
+  private readonly awaited = new Set<number>();
   private round: Promise<void> = Promise.resolve();
   private stopped = true;
   private readonly waiters = new Set<() => void>();
@@ -104,30 +145,37 @@ export class ReadyNotesKeeper {
       throw new RangeError('"value" expected a positive bigint of atomic units');
     this.intervalMs = options.intervalMs ?? 500;
     this.onError = options.onError ?? (() => undefined);
+    this.transparent = options.transparent === true;
+    this.random = options.random ?? cryptoRandom;
+    this.timers = options.timers ?? SYSTEM_TIMERS;
   }
 
   /** Starts the rounds (idempotent). */
   start(): this {
     if (!this.stopped) return this;
     this.stopped = false;
-    this.schedule(0);
+    this.schedule(this.nextDelay());
     return this;
   }
 
   /** Stops after the round under way (splits already sent settle or expire as payments do). */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer !== null) this.timers.clear(this.timer);
     this.timer = null;
     await this.round;
   }
 
-  /** Spendable notes of at least the target value now (as of the wallet's last sync). */
+  /**
+   * Spendable notes of at least the target value now (as of the wallet's last sync): anchored,
+   * unlocked, of their minimum age.
+   */
   ready(): number {
     const view = this.view();
     return view.notes.filter(
       (n) =>
         !view.locked.has(n.commitment) &&
+        !view.young?.has(n.commitment) &&
         n.index < view.anchoredSize &&
         BigInt(n.value) >= this.target.value,
     ).length;
@@ -163,21 +211,27 @@ export class ReadyNotesKeeper {
       notes: this.wallet.notes(),
       anchoredSize: this.wallet.checkpoint?.size ?? 0,
       locked: this.wallet.lockedNotes(),
+      young: this.wallet.youngNotes(),
     };
+  }
+
+  /** The next interval: exponential with mean `intervalMs` (a Poisson schedule). */
+  private nextDelay(): number {
+    return Math.round(exponentialMs(this.intervalMs, this.random()));
   }
 
   private schedule(delayMs: number): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
+    this.timer = this.timers.set(() => {
       this.round = this.runRound().finally(() => {
         for (const check of [...this.waiters]) check();
-        this.schedule(this.intervalMs);
+        this.schedule(this.nextDelay());
       });
     }, delayMs);
-    this.timer.unref?.();
   }
 
   private async runRound(): Promise<void> {
+    if (!this.transparent) return this.privateRound();
     try {
       await this.wallet.sync();
       // Wait while anything of the wallet's is pending: a split of ours not yet in the log (its
@@ -192,6 +246,32 @@ export class ReadyNotesKeeper {
       );
       for (const result of results) if (result.status === 'rejected') this.onError(result.reason);
       if (results.some((r) => r.status === 'fulfilled')) await this.wallet.sync();
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  /**
+   * A round of private splits: sync; refresh the notes a payment showed; then, once the outputs of
+   * the last splits are found, split as planned. Nothing here waits on payments: a round runs at
+   * its drawn time whether the wallet pays or not.
+   */
+  private async privateRound(): Promise<void> {
+    try {
+      await this.wallet.sync();
+      if (this.stopped) return;
+      const found = new Set(this.wallet.allNotes().map((n) => n.index));
+      for (const index of [...this.awaited]) if (found.has(index)) this.awaited.delete(index);
+      if (this.awaited.size > 0) return;
+      const refreshed = await this.wallet.refreshShownNotes();
+      for (const receipt of refreshed) this.awaited.add(receipt.outputIndexes[0]);
+      const plans = planSplits(this.view(), this.target);
+      const results = await Promise.allSettled(
+        plans.map((plan) => this.wallet.splitPrivately(plan.note, plan.amount)),
+      );
+      for (const result of results)
+        if (result.status === 'rejected') this.onError(result.reason);
+        else for (const index of result.value.outputIndexes) this.awaited.add(index);
     } catch (error) {
       this.onError(error);
     }

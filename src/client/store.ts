@@ -19,6 +19,11 @@ export interface StoredNote {
   /** How it came: a deposit (with its counter), the change of a spend, or a payment received. */
   readonly origin: 'deposit' | 'change' | 'received' | 'transition' | 'refund';
   readonly counter?: number;
+  /**
+   * Unix ms before which the wallet does not spend it: its minimum age from the pool's time of the
+   * event that made it (`note-age.ts`; absent: no minimum, as in files from before the rule).
+   */
+  readonly matureAt?: number;
   /** Set once the pool's log shows the nullifier spent. */
   spent?: { readonly settlementId: string; readonly eventId: number };
 }

@@ -14,6 +14,9 @@ import { DEVNET_NETWORK, type NetworkProfile } from '../scheme/index.js';
 import { DepositTickets } from './deposit-tickets.js';
 import { handOverFetch } from './handover-fetch.js';
 import type { WalletState, WalletStore } from './store.js';
+import { NoteAges } from './note-age.js';
+import { poolEpochMs } from './pool-epoch.js';
+import { withoutTraceHeaders } from './trace-headers.js';
 import { LocalTree } from './tree.js';
 import type { WalletOptions } from './wallet-options.js';
 import { StateWriter } from './wallet-persistence.js';
@@ -48,8 +51,13 @@ export interface WalletContext {
   readonly tree: LocalTree;
   /** Deposit tickets: issuing within the recovery bound, the counters watched in the log. */
   readonly tickets: DepositTickets;
-  /** Notes chosen by a payment being built (before its pending record exists). */
+  /**
+   * Notes chosen by a payment being built (before its pending record exists), and those a note
+   * transition spent until the log shows them spent.
+   */
   readonly reserved: Set<string>;
+  /** The minimum age of notes before they are spent (`WalletOptions.notes`). */
+  readonly noteAges: NoteAges;
   /** Writes the state to the store (serialised, in call order; a no-op without a store). */
   save(): Promise<void>;
 }
@@ -62,19 +70,22 @@ export function walletContext(
   leaves: readonly DigestHex[],
 ): WalletContext {
   const core = options.core;
+  // Reads carry no tracing context either (trace-headers.ts).
+  const reads = { fetch: withoutTraceHeaders((input, init) => globalThis.fetch(input, init)) };
   const poolNode =
-    typeof options.pool === 'string' ? new PoolNodeClient(options.pool) : options.pool;
+    typeof options.pool === 'string' ? new PoolNodeClient(options.pool, reads) : options.pool;
   const handOverNode = new PoolNodeClient(poolNode.url, {
     fetch: options.handOverFetch ?? handOverFetch(),
   });
   const mirror =
     typeof options.poolMirror === 'string'
-      ? new PoolNodeClient(options.poolMirror)
+      ? new PoolNodeClient(options.poolMirror, reads)
       : options.poolMirror;
   const owner = ownerOf(core, state.sk);
   const tree = new LocalTree(core);
   tree.append(leaves);
   const writer = new StateWriter(store, state);
+  const clock = options.clock ?? Date.now;
   return {
     core,
     poolNode,
@@ -84,13 +95,14 @@ export function walletContext(
     network: options.network ?? DEVNET_NETWORK,
     owner,
     address: core.encodeAddress(owner),
-    clock: options.clock ?? Date.now,
+    clock,
     transportPreference: options.transportPreference ?? 'merchant',
     store,
     state,
     tree,
     tickets: new DepositTickets(core, owner, state),
     reserved: new Set(),
+    noteAges: new NoteAges(options.notes ?? {}, () => poolEpochMs(state), clock),
     save: () => writer.save(),
   };
 }

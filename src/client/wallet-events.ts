@@ -33,6 +33,8 @@ export class EventApplier {
   private readonly byNullifier = new Map<string, StoredNote>();
   /** Recipient addresses of settlements already decoded: whether each is this wallet's. */
   private readonly addressSeen = new Map<string, boolean>();
+  /** The pool's time of the event being applied (unix ms): the birth of the notes it makes. */
+  private eventTime = 0;
 
   constructor(private readonly context: WalletContext) {
     for (const note of context.state.notes) this.byNullifier.set(note.nullifier, note);
@@ -106,6 +108,7 @@ export class EventApplier {
     // The pool's clock comes from the checkpoints the wallet takes (an event's time is its
     // checkpoint's, and a mirror's is not confirmed).
     state.eventCursor = event.id;
+    this.eventTime = event.time;
     if (event.kind === 'deposit') {
       if (counter === null) return { notes: 0, settled: 0 };
       return { notes: this.applyDeposit(event, counter), settled: 0 };
@@ -282,10 +285,16 @@ export class EventApplier {
       : 0;
   }
 
-  /** Adds a note found in the log, once (a log read again finds it again). */
-  private addNote(note: StoredNote): boolean {
+  /**
+   * Adds a note found in the log, once (a log read again finds it again), with its minimum age
+   * drawn from the time of the event that made it.
+   */
+  private addNote(found: StoredNote): boolean {
     const notes = this.context.state.notes;
-    if (notes.some((n) => n.commitment === note.commitment && n.index === note.index)) return false;
+    if (notes.some((n) => n.commitment === found.commitment && n.index === found.index))
+      return false;
+    const matureAt = this.context.noteAges.matureAt(this.eventTime);
+    const note = matureAt === undefined ? found : { ...found, matureAt };
     notes.push(note);
     this.byNullifier.set(note.nullifier, note);
     return true;

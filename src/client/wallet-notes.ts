@@ -1,10 +1,17 @@
 /**
  * @module Which of a wallet's notes are what: locked (by a pending payment, or chosen by one being
- * built), spendable (unspent, unlocked, in the latest checkpoint synced), the balance they make, and
- * the note an operation spends — the one named, or the smallest that covers a payment.
+ * built), shown (its nullifier shown by a payment that did not settle: refreshed before it pays
+ * again), young (below its minimum age, `note-age.ts`), spendable (unspent, unlocked, in the latest
+ * checkpoint synced, neither shown nor young), the balance they make, and the note an operation
+ * spends — the one named, or the smallest that covers a payment.
  */
 
-import { InsufficientFundsError, UnpayableRequirementsError, WalletBehindError } from './errors.js';
+import {
+  InsufficientFundsError,
+  NoteTooYoungError,
+  UnpayableRequirementsError,
+  WalletBehindError,
+} from './errors.js';
 import type { StoredNote } from './store.js';
 import type { WalletContext } from './wallet-context.js';
 
@@ -30,6 +37,18 @@ export function lockedNotes(ctx: WalletContext): Set<string> {
   return locked;
 }
 
+/**
+ * Commitments of unspent notes whose nullifier a payment showed without settling (its record
+ * expired): a payment from one would show that nullifier again and link the two, so the wallet
+ * refreshes it by a private transition first (docs/privacy.md, "Notes").
+ */
+export function shownNotes(ctx: WalletContext): Set<string> {
+  const shown = new Set<string>();
+  for (const p of ctx.state.pending) if (p.status === 'expired') shown.add(p.note);
+  for (const n of ctx.state.notes) if (n.spent) shown.delete(n.commitment);
+  return shown;
+}
+
 /** The balance, from notes and pending records only. */
 export function balanceOf(ctx: WalletContext): Balance {
   const locked = lockedNotes(ctx);
@@ -47,19 +66,27 @@ export function balanceOf(ctx: WalletContext): Balance {
   return { spendable, pending, unconfirmed, total: spendable + pending + unconfirmed };
 }
 
-/** Unspent, unlocked notes in the latest checkpoint synced. */
+/** Unspent, unlocked notes in the latest checkpoint synced, neither shown nor young. */
 export function spendableNotes(ctx: WalletContext): StoredNote[] {
   const size = ctx.state.checkpoint?.size ?? 0;
   const locked = lockedNotes(ctx);
+  const shown = shownNotes(ctx);
   return ctx.state.notes.filter(
-    (n) => !n.spent && !locked.has(n.commitment) && n.index < size && BigInt(n.value) > 0n,
+    (n) =>
+      !n.spent &&
+      !locked.has(n.commitment) &&
+      !shown.has(n.commitment) &&
+      n.index < size &&
+      BigInt(n.value) > 0n &&
+      !ctx.noteAges.isYoung(n),
   );
 }
 
 /**
- * An unspent, unlocked note of this wallet in the latest checkpoint synced.
- * @throws WalletBehindError when it is not in a checkpoint yet; UnpayableRequirementsError when it
- *   is unknown, spent or locked by a payment
+ * An unspent, unlocked note of this wallet in the latest checkpoint synced, of its minimum age (a
+ * shown note may be named: refreshing it is naming it).
+ * @throws WalletBehindError when it is not in a checkpoint yet (NoteTooYoungError below its age);
+ *   UnpayableRequirementsError when it is unknown, spent or locked by a payment
  */
 export function ownNote(ctx: WalletContext, commitment: string): StoredNote {
   const checkpoint = ctx.state.checkpoint;
@@ -68,14 +95,15 @@ export function ownNote(ctx: WalletContext, commitment: string): StoredNote {
     throw new UnpayableRequirementsError('no such unspent, unlocked note in this wallet');
   if (!checkpoint || note.index >= checkpoint.size)
     throw new WalletBehindError('the note is not in a checkpoint the wallet has synced yet');
+  if (ctx.noteAges.isYoung(note)) throw new NoteTooYoungError(note.matureAt!);
   return note;
 }
 
 /**
  * The note a payment of `amount` spends: the smallest unspent, unlocked note in the latest
- * checkpoint synced that covers it.
- * @throws WalletBehindError (no checkpoint yet, or the covering note is not in one yet),
- *   InsufficientFundsError
+ * checkpoint synced that covers it, neither shown nor young.
+ * @throws WalletBehindError (no checkpoint yet, the covering note is not in one yet, or it is shown
+ *   and waits for its refresh: `note_needs_refresh`), NoteTooYoungError, InsufficientFundsError
  */
 export function coveringNote(ctx: WalletContext, amount: bigint): StoredNote {
   const checkpoint = ctx.state.checkpoint;
@@ -87,7 +115,17 @@ export function coveringNote(ctx: WalletContext, amount: bigint): StoredNote {
   const covering = anchored
     .filter((n) => BigInt(n.value) >= amount)
     .sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : 1));
-  const note = covering[0];
+  const shown = shownNotes(ctx);
+  const note = covering.find((n) => !shown.has(n.commitment) && !ctx.noteAges.isYoung(n));
+  if (!note && covering.length > 0) {
+    const young = covering.filter((n) => !shown.has(n.commitment));
+    if (young.length > 0)
+      throw new NoteTooYoungError(Math.min(...young.map((n) => n.matureAt ?? 0)));
+    throw new WalletBehindError(
+      'the notes that would pay this showed their nullifier in a payment that did not settle: the wallet refreshes them by a private transition first (the ready-notes keeper, or Wallet.refreshShownNotes)',
+      'note_needs_refresh',
+    );
+  }
   if (!note) {
     if (usable.some((n) => n.index >= checkpoint.size && BigInt(n.value) >= amount)) {
       throw new WalletBehindError(

@@ -7,6 +7,7 @@ import type { DigestHex } from '../core/digest.js';
 import type { PrivStarkCore } from '../core/facade.js';
 import type { NetworkProfile } from '../scheme/index.js';
 import type { PoolNodeClient } from '../pool-node/client.js';
+import type { NoteAgeOptions } from './note-age.js';
 import type { WalletStore } from './store.js';
 
 /** Options shared by {@link Wallet.create} and {@link Wallet.open}. */
@@ -47,6 +48,12 @@ export interface WalletOptions {
    * compact-payments.md).
    */
   readonly transportPreference?: 'merchant' | 'inline' | undefined;
+  /**
+   * The minimum age of a note before the wallet spends it (default: two of the pool's epochs plus
+   * an exponential delay with mean one epoch; none while the pool publishes no epoch), or
+   * `{ spendNow: true }` to spend younger notes, with a warning (docs/privacy.md, "Notes").
+   */
+  readonly notes?: NoteAgeOptions | undefined;
 }
 
 /** Options of {@link Wallet.create} besides {@link WalletOptions}. */

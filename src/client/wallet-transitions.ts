@@ -22,7 +22,7 @@ import {
 import { InsufficientFundsError, UnpayableRequirementsError, WalletBehindError } from './errors.js';
 import type { StoredNote } from './store.js';
 import type { WalletContext } from './wallet-context.js';
-import { ownNote, spendableNotes } from './wallet-notes.js';
+import { ownNote, shownNotes, spendableNotes } from './wallet-notes.js';
 
 /** The digest of zeros: every sibling on a dummy input's path. */
 const DIGEST_ZERO = `0x${'0'.repeat(64)}` as DigestHex;
@@ -61,6 +61,24 @@ export async function splitPrivately(
       `both parts of a split must be at least ${MIN_OUTPUT_VALUE} (the note holds ${note.value})`,
     );
   return applyNoteTransition(context, [note], [first, rest]);
+}
+
+/** See `Wallet.refreshShownNotes`. */
+export async function refreshShownNotes(context: WalletContext): Promise<TransitionReceipt[]> {
+  const shown = shownNotes(context);
+  const receipts: TransitionReceipt[] = [];
+  for (const note of context.state.notes) {
+    // A shown note below the minimum output cannot be refreshed alone: it waits for a merge.
+    if (!shown.has(note.commitment) || BigInt(note.value) < MIN_OUTPUT_VALUE) continue;
+    receipts.push(
+      await applyNoteTransition(
+        context,
+        [ownNote(context, note.commitment)],
+        [BigInt(note.value), 0n],
+      ),
+    );
+  }
+  return receipts;
 }
 
 /** See `Wallet.exit`. */
@@ -115,6 +133,8 @@ async function applyNoteTransition(
   const checkpoint = context.state.checkpoint;
   if (!checkpoint) throw new WalletBehindError('the wallet has not synced a checkpoint yet');
   for (const note of notes) context.reserved.add(note.commitment);
+  let sent = false;
+  let receipt: TransitionReceipt | undefined;
   try {
     const zeros = Array.from({ length: 32 }, () => DIGEST_ZERO);
     const inputs = [0, 1].map((i) => {
@@ -142,7 +162,7 @@ async function applyNoteTransition(
     });
     if (publicInputs.root !== checkpoint.root)
       throw new WalletBehindError('the notes do not lead to the synced checkpoint');
-    return await context.handOverNode.transition({
+    receipt = await context.handOverNode.transition({
       scheme: SCHEME,
       network: context.network.network,
       root: publicInputs.root,
@@ -156,9 +176,12 @@ async function applyNoteTransition(
       expiry,
       proof: encodeProof(proof),
     });
+    sent = true;
   } finally {
-    for (const note of notes) context.reserved.delete(note.commitment);
+    // Spent: kept from payments until the log shows it (the pool publishes at its next checkpoint).
+    if (!sent) for (const note of notes) context.reserved.delete(note.commitment);
   }
+  return receipt!;
 }
 
 /**

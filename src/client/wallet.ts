@@ -45,7 +45,7 @@ import {
 } from './wallet-payments.js';
 import { newWalletState, openStored, pathOf, storeOf } from './wallet-persistence.js';
 import { type SyncReport, WalletSync } from './wallet-sync.js';
-import { exit, mergeNotes, splitPrivately } from './wallet-transitions.js';
+import { exit, mergeNotes, refreshShownNotes, splitPrivately } from './wallet-transitions.js';
 
 // What this module declared before its parts moved out, still importable from here.
 export type { Balance } from './wallet-notes.js';
@@ -156,6 +156,15 @@ export class Wallet {
    */
   lockedNotes(): Set<string> {
     return lockedNotes(this.context);
+  }
+
+  /** Commitments of unspent notes below their minimum age (`WalletOptions.notes`). */
+  youngNotes(): Set<string> {
+    return new Set(
+      this.context.state.notes
+        .filter((n) => !n.spent && this.context.noteAges.isYoung(n))
+        .map((n) => n.commitment),
+    );
   }
 
   /** The balance, from notes and pending records only. */
@@ -280,6 +289,17 @@ export class Wallet {
    */
   splitPrivately(commitment: string, amount: bigint | string): Promise<TransitionReceipt> {
     return splitPrivately(this.context, commitment, amount);
+  }
+
+  /**
+   * Refreshes each note whose nullifier a payment showed without settling (its record expired) by
+   * a private transition into one new note of the same value, so no later payment shows that
+   * nullifier again; payments skip such notes until then (docs/privacy.md, "Notes"). The
+   * ready-notes keeper does it at its rounds. A shown note below `MIN_OUTPUT_VALUE` waits for a merge.
+   * @returns the transitions' receipts (none when no note was shown)
+   */
+  refreshShownNotes(): Promise<TransitionReceipt[]> {
+    return refreshShownNotes(this.context);
   }
 
   /**

@@ -3,6 +3,8 @@
  * through the official `HTTPFacilitatorClient` (with the API key on both paths); the supported
  * kinds come from configuration or from the facilitator's `GET /health` — the facilitator has no
  * `/supported` route (priv-stark-v1.md §4), and the stock middleware matches kinds by exact network.
+ * What leaves for `/verify` and `/settle` is the payload less the resource URL's query and fragment,
+ * its description and the extensions (`facilitator-request.ts`).
  */
 
 import { HTTPFacilitatorClient } from '@x402/core/http';
@@ -16,6 +18,7 @@ import type {
   VerifyResponse,
 } from '@x402/core/types';
 
+import { facilitatorPayload } from './facilitator-request.js';
 import { PROOF_TRANSPORTS, type ProofTransport, SCHEME, X402_VERSION } from '../scheme/index.js';
 
 /** Options of {@link PrivStarkFacilitatorClient}. */
@@ -63,14 +66,14 @@ export class PrivStarkFacilitatorClient implements FacilitatorClient {
     paymentPayload: PaymentPayload,
     paymentRequirements: PaymentRequirements,
   ): Promise<VerifyResponse> {
-    return this.http.verify(paymentPayload, paymentRequirements);
+    return this.http.verify(facilitatorPayload(paymentPayload), paymentRequirements);
   }
 
   settle(
     paymentPayload: PaymentPayload,
     paymentRequirements: PaymentRequirements,
   ): Promise<SettleResponse> {
-    return this.http.settle(paymentPayload, paymentRequirements);
+    return this.http.settle(facilitatorPayload(paymentPayload), paymentRequirements);
   }
 
   /**

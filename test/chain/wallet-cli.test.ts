@@ -4,7 +4,8 @@
 // --max-fee and an amount with more fractional digits than the token has refused (exit 1, exit 2)
 // with nothing signed, moved or issued; an exposed key file refused; the deposits shielded and
 // spendable; an exit that links back to a deposit (its amount, the funding account) refused without
-// --yes and made with it; exit --wait printing the payout's transaction once the USDC arrived;
+// --yes and made with it; exit --wait printing the payout's transaction once the USDC arrived, and
+// saying so (exit 1) once the refund note is back when the payout failed (a blacklisted account);
 // reclaim of a declined deposit by signature through the relayer; and on the devnet, deposit still
 // prints the ticket (whole tokens accepted).
 
@@ -12,7 +13,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { type Address, parseEventLogs } from 'viem';
+import { type Address, type Hex, parseEventLogs } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -21,6 +22,7 @@ import { walletCommand } from '../../src/cli/wallet.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { Ledger, openStore } from '../../src/ledger/index.js';
 import { buildPoolNode } from '../../src/pool-node/index.js';
+import { paidEvents } from '../../testkit/payouts.js';
 import { type ChainStack, chainStack } from './chain-stack.js';
 import { balances } from './relay-harness.js';
 import { escrowCall, tokenCall } from './shared.js';
@@ -334,6 +336,53 @@ describe('wallet deposit in a chain pool', () => {
     ]);
     expect(yes.status, yes.err).toBe(0);
     expect(yes.err).toMatch(/warning: funding_address/);
+  });
+
+  it('exit --wait says the payout failed once the refund note is back (exit 1), not at its timeout', async () => {
+    // The token refuses this destination: the payout sender fails the exit and refunds it.
+    const to = fresh();
+    await tokenCall(stack.f, stack.f.admin, 'blacklist', [to]);
+    const total = async () =>
+      (
+        JSON.parse((await wallet(['balance', '--wallet', path(), '--json'])).out[0]!) as {
+          total: string;
+        }
+      ).total;
+    // Every earlier exit in a checkpoint first, so the balance read now already counts them.
+    await stack.service.ledger.checkpoint();
+    const before = await total();
+    const waiting = wallet([
+      'exit',
+      '--wallet',
+      path(),
+      '--to',
+      `eip155:31337:${to}`,
+      '--amount',
+      '0.3',
+      '--wait',
+      '--json',
+      '--timeout-ms',
+      '120000',
+    ]);
+    let done = false;
+    void waiting.finally(() => {
+      done = true;
+    });
+    while (!done) {
+      await stack.payoutPass();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const exited = await waiting;
+    expect(exited.status).toBe(1);
+    expect(exited.err).toMatch(
+      /payout_failed: withdrawal 0x[0-9a-f]{64} was not paid; its 300000 atomic units are back in the wallet as refund note #\d+/,
+    );
+    const line = JSON.parse(exited.out.at(-1)!) as Record<string, unknown>;
+    expect(line).toMatchObject({ refunded: '300000', refundIndex: expect.any(Number) });
+    expect(await paidEvents(stack.f.chain, stack.f.escrow, line.withdrawal as Hex)).toEqual([]);
+    expect((await balances(stack.f, to))[0]).toBe(0n);
+    // The wallet holds what it held before the exit: the refund note replaced the exit's value.
+    expect(await total()).toBe(before);
   });
 });
 

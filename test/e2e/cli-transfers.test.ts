@@ -196,7 +196,15 @@ describe('priv-stark wallet transfer', () => {
 
 describe('priv-stark wallet split', () => {
   it("splits the smallest note holding more than the amount into two of the wallet's own", async () => {
-    const split = await cli(['wallet', 'split', '--amount', '100000', '--wallet', alice]);
+    const split = await cli([
+      'wallet',
+      'split',
+      '--transparent',
+      '--amount',
+      '100000',
+      '--wallet',
+      alice,
+    ]);
     expect(split.status, split.stderr).toBe(0);
     expect(split.stdout).toMatch(/^split note 0x[0-9a-f]{64} into 100000 \+ 750000 atomic units$/m);
     expect(split.stdout).toMatch(/^transaction 0x[0-9a-f]{64}$/m);
@@ -207,7 +215,15 @@ describe('priv-stark wallet split', () => {
   it('the twins: no note larger than the amount, a named note of exactly the amount, an unknown note', async () => {
     const { wallet } = await notesOf(alice);
     const small = wallet.notes().find((n) => n.value === '100000')!;
-    const none = await cli(['wallet', 'split', '--amount', '750000', '--wallet', alice]);
+    const none = await cli([
+      'wallet',
+      'split',
+      '--transparent',
+      '--amount',
+      '750000',
+      '--wallet',
+      alice,
+    ]);
     expect(none.status).toBe(1);
     expect(none.stderr).toMatch(
       /^priv-stark wallet split: insufficient_funds: a split of 750000 atomic units needs a spendable note holding more than that; the largest holds 750000$/m,
@@ -215,6 +231,7 @@ describe('priv-stark wallet split', () => {
     const exact = await cli([
       'wallet',
       'split',
+      '--transparent',
       '--amount',
       '100000',
       '--note',
@@ -227,6 +244,7 @@ describe('priv-stark wallet split', () => {
     const unknown = await cli([
       'wallet',
       'split',
+      '--transparent',
       '--amount',
       '1000',
       '--note',
@@ -244,6 +262,7 @@ describe('priv-stark wallet split', () => {
     const named = await cli([
       'wallet',
       'split',
+      '--transparent',
       '--amount',
       '40000',
       '--note',
@@ -283,7 +302,7 @@ describe('priv-stark wallet split', () => {
         ticket.pre,
       );
       for (const args of [
-        ['split', '--amount', '1000'],
+        ['split', '--transparent', '--amount', '1000'],
         ['transfer', '--to', bobAddress, '--amount', '1000'],
       ]) {
         const run = await cli(['wallet', ...args, '--wallet', file], { POOL_URL: poolUrl });
@@ -363,7 +382,7 @@ describe('priv-stark wallet ready', () => {
       [['--amount', '99999999999999999999'], /--amount expects decimal atomic units/],
       [['--amount', '1000', '--note', `0x${'AB'.repeat(32)}`], /--note expects/],
     ] as [string[], RegExp][]) {
-      const run = await inProcess(['wallet', 'split', ...flags, '--wallet', bob]);
+      const run = await inProcess(['wallet', 'split', '--transparent', ...flags, '--wallet', bob]);
       expect(run.status, flags.join(' ')).toBe(2);
       expect(run.stderr, flags.join(' ')).toMatch(message);
     }
