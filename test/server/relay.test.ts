@@ -71,7 +71,11 @@ describe('the merchant relay', () => {
     const recording: typeof fetch = async (input, init) => {
       const request = new Request(input, init);
       const body = Buffer.from(await request.clone().arrayBuffer());
-      forwarded.push({ body, headers: [...request.headers.keys()].sort() });
+      const headers: string[] = [];
+      request.headers.forEach((_value, name) => {
+        headers.push(name);
+      });
+      forwarded.push({ body, headers: headers.sort() });
       return globalThis.fetch(request);
     };
     const app = express();
