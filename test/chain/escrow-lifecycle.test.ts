@@ -482,6 +482,25 @@ describe('roles and the admin', () => {
     expect(await escrowRead(g, 'hasRole', [attester, g.pauser.address])).toBe(true);
   });
 
+  it('the admin role moves only by the delayed transfer; a key renounces only its own role', async () => {
+    const g = await escrowFixture(f.chain);
+    const admin = await escrowRead<Hex>(g, 'DEFAULT_ADMIN_ROLE');
+    // Granted or revoked directly, the admin role is refused: only begin/accept after the delay.
+    for (const call of ['grantRole', 'revokeRole'])
+      expect(await revertOf(escrowCall(g, g.admin, call, [admin, g.payer.address]))).toEqual({
+        name: 'AccessControlEnforcedDefaultAdminRules',
+        args: [],
+      });
+    const acceptorRole = await escrowRead<Hex>(g, 'ACCEPTOR_ROLE');
+    expect(
+      await revertOf(escrowCall(g, g.acceptor, 'renounceRole', [acceptorRole, g.payer.address])),
+    ).toEqual({ name: 'AccessControlBadConfirmation', args: [] });
+    // The twin: its own role, renounced; the admin is still the admin.
+    await escrowCall(g, g.acceptor, 'renounceRole', [acceptorRole, g.acceptor.address]);
+    expect(await escrowRead(g, 'hasRole', [acceptorRole, g.acceptor.address])).toBe(false);
+    expect(await escrowRead(g, 'hasRole', [admin, g.admin.address])).toBe(true);
+  });
+
   it('no function moves funds but deposits, reclaims and payouts (the whole writable surface, pinned)', () => {
     const writable = privStarkEscrowAbi
       .filter(
