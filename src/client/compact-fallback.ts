@@ -94,7 +94,7 @@ export function compactFallback(
     }
     let compact: PrivStarkPayload;
     try {
-      compact = await wallet.handOver(inline.payload, inline.requirements);
+      compact = await wallet.handOver(inline.payload, inline.requirements, request.url);
     } catch (error) {
       await retry.body?.cancel().catch(() => undefined);
       if (

@@ -72,6 +72,14 @@ export { VerificationTimeoutError } from '../core/errors.js';
 export { DEPOSIT_GAP, type DepositTicket, type OpenTicket } from './deposit-tickets.js';
 export { Wallet } from './wallet.js';
 export {
+  NoPrivateTransportError,
+  type PoolWrite,
+  PoolTransport,
+  type PoolTransportOptions,
+  type TransportMode,
+  type TransportWarning,
+} from './pool-transport.js';
+export {
   type DepositHistory,
   type ExitWarning,
   type ExitWarningCode,

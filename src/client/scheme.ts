@@ -4,6 +4,7 @@
  * network's one asset and its decimals), so the stock caps apply instead of being switched off.
  */
 
+import type { PaymentCreationContext } from '@x402/core/client';
 import type {
   PaymentPayloadContext,
   PaymentPayloadResult,
@@ -57,6 +58,21 @@ export class PrivStarkSchemeClient implements SchemeNetworkClient {
       : undefined;
   };
 
+  /** The URL each selected requirements object is being paid for (x402's hook sees it first). */
+  private readonly resources = new WeakMap<object, string>();
+
+  /**
+   * x402's hook before the payload is built: it remembers the resource's URL, so the wallet can
+   * hand the proof over through that origin's relay (older x402 clients without scheme hooks pay
+   * without it).
+   */
+  readonly schemeHooks = {
+    onBeforePaymentCreation: async (context: PaymentCreationContext): Promise<void> => {
+      const url = context.paymentRequired.resource?.url;
+      if (typeof url === 'string') this.resources.set(context.selectedRequirements, url);
+    },
+  };
+
   async createPaymentPayload(
     x402Version: number,
     requirements: PaymentRequirements,
@@ -69,6 +85,7 @@ export class PrivStarkSchemeClient implements SchemeNetworkClient {
       requirements as unknown as ProfileRequirements,
       {
         maxAmount: cap === undefined ? undefined : BigInt(cap),
+        resourceUrl: this.resources.get(requirements),
       },
     );
     return { x402Version, payload: { ...payload } };

@@ -13,6 +13,7 @@ import { PoolNodeClient } from '../pool-node/client.js';
 import { DEVNET_NETWORK, type NetworkProfile } from '../scheme/index.js';
 import { DepositTickets } from './deposit-tickets.js';
 import { handOverFetch } from './handover-fetch.js';
+import { PoolTransport } from './pool-transport.js';
 import type { WalletState, WalletStore } from './store.js';
 import { NoteAges } from './note-age.js';
 import { poolEpochMs } from './pool-epoch.js';
@@ -38,6 +39,8 @@ export interface WalletContext {
    * (see `WalletOptions.handOverFetch`).
    */
   readonly handOverNode: PoolNodeClient;
+  /** How writes reach the pool node: relay, proxy or direct (`pool-transport.ts`). */
+  readonly poolTransport: PoolTransport;
   readonly network: NetworkProfile;
   readonly owner: DigestHex;
   readonly address: string;
@@ -92,6 +95,13 @@ export function walletContext(
     pages: mirror ?? poolNode,
     mirrored: mirror !== undefined,
     handOverNode,
+    poolTransport: new PoolTransport({
+      poolUrl: poolNode.url,
+      mode: options.transport,
+      proxy: options.poolProxy,
+      fetch: options.handOverFetch,
+      onWarning: options.onTransportWarning,
+    }),
     network: options.network ?? DEVNET_NETWORK,
     owner,
     address: core.encodeAddress(owner),

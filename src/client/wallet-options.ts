@@ -7,6 +7,7 @@ import type { DigestHex } from '../core/digest.js';
 import type { PrivStarkCore } from '../core/facade.js';
 import type { NetworkProfile } from '../scheme/index.js';
 import type { PoolNodeClient } from '../pool-node/client.js';
+import type { TransportMode, TransportWarning } from './pool-transport.js';
 import type { NoteAgeOptions } from './note-age.js';
 import type { WalletStore } from './store.js';
 
@@ -48,6 +49,20 @@ export interface WalletOptions {
    * compact-payments.md).
    */
   readonly transportPreference?: 'merchant' | 'inline' | undefined;
+  /**
+   * How writes reach the pool node (docs/privacy.md, "Transports"): `private-first` (default) —
+   * the merchant's relay, inline, a proxy, then directly with a warning — or `private-only`, which
+   * refuses the direct path (`NoPrivateTransportError`, `no_private_transport`).
+   */
+  readonly transport?: TransportMode | undefined;
+  /**
+   * Node: the proxy of writes to the pool node (`http://`, `https://`, `socks5://` or `socks5h://`;
+   * a SOCKS proxy gets fresh credentials per write, Tor's stream isolation). Without it the
+   * environment's `HTTPS_PROXY` / `HTTP_PROXY` / `ALL_PROXY` (with `NO_PROXY`) apply.
+   */
+  readonly poolProxy?: string | undefined;
+  /** Told once per merchant origin (or the pool's) when a write went directly to the pool node. */
+  readonly onTransportWarning?: ((warning: TransportWarning) => void) | undefined;
   /**
    * The minimum age of a note before the wallet spends it (default: two of the pool's epochs plus
    * an exponential delay with mean one epoch; none while the pool publishes no epoch), or

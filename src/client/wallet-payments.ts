@@ -8,7 +8,7 @@
 import type { DigestHex } from '../core/digest.js';
 import type { SpendProof } from '../core/spend.js';
 import { changeRhoOf, commitmentOf, precommitmentOf } from '../core/witness.js';
-import { PoolNodeError } from '../pool-node/client.js';
+import { type PoolNodeClient, PoolNodeError } from '../pool-node/client.js';
 import type { TransferReceipt } from '../pool-node/transfer-schema.js';
 import {
   decodeProof,
@@ -27,6 +27,8 @@ import {
   TRANSFER_RESOURCE_ID,
 } from '../scheme/index.js';
 import { InsufficientFundsError, PoolMismatchError, UnpayableRequirementsError } from './errors.js';
+import { type Merchant, merchantOf, type RelayMiss, relayHandOver } from './merchant-relay.js';
+import { NoPrivateTransportError } from './pool-transport.js';
 import type { StoredNote, StoredPending, WalletState } from './store.js';
 import type { WalletContext } from './wallet-context.js';
 import { coveringNote, ownNote } from './wallet-notes.js';
@@ -48,17 +50,26 @@ interface SpendStatement {
 export async function createPayment(
   context: WalletContext,
   requirements: PaymentRequirements,
-  options: { maxAmount?: bigint | undefined; transport?: PaymentTransport | undefined },
+  options: {
+    maxAmount?: bigint | undefined;
+    transport?: PaymentTransport | undefined;
+    resourceUrl?: string | undefined;
+  },
 ): Promise<PrivStarkPayload> {
   // 1. Requirements this wallet can pay; 2. the note that pays them.
   checkPayable(context, requirements, options.maxAmount);
+  const merchant = merchantOf(options.resourceUrl, requirements);
+  const transport = options.transport ?? transportFor(context, requirements, merchant);
+  // Private only: refused before anything is recorded when no private way exists at all.
+  if (
+    transport === 'reference' &&
+    merchant?.relay == null &&
+    context.poolTransport.mode === 'private-only' &&
+    (await context.poolTransport.privateFetch()) === null
+  )
+    throw new NoPrivateTransportError('hand-over');
   const note = coveringNote(context, BigInt(requirements.amount));
-  return payFrom(
-    context,
-    note,
-    requirements,
-    options.transport ?? transportFor(context, requirements),
-  );
+  return payFrom(context, note, requirements, transport, merchant);
 }
 
 /**
@@ -117,6 +128,7 @@ async function payFrom(
   note: StoredNote,
   requirements: PaymentRequirements,
   transport: PaymentTransport,
+  merchant: Merchant | null,
 ): Promise<PrivStarkPayload> {
   const { core, state } = context;
   const checkpoint = state.checkpoint!;
@@ -163,12 +175,17 @@ async function payFrom(
     };
     if (transport === 'inline') return inline;
     try {
-      return await handOver(context, inline, requirements);
+      // After a relay that did not take it, inline where the merchant takes it (nothing handed over).
+      const inlineAfterRelay = offered(requirements).includes('inline');
+      return await handOver(context, inline, requirements, merchant, inlineAfterRelay);
     } catch (error) {
       // A refusal (4xx) means the node kept nothing and nothing left the wallet: forget the
       // record. Without a clear answer the node may hold the proof: the record stays, pending
       // until the pool's log resolves it.
       if (error instanceof PoolNodeError && error.status >= 400 && error.status < 500)
+        await forget(context, pending);
+      // No private way after a relay that is not there: nothing reached the pool node.
+      if (error instanceof NoPrivateTransportError && !error.relayMayHoldIt)
         await forget(context, pending);
       throw error;
     }
@@ -272,9 +289,11 @@ export async function transfer(
   if (BigInt(note.value) < BigInt(value))
     throw new InsufficientFundsError(BigInt(value), BigInt(note.value), BigInt(note.value));
   const requirements = transferRequirements(context.network, recipient, value);
-  const payload = await payFrom(context, note, requirements, 'inline');
+  // The transport first: in private-only mode without one, nothing is recorded or sent.
+  const node = await context.poolTransport.node('transfer');
+  const payload = await payFrom(context, note, requirements, 'inline', null);
   try {
-    return await context.handOverNode.transfer({
+    return await node.transfer({
       scheme: payload.scheme,
       network: payload.network,
       root: payload.root,
@@ -321,24 +340,42 @@ function transferRequirements(
   } as PaymentRequirements;
 }
 
-/** See `Wallet.transportFor`. */
+/** The proof transports the requirements list (inline alone when they list none). */
+function offered(requirements: PaymentRequirements): PaymentTransport[] {
+  const listed = (requirements.extra as { proofTransports?: unknown } | undefined)?.proofTransports;
+  return (Array.isArray(listed) ? listed : ['inline']).filter((t): t is PaymentTransport =>
+    PROOF_TRANSPORTS.includes(t as PaymentTransport),
+  );
+}
+
+/**
+ * See `Wallet.transportFor`. The order that keeps the payer's address from the pool operator: a
+ * hand-over through the merchant's relay, else inline where the merchant takes it, else a
+ * hand-over through a proxy or directly (`pool-transport.ts`).
+ */
 export function transportFor(
   context: WalletContext,
   requirements: PaymentRequirements,
+  merchant: Merchant | null = null,
 ): PaymentTransport {
-  const listed = (requirements.extra as { proofTransports?: unknown } | undefined)?.proofTransports;
-  const offered = (Array.isArray(listed) ? listed : ['inline']).filter((t): t is PaymentTransport =>
-    PROOF_TRANSPORTS.includes(t as PaymentTransport),
-  );
-  if (context.transportPreference === 'inline' && offered.includes('inline')) return 'inline';
-  return offered[0] ?? 'inline';
+  const listed = offered(requirements);
+  if (context.transportPreference === 'inline' && listed.includes('inline')) return 'inline';
+  if (listed.includes('reference') && merchant?.relay != null) return 'reference';
+  if (listed.includes('inline')) return 'inline';
+  return listed[0] ?? 'inline';
 }
 
-/** See `Wallet.handOver`. */
+/**
+ * See `Wallet.handOver`: through the merchant's relay when it has one, else through the wallet's
+ * transport (`pool-transport.ts`). With `inlineAfterRelay`, a relay that does not take it leaves
+ * the payment inline instead.
+ */
 export async function handOver(
   context: WalletContext,
   payload: PrivStarkPayload,
   requirements: PaymentRequirements,
+  merchant: Merchant | null = null,
+  inlineAfterRelay = false,
 ): Promise<PrivStarkPayload> {
   const core = context.core;
   if (payload.proof === undefined) return payload;
@@ -352,7 +389,7 @@ export async function handOver(
     amount: payload.amount,
     ctx: core.contextDigest(payment),
   });
-  const answer = await context.handOverNode.handOver({
+  const body = {
     scheme: payment.scheme,
     network: payment.network,
     asset: payment.asset,
@@ -364,9 +401,30 @@ export async function handOver(
     nullifier: payload.nullifier,
     commitment: payload.commitment,
     proof: payload.proof,
-  });
+  };
+  let answer = merchant?.relay ? await relayHandOver(merchant.relay, body) : null;
+  if (answer === null || typeof answer === 'string') {
+    if (answer !== null && inlineAfterRelay) return payload;
+    const node = await nodeAfterRelay(context, merchant, answer);
+    answer = await node.handOver(body);
+  }
   if (answer.reference !== reference)
     throw new PoolMismatchError('the pool node answered another reference for this proof');
   const { proof: _inline, ...fields } = payload;
   return { ...fields, proofRef: reference };
+}
+
+/** The pool node's client for a hand-over the relay (if any) did not take. */
+async function nodeAfterRelay(
+  context: WalletContext,
+  merchant: Merchant | null,
+  miss: RelayMiss | null,
+): Promise<PoolNodeClient> {
+  try {
+    return await context.poolTransport.node('hand-over', merchant?.origin);
+  } catch (error) {
+    if (error instanceof NoPrivateTransportError && miss === 'unclear')
+      throw new NoPrivateTransportError('hand-over', true);
+    throw error;
+  }
 }

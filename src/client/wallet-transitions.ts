@@ -132,6 +132,8 @@ async function applyNoteTransition(
 ): Promise<TransitionReceipt> {
   const checkpoint = context.state.checkpoint;
   if (!checkpoint) throw new WalletBehindError('the wallet has not synced a checkpoint yet');
+  // The transport first: in private-only mode without one, nothing is proved or sent.
+  const node = await context.poolTransport.node('transition');
   for (const note of notes) context.reserved.add(note.commitment);
   let sent = false;
   let receipt: TransitionReceipt | undefined;
@@ -162,7 +164,7 @@ async function applyNoteTransition(
     });
     if (publicInputs.root !== checkpoint.root)
       throw new WalletBehindError('the notes do not lead to the synced checkpoint');
-    receipt = await context.handOverNode.transition({
+    receipt = await node.transition({
       scheme: SCHEME,
       network: context.network.network,
       root: publicInputs.root,

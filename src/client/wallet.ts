@@ -43,6 +43,7 @@ import {
   transfer,
   transportFor,
 } from './wallet-payments.js';
+import { merchantOf } from './merchant-relay.js';
 import { newWalletState, openStored, pathOf, storeOf } from './wallet-persistence.js';
 import { type SyncReport, WalletSync } from './wallet-sync.js';
 import { exit, mergeNotes, refreshShownNotes, splitPrivately } from './wallet-transitions.js';
@@ -242,7 +243,12 @@ export class Wallet {
    */
   createPayment(
     requirements: PaymentRequirements,
-    options: { maxAmount?: bigint | undefined; transport?: PaymentTransport | undefined } = {},
+    options: {
+      maxAmount?: bigint | undefined;
+      transport?: PaymentTransport | undefined;
+      /** The URL being paid: its origin's relay, when the merchant advertises one, takes the hand-over. */
+      resourceUrl?: string | undefined;
+    } = {},
   ): Promise<PrivStarkPayload> {
     return createPayment(this.context, requirements, options);
   }
@@ -330,17 +336,19 @@ export class Wallet {
   }
 
   /**
-   * The transport for requirements: what the merchant lists in `extra.proofTransports` (`inline`
-   * when it lists nothing: a merchant from before compact payments), in its order — or `inline`
-   * first when this wallet prefers it and the merchant takes it.
+   * The transport for requirements among those the merchant lists in `extra.proofTransports`
+   * (`inline` when it lists nothing: a merchant from before compact payments): `reference` when the
+   * merchant's relay on `resourceUrl`'s origin can take the hand-over, else `inline` when listed,
+   * else what it lists — or `inline` first when this wallet prefers it and the merchant takes it.
    */
-  transportFor(requirements: PaymentRequirements): PaymentTransport {
-    return transportFor(this.context, requirements);
+  transportFor(requirements: PaymentRequirements, resourceUrl?: string): PaymentTransport {
+    return transportFor(this.context, requirements, merchantOf(resourceUrl, requirements));
   }
 
   /**
    * Turns an inline payment of this wallet into a compact one: hands its proof over to the pool
-   * node (over the hand-over transport) and returns the payload with the reference instead. The
+   * node (through the relay of `resourceUrl`'s merchant when it has one, else over the wallet's
+   * transport) and returns the payload with the reference instead. The
    * payment's pending record stays as it is: the note is not locked twice. The wallet computes the
    * reference itself and checks the node's answer against it.
    * @throws PoolNodeError with the node's reason; PoolMismatchError when the node answers another
@@ -349,8 +357,9 @@ export class Wallet {
   handOver(
     payload: PrivStarkPayload,
     requirements: PaymentRequirements,
+    resourceUrl?: string,
   ): Promise<PrivStarkPayload> {
-    return handOver(this.context, payload, requirements);
+    return handOver(this.context, payload, requirements, merchantOf(resourceUrl, requirements));
   }
 
   /** Writes the state to the store (serialised, in call order; a no-op without a store). */

@@ -113,9 +113,11 @@ export async function startBrowserStack(payTo: string, assets: ShopAssets): Prom
       );
       return settle(payload, requirements);
     };
+    // This shop hands proofs to the pool node across origins: it mounts no relay and advertises
+    // none (the relay: test/transport/, test/server/).
     const server = new x402ResourceServer(facilitator).register(
       'shielded:devnet',
-      new PrivStarkSchemeServer(),
+      new PrivStarkSchemeServer({ handOverRelay: false }),
     );
     const shopApp = express();
     shopApp.use(
