@@ -13,6 +13,11 @@ export default defineConfig({
     // machine it had alone, so the longest single test (about 33 s alone) needs room.
     testTimeout: 180_000,
     hookTimeout: 240_000,
+    // No epoch grid for the services and wallets the suites spawn (test setup, docs/privacy.md,
+    // "Anchors and sync"): a checkpoint whenever the timer asks, anchored to at once, as before the
+    // grid — the product's 60 s epochs would make every suite wait. The suites of the grid
+    // itself (test/anchors/) pass their grid explicitly.
+    env: { EPOCH_MS: '1', ANCHOR_DELAY_MS: '0', PRIV_STARK_MIN_EPOCH_MS: '1' },
     projects: [
       {
         extends: true,

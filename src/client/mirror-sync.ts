@@ -4,38 +4,42 @@
  * mirror shows names a checkpoint; the pool node's own checkpoints page must hold the same one
  * (asked over the wallet's write transport, the same URL for every wallet), the leaves read up to
  * it must give its root — or they are dropped again, from the tree and the store — and only then
- * are the events read, each naming leaves of that tree. The wallet anchors to that checkpoint
- * alone: a stale mirror leaves it behind, a forged page fails the sync with `PoolMismatchError`,
+ * are the events read, each naming leaves of that tree. The wallet anchors only to checkpoints the
+ * pool node published (that one, and those before it on the pool node's own page, each checked
+ * against the tree, chosen by the epoch grid that page names): a stale mirror leaves it behind, a forged page fails the sync with `PoolMismatchError`,
  * and neither can make it anchor to a root the pool node did not publish or take a note that is not
  * in the tree.
  */
 
 import type { Checkpoint, PoolEvent } from '../pool-node/client.js';
 import { PAGE_SIZES } from '../pool-node/client.js';
-import type { PoolNodeState } from '../pool-node/read-schemas.js';
+import type { CheckpointsPage, PoolNodeState } from '../pool-node/read-schemas.js';
 import { PoolMismatchError } from './errors.js';
 import { readEvents, readLeaves } from './sync-pages.js';
 import type { LocalTree } from './tree.js';
+import { holdCheckpoint, learnGrid } from './wallet-anchor.js';
 import type { WalletContext } from './wallet-context.js';
 
 /**
  * The checkpoint `mirrored` as the pool node publishes it, or a refusal.
  * @throws PoolMismatchError when the pool node's checkpoint of that seq differs or is missing
  */
-async function confirm(context: WalletContext, mirrored: Checkpoint): Promise<void> {
+async function confirm(context: WalletContext, mirrored: Checkpoint): Promise<CheckpointsPage> {
   const page = Math.floor((mirrored.seq - 1) / PAGE_SIZES.checkpoints);
-  const { checkpoints } = await context.handOverNode.checkpointsPage(page);
-  const own = checkpoints.find((cp) => cp.seq === mirrored.seq);
+  const own = await context.handOverNode.checkpointsPage(page);
+  const { checkpoints } = own;
+  const same = checkpoints.find((cp) => cp.seq === mirrored.seq);
   if (
-    !own ||
-    own.root !== mirrored.root ||
-    own.size !== mirrored.size ||
-    own.time !== mirrored.time
+    !same ||
+    same.root !== mirrored.root ||
+    same.size !== mirrored.size ||
+    same.time !== mirrored.time
   ) {
     throw new PoolMismatchError(
       `the mirror's checkpoint ${mirrored.seq} is not the pool node's: the mirror is forged or serves another pool`,
     );
   }
+  return own;
 }
 
 /** The leaves an event names, with their indexes. */
@@ -90,7 +94,9 @@ export async function syncFromMirror(
   if (target === null || target.seq <= state.checkpointCursor) return;
   if (head.size !== target.size)
     throw new PoolMismatchError('the mirror shows a head its checkpoint does not fix');
-  await confirm(context, target);
+  const confirmed = await confirm(context, target);
+  // The grid from the pool node's own page (the mirror's head is not the pool node's).
+  learnGrid(context, confirmed);
   // Leaves past the anchor the wallet had taken were never checked against a root.
   const verified = Math.min(tree.size, state.checkpoint?.size ?? 0);
   try {
@@ -116,5 +122,9 @@ export async function syncFromMirror(
     throw new PoolMismatchError("the mirror's events end before its head");
   state.checkpointCursor = target.seq;
   state.poolTime = Math.max(state.poolTime, target.time);
-  state.checkpoint = { seq: target.seq, root: target.root, size: target.size, time: target.time };
+  // Candidate anchors: the pool node's own checkpoints up to the target (its page, read to confirm
+  // it), each checked against the tree — the grid's anchor is often the one before the newest.
+  for (const cp of confirmed.checkpoints)
+    if (cp.seq <= target.seq && cp.size <= tree.size && tree.root(cp.size) === cp.root)
+      holdCheckpoint(context, { seq: cp.seq, root: cp.root, size: cp.size, time: cp.time });
 }

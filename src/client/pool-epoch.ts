@@ -7,9 +7,11 @@
 import type { WalletState } from './store.js';
 
 /**
- * The pool's epoch length in ms, `null` while the wallet knows none. Kept small on purpose: the
- * anchors' part of the wallet is what learns the epoch from the pool.
+ * The pool's epoch length in ms, `null` while the wallet knows none or the pool runs without a
+ * grid: the grid the wallet learned from the pool node itself (`wallet-anchor.ts`).
  */
-export function poolEpochMs(_state: WalletState): number | null {
-  return null;
+export function poolEpochMs(state: WalletState): number | null {
+  const grid = state.epoch;
+  // E = 1 ms is no grid (a test or devnet pool): no epoch to age notes by.
+  return grid && grid.epochMs > 1 ? grid.epochMs : null;
 }

@@ -105,9 +105,16 @@ export interface WalletState {
   pending: StoredPending[];
   /** Event cursor (id of the last event read). */
   eventCursor: number;
-  /** Checkpoint cursor and the latest checkpoint. */
+  /**
+   * Checkpoint cursor, and the checkpoint the wallet anchors to: on the pool's epoch grid, the
+   * newest held at least the delay old (`wallet-anchor.ts`); without a grid, the latest read.
+   */
   checkpointCursor: number;
   checkpoint: { seq: number; root: DigestHex; size: number; time: number } | null;
+  /** The pool's epoch grid, from the pool node's own head (absent: not learned yet). */
+  epoch?: { epochMs: number; anchorDelayMs: number };
+  /** Grid checkpoints read and verified that the wallet may still anchor to, oldest first. */
+  anchors?: { seq: number; root: DigestHex; size: number; time: number }[];
   /** Latest pool time seen (unix ms), from events and checkpoints. */
   poolTime: number;
   /** Unix ms of the last completed sync. */

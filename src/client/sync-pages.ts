@@ -9,6 +9,7 @@ import type { DigestHex } from '../core/digest.js';
 import { PAGE_SIZES, type PoolEvent, type PoolNodeClient } from '../pool-node/client.js';
 import { PoolMismatchError } from './errors.js';
 import { pagesAhead } from './pages-ahead.js';
+import { holdCheckpoint } from './wallet-anchor.js';
 import type { WalletContext } from './wallet-context.js';
 
 /** Leaves written and hashed together (16 pages: one fsync per run). */
@@ -95,7 +96,8 @@ export async function readEvents(
 
 /**
  * 3. Checkpoints up to `headSeq` (none to ask for when the head names none newer than the
- * cursor); the latest one the local tree covers must have the root the wallet computes.
+ * cursor); each the local tree covers must have the root the wallet computes, and those on the
+ * pool's epoch grid are held as candidate anchors.
  * @throws PoolMismatchError when a checkpoint's root is not the local tree's at its size
  */
 export async function readCheckpoints(
@@ -119,7 +121,8 @@ export async function readCheckpoints(
           `checkpoint ${cp.seq} has a root the wallet's copy of the tree does not give: another or a reset pool`,
         );
       }
-      state.checkpoint = { seq: cp.seq, root: cp.root, size: cp.size, time: cp.time };
+      // A candidate anchor when on the grid (wallet-anchor.ts); the anchor is chosen after the sync.
+      holdCheckpoint(context, { seq: cp.seq, root: cp.root, size: cp.size, time: cp.time });
     }
     if (checkpoints.length < PAGE_SIZES.checkpoints) return;
   }

@@ -13,6 +13,7 @@ import {
   WalletBehindError,
 } from './errors.js';
 import type { StoredNote } from './store.js';
+import { refreshAnchor } from './wallet-anchor.js';
 import type { WalletContext } from './wallet-context.js';
 
 /** What the wallet holds, in atomic units. */
@@ -52,7 +53,7 @@ export function shownNotes(ctx: WalletContext): Set<string> {
 /** The balance, from notes and pending records only. */
 export function balanceOf(ctx: WalletContext): Balance {
   const locked = lockedNotes(ctx);
-  const anchored = ctx.state.checkpoint?.size ?? 0;
+  const anchored = refreshAnchor(ctx)?.size ?? 0;
   let spendable = 0n;
   let pending = 0n;
   let unconfirmed = 0n;
@@ -68,7 +69,7 @@ export function balanceOf(ctx: WalletContext): Balance {
 
 /** Unspent, unlocked notes in the latest checkpoint synced, neither shown nor young. */
 export function spendableNotes(ctx: WalletContext): StoredNote[] {
-  const size = ctx.state.checkpoint?.size ?? 0;
+  const size = refreshAnchor(ctx)?.size ?? 0;
   const locked = lockedNotes(ctx);
   const shown = shownNotes(ctx);
   return ctx.state.notes.filter(
@@ -89,7 +90,8 @@ export function spendableNotes(ctx: WalletContext): StoredNote[] {
  *   UnpayableRequirementsError when it is unknown, spent or locked by a payment
  */
 export function ownNote(ctx: WalletContext, commitment: string): StoredNote {
-  const checkpoint = ctx.state.checkpoint;
+  // The anchor the epoch grid names now: notes are chosen against it (wallet-anchor.ts).
+  const checkpoint = refreshAnchor(ctx);
   const note = ctx.state.notes.find((n) => n.commitment === commitment);
   if (!note || note.spent || lockedNotes(ctx).has(commitment))
     throw new UnpayableRequirementsError('no such unspent, unlocked note in this wallet');
@@ -106,7 +108,7 @@ export function ownNote(ctx: WalletContext, commitment: string): StoredNote {
  *   and waits for its refresh: `note_needs_refresh`), NoteTooYoungError, InsufficientFundsError
  */
 export function coveringNote(ctx: WalletContext, amount: bigint): StoredNote {
-  const checkpoint = ctx.state.checkpoint;
+  const checkpoint = refreshAnchor(ctx);
   if (!checkpoint)
     throw new WalletBehindError('the wallet has no checkpoint: sync it with the pool first');
   const locked = lockedNotes(ctx);

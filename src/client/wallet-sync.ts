@@ -4,7 +4,8 @@
  * (and the store), events (applied by `wallet-events.ts`), checkpoints checked against the tree's
  * root — and then the pending payments the pool's clock (or, when the pool is idle, the wallet's)
  * has outlived. Through a mirror, the mirror's pages are checked against the pool node first
- * (`mirror-sync.ts`). The wallet syncs on its own schedule, never at payment time and never asking
+ * (`mirror-sync.ts`). The pool's epoch grid comes from the pool node's own head, and the anchor
+ * from the grid checkpoints read (`wallet-anchor.ts`). The wallet syncs on its own schedule, never at payment time and never asking
  * for one path.
  */
 
@@ -12,6 +13,7 @@ import type { PoolNodeState } from '../pool-node/read-schemas.js';
 import { PoolMismatchError } from './errors.js';
 import { mirrorBehind, syncFromMirror } from './mirror-sync.js';
 import { readCheckpoints, readEvents, readLeaves, type Stop } from './sync-pages.js';
+import { learnGrid, refreshAnchor } from './wallet-anchor.js';
 import type { WalletContext } from './wallet-context.js';
 import { EventApplier } from './wallet-events.js';
 
@@ -56,8 +58,12 @@ export class WalletSync {
     const { state, tree, tickets } = this.context;
     const head = await this.context.pages.state();
     checkNetwork(this.context, head);
+    // The epoch grid from the pool node's own head; through a mirror, from the pool node's own
+    // checkpoints page when the anchor is confirmed (mirror-sync.ts), never the mirror's head.
+    if (!this.context.mirrored) learnGrid(this.context, head);
     const leavesBefore = tree.size;
     const checkpointBefore = state.checkpointCursor;
+    const anchorBefore = state.checkpoint?.seq;
     const found = { events: 0, notes: 0, settled: 0 };
     const apply = async (events: Parameters<EventApplier['applyEvents']>[0]) => {
       const page = await this.events.applyEvents(events);
@@ -72,6 +78,8 @@ export class WalletSync {
     } else if (!mirrorBehind(this.context, head)) {
       await syncFromMirror(this.context, head, apply);
     }
+    // The anchor the grid names now, among the checkpoints held.
+    refreshAnchor(this.context);
     // 4. Pending payments the pool's clock has outlived.
     const released = releaseExpired(this.context);
     state.syncedAt = this.context.clock();
@@ -83,6 +91,7 @@ export class WalletSync {
       tree.size !== leavesBefore ||
       found.events > 0 ||
       state.checkpointCursor !== checkpointBefore ||
+      state.checkpoint?.seq !== anchorBefore ||
       released > 0 ||
       firstRestore
     )

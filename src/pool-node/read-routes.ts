@@ -82,7 +82,8 @@ export function registerPages(app: FastifyInstance, ledger: Ledger): void {
       if (cachePage(request, reply, 'checkpoints', read.page, head, window))
         return reply.code(304).send();
       const checkpoints = window.count > 0 ? await ledger.checkpoints(window.at, window.count) : [];
-      return { checkpoints, next: checkpoints.at(-1)?.seq ?? window.at };
+      const { epochMs, anchorDelayMs } = ledger.epoch;
+      return { checkpoints, next: checkpoints.at(-1)?.seq ?? window.at, epochMs, anchorDelayMs };
     },
   );
 

@@ -91,6 +91,20 @@ export type PoolNodeState = Static<typeof StateReplySchema>;
 export const CheckpointsPageSchema = Type.Object({
   checkpoints: Type.Array(CheckpointSchema),
   next: count('the cursor of the next page'),
+  // On a fixed page: the pool's grid, which a wallet reading a mirror takes from the pool node's
+  // own page (the one it confirms its anchor on), never from the mirror's head.
+  epochMs: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: 'the epoch grid, ms, as /state shows it (pages only)',
+    }),
+  ),
+  anchorDelayMs: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description: 'the anchor delay, ms, as /state shows it (pages only)',
+    }),
+  ),
 });
 /** What `GET /checkpoints` answers: checkpoints of a page (or after a cursor), oldest first. */
 export type CheckpointsPage = Static<typeof CheckpointsPageSchema>;
