@@ -92,3 +92,5 @@ export {
 } from './wallet-sync.js';
 export type { Balance } from './wallet-notes.js';
 export type { CreateWalletOptions, WalletOptions } from './wallet-options.js';
+export { MIN_POOL_EPOCH_MS } from './epoch-minimum.js';
+export { type HeldCheckpoint, PoolEpochError } from './wallet-anchor.js';

@@ -12,6 +12,7 @@ import { ownerOf } from '../core/witness.js';
 import { PoolNodeClient } from '../pool-node/client.js';
 import { DEVNET_NETWORK, type NetworkProfile } from '../scheme/index.js';
 import { DepositTickets } from './deposit-tickets.js';
+import { minEpochMsOf } from './epoch-minimum.js';
 import { handOverFetch } from './handover-fetch.js';
 import { PoolTransport } from './pool-transport.js';
 import type { WalletState, WalletStore } from './store.js';
@@ -61,6 +62,8 @@ export interface WalletContext {
   readonly reserved: Set<string>;
   /** The minimum age of notes before they are spent (`WalletOptions.notes`). */
   readonly noteAges: NoteAges;
+  /** The shortest epoch grid accepted from the pool node, ms (`WalletOptions.minEpochMs`). */
+  readonly minEpochMs: number;
   /** Writes the state to the store (serialised, in call order; a no-op without a store). */
   save(): Promise<void>;
 }
@@ -113,6 +116,7 @@ export function walletContext(
     tickets: new DepositTickets(core, owner, state),
     reserved: new Set(),
     noteAges: new NoteAges(options.notes ?? {}, () => poolEpochMs(state), clock),
+    minEpochMs: minEpochMsOf(options.minEpochMs),
     save: () => writer.save(),
   };
 }

@@ -69,6 +69,13 @@ export interface WalletOptions {
    * `{ spendNow: true }` to spend younger notes, with a warning (docs/privacy.md, "Notes").
    */
   readonly notes?: NoteAgeOptions | undefined;
+  /**
+   * The shortest epoch grid the wallet accepts from its pool node, ms (default 10 000; in Node
+   * `PRIV_STARK_MIN_EPOCH_MS`): a pool advertising a finer one — 1 ms is no grid — is refused with
+   * `pool_epoch_too_short`, as its anchors would single the wallet out. Set 1 for a test or devnet
+   * pool run without a grid (docs/privacy.md, "Anchors and sync").
+   */
+  readonly minEpochMs?: number | undefined;
 }
 
 /** Options of {@link Wallet.create} besides {@link WalletOptions}. */
