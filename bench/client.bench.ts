@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { payingFetch, Wallet } from '../src/client/index.js';
 import { loadCore, randomDigest } from '../src/core/index.js';
 import { SERVICE_DEFAULTS, startService } from '../src/service/index.js';
+import { NO_EPOCH_GRID } from '../src/scheme/index.js';
 import { expressMerchant, startStack } from '../testkit/stack.js';
 import { environment, writeResults } from './report.js';
 
@@ -29,6 +30,7 @@ async function syncBench(core: Awaited<ReturnType<typeof loadCore>>) {
   const service = await startService(
     {
       ...SERVICE_DEFAULTS,
+      epoch: NO_EPOCH_GRID,
       facilitator: false,
       poolPort: 0,
       dataDir: dir,

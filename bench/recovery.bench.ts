@@ -37,6 +37,7 @@ import {
 } from '../src/core/index.js';
 import { recipientNote, settlementId, type StoreOp } from '../src/ledger/index.js';
 import { SERVICE_DEFAULTS, startService } from '../src/service/index.js';
+import { NO_EPOCH_GRID } from '../src/scheme/index.js';
 import { environment, writeResults } from './report.js';
 
 const LEAVES = Number(process.env.RECOVERY_BENCH_LEAVES ?? 1_000_000);
@@ -178,6 +179,7 @@ async function buildPool(
   const service = await startService(
     {
       ...SERVICE_DEFAULTS,
+      epoch: NO_EPOCH_GRID,
       facilitator: false,
       poolPort: 0,
       dataDir: dir,

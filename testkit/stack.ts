@@ -32,6 +32,7 @@ import {
   privStarkRoutes,
 } from '../src/server/index.js';
 import { type RunningService, SERVICE_DEFAULTS, startService } from '../src/service/index.js';
+import { NO_EPOCH_GRID } from '../src/scheme/index.js';
 
 export const API_KEY = 'e2e-api-key-0123456789abcdef';
 export const OPERATOR_TOKEN = 'e2e-operator-token-0123456789';
@@ -66,6 +67,7 @@ export async function startStack(core: PrivStarkCore, options: StackOptions = {}
   const service = await startService(
     {
       ...SERVICE_DEFAULTS,
+      epoch: NO_EPOCH_GRID,
       port: 0,
       poolPort: 0,
       dataDir: dir,

@@ -21,7 +21,7 @@ import type { Address, Hex } from 'viem';
 
 import { payingFetch, settlementOf, Wallet } from '../client/index.js';
 import { loadCore } from '../core/index.js';
-import type { NetworkProfile } from '../scheme/index.js';
+import { NO_EPOCH_GRID, type NetworkProfile } from '../scheme/index.js';
 import {
   PrivStarkFacilitatorClient,
   privStarkFastify,
@@ -169,6 +169,8 @@ async function story(
     startService(
       {
         ...SERVICE_DEFAULTS,
+        // No epoch grid: the demo pays seconds after funding (a real pool anchors on 60 s epochs).
+        epoch: NO_EPOCH_GRID,
         port: 0,
         poolPort: 0,
         dataDir: join(dir, 'pool'),
@@ -195,7 +197,7 @@ async function story(
     6,
   );
   const pool = service.poolNodeUrl!;
-  const wallet = () => Wallet.create({ core, pool, network: profile });
+  const wallet = () => Wallet.create({ core, pool, network: profile, minEpochMs: 1 });
   const [payer, shop, second] = [await wallet(), await wallet(), await wallet()];
   const { depositBySignature, waitForPayout } = await import('../client/chain.js');
   for (const n of [1, 2]) {

@@ -20,7 +20,7 @@ import Fastify from 'fastify';
 import { DEPOSIT_GAP, payingFetch, settlementOf, Wallet } from '../client/index.js';
 import { loadCore, type PrivStarkCore } from '../core/index.js';
 import { PoolNodeClient } from '../pool-node/client.js';
-import { DEVNET_NETWORK } from '../scheme/index.js';
+import { DEVNET_NETWORK, NO_EPOCH_GRID } from '../scheme/index.js';
 import {
   PrivStarkFacilitatorClient,
   privStarkFastify,
@@ -74,6 +74,8 @@ export async function demoCommand(
       startService(
         {
           ...SERVICE_DEFAULTS,
+          // No epoch grid: the demo pays seconds after funding (a real pool anchors on 60 s epochs).
+          epoch: NO_EPOCH_GRID,
           port: 0,
           poolPort: 0,
           dataDir: dir,
@@ -95,9 +97,9 @@ export async function demoCommand(
         await new Promise((r) => setTimeout(r, 50));
       for (const w of wallets) await w.sync();
     };
-    const payer = await Wallet.create({ core, pool: poolUrl });
-    const shop = await Wallet.create({ core, pool: poolUrl });
-    const second = await Wallet.create({ core, pool: poolUrl });
+    const payer = await Wallet.create({ core, pool: poolUrl, minEpochMs: 1 });
+    const shop = await Wallet.create({ core, pool: poolUrl, minEpochMs: 1 });
+    const second = await Wallet.create({ core, pool: poolUrl, minEpochMs: 1 });
     const m1 = await step(`merchant on Fastify, paid to ${shop.address.slice(0, 24)}…`, () =>
       merchant(service.facilitatorUrl!, apiKey, shop.address, 'merchant'),
     );

@@ -19,6 +19,7 @@ import {
   startService,
 } from '../service/index.js';
 import { CHAIN_OPTIONS, chainConfig } from './chain-flags.js';
+import { EPOCH_OPTIONS, epochGridConfig } from './epoch-flags.js';
 import { parameterSetList } from './start.js';
 import { UsageError } from './usage-error.js';
 
@@ -29,6 +30,8 @@ export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--
                     and hand proofs over; --proof-store-max N (PROOF_STORE_MAX, 10000) handed-over proofs kept at once;
                     --handover-rate-limit N (HANDOVER_RATE_LIMIT, 120) hand-overs per minute and client address;
                     --parameter-sets IDS (PROOF_PARAMETER_SETS, 3,2) proof parameter sets the hand-over accepts;
+                    --epoch-ms N (EPOCH_MS, 60000; 1: no grid) one checkpoint per epoch boundary, anchored to
+                    once --anchor-delay-ms N (ANCHOR_DELAY_MS, 10000) old;
                     a pool backed by an escrow on a chain: --chain-rpc URL --escrow ADDRESS --operator-key-file FILE
                     [--confirmations N|safe|finalized] [--deny-list FILE] [--chain-id N] [--token ADDRESS]
                     [--deploy-block N] (CHAIN_RPC_URL, ESCROW_ADDRESS, OPERATOR_KEY_FILE or OPERATOR_KEY,
@@ -69,6 +72,7 @@ async function serve(argv: string[]): Promise<number> {
       'proof-store-max': { type: 'string' },
       'handover-rate-limit': { type: 'string' },
       'parameter-sets': { type: 'string' },
+      ...EPOCH_OPTIONS,
       ...CHAIN_OPTIONS,
     },
     strict: true,
@@ -122,6 +126,7 @@ function serveConfig(
       'checkpoint interval',
       d.checkpointIntervalMs,
     ),
+    epoch: epochGridConfig(values, env),
     operatorToken: env.POOL_OPERATOR_TOKEN || undefined,
     logLevel: v['log-level'] ?? env.LOG_LEVEL ?? d.logLevel,
     proofStoreCapacity: integer(

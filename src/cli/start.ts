@@ -17,6 +17,7 @@ import {
   startService,
 } from '../service/index.js';
 import { CHAIN_FLAGS_USAGE, CHAIN_OPTIONS, chainConfig } from './chain-flags.js';
+import { EPOCH_FLAGS_USAGE, EPOCH_OPTIONS, epochGridConfig } from './epoch-flags.js';
 import { UsageError } from './usage-error.js';
 
 export { UsageError };
@@ -35,6 +36,7 @@ export const START_USAGE = `usage: priv-stark start [options]
   --insecure-no-auth          no API keys; refused unless the host is loopback
   --metrics-port N            Prometheus listener, off when unset (METRICS_PORT)
   --checkpoint-interval-ms N  checkpoint cadence (CHECKPOINT_INTERVAL_MS, 2000)
+${EPOCH_FLAGS_USAGE}
   --log-level L               pino level (LOG_LEVEL, info)
   --proof-store-max N         handed-over proofs kept at once, compact payments (PROOF_STORE_MAX,
                               10000; about 62 KB each)
@@ -94,6 +96,7 @@ export function startConfig(
         'proof-store-max': { type: 'string' },
         'handover-rate-limit': { type: 'string' },
         'parameter-sets': { type: 'string' },
+        ...EPOCH_OPTIONS,
         ...CHAIN_OPTIONS,
       },
       strict: true,
@@ -125,6 +128,7 @@ export function startConfig(
       10,
       3_600_000,
     ),
+    epoch: epochGridConfig(values, env),
     operatorToken: env.POOL_OPERATOR_TOKEN || undefined,
     logLevel: str('log-level', 'LOG_LEVEL') ?? d.logLevel,
     verifyThreads: env.VERIFY_THREADS

@@ -45,7 +45,13 @@ import {
   type HandOverLimits,
   resolveOperatorToken,
 } from '../pool-node/index.js';
-import { ContextDigests, DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
+import {
+  ContextDigests,
+  DEFAULT_EPOCH_GRID,
+  DEVNET_NETWORK,
+  type EpochGrid,
+  SCHEME,
+} from '../scheme/index.js';
 import { sharedTracing, tracingRequested } from '../tracing/index.js';
 import { generatedApiKey } from './api-key.js';
 import type { ChainServiceConfig, OpenedChain } from './chain-wiring.js';
@@ -82,6 +88,12 @@ export interface ServiceConfig {
   readonly metricsPort: number | undefined;
   /** Checkpoint cadence, ms. */
   readonly checkpointIntervalMs: number;
+  /**
+   * The epoch grid wallets anchor to (`EPOCH_MS`, `ANCHOR_DELAY_MS`): one checkpoint per boundary,
+   * stamped with it; anchors older than the grid allows are refused `root_too_old`.
+   * `NO_EPOCH_GRID` (E = 1 ms): a checkpoint whenever the timer asks — tests, a devnet that must not wait.
+   */
+  readonly epoch: EpochGrid;
   /** The operator's deposit token (generated and kept in `dataDir` when undefined). */
   readonly operatorToken: string | undefined;
   /** pino level of every listener's log. */
@@ -122,6 +134,7 @@ export const SERVICE_DEFAULTS: ServiceConfig = {
   insecureNoAuth: false,
   metricsPort: undefined,
   checkpointIntervalMs: 2000,
+  epoch: DEFAULT_EPOCH_GRID,
   operatorToken: undefined,
   logLevel: 'info',
   verifyThreads: undefined,
@@ -271,6 +284,7 @@ export async function startService(
       network: network.network,
       asset: network.asset,
       checkpointIntervalMs: config.checkpointIntervalMs,
+      epoch: config.epoch,
       proofStoreCapacity: config.proofStoreCapacity,
       acceptedParameterSets: accepted,
       onTimerError: (error) => say(`priv-stark: checkpoint failed: ${messageOf(error)}`),
@@ -428,6 +442,8 @@ export async function startService(
           url: poolNodeUrl,
           store: store.kind,
           checkpointIntervalMs: config.checkpointIntervalMs,
+          epochMs: config.epoch.epochMs,
+          anchorDelayMs: config.epoch.anchorDelayMs,
           traces: tracing !== null,
         },
         'pool node ready',

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { OPERATOR_KEY_ENV } from '../../src/chain/keys.js';
 import { noteCommitment } from '../../src/ledger/index.js';
-import { chainAssetId, chainNetworkId } from '../../src/scheme/index.js';
+import { chainAssetId, chainNetworkId, NO_EPOCH_GRID } from '../../src/scheme/index.js';
 import {
   type RunningService,
   SERVICE_DEFAULTS,
@@ -51,6 +51,7 @@ function config(
 ): ServiceConfig {
   return {
     ...SERVICE_DEFAULTS,
+    epoch: NO_EPOCH_GRID,
     port: 0,
     poolPort: 0,
     dataDir: tempDir(),

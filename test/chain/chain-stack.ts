@@ -12,7 +12,11 @@ import type { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 import { privStarkEscrowAbi } from '../../src/chain/contract-artifacts.js';
-import { chainNetworkProfile, type ChainNetworkProfile } from '../../src/scheme/index.js';
+import {
+  chainNetworkProfile,
+  type ChainNetworkProfile,
+  NO_EPOCH_GRID,
+} from '../../src/scheme/index.js';
 import { type RunningService, SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
 import { type EscrowFixture, escrowCall, escrowFixture, sharedChain } from './shared.js';
 import { minedFrom } from '../../testkit/chain.js';
@@ -54,6 +58,7 @@ export async function chainStack(options: { fee?: bigint } = {}): Promise<ChainS
   const service = await startService(
     {
       ...SERVICE_DEFAULTS,
+      epoch: NO_EPOCH_GRID,
       port: 0,
       poolPort: 0,
       dataDir,

@@ -22,6 +22,7 @@ import {
 import { type LocalNode, startLocalNode } from '../../src/chain/local-node.js';
 import { chainOf } from '../../src/chain/rpc-client.js';
 import { SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
+import { NO_EPOCH_GRID } from '../../src/scheme/index.js';
 import { TEST_ESCROW_PARAMETERS, USDC_DOMAIN } from '../../testkit/chain.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -123,6 +124,7 @@ describe('pool serve with a chain', () => {
     const service = await startService(
       {
         ...SERVICE_DEFAULTS,
+        epoch: NO_EPOCH_GRID,
         facilitator: false,
         poolPort: 0,
         dataDir: mkdtempSync(join(dir, 'data-')),

@@ -18,7 +18,7 @@ import { privStarkEscrowAbi } from '../../src/chain/contract-artifacts.js';
 import { loadCore, randomDigest } from '../../src/core/index.js';
 import { Ledger, openStore } from '../../src/ledger/index.js';
 import { buildPoolNode } from '../../src/pool-node/index.js';
-import { messageOf, SCHEME } from '../../src/scheme/index.js';
+import { messageOf, SCHEME, NO_EPOCH_GRID } from '../../src/scheme/index.js';
 import {
   SERVICE_DEFAULTS,
   type ServiceConfig,
@@ -73,6 +73,7 @@ function config(keyFiles: string[]): ServiceConfig {
   dirs.push(dataDir);
   return {
     ...SERVICE_DEFAULTS,
+    epoch: NO_EPOCH_GRID,
     port: 0,
     poolPort: 0,
     metricsPort: 0,

@@ -23,6 +23,7 @@ import {
   WATCHED_STATES,
 } from '../../src/ledger/index.js';
 import { type RunningService, SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
+import { NO_EPOCH_GRID } from '../../src/scheme/index.js';
 import type { Chain } from '../../testkit/chain.js';
 import {
   depositDirect,
@@ -115,6 +116,7 @@ function restart(f: EscrowFixture, keyFile: string, dataDir: string): Promise<Ru
   return startService(
     {
       ...SERVICE_DEFAULTS,
+      epoch: NO_EPOCH_GRID,
       facilitator: false,
       poolPort: 0,
       dataDir,

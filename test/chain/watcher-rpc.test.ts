@@ -16,7 +16,7 @@ import { chainClients } from '../../src/chain/rpc-client.js';
 import { type PaymentContext, spendWitness } from '../../src/core/index.js';
 import { registerChainGauges } from '../../src/http/chain-metrics.js';
 import { noteCommitment } from '../../src/ledger/index.js';
-import { chainAssetId, chainNetworkId } from '../../src/scheme/index.js';
+import { chainAssetId, chainNetworkId, NO_EPOCH_GRID } from '../../src/scheme/index.js';
 import { SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
 import { fixturePayment, fixtures } from '../../testkit/fixtures.js';
 import type { Chain } from '../../testkit/chain.js';
@@ -186,6 +186,7 @@ describe('the deposit watcher behind a hostile RPC', () => {
     const service = await startService(
       {
         ...SERVICE_DEFAULTS,
+        epoch: NO_EPOCH_GRID,
         port: 0,
         poolPort: 0,
         dataDir: mkdtempSync(join(tmpdir(), 'priv-stark-rpc-')),

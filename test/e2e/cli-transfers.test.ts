@@ -21,6 +21,7 @@ import { Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { PoolNodeClient } from '../../src/pool-node/index.js';
 import { type RunningService, SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
+import { NO_EPOCH_GRID } from '../../src/scheme/index.js';
 import { OPERATOR_TOKEN, type Stack, startStack } from '../../testkit/stack.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -282,6 +283,7 @@ describe('priv-stark wallet split', () => {
     const slow: RunningService = await startService(
       {
         ...SERVICE_DEFAULTS,
+        epoch: NO_EPOCH_GRID,
         port: 0,
         poolPort: 0,
         dataDir: data,

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningService, SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
+import { NO_EPOCH_GRID } from '../../src/scheme/index.js';
 
 const OPS = fileURLToPath(new URL('../../ops/', import.meta.url));
 const PROMTOOL = [process.env.PROMTOOL, '/usr/bin/promtool', '/usr/local/bin/promtool'].find(
@@ -56,6 +57,7 @@ describe('the dashboard and alert rules', () => {
     service = await startService(
       {
         ...SERVICE_DEFAULTS,
+        epoch: NO_EPOCH_GRID,
         port: 0,
         poolPort: 0,
         metricsPort: 0,

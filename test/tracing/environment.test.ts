@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { type RunningService, SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
+import { NO_EPOCH_GRID } from '../../src/scheme/index.js';
 import { tracingRequested } from '../../src/tracing/index.js';
 import { handOverBody } from '../../testkit/bodies.js';
 import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
@@ -112,6 +113,7 @@ describe('the service and the OTEL_* environment', () => {
     service = await startService(
       {
         ...SERVICE_DEFAULTS,
+        epoch: NO_EPOCH_GRID,
         port: 0,
         poolPort: 0,
         dataDir: dir,

@@ -26,6 +26,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type RunningService, SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
+import { NO_EPOCH_GRID } from '../../src/scheme/index.js';
 import { handOverBody } from '../../testkit/bodies.js';
 import { type Fixtures, fixtures, fundPool, type PaymentFixture } from '../../testkit/fixtures.js';
 import { compactRequestOf, liveSpec, requestOf } from '../http/helpers/requests.js';
@@ -137,6 +138,7 @@ describe('traces of the service', () => {
     service = await startService(
       {
         ...SERVICE_DEFAULTS,
+        epoch: NO_EPOCH_GRID,
         port: 0,
         poolPort: 0,
         dataDir: dir,

@@ -26,6 +26,7 @@ import {
   privStarkRoutes,
 } from '../../../src/server/index.js';
 import { SERVICE_DEFAULTS, startService } from '../../../src/service/index.js';
+import { NO_EPOCH_GRID } from '../../../src/scheme/index.js';
 
 const API_KEY = 'browser-e2e-api-key-0123456789';
 const OPERATOR_TOKEN = 'browser-e2e-operator-0123456789';
@@ -83,6 +84,7 @@ export async function startBrowserStack(payTo: string, assets: ShopAssets): Prom
     const service = await startService(
       {
         ...SERVICE_DEFAULTS,
+        epoch: NO_EPOCH_GRID,
         port: 0,
         poolPort: 0,
         poolCorsOrigins: [shopUrl],
