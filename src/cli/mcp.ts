@@ -20,11 +20,12 @@ import {
 } from '../client/index.js';
 import { loadCore } from '../core/index.js';
 import { parseAmount } from '../scheme/index.js';
+import { TRANSPORT_FLAGS, TRANSPORT_USAGE } from './transport-flags.js';
 import { walletLocation } from './wallet.js';
 import { walletNetwork } from './wallet-network.js';
 
 export const MCP_USAGE = `  mcp [--http PORT] [--policy FILE] [--ledger FILE] [--wallet FILE] [--pool URL] [--pool-mirror URL]
-                    [--ready-notes CxV]
+                    [--ready-notes CxV] ${TRANSPORT_USAGE}
                     MCP server for agents (stdio; --http: streamable HTTP on 127.0.0.1, PRIV_STARK_MCP_TOKEN
                     for a bearer token): pays with the wallet only within the operator's policy file
                     (PRIV_STARK_POLICY, ./priv-stark.policy.json); spend ledger PRIV_STARK_LEDGER,
@@ -32,6 +33,7 @@ export const MCP_USAGE = `  mcp [--http PORT] [--policy FILE] [--ledger FILE] [-
                     at least 100000 spendable for payments at once; --transitions-per-minute N
                     (PRIV_STARK_TRANSITIONS_PER_MINUTE, 6) caps merge_notes and split_note; --pool-mirror
                     (PRIV_STARK_POOL_MIRROR) reads the public log from a cache or mirror (docs/mcp.md);
+                    --transport and --pool-proxy as for pay (the direct path's warning on stderr);
                     in a chain pool, --evm-key-file FILE (PRIV_STARK_EVM_KEY_FILE) and --chain-rpc URL
                     (CHAIN_RPC_URL) let the deposit tool fund the wallet from that EVM account`;
 
@@ -151,6 +153,7 @@ export async function mcpCommand(
       wallet: { type: 'string' },
       pool: { type: 'string' },
       'pool-mirror': { type: 'string' },
+      ...TRANSPORT_FLAGS,
       'sync-interval-ms': { type: 'string' },
       'ready-notes': { type: 'string' },
       'transitions-per-minute': { type: 'string' },

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 
 import { payingFetch, settlementOf, Wallet } from '../client/index.js';
 import { loadCore } from '../core/index.js';
+import { TRANSPORT_FLAGS } from './transport-flags.js';
 import { type CliIo, walletLocation } from './wallet.js';
 import { walletNetwork } from './wallet-network.js';
 
@@ -31,6 +32,7 @@ export async function payCommand(
       wallet: { type: 'string' },
       pool: { type: 'string' },
       'pool-mirror': { type: 'string' },
+      ...TRANSPORT_FLAGS,
       method: { type: 'string' },
       header: { type: 'string', multiple: true },
       data: { type: 'string' },

@@ -51,10 +51,11 @@ import {
   WALLET_CHAIN_USAGE,
   waitForExitPayout,
 } from './wallet-chain.js';
+import { TRANSPORT_FLAGS, TRANSPORT_USAGE, transportOptions } from './transport-flags.js';
 import { walletNetwork } from './wallet-network.js';
 
 export const WALLET_USAGE = `  wallet new|address|sync|balance|deposit|tickets|payments [--wallet FILE] [--pool URL]
-                    [--pool-mirror URL]
+                    [--pool-mirror URL] ${TRANSPORT_USAGE}
                     a payer's or merchant's wallet (PRIV_STARK_WALLET, ./priv-stark.wallet; POOL_URL;
                     PRIV_STARK_POOL_MIRROR: a cache or mirror of the pool's public log to read from,
                     checked against the pool node, which still takes the writes):
@@ -80,8 +81,12 @@ ${WALLET_CHAIN_USAGE}
                     splits notes until C (at most ${READY_NOTES_MAX}) notes of at least N are spendable, for
                     payments at once and back to back; exit 1 when T ms (60000) pass first
   pay <url> [--method M] [--header 'K: V'] [--data BODY] [--no-wait] [--wallet FILE] [--pool URL]
-                    [--pool-mirror URL]
-                    pays a 402 with the wallet (stock @x402/fetch), prints the response and the settlement`;
+                    [--pool-mirror URL] ${TRANSPORT_USAGE}
+                    pays a 402 with the wallet (stock @x402/fetch), prints the response and the settlement
+  --transport private-first|private-only, --pool-proxy URL (PRIV_STARK_TRANSPORT, PRIV_STARK_POOL_PROXY)
+                    how writes reach the pool node: the merchant's relay, inline, the proxy (http://,
+                    socks5h://…; else HTTPS_PROXY/HTTP_PROXY/ALL_PROXY with NO_PROXY), then directly with
+                    a warning on stderr; private-only refuses that last path (no_private_transport)`;
 
 /** Where the CLI writes. */
 export interface CliIo {
@@ -103,10 +108,14 @@ export function walletLocation(
     wallet?: string | undefined;
     pool?: string | undefined;
     'pool-mirror'?: string | undefined;
+    transport?: string | undefined;
+    'pool-proxy'?: string | undefined;
   },
   env: NodeJS.ProcessEnv = process.env,
 ) {
   return {
+    // How writes reach the pool node: --transport, --pool-proxy (`transport-flags.ts`).
+    ...transportOptions(values, env),
     path: values.wallet ?? env.PRIV_STARK_WALLET ?? './priv-stark.wallet',
     pool: values.pool ?? env.POOL_URL ?? `http://127.0.0.1:${env.POOL_PORT ?? '4021'}`,
     // Unset or empty: the wallet reads the pool node itself.
@@ -265,6 +274,7 @@ function parseWalletArgs(args: string[]) {
       wallet: { type: 'string' },
       pool: { type: 'string' },
       'pool-mirror': { type: 'string' },
+      ...TRANSPORT_FLAGS,
       sk: { type: 'string' },
       amount: { type: 'string' },
       reissue: { type: 'string' },
