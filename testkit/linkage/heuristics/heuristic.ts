@@ -1,0 +1,15 @@
+/**
+ * @module The shape of a linkage heuristic: a name, the leak it exploits (the switch its must-fail
+ * twin re-enables), and from the operator's view a score for any two items — higher when the
+ * operator believes they came from one wallet.
+ */
+
+import type { Item, OperatorView } from '../operator-view.js';
+import type { ScoringContext } from './evidence.js';
+
+export interface Heuristic {
+  readonly name: string;
+  /** The leak it feeds on, as docs/privacy.md names it. */
+  readonly leak: string;
+  prepare(view: OperatorView, context: ScoringContext): (a: Item, b: Item) => number;
+}

@@ -1,0 +1,36 @@
+/**
+ * @module Refill timing: transparent splits name their recipient — the wallet's own shielded
+ * address — and come right after what emptied a note: a payment (a top-up) or a deposit (the
+ * first splits). Each item's evidence is the recipients of the transfers within 5 simulated
+ * seconds after it (deposits: after the checkpoint that published them would be finer; the
+ * arrival is used), weighted by closeness.
+ */
+
+import { evidenceScorer, weighted, type Evidence } from './evidence.js';
+import type { Heuristic } from './heuristic.js';
+
+const WINDOW_S = 5;
+const TAU_S = 1;
+
+export const refillTiming: Heuristic = {
+  name: 'refill timing',
+  leak: 'transparent splits',
+  prepare(view, { compression }) {
+    const windowMs = (WINDOW_S * 1000) / compression;
+    const tauMs = (TAU_S * 1000) / compression;
+    const transfers = view.items.filter((i) => i.kind === 'transfer' && i.counterparty !== null);
+    const evidence = new Map<string, Evidence>();
+    for (const item of view.items) {
+      if (item.kind === 'transfer') continue;
+      const weights = new Map<string, number>();
+      for (const t of transfers) {
+        const after = t.time - item.time;
+        if (after <= 0 || after > windowMs) continue;
+        const w = Math.exp(-after / tauMs);
+        weights.set(t.counterparty!, Math.max(weights.get(t.counterparty!) ?? 0, w));
+      }
+      evidence.set(item.id, weighted(weights));
+    }
+    return evidenceScorer(evidence);
+  },
+};

@@ -1,0 +1,54 @@
+/**
+ * @module The run written out as JSON Lines, so anyone can run their own heuristics on it
+ * (schema: docs/privacy.md, "The linkage test"): the operator's view — one line per recorded
+ * request, per database event, per checkpoint — and, apart, the ground truth — one line per actor
+ * (address and role) and per item (its owner and, for payments, how the proof travelled).
+ */
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+import { transports } from './pairs.js';
+import type { LinkageRun } from './run.js';
+import { ownerOf } from './truth.js';
+
+const line = (value: unknown) =>
+  JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
+
+/** The operator's view as lines. */
+export function viewLines(run: LinkageRun): string[] {
+  const { view } = run;
+  return [
+    line({ type: 'run', config: run.config, compression: run.config.compression }),
+    ...view.requests.map((r) => line({ type: 'request', ...r })),
+    ...view.events.map((e) => line({ type: 'event', ...e })),
+    ...view.checkpoints.map((c) => line({ type: 'checkpoint', ...c })),
+  ];
+}
+
+/** The ground truth as lines. */
+export function truthLines(run: LinkageRun): string[] {
+  const how = transports(run.view, run.truth);
+  return [
+    ...run.truth.actors.map((a) => line({ type: 'actor', ...a })),
+    ...run.view.items.map((i) =>
+      line({
+        type: 'item',
+        id: i.id,
+        kind: i.kind,
+        wallet: ownerOf(run.truth, i) ?? null,
+        transport: how.get(i.id) ?? null,
+      }),
+    ),
+  ];
+}
+
+/** Writes `linkage-view.jsonl` and `linkage-truth.jsonl` into `directory`. */
+export function writeJsonl(run: LinkageRun, directory: string): { view: string; truth: string } {
+  const view = `${directory}/linkage-view.jsonl`;
+  const truth = `${directory}/linkage-truth.jsonl`;
+  mkdirSync(dirname(view), { recursive: true });
+  writeFileSync(view, `${viewLines(run).join('\n')}\n`);
+  writeFileSync(truth, `${truthLines(run).join('\n')}\n`);
+  return { view, truth };
+}

@@ -1,0 +1,179 @@
+/**
+ * @module The operator's view of a run, as an operator would assemble it: the recording proxies'
+ * requests and the pool's database rows read by SQL (events with their arrival times, checkpoints),
+ * joined by what both name — nullifiers, anchors, proof references. From them the items the
+ * linkage test scores: deposits, merchant payments and exits, plus the pool's own transfers
+ * (splits) and the wallets' reads (syncs). Nothing here knows which wallet did what.
+ */
+
+import Database from 'better-sqlite3';
+
+import type { RecordedRequest } from './recording-proxy.js';
+
+/** A deposit, a payment at a merchant, an exit, or a transfer through the pool node. */
+export interface Item {
+  /** `d:`, `p:`, `e:` or `t:` and the commitment or the nullifier. */
+  readonly id: string;
+  readonly kind: 'deposit' | 'payment' | 'exit' | 'transfer';
+  /** Arrival of its write at the operator (the request's time, else the event's), unix ms. */
+  readonly time: number;
+  /** Public amount (decimal atomic units). */
+  readonly amount: string;
+  /** Deposit: its commitment; others: the nullifiers spent. */
+  readonly keys: readonly string[];
+  /** The checkpoint root the proof is anchored to (null for a deposit). */
+  readonly anchor: string | null;
+  /** Source addresses of the requests that carried it to the operator (hand-over, write). */
+  readonly sources: readonly string[];
+  /** Payments: the merchant's address (the `/settle` caller); transfers: their recipient. */
+  readonly counterparty: string | null;
+  /** Payments: whether the proof came inline in the payment (no hand-over). */
+  readonly inline: boolean;
+}
+
+/** A read of the public log (a sync's request). */
+export interface Read {
+  readonly time: number;
+  readonly source: string;
+  readonly path: string;
+  /** Where the reply said the next read starts (`next`), if it said. */
+  readonly next: string | null;
+}
+
+/** A checkpoint as the database holds it. */
+export interface CheckpointRow {
+  readonly seq: number;
+  readonly root: string;
+  readonly size: number;
+  readonly time: number;
+}
+
+/** What the operator has after a run. */
+export interface OperatorView {
+  readonly requests: readonly RecordedRequest[];
+  readonly events: readonly Record<string, unknown>[];
+  readonly checkpoints: readonly CheckpointRow[];
+  readonly items: readonly Item[];
+  readonly reads: readonly Read[];
+  /** Addresses that called the facilitator with an API key: the merchants, as the operator knows them. */
+  readonly merchants: ReadonlySet<string>;
+}
+
+const READ_PATH = /^\/(leaves|events|checkpoints|state)(\/|\?|$)/;
+
+/** Rows of the pool database at `file` (read-only) and the proxies' `requests`, joined. */
+export function readOperatorView(file: string, requests: readonly RecordedRequest[]): OperatorView {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  let events: Record<string, unknown>[];
+  let checkpoints: CheckpointRow[];
+  try {
+    events = db.prepare('SELECT * FROM events ORDER BY id').all() as Record<string, unknown>[];
+    checkpoints = (
+      db.prepare('SELECT seq, root, size, created_at FROM checkpoints ORDER BY seq').all() as {
+        seq: number;
+        root: string;
+        size: number;
+        created_at: number;
+      }[]
+    ).map((c) => ({ seq: c.seq, root: c.root, size: c.size, time: c.created_at }));
+  } finally {
+    db.close();
+  }
+  const merchants = new Set(
+    requests.filter((r) => r.service === 'facilitator').map((r) => r.source),
+  );
+  const byNullifier = new Map<string, RecordedRequest[]>();
+  for (const r of requests)
+    if (r.method === 'POST')
+      for (const n of r.sent.nullifiers) byNullifier.set(n, [...(byNullifier.get(n) ?? []), r]);
+  const items: Item[] = [];
+  for (const e of events) {
+    const item = itemOf(e, byNullifier);
+    if (item !== null) items.push(item);
+  }
+  const reads = requests
+    .filter((r) => r.service === 'pool' && r.method === 'GET' && READ_PATH.test(r.path))
+    .map((r) => ({
+      time: r.time,
+      source: r.source,
+      path: r.path,
+      next: r.answered.cursors[0] ?? null,
+    }));
+  return { requests, events, checkpoints, items, reads, merchants };
+}
+
+const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+
+function itemOf(
+  e: Record<string, unknown>,
+  byNullifier: Map<string, RecordedRequest[]>,
+): Item | null {
+  const kind = String(e.kind);
+  const time = Number(e.created_at);
+  const amount = String(e.amount);
+  if (kind === 'deposit') {
+    const commitment = String(e.commitment);
+    return {
+      id: `d:${commitment}`,
+      kind: 'deposit',
+      time,
+      amount,
+      keys: [commitment],
+      anchor: null,
+      sources: [],
+      counterparty: null,
+      inline: false,
+    };
+  }
+  const nullifiers = [text(e.nullifier), text(e.nullifier_2)].filter(
+    (n): n is string => n !== null,
+  );
+  const first = nullifiers[0];
+  if (first === undefined) return null;
+  const carried = nullifiers.flatMap((n) => byNullifier.get(n) ?? []);
+  const settle = carried.find(
+    (r) => r.service === 'facilitator' && r.path.startsWith('/settle') && r.status === 200,
+  );
+  const poolWrites = carried.filter((r) => r.service === 'pool');
+  const anchor =
+    [settle, ...poolWrites].find((r) => r !== undefined && r.sent.roots.length > 0)?.sent
+      .roots[0] ?? null;
+  const writeTime = Math.min(...carried.map((r) => r.time), time);
+  if (kind === 'settlement' && settle !== undefined)
+    return {
+      id: `p:${first}`,
+      kind: 'payment',
+      time: writeTime,
+      amount,
+      keys: nullifiers,
+      anchor,
+      sources: [...new Set(poolWrites.map((r) => r.source))],
+      counterparty: settle.source,
+      inline: settle.sent.references.length === 0,
+    };
+  if (kind === 'settlement' && poolWrites.some((r) => r.path.startsWith('/transfers')))
+    return {
+      id: `t:${first}`,
+      kind: 'transfer',
+      time: writeTime,
+      amount,
+      keys: nullifiers,
+      anchor,
+      sources: [...new Set(poolWrites.map((r) => r.source))],
+      counterparty: text(e.recipient),
+      inline: false,
+    };
+  if (kind === 'withdrawal')
+    return {
+      id: `e:${first}`,
+      kind: 'exit',
+      time: writeTime,
+      amount,
+      keys: nullifiers,
+      anchor,
+      sources: [...new Set(poolWrites.map((r) => r.source))],
+      counterparty: text(e.recipient),
+      inline: false,
+    };
+  return null;
+}

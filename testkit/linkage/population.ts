@@ -1,0 +1,101 @@
+/**
+ * @module The simulated population and its schedule, drawn from a seed in simulated seconds:
+ * wallets that deposit, sync every 30–300 s, pay a Poisson number of times (mean 5) at merchants
+ * chosen uniformly, and exit what is left; ten merchants, 30 % of them without a relay. The
+ * schedule is what each wallet does and when — never what the operator sees, which the run
+ * produces from the real service.
+ */
+
+import { Random } from './random.js';
+
+/** How large a population and over how long. */
+export interface PopulationShape {
+  readonly wallets: number;
+  readonly merchants: number;
+  /** Share of merchants that mount no relay (0.3). */
+  readonly withoutRelay: number;
+  /** Mean payments per wallet (Poisson). */
+  readonly meanPayments: number;
+  /** Sync interval range, simulated seconds ([30, 300]). */
+  readonly syncSeconds: readonly [number, number];
+  /** Simulated seconds from the first deposit to the last exit. */
+  readonly horizonSeconds: number;
+  /** Simulated seconds syncs go on past the horizon, for writes still waiting for one. */
+  readonly tailSeconds: number;
+  readonly seed: number;
+}
+
+/** The issue's population (the bench's size; CI takes `wallets` from its own budget). */
+export const POPULATION_DEFAULTS: PopulationShape = {
+  wallets: 200,
+  merchants: 10,
+  withoutRelay: 0.3,
+  meanPayments: 5,
+  syncSeconds: [30, 300],
+  horizonSeconds: 3600,
+  tailSeconds: 300,
+  seed: 25,
+};
+
+export interface PlannedMerchant {
+  readonly id: number;
+  readonly relay: boolean;
+  /** Price of its one paid route, atomic units. */
+  readonly price: bigint;
+}
+
+export interface PlannedWallet {
+  readonly id: number;
+  /** Atomic units deposited once, at {@link depositAt}. */
+  readonly deposit: bigint;
+  readonly depositAt: number;
+  readonly syncEvery: number;
+  /** First scheduled sync (after the deposit). */
+  readonly firstSyncAt: number;
+  readonly payments: readonly { readonly at: number; readonly merchant: number }[];
+  readonly exitAt: number;
+}
+
+export interface Population {
+  readonly shape: PopulationShape;
+  readonly merchants: readonly PlannedMerchant[];
+  readonly wallets: readonly PlannedWallet[];
+}
+
+/** Prices a merchant may charge (atomic units of a 6-decimal dollar: $0.01, $0.02, $0.05). */
+const PRICES = [10_000n, 20_000n, 50_000n] as const;
+/** Deposits people make: $1, $2 or $5. */
+const DEPOSITS = [1_000_000n, 2_000_000n, 5_000_000n] as const;
+
+/** Draws a population of `shape`. */
+export function drawPopulation(shape: PopulationShape): Population {
+  const random = new Random(shape.seed);
+  const withoutRelay = Math.round(shape.merchants * shape.withoutRelay);
+  const merchants = Array.from({ length: shape.merchants }, (_, id) => ({
+    id,
+    relay: id >= withoutRelay,
+    price: random.pick(PRICES),
+  }));
+  const h = shape.horizonSeconds;
+  const wallets = Array.from({ length: shape.wallets }, (_, id): PlannedWallet => {
+    const depositAt = random.uniform(0, 0.15 * h);
+    const syncEvery = random.uniform(shape.syncSeconds[0], shape.syncSeconds[1]);
+    const count = random.poisson(shape.meanPayments);
+    const first = depositAt + 0.05 * h;
+    const last = 0.85 * h;
+    const payments = Array.from({ length: count }, () => ({
+      at: random.uniform(first, last),
+      merchant: random.below(shape.merchants),
+    })).sort((a, b) => a.at - b.at);
+    return {
+      id,
+      deposit: random.pick(DEPOSITS),
+      depositAt,
+      syncEvery,
+      firstSyncAt: depositAt + random.uniform(0, syncEvery),
+      payments,
+      exitAt: random.uniform(0.88 * h, 0.98 * h),
+    };
+  });
+  return { shape, merchants, wallets };
+}

@@ -1,0 +1,208 @@
+/**
+ * @module One linkage run: the real service (facilitator and pool node on SQLite) behind the
+ * operator's recording proxies, the population's merchants and wallets on their own loopback
+ * addresses, the schedule played in compressed time (simulated seconds / `compression` = real
+ * seconds; the service's own timers — every `…Ms` setting of `SERVICE_DEFAULTS` but timeouts — are
+ * divided by the same factor), then the operator's view and the ground truth.
+ */
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Wallet } from '../../src/client/index.js';
+import type { PrivStarkCore } from '../../src/core/index.js';
+import { PoolNodeClient } from '../../src/pool-node/index.js';
+import { SERVICE_DEFAULTS, type ServiceConfig, startService } from '../../src/service/index.js';
+import type { LinkageConfig } from './config.js';
+import { type RunningMerchant, startMerchant } from './merchants.js';
+import { type OperatorView, readOperatorView } from './operator-view.js';
+import type { Population } from './population.js';
+import { Random } from './random.js';
+import { startRecordingProxy } from './recording-proxy.js';
+import { actorAddress } from './source-address.js';
+import { type Actor, type GroundTruth, groundTruth } from './truth.js';
+import { type ActorLog, WalletActor } from './wallet-actor.js';
+
+const API_KEY = 'linkage-api-key-0123456789abcdef';
+const OPERATOR_TOKEN = 'linkage-operator-token-0123456789';
+const BANK_ADDRESS = '127.3.0.1';
+const merchantAddress = (i: number) => `127.2.0.${i + 1}`;
+
+/** What a run produced. */
+export interface LinkageRun {
+  readonly config: LinkageConfig;
+  readonly population: Population;
+  readonly view: OperatorView;
+  readonly truth: GroundTruth;
+  readonly logs: readonly ActorLog[];
+  /** Real seconds the schedule took, and the whole run. */
+  readonly scheduleSeconds: number;
+  readonly totalSeconds: number;
+}
+
+/** `config` with every timer in ms (but timeouts) divided by `factor`, recursively. */
+function compressTimers<T>(value: T, factor: number): T {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (typeof v === 'number' && /Ms$/.test(key) && !/timeout/i.test(key))
+      out[key] = Math.max(1, Math.round(v / factor));
+    else out[key] = compressTimers(v, factor);
+  }
+  return out as T;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs `population` under `config` against a fresh service and returns what the operator saw. */
+export async function runLinkage(
+  core: PrivStarkCore,
+  population: Population,
+  config: LinkageConfig,
+): Promise<LinkageRun> {
+  const started = performance.now();
+  const dir = mkdtempSync(join(tmpdir(), 'priv-stark-linkage-'));
+  const compressed = compressTimers(SERVICE_DEFAULTS, config.compression);
+  // The service's epoch grid (when it has one): compressed, or none for the last-sync twin.
+  const grid = (compressed as { epoch?: { epochMs: number; anchorDelayMs: number } }).epoch;
+  const epoch = config.anchors === 'last-sync' ? { epochMs: 1, anchorDelayMs: 0 } : grid;
+  const serviceConfig: ServiceConfig = {
+    ...compressed,
+    ...(epoch === undefined ? {} : { epoch }),
+    port: 0,
+    poolPort: 0,
+    dataDir: dir,
+    logLevel: 'silent',
+    apiKeys: API_KEY,
+    operatorToken: OPERATOR_TOKEN,
+  };
+  const service = await startService(serviceConfig, () => undefined);
+  const facilitator = await startRecordingProxy('facilitator', service.facilitatorUrl!);
+  const pool = await startRecordingProxy('pool', service.poolNodeUrl!);
+  const merchants: RunningMerchant[] = [];
+  const actors: Actor[] = [{ address: BANK_ADDRESS, role: 'bank', id: 0 }];
+  const wallets: Wallet[] = [];
+  try {
+    for (const m of population.merchants) {
+      const payee = await Wallet.create({
+        core,
+        pool: pool.url,
+        ...(epoch === undefined ? {} : { minEpochMs: epoch.epochMs }),
+      });
+      merchants.push(
+        await startMerchant({
+          id: m.id,
+          address: merchantAddress(m.id),
+          payTo: payee.address,
+          price: m.price,
+          relay: m.relay && config.handOvers === 'default',
+          facilitatorUrl: facilitator.url,
+          apiKey: API_KEY,
+        }),
+      );
+      actors.push({ address: merchantAddress(m.id), role: 'merchant', id: m.id });
+    }
+    const world = {
+      merchants,
+      prices: population.merchants.map((m) => m.price),
+      bank: new PoolNodeClient(pool.url, { token: OPERATOR_TOKEN }),
+      bankAddress: BANK_ADDRESS,
+      config,
+      random: new Random(population.shape.seed ^ 0x5eed),
+    };
+    const walletActors: WalletActor[] = [];
+    for (const plan of population.wallets) {
+      // A wallet refuses a pool whose epoch is below its minimum: the compressed grid's is lower.
+      const walletOptions = epoch === undefined ? {} : { minEpochMs: epoch.epochMs };
+      const wallet = await Wallet.create({
+        core,
+        pool: new PoolNodeClient(pool.url),
+        ...walletOptions,
+      });
+      wallets.push(wallet);
+      walletActors.push(new WalletActor(plan, actorAddress(plan.id), wallet, world));
+      actors.push({ address: actorAddress(plan.id), role: 'wallet', id: plan.id });
+    }
+    const scheduleStart = performance.now();
+    await playSchedule(population, walletActors, config.compression, world.random);
+    const scheduleSeconds = (performance.now() - scheduleStart) / 1000;
+    for (const a of walletActors) await a.stopKeeper();
+    // Let the last writes settle and a checkpoint cover them, then read the wallets' truth.
+    await sleep(
+      Math.max(
+        200,
+        (4 * SERVICE_DEFAULTS.checkpointIntervalMs) / config.compression,
+        2 * ((epoch?.epochMs ?? 0) + (epoch?.anchorDelayMs ?? 0)),
+      ),
+    );
+    for (const a of walletActors) await a.wallet.sync().catch(() => undefined);
+    const view = readOperatorView(join(dir, 'pool.sqlite'), [
+      ...facilitator.records,
+      ...pool.records,
+    ]);
+    return {
+      config,
+      population,
+      view,
+      truth: groundTruth(wallets, actors),
+      logs: walletActors.map((a) => a.log),
+      scheduleSeconds,
+      totalSeconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    for (const m of merchants) await m.close().catch(() => undefined);
+    await facilitator.close();
+    await pool.close();
+    await service.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Plays every wallet's plan in compressed time; resolves when every action has finished. */
+async function playSchedule(
+  population: Population,
+  actors: readonly WalletActor[],
+  compression: number,
+  random: Random,
+): Promise<void> {
+  const real = (simulated: number) => (simulated * 1000) / compression;
+  const running = new Set<Promise<void>>();
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  const t0 = performance.now();
+  const at = (simulated: number, action: () => Promise<void>) =>
+    timers.push(
+      setTimeout(
+        () => {
+          const p = action().finally(() => running.delete(p));
+          running.add(p);
+        },
+        Math.max(0, real(simulated) - (performance.now() - t0)),
+      ),
+    );
+  // Syncs go on one longest interval past the horizon, so writes waiting for a sync are made.
+  const horizon = population.shape.horizonSeconds + population.shape.tailSeconds;
+  for (const actor of actors) {
+    const plan = actor.plan;
+    at(plan.depositAt, async () => {
+      await actor.deposit();
+      actor.startKeeper();
+    });
+    for (let t = plan.firstSyncAt; t < horizon; t += plan.syncEvery)
+      at(t, async () => {
+        const waiting = await actor.sync();
+        for (const write of waiting)
+          at(
+            ((performance.now() - t0) * compression) / 1000 +
+              random.exponential(plan.syncEvery / 4),
+            write,
+          );
+      });
+    for (const p of plan.payments) at(p.at, () => actor.pay(p.merchant));
+    at(plan.exitAt, () => actor.exit());
+  }
+  await sleep(real(horizon));
+  // Writes deferred past the horizon still run; wait for everything in flight.
+  for (let i = 0; i < 600 && running.size > 0; i++) await Promise.allSettled([...running]);
+  for (const t of timers) clearTimeout(t);
+}

@@ -1,0 +1,81 @@
+/**
+ * @module The runs the linkage test and bench make: the population sizes (CI: 48 wallets — 48² ≥
+ * 2,000 deposit–exit pairs — over 30 simulated minutes at 40×; the bench: 200 wallets over an hour,
+ * at real time unless told otherwise) and the must-fail twins, each one leak re-enabled on a small
+ * population at a low compression (the heuristics' windows cannot be shorter than the real time a
+ * proof takes, so a twin keeps the traffic per real second near what the real population makes).
+ */
+
+import { DEFAULT_CONFIG, type LinkageConfig } from './config.js';
+import type { PairType } from './pairs.js';
+import { POPULATION_DEFAULTS, type PopulationShape } from './population.js';
+
+/** The default configuration's CI run. */
+export const CI_SHAPE: PopulationShape = {
+  ...POPULATION_DEFAULTS,
+  wallets: 48,
+  horizonSeconds: 1800,
+  tailSeconds: 300,
+};
+export const CI_COMPRESSION = 40;
+
+/** The bench's population (the issue's size). */
+export const BENCH_SHAPE: PopulationShape = { ...POPULATION_DEFAULTS, wallets: 200 };
+
+/** A twin's population: small, and slow enough that a proof's real time stays short. */
+export const TWIN_SHAPE: PopulationShape = {
+  ...POPULATION_DEFAULTS,
+  wallets: 8,
+  horizonSeconds: 400,
+  tailSeconds: 60,
+};
+export const TWIN_COMPRESSION = 10;
+
+/** A must-fail twin: the heuristic, the pair type where its leak shows, and the run. */
+export interface Twin {
+  readonly heuristic: string;
+  readonly pairType: PairType;
+  readonly shape: PopulationShape;
+  readonly config: LinkageConfig;
+}
+
+/** The address join needs no timing: its twin runs at the CI's compression, longer, for more payments. */
+const ADDRESS_TWIN_SHAPE: PopulationShape = { ...TWIN_SHAPE, wallets: 12, horizonSeconds: 900 };
+
+const twin = (
+  name: string,
+  change: Partial<LinkageConfig>,
+  compression = TWIN_COMPRESSION,
+): LinkageConfig => ({
+  ...DEFAULT_CONFIG,
+  ...change,
+  name,
+  compression,
+});
+
+export const TWINS: readonly Twin[] = [
+  {
+    heuristic: 'address join',
+    pairType: 'payment-payment',
+    shape: ADDRESS_TWIN_SHAPE,
+    config: twin('direct hand-overs', { handOvers: 'direct' }, CI_COMPRESSION),
+  },
+  {
+    heuristic: 'anchor join',
+    pairType: 'payment-payment',
+    shape: TWIN_SHAPE,
+    config: twin('last-sync anchors', { anchors: 'last-sync' }),
+  },
+  {
+    heuristic: 'timing join',
+    pairType: 'payment-payment',
+    shape: TWIN_SHAPE,
+    config: twin('sync before each write', { writes: 'sync-before-write' }),
+  },
+  {
+    heuristic: 'refill timing',
+    pairType: 'payment-payment',
+    shape: TWIN_SHAPE,
+    config: twin('transparent splits', { keeper: 'transparent' }),
+  },
+];
