@@ -43,7 +43,8 @@ export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--
                     exits to pay out, oldest first, with their payout status (operator token)
   pool payout <withdrawal id> paying|paid|failed [--url URL] [--token T] [--data-dir D]
                     records a payout step: paying before paying, then paid, or failed (the owner gets
-                    the exit's refund note back); the withdrawal id is the payment's idempotency key
+                    the exit's refund note back); the withdrawal id is the payment's idempotency key;
+                    a pool backed by a chain refuses steps by hand (chain_payouts_only): its payout sender records them
   deposit --amount N --pre 0x… [--url URL] [--token T] [--data-dir D]
                     shield N atomic units to a precommitment H_PRE(owner, rho) (operator token required)`;
 
