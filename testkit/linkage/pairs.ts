@@ -18,7 +18,12 @@ export const PAIR_TYPES = [
 ] as const;
 export type PairType = (typeof PAIR_TYPES)[number];
 
-/** How a payment's proof reached the operator. */
+/**
+ * How a payment's proof reached the operator. `unknown`: no hand-over seen, or one from an address
+ * that is neither a proxy's nor the payer's nor a merchant's (another actor's, or the unbound
+ * 127.0.0.1 — a connection opened outside the payer's context), which the pass criterion never
+ * counts as private.
+ */
 export type Transport = 'inline' | 'relay' | 'proxy' | 'direct' | 'unknown';
 
 export interface Pair {
@@ -37,6 +42,7 @@ export function transports(view: OperatorView, truth: GroundTruth): Map<string, 
   const walletAddress = new Map(
     truth.actors.filter((a) => a.role === 'wallet').map((a) => [a.id, a.address]),
   );
+  const actorAddresses = new Set([...truth.actors.map((a) => a.address), '127.0.0.1']);
   const out = new Map<string, Transport>();
   for (const item of view.items) {
     if (item.kind !== 'payment') continue;
@@ -49,6 +55,7 @@ export function transports(view: OperatorView, truth: GroundTruth): Map<string, 
     if (source === undefined) out.set(item.id, 'unknown');
     else if (merchantAddresses.has(source)) out.set(item.id, 'relay');
     else if (owner !== undefined && walletAddress.get(owner) === source) out.set(item.id, 'direct');
+    else if (actorAddresses.has(source)) out.set(item.id, 'unknown');
     else out.set(item.id, 'proxy');
   }
   return out;

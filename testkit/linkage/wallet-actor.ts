@@ -149,7 +149,7 @@ export class WalletActor {
         ? `${error.message} ${String((error as { cause?: unknown }).cause ?? '')}`
         : '';
     const reason =
-      /insufficient funds|not in a checkpoint|too young|younger than|needs_refresh/i.exec(
+      /insufficient funds|not in a checkpoint|no checkpoint|too young|younger than|needs_refresh/i.exec(
         text,
       )?.[0];
     if (reason !== undefined) this.log.waitedFor[reason] = (this.log.waitedFor[reason] ?? 0) + 1;
