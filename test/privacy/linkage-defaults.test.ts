@@ -1,0 +1,49 @@
+// The linkage test on the default configuration (issue 25, part 6 — the measure of the issue): 48
+// wallets, 10 merchants (3 without a relay), payments Poisson with mean 5, syncs every 30–300
+// simulated seconds, over 30 simulated minutes at 40× (testkit/linkage/scenarios.ts), against the
+// real service on loopback. Pass: for payments that went by relay, inline or proxy, every
+// heuristic's and the best combination's 95 % upper bound ≤ 0.60 on payment–payment,
+// deposit–payment and payment–exit pairs, with ≥ 2,000 pairs of each type; the table (and the
+// share of payments by transport) is printed.
+//
+// PENDING: the privacy features of issue 25 are being built; until they land, the defaults leak
+// (direct hand-overs: address join 1.00) and this test fails. It runs when
+// PRIV_STARK_LINKAGE_DEFAULTS=1 and is to be switched on for good once they have landed — the
+// assertion is the issue's, not weakened.
+
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
+import { DEFAULT_CONFIG } from '../../testkit/linkage/config.js';
+import { measureRun, measureTable } from '../../testkit/linkage/measure.js';
+import { drawPopulation } from '../../testkit/linkage/population.js';
+import { runLinkage } from '../../testkit/linkage/run.js';
+import { CI_COMPRESSION, CI_SHAPE } from '../../testkit/linkage/scenarios.js';
+
+const ENABLED = process.env.PRIV_STARK_LINKAGE_DEFAULTS === '1';
+
+let core: PrivStarkCore;
+beforeAll(async () => {
+  if (ENABLED) core = await loadCore();
+});
+
+describe.runIf(ENABLED)('the default configuration links no payments', () => {
+  it('every heuristic and their best combination: upper bound ≤ 0.60 for payments by relay, inline or proxy', async () => {
+    const run = await runLinkage(core, drawPopulation(CI_SHAPE), {
+      ...DEFAULT_CONFIG,
+      compression: CI_COMPRESSION,
+    });
+    const measure = measureRun(run);
+    console.log(
+      `default configuration: ${run.totalSeconds.toFixed(0)} s (schedule ${run.scheduleSeconds.toFixed(0)} s at ${CI_COMPRESSION}×); payments by transport ${JSON.stringify(measure.transports)}; pairs ${JSON.stringify(measure.pairs)}\n` +
+        `relay, inline or proxy:\n${measureTable(measure, 'private')}\nall payments:\n${measureTable(measure, 'all')}`,
+    );
+    for (const count of Object.values(measure.pairs)) expect(count).toBeGreaterThanOrEqual(2000);
+    const judged = measure.lines.filter((l) => l.scope === 'private');
+    for (const line of judged) {
+      // No payment by relay, inline or proxy leaves nothing to judge: that fails too.
+      expect(line.estimate.positives, `${line.heuristic} ${line.pairType}`).toBeGreaterThan(0);
+      expect(line.estimate.high, `${line.heuristic} ${line.pairType}`).toBeLessThanOrEqual(0.6);
+    }
+  }, 300_000);
+});
