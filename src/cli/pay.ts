@@ -11,6 +11,7 @@ import { loadCore } from '../core/index.js';
 import { TRANSPORT_FLAGS } from './transport-flags.js';
 import { type CliIo, walletLocation } from './wallet.js';
 import { walletNetwork } from './wallet-network.js';
+import { syncBeforeWrite } from './write-delay.js';
 
 const stdio: CliIo = {
   out: (l) => process.stdout.write(`${l}\n`),
@@ -38,6 +39,7 @@ export async function payCommand(
       data: { type: 'string' },
       'no-wait': { type: 'boolean' },
       'wait-ms': { type: 'string' },
+      'no-delay': { type: 'boolean' },
     },
     allowPositionals: true,
     strict: true,
@@ -50,7 +52,8 @@ export async function payCommand(
   const where = walletLocation(values, env);
   const core = await loadCore();
   const wallet = await Wallet.open({ core, ...where, network: await walletNetwork(where) });
-  await wallet.sync();
+  // Stored state when it covers the epoch, else a sync and a random wait (write-delay.ts).
+  await syncBeforeWrite(wallet, { noDelay: values['no-delay'] === true, say: io.err });
   const headers = new Headers();
   for (const h of values.header ?? []) {
     const at = h.indexOf(':');

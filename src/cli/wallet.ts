@@ -52,6 +52,7 @@ import {
   waitForExitPayout,
 } from './wallet-chain.js';
 import { TRANSPORT_FLAGS, TRANSPORT_USAGE, transportOptions } from './transport-flags.js';
+import { syncBeforeWrite } from './write-delay.js';
 import { walletNetwork } from './wallet-network.js';
 
 export const WALLET_USAGE = `  wallet new|address|sync|balance|deposit|tickets|payments [--wallet FILE] [--pool URL]
@@ -76,13 +77,17 @@ export const WALLET_USAGE = `  wallet new|address|sync|balance|deposit|tickets|p
                     withdraws N atomic units out of the pool to an account (eip155:<chain>:<EIP-55
                     address> or solana:<chain>:<key>); the operator pays it out, or the wallet gets
                     it back as a refund note
+  wallet transfer|split|merge|exit ... [--no-delay]
+                    a wallet whose state does not cover the pool's current epoch syncs, then waits a
+                    random delay of at least one epoch before writing (--no-delay: at once, warned)
 ${WALLET_CHAIN_USAGE}
   wallet ready --count C --value N [--timeout-ms T]
                     splits notes until C (at most ${READY_NOTES_MAX}) notes of at least N are spendable, for
                     payments at once and back to back; exit 1 when T ms (60000) pass first
   pay <url> [--method M] [--header 'K: V'] [--data BODY] [--no-wait] [--wallet FILE] [--pool URL]
                     [--pool-mirror URL] ${TRANSPORT_USAGE}
-                    pays a 402 with the wallet (stock @x402/fetch), prints the response and the settlement
+                    pays a 402 with the wallet (stock @x402/fetch), prints the response and the settlement;
+                    [--no-delay] as for wallet transfer (a sync, then a random wait of an epoch or more)
   --transport private-first|private-only, --pool-proxy URL (PRIV_STARK_TRANSPORT, PRIV_STARK_POOL_PROXY)
                     how writes reach the pool node: the merchant's relay, inline, the proxy (http://,
                     socks5h://…; else HTTPS_PROXY/HTTP_PROXY/ALL_PROXY with NO_PROXY), then directly with
@@ -287,6 +292,7 @@ function parseWalletArgs(args: string[]) {
       value: { type: 'string' },
       'timeout-ms': { type: 'string' },
       'no-sync': { type: 'boolean' },
+      'no-delay': { type: 'boolean' },
       json: { type: 'boolean' },
       'evm-key-file': { type: 'string' },
       'chain-rpc': { type: 'string' },
@@ -317,6 +323,9 @@ async function runWallet(
   };
   const core = await loadCore();
   const asset = where.network.asset;
+  // One-shot writes: stored state when it covers the epoch, else a sync and a random wait.
+  const beforeWrite = (wallet: Wallet) =>
+    syncBeforeWrite(wallet, { noDelay: values['no-delay'] === true, say: io.err });
   switch (sub) {
     case 'new': {
       const wallet = await Wallet.create({
@@ -417,7 +426,7 @@ async function runWallet(
       const amount = amountFlag('--amount', values.amount);
       const note = noteFlag(single(values.note));
       const wallet = await Wallet.open({ core, ...where });
-      await wallet.sync();
+      await beforeWrite(wallet);
       const receipt = await wallet.transfer(to, amount, { note });
       // The pool settled it: the next sync reads the settlement and resolves the record.
       await wallet.sync().catch(() => undefined);
@@ -432,7 +441,7 @@ async function runWallet(
       const amount = amountFlag('--amount', values.amount);
       const named = noteFlag(single(values.note));
       const wallet = await Wallet.open({ core, ...where });
-      await wallet.sync();
+      await beforeWrite(wallet);
       // Private (a transition: the pool sees neither the amount nor the address) unless a
       // transparent split is asked for explicitly.
       if (!values.transparent) {
@@ -472,7 +481,7 @@ async function runWallet(
       if (named.length !== 0 && named.length !== 2)
         throw new FlagError('--note is given twice (the two notes to merge) or not at all');
       const wallet = await Wallet.open({ core, ...where });
-      await wallet.sync();
+      await beforeWrite(wallet);
       const receipt = await wallet.mergeNotes(
         named.length === 2 ? [named[0] as string, named[1] as string] : undefined,
       );
@@ -493,7 +502,7 @@ async function runWallet(
           : amountFlag('--amount', values.amount);
       const note = noteFlag(single(values.note));
       const wallet = await Wallet.open({ core, ...where });
-      await wallet.sync();
+      await beforeWrite(wallet);
       checkExitWarnings(wallet, values.to, amount, values.yes === true, io);
       const payout = await payoutStart(where.network, values, env);
       const receipt = await wallet.exit(values.to, amount, { note });

@@ -21,7 +21,12 @@
 // The core's modules one by one, not its index: the index also loads the native addon (Node only).
 import type { DigestHex } from '../core/digest.js';
 import type { PrivStarkCore } from '../core/facade.js';
-import type { NetworkProfile, PaymentRequirements, PrivStarkPayload } from '../scheme/index.js';
+import type {
+  EpochGrid,
+  NetworkProfile,
+  PaymentRequirements,
+  PrivStarkPayload,
+} from '../scheme/index.js';
 import type { PoolNodeClient } from '../pool-node/client.js';
 import type { TransferReceipt } from '../pool-node/transfer-schema.js';
 import type { TransitionReceipt } from '../pool-node/transition-schema.js';
@@ -33,6 +38,7 @@ import type {
   WalletState,
   WalletStore,
 } from './store.js';
+import { coversCurrentEpoch } from './wallet-anchor.js';
 import { type WalletContext, walletContext } from './wallet-context.js';
 import { type Balance, balanceOf, lockedNotes } from './wallet-notes.js';
 import type { CreateWalletOptions, WalletOptions } from './wallet-options.js';
@@ -234,6 +240,19 @@ export class Wallet {
    */
   sync(): Promise<SyncReport> {
     return this.syncer.sync();
+  }
+
+  /** The pool's epoch grid as learned from the pool node, `null` before the first sync. */
+  get epochGrid(): EpochGrid | null {
+    return this.context.state.epoch ?? null;
+  }
+
+  /**
+   * Whether the stored state covers the current epoch: the wallet's anchor is the checkpoint every
+   * wallet anchors to now, so a write needs no sync first (always false without a grid).
+   */
+  coversCurrentEpoch(): boolean {
+    return coversCurrentEpoch(this.context);
   }
 
   /**

@@ -97,6 +97,11 @@ describe('the wallet on the epoch grid', () => {
     node.clock.now = T0 + 60_000 + 10_000;
     expect(wallet.balance().unconfirmed).toBe(0n);
     expect(wallet.checkpoint).toMatchObject({ seq: first!.seq, root: first!.root });
+    // Stored state covers this epoch (a one-shot write needs no sync); past the next boundary's
+    // D it no longer does (twin).
+    expect(wallet.coversCurrentEpoch()).toBe(true);
+    node.clock.now = T0 + 120_000 + 10_000;
+    expect(wallet.coversCurrentEpoch()).toBe(false);
   });
 
   it('never anchors to an extra checkpoint off the grid (must-fail), and takes the next grid one (twin)', async () => {
