@@ -8,6 +8,7 @@
  * them).
  */
 
+import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 
 import {
@@ -206,8 +207,10 @@ export async function mcpCommand(
   const ledger = await LedgerFile.open(ledgerPath); // and on a ledger another server holds
   let timer: NodeJS.Timeout | undefined;
   let keeper: KeptReadyNotes | undefined;
+  let stopped = false;
   const stop = async () => {
-    clearInterval(timer);
+    stopped = true;
+    clearTimeout(timer);
     // After the round under way: a split already sent settles (or expires) as a payment does.
     await keeper?.stop();
     await ledger.close();
@@ -223,15 +226,20 @@ export async function mcpCommand(
     const agent = new PaymentAgent({ wallet, policy, ledger, transitionsPerMinute, deposits });
     await agent.start();
     if (syncEvery > 0) {
-      // The wallet syncs on its own schedule, not at payment time.
-      timer = setInterval(
-        () =>
+      // The wallet syncs on its own schedule, not at payment time, each interval drawn anew
+      // (half to one and a half times the mean): a fixed period would name the wallet's syncs.
+      const mean = Math.max(1000, syncEvery);
+      const next = () => {
+        if (stopped) return;
+        timer = setTimeout(() => {
           void agent
             .sync()
-            .catch((error: unknown) => log(`sync failed: ${(error as Error).message}`)),
-        Math.max(1000, syncEvery),
-      );
-      timer.unref();
+            .catch((error: unknown) => log(`sync failed: ${(error as Error).message}`))
+            .finally(next);
+        }, jitteredMs(mean));
+        timer.unref();
+      };
+      next();
     }
     // Splits keep value in the wallet: the spend ledger never links them (not spending), and the
     // keeper splits only while fewer than its count are ready.
@@ -253,4 +261,9 @@ export async function mcpCommand(
   } finally {
     await stop();
   }
+}
+
+/** An interval of mean `meanMs`, uniform in [0.5, 1.5) of it (the platform's cryptographic draw). */
+export function jitteredMs(meanMs: number): number {
+  return Math.round(meanMs * (0.5 + randomInt(0, 2 ** 32) / 2 ** 32));
 }

@@ -71,7 +71,12 @@ export async function payCommand(
   const settlement = settlementOf(response);
   if (settlement) io.out(`settlement (merchant's claim): ${JSON.stringify(settlement)}`);
   const record = wallet.payments().at(-1);
-  if (record && record.status === 'pending' && !values['no-wait']) {
+  // On an epoch grid the settlement is published at the next boundary, and polling that stops at
+  // it would show the operator which syncs are the payer's: `wallet payments` reads it later.
+  const gridded = (wallet.epochGrid?.epochMs ?? 1) > 1;
+  if (record && record.status === 'pending' && gridded && !values['no-wait'])
+    io.out('pool: payment pending (published at the next epoch boundary: see `wallet payments`)');
+  if (record && record.status === 'pending' && !gridded && !values['no-wait']) {
     const deadline = Date.now() + Number(values['wait-ms'] ?? 15_000);
     for (;;) {
       await wallet.sync();
