@@ -1,9 +1,10 @@
 /**
- * @module The runs the linkage test and bench make: the population sizes (CI: 48 wallets — 48² ≥
- * 2,000 deposit–exit pairs — over 30 simulated minutes at 40×; the bench: 200 wallets over an hour,
- * at real time unless told otherwise) and the must-fail twins, each one leak re-enabled on a small
- * population at a low compression (the heuristics' windows cannot be shorter than the real time a
- * proof takes, so a twin keeps the traffic per real second near what the real population makes).
+ * @module The runs the linkage test and bench make: the population sizes (CI: 48 wallets over 30
+ * simulated minutes at 40× — 48² ≥ 2,000 deposit–exit pairs once every wallet's exit completes;
+ * the bench: 200 wallets over an hour, at real time unless told otherwise) and the must-fail twins,
+ * each one leak re-enabled on a small population at a low compression (the heuristics' windows
+ * cannot be shorter than the real time a proof takes, so a twin keeps the traffic per real second
+ * near what the real population makes).
  */
 
 import { DEFAULT_CONFIG, type LinkageConfig } from './config.js';
