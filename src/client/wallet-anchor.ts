@@ -75,8 +75,11 @@ export function learnGrid(context: WalletContext, source: GridSource): void {
   if (known && known.epochMs === epochMs && known.anchorDelayMs === anchorDelayMs) return;
   const grid = { epochMs: epochMs as number, anchorDelayMs: anchorDelayMs as number };
   state.epoch = grid;
-  // Checkpoints held under another grid are not this one's.
-  state.anchors = (state.anchors ?? []).filter((cp) => isOnGrid(cp.time, grid));
+  // Checkpoints held under another grid are not this one's. A wallet file from before the grid
+  // holds its anchor but no list: that anchor is its first candidate when on the grid (a sync
+  // with nothing new would otherwise leave it none).
+  const held = state.anchors ?? (state.checkpoint ? [state.checkpoint] : []);
+  state.anchors = held.filter((cp) => isOnGrid(cp.time, grid));
 }
 
 /**
