@@ -102,9 +102,34 @@ export async function send(
     account,
     chain: foundry,
   } as never);
-  const receipt = await chain.public.waitForTransactionReceipt({ hash });
+  const receipt = await receiptOf(chain, hash, call.functionName);
   if (receipt.status !== 'success') throw new Error(`${call.functionName} reverted on chain`);
   return receipt;
+}
+
+/**
+ * The receipt of `hash`; when the node has not mined it within two minutes (a hang guard, not a
+ * timing threshold), an error that says what the node holds of it (the transaction, its nonce
+ * against the sender's mined and pending counts, the latest block's base fee), so a rare hang on
+ * a loaded machine can be read from the log.
+ */
+async function receiptOf(chain: Chain, hash: Hex, what: string): Promise<TransactionReceipt> {
+  try {
+    return await chain.public.waitForTransactionReceipt({ hash, timeout: 120_000 });
+  } catch (error) {
+    const tx = await chain.public.getTransaction({ hash }).catch(() => null);
+    const block = await chain.public.getBlock().catch(() => null);
+    const counts = tx
+      ? await Promise.all([
+          chain.public.getTransactionCount({ address: tx.from, blockTag: 'latest' }),
+          chain.public.getTransactionCount({ address: tx.from, blockTag: 'pending' }),
+        ]).catch(() => null)
+      : null;
+    throw new Error(
+      `${what} ${hash} not mined: the node holds ${tx ? `nonce ${tx.nonce}, maxFeePerGas ${tx.maxFeePerGas}, block ${tx.blockNumber}` : 'no such transaction'}; sender counts latest/pending ${counts?.join('/') ?? '?'}; latest block ${block?.number} base fee ${block?.baseFeePerGas}, automine ${await chain.test.getAutomine().catch(() => '?')}`,
+      { cause: error },
+    );
+  }
 }
 
 /** Deploys `bytecode` with `args` as `account`; returns the contract's address (EIP-55). */
