@@ -14,7 +14,11 @@ import { Ledger, openStore } from '../src/ledger/index.js';
 import { type Fixtures, fundPool } from '../testkit/fixtures.js';
 import { freePort } from '../testkit/free-port.js';
 
+// The bench's own wallets accept the gridless pool below (a wallet's minimum epoch, docs/privacy.md).
+if (process.env.EPOCH_MS === undefined) process.env.PRIV_STARK_MIN_EPOCH_MS ??= '1';
+
 /** The API key the benches start the service with (`Authorization: Bearer …`). */
+
 export const KEY = 'bench-key-0123456789abcdef';
 /** The pool operator's token (set so the service generates and prints none). */
 export const OPERATOR_TOKEN = 'bench-operator-token-0123456789';
@@ -100,6 +104,10 @@ export async function startService(options: {
       API_KEYS: KEY,
       POOL_OPERATOR_TOKEN: OPERATOR_TOKEN,
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+      // Throughput benches run the pool without an epoch grid (every checkpoint an anchor), as
+      // the builds they are compared with did; EPOCH_MS set in the environment measures a grid.
+      EPOCH_MS: process.env.EPOCH_MS ?? '1',
+      ANCHOR_DELAY_MS: process.env.ANCHOR_DELAY_MS ?? '0',
       ...options.env,
     },
   });
