@@ -18,7 +18,6 @@ import { freePort } from '../testkit/free-port.js';
 if (process.env.EPOCH_MS === undefined) process.env.PRIV_STARK_MIN_EPOCH_MS ??= '1';
 
 /** The API key the benches start the service with (`Authorization: Bearer …`). */
-
 export const KEY = 'bench-key-0123456789abcdef';
 /** The pool operator's token (set so the service generates and prints none). */
 export const OPERATOR_TOKEN = 'bench-operator-token-0123456789';
