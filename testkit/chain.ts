@@ -108,28 +108,24 @@ export async function send(
 }
 
 /**
- * The receipt of `hash`; when the node has not mined it within two minutes (a hang guard, not a
- * timing threshold), an error that says what the node holds of it (the transaction, its nonce
- * against the sender's mined and pending counts, the latest block's base fee), so a rare hang on
- * a loaded machine can be read from the log.
+ * The receipt of `hash`, read until the node has it. Not viem's `waitForTransactionReceipt`: it
+ * reads the receipt again only when the block number moves, and anvil can report a block before
+ * its receipts are readable — with automine and nothing else sent, no later block comes (seen in
+ * the invariant suite under load: mined in the latest block, waited for until the timeout). Gives
+ * up after two minutes (a hang guard, not a timing threshold) saying what the node holds of it.
  */
 async function receiptOf(chain: Chain, hash: Hex, what: string): Promise<TransactionReceipt> {
-  try {
-    return await chain.public.waitForTransactionReceipt({ hash, timeout: 120_000 });
-  } catch (error) {
-    const tx = await chain.public.getTransaction({ hash }).catch(() => null);
-    const block = await chain.public.getBlock().catch(() => null);
-    const counts = tx
-      ? await Promise.all([
-          chain.public.getTransactionCount({ address: tx.from, blockTag: 'latest' }),
-          chain.public.getTransactionCount({ address: tx.from, blockTag: 'pending' }),
-        ]).catch(() => null)
-      : null;
-    throw new Error(
-      `${what} ${hash} not mined: the node holds ${tx ? `nonce ${tx.nonce}, maxFeePerGas ${tx.maxFeePerGas}, block ${tx.blockNumber}` : 'no such transaction'}; sender counts latest/pending ${counts?.join('/') ?? '?'}; latest block ${block?.number} base fee ${block?.baseFeePerGas}, automine ${await chain.test.getAutomine().catch(() => '?')}`,
-      { cause: error },
-    );
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const receipt = await chain.public.getTransactionReceipt({ hash }).catch(() => null);
+    if (receipt) return receipt;
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  const tx = await chain.public.getTransaction({ hash }).catch(() => null);
+  const block = await chain.public.getBlock().catch(() => null);
+  throw new Error(
+    `${what} ${hash} has no receipt after two minutes: the node holds ${tx ? `nonce ${tx.nonce}, maxFeePerGas ${tx.maxFeePerGas}, block ${tx.blockNumber}` : 'no such transaction'}; latest block ${block?.number} base fee ${block?.baseFeePerGas}`,
+  );
 }
 
 /** Deploys `bytecode` with `args` as `account`; returns the contract's address (EIP-55). */
@@ -145,7 +141,7 @@ export async function deploy(
     account,
     chain: foundry,
   } as never);
-  const receipt = await chain.public.waitForTransactionReceipt({ hash });
+  const receipt = await receiptOf(chain, hash, 'deployment');
   if (receipt.status !== 'success' || !receipt.contractAddress)
     throw new Error('deployment reverted');
   return getAddress(receipt.contractAddress);
