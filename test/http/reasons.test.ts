@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { randomDigest } from '../../src/core/index.js';
 import { PoolUnavailableError } from '../../src/ledger/index.js';
 import {
+  DEFAULT_EPOCH_GRID,
   encodeProof,
   MAX_PROOF_BYTES,
   messageOf,
@@ -259,6 +260,30 @@ describe('every reason over HTTP', () => {
     }
     // nothing of it was settled
     expect((await post(app, 'settle', requestOf(p))).statusCode).toBe(200);
+  });
+
+  it('422 root_too_old for an anchor superseded longer ago than the epoch grid allows, then 200 within it (the twin)', async () => {
+    const p = pay(6);
+    const expiryMs = p.payment.expiry * 1000;
+    const clock = { now: expiryMs - 86_400_000 };
+    const { app, pool } = await open({
+      fund: true,
+      clock: () => clock.now,
+      ledger: { epoch: DEFAULT_EPOCH_GRID },
+    });
+    // The funding checkpoint (the payment's anchor) superseded at the next boundary.
+    clock.now += DEFAULT_EPOCH_GRID.epochMs;
+    expect((await pool.deposit({ amount: '5', pre: randomDigest() })).ok).toBe(true);
+    expect(await pool.checkpoint()).not.toBeNull();
+    // A day later, 100 s before the payment expires, with a maxTimeoutSeconds of 200: the anchor
+    // is far older than E + D + 200 s + the slack.
+    clock.now = expiryMs - 100_000;
+    const short = { maxTimeoutSeconds: 200 };
+    const old = requestOf(p, { requirements: short, accepted: short });
+    for (const kind of ['verify', 'settle'] as const)
+      expectFailure(await post(app, kind, old), kind, 'root_too_old');
+    // The twin: the same payment with a maxTimeoutSeconds that covers its anchor's age.
+    expect((await post(app, 'verify', requestOf(p))).statusCode).toBe(200);
   });
 
   it('422 unknown_proof_reference for a compact payment whose reference the pool does not hold, or holds for another payment', async () => {
