@@ -110,6 +110,8 @@ describe("a chain pool's payment requirements", () => {
     expect(chain.extra).toEqual({
       resourceId: 'GET /a',
       proofTransports: ['reference'],
+      // The merchant's hand-over relay, advertised by default (issue 25, part 1).
+      handOverRelay: '/priv-stark/proofs',
       chain: { chainId: 8453, escrow: ESCROW, token },
     });
     expect(await server.parsePrice('0.01', profile.network as `${string}:${string}`)).toEqual({
