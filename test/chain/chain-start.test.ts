@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { type Address, createPublicClient, createWalletClient, type Hex, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -24,8 +23,9 @@ import { chainOf } from '../../src/chain/rpc-client.js';
 import { SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
 import { NO_EPOCH_GRID } from '../../src/scheme/index.js';
 import { TEST_ESCROW_PARAMETERS, USDC_DOMAIN } from '../../testkit/chain.js';
+import { CLI_MAIN } from '../../testkit/cli-main.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const MAIN = CLI_MAIN;
 const CHAIN_ID = 84532;
 /** anvil's account 0: its key is published with the development mnemonic. */
 const DEVELOPMENT_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -70,7 +70,7 @@ async function deployEscrow(url: string): Promise<Address> {
 
 /** Runs the command; resolves with its exit and output. */
 function run(args: readonly string[]): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const child = spawn(process.execPath, [MAIN, ...args], {
     env: { ...process.env, VERIFY_THREADS: '0', OPERATOR_KEY: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,18 +5,18 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { commitmentOf, loadCore, randomDigest } from '../../src/core/index.js';
 import { freePort } from '../../testkit/free-port.js';
+import { CLI_MAIN } from '../../testkit/cli-main.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const MAIN = CLI_MAIN;
 const dir = mkdtempSync(join(tmpdir(), 'priv-stark-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the command (under tsx, from the sources); resolves with its status and output. */
+/** Runs the built command; resolves with its status and output. */
 function cli(
   args: string[],
   env: NodeJS.ProcessEnv = {},
@@ -25,7 +25,7 @@ function cli(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', MAIN, ...args],
+      [MAIN, ...args],
       { encoding: 'utf8', env: { ...base, ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr });
@@ -43,8 +43,6 @@ describe('priv-stark pool serve / deposit / pool state', () => {
     const server = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
         MAIN,
         'pool',
         'serve',

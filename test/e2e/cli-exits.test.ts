@@ -1,5 +1,5 @@
 // `priv-stark wallet merge | split --private | exit` and the operator's `priv-stark pool
-// withdrawals | payout`, as a user runs them (child processes under tsx, from the sources) against
+// withdrawals | payout`, as a user runs them (child processes of the built command) against
 // the stack on loopback: a private split and a merge keep the wallet's total; an exit to a
 // checksummed account leaves the change, the operator lists it and pays it out once (a second
 // `paid` answers the same, `failed` after it is refused, exit 1); another exit fails its payout and
@@ -10,7 +10,6 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -18,8 +17,9 @@ import { walletCommand } from '../../src/cli/wallet.js';
 import { Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { OPERATOR_TOKEN, type Stack, startStack } from '../../testkit/stack.js';
+import { CLI_MAIN } from '../../testkit/cli-main.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const MAIN = CLI_MAIN;
 const dir = mkdtempSync(join(tmpdir(), 'priv-stark-cli-exits-'));
 const ALICE = 'eip155:8453:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 let core: PrivStarkCore;
@@ -36,7 +36,7 @@ function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', MAIN, ...args],
+      [MAIN, ...args],
       {
         encoding: 'utf8',
         env: {

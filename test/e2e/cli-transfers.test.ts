@@ -1,5 +1,5 @@
-// `priv-stark wallet transfer | split | ready` as a user runs them (child processes under tsx, from
-// the sources) against the stack on loopback: a transfer between two wallet files (the recipient's
+// `priv-stark wallet transfer | split | ready` as a user runs them (child processes of the built
+// command) against the stack on loopback: a transfer between two wallet files (the recipient's
 // balance reads it; the twin: more than the wallet holds → insufficient_funds, exit 1), a split of a
 // note (two notes, same total; the twins: no note larger than the amount, a named note of exactly
 // the amount, an unknown note), `ready` reaching its count (the twin: a wallet holding too little
@@ -12,7 +12,6 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -23,8 +22,9 @@ import { PoolNodeClient } from '../../src/pool-node/index.js';
 import { type RunningService, SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
 import { NO_EPOCH_GRID } from '../../src/scheme/index.js';
 import { OPERATOR_TOKEN, type Stack, startStack } from '../../testkit/stack.js';
+import { CLI_MAIN } from '../../testkit/cli-main.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const MAIN = CLI_MAIN;
 const dir = mkdtempSync(join(tmpdir(), 'priv-stark-cli-transfers-'));
 let core: PrivStarkCore;
 let stack: Stack;
@@ -42,7 +42,7 @@ function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', MAIN, ...args],
+      [MAIN, ...args],
       {
         encoding: 'utf8',
         env: { ...process.env, POOL_URL: stack.poolUrl, ...env },

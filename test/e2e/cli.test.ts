@@ -1,4 +1,4 @@
-// The wallet and pay commands as a user runs them (child processes under tsx, from the sources)
+// The wallet and pay commands as a user runs them (child processes of the built command)
 // against the stack on loopback: `wallet new`, `wallet deposit` + the operator's `deposit`,
 // `wallet balance`, `pay <url>` against a stock @x402/express merchant, `wallet payments`,
 // `wallet new --sk` restoring the same balance, and `wallet tickets` / `deposit --reissue` at the
@@ -8,7 +8,6 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -21,8 +20,9 @@ import {
   type Stack,
   startStack,
 } from '../../testkit/stack.js';
+import { CLI_MAIN } from '../../testkit/cli-main.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const MAIN = CLI_MAIN;
 const dir = mkdtempSync(join(tmpdir(), 'priv-stark-cli-wallet-'));
 let stack: Stack;
 let merchant: Merchant;
@@ -34,7 +34,7 @@ function cli(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', MAIN, ...args],
+      [MAIN, ...args],
       {
         encoding: 'utf8',
         env: { ...process.env, POOL_URL: stack.poolUrl, ...env },

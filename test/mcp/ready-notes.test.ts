@@ -12,7 +12,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,8 +33,9 @@ import {
   type Stack,
   startStack,
 } from '../../testkit/stack.js';
+import { CLI_MAIN } from '../../testkit/cli-main.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const MAIN = CLI_MAIN;
 const dir = mkdtempSync(join(tmpdir(), 'priv-stark-mcp-ready-'));
 const MAX_AMOUNT = (1n << 62n) - 1n;
 
@@ -114,7 +114,7 @@ function mcp(
   stderr: () => string;
   exit: Promise<number | null>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'mcp', ...args], {
+  const child = spawn(process.execPath, [MAIN, 'mcp', ...args], {
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
