@@ -7,7 +7,9 @@
 //
 // Serve examples/browser/ from the shop's own origin (the paid request is then same-origin; a shop
 // on another origin must allow the PAYMENT-SIGNATURE request header and expose PAYMENT-RESPONSE
-// through CORS). `?pool=` names the pool node (default http://127.0.0.1:4021). Proving takes a
+// through CORS). `?pool=` names the pool node (default http://127.0.0.1:4021); `?min-epoch-ms=`
+// lowers the shortest epoch grid the wallet accepts from it (default the product's 10 s; only for a
+// test or devnet pool: a finer grid would tell the operator which wallet paid). Proving takes a
 // moment in WebAssembly and runs on the page's thread; run the wallet in a Web Worker to keep a
 // busy page responsive.
 
@@ -20,7 +22,9 @@ import {
 } from 'priv-stark/client';
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-const pool = new URLSearchParams(location.search).get('pool') ?? 'http://127.0.0.1:4021';
+const query = new URLSearchParams(location.search);
+const pool = query.get('pool') ?? 'http://127.0.0.1:4021';
+const minEpochMs = query.get('min-epoch-ms');
 const status = (text: string) => (element('status').textContent = text);
 
 const core = await loadWasmCore(new URL('priv_stark.wasm', location.href));
@@ -29,6 +33,7 @@ const core = await loadWasmCore(new URL('priv_stark.wasm', location.href));
 const options = {
   core,
   pool,
+  ...(minEpochMs === null ? {} : { minEpochMs: Number(minEpochMs) }),
   store: new IndexedDbWalletStore('example'),
   transportPreference: 'inline',
 } as const;

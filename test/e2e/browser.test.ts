@@ -298,7 +298,10 @@ describe.skipIf(!available)('the client in headless Chromium', () => {
           label,
           { timeout: 120_000 },
         );
-      await page.goto(`${stack.shopUrl}/example/?pool=${encodeURIComponent(stack.poolUrl)}`);
+      // The stack's pool runs without an epoch grid: the page is told to accept it.
+      await page.goto(
+        `${stack.shopUrl}/example/?pool=${encodeURIComponent(stack.poolUrl)}&min-epoch-ms=1`,
+      );
       await done('sync');
       expect(await text('status')).toBe('sync: done');
       expect(await text('address')).toMatch(/^pstark1/);

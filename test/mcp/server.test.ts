@@ -88,7 +88,13 @@ async function shortTimeoutMerchant(facilitatorUrl: string, payTo: string) {
   };
 }
 
-const env = () => ({ POOL_URL: stack.poolUrl, PRIV_STARK_POLICY: policyPath });
+// The child gets only what is named here, not vitest's test env: its wallet accepts this gridless
+// pool as the suites' other wallets do (PRIV_STARK_MIN_EPOCH_MS, vitest.config.ts).
+const env = () => ({
+  POOL_URL: stack.poolUrl,
+  PRIV_STARK_POLICY: policyPath,
+  PRIV_STARK_MIN_EPOCH_MS: '1',
+});
 const args = ['--wallet', walletPath];
 
 // biome-ignore lint/suspicious/noExplicitAny: tool results are JSON the assertions read freely

@@ -35,6 +35,8 @@ async function run() {
     core,
     pool: config.pool,
     store: new IndexedDbWalletStore('payer'),
+    // The stack's pool runs without an epoch grid; a page has no environment to say so.
+    minEpochMs: 1,
   });
   for (const amount of ['100000', '50000']) {
     const ticket = await wallet.depositTicket(amount);
@@ -82,6 +84,7 @@ async function run() {
     core,
     pool: config.pool,
     store: new IndexedDbWalletStore('payer'),
+    minEpochMs: 1,
   });
   const reopenedBalance = plain(reopened.balance());
   const resync = await reopened.sync();
