@@ -1,5 +1,7 @@
 /**
- * @module Node only — loaded by dynamic import, so a page never loads it: the connection one write
+ * @module Node only — loaded by dynamic import, so a page never loads it, and left out of bundles
+ * for browsers and workers (package.json's `browser` field disables it: its proxy agents import
+ * Node's built-ins by bare name, which `--external:node:*` does not cover): the connection one write
  * to the pool node takes. A proxy when one is configured (`poolProxy`, else the environment's
  * `HTTPS_PROXY` / `HTTP_PROXY` / `ALL_PROXY` with `NO_PROXY`, read by `proxy-from-env`), else a
  * connection of its own that no other request shares. HTTP(S) proxies are tunnelled with CONNECT
