@@ -1,4 +1,5 @@
-// The deposit watcher on the shared node (nothing here rewrites history): deposits by both paths
+// The deposit watcher on a node of its own (its assertions count confirmations block by block, and
+// suites beside it on the shared node mine blocks of their own): deposits by both paths
 // are accepted once their payment is final and shielded once the acceptance is final — not a
 // block before — each exactly once, as H_NOTE(amount, pre) of the ticket; deposits the pool cannot
 // shield (a commitment in the tree, a depositor on the deny list) are declined in the same batch,
@@ -12,10 +13,11 @@ import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { DenyList } from '../../src/chain/deny-list.js';
+import { type LocalNode, startLocalNode } from '../../src/chain/local-node.js';
 import { DEFAULT_MIN_GAS_BALANCE } from '../../src/chain/gas-balances.js';
 import { registerChainGauges } from '../../src/http/chain-metrics.js';
 import { noteCommitment } from '../../src/ledger/index.js';
-import { type Chain, newAccount } from '../../testkit/chain.js';
+import { type Chain, connect, newAccount } from '../../testkit/chain.js';
 import {
   balanceOf,
   depositDirect,
@@ -23,7 +25,6 @@ import {
   escrowCall,
   readDeposit,
   STATE,
-  sharedChain,
   tickets,
 } from './shared.js';
 import { depositGasless, leaves, type WatchedPool, watchedPool } from './watcher-harness.js';
@@ -34,11 +35,15 @@ describe('the deposit watcher', () => {
   let chain: Chain;
   const pools: WatchedPool[] = [];
 
-  beforeAll(() => {
-    chain = sharedChain();
+  let node: LocalNode | undefined;
+
+  beforeAll(async () => {
+    node = await startLocalNode({ accounts: 1 });
+    chain = connect(node.url);
   });
   afterAll(async () => {
     for (const pool of pools) await pool.close();
+    await node?.stop();
   });
 
   async function pool(options: Parameters<typeof watchedPool>[1] = {}) {
