@@ -19,6 +19,7 @@ import type { WalletState, WalletStore } from './store.js';
 import { NoteAges } from './note-age.js';
 import { poolEpochMs } from './pool-epoch.js';
 import { withoutTraceHeaders } from './trace-headers.js';
+import { NoteReservations } from './note-reservations.js';
 import { LocalTree } from './tree.js';
 import type { WalletOptions } from './wallet-options.js';
 import { StateWriter } from './wallet-persistence.js';
@@ -57,9 +58,9 @@ export interface WalletContext {
   readonly tickets: DepositTickets;
   /**
    * Notes chosen by a payment being built (before its pending record exists), and those a note
-   * transition spent until the log shows them spent.
+   * transition spent until the log shows them spent: the one reservation point (note-reservations.ts).
    */
-  readonly reserved: Set<string>;
+  readonly reserved: NoteReservations;
   /** The minimum age of notes before they are spent (`WalletOptions.notes`). */
   readonly noteAges: NoteAges;
   /** The shortest epoch grid accepted from the pool node, ms (`WalletOptions.minEpochMs`). */
@@ -114,7 +115,7 @@ export function walletContext(
     state,
     tree,
     tickets: new DepositTickets(core, owner, state),
-    reserved: new Set(),
+    reserved: new NoteReservations(),
     noteAges: new NoteAges(options.notes ?? {}, () => poolEpochMs(state), clock),
     minEpochMs: minEpochMsOf(options.minEpochMs),
     save: () => writer.save(),

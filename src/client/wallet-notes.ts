@@ -12,6 +12,7 @@ import {
   UnpayableRequirementsError,
   WalletBehindError,
 } from './errors.js';
+import type { ReservedFor } from './note-reservations.js';
 import type { StoredNote } from './store.js';
 import { refreshAnchor } from './wallet-anchor.js';
 import type { WalletContext } from './wallet-context.js';
@@ -33,9 +34,28 @@ export interface Balance {
  * payment being built has chosen.
  */
 export function lockedNotes(ctx: WalletContext): Set<string> {
-  const locked = new Set(ctx.reserved);
+  const locked = ctx.reserved.commitments();
   for (const p of ctx.state.pending) if (p.status === 'pending') locked.add(p.note);
   return locked;
+}
+
+/**
+ * Reserves `notes` for an operation, in the same synchronous step that chose them: a note reserved
+ * or locked already is refused, so a payment and a split never both spend it.
+ * @throws UnpayableRequirementsError when one is reserved or locked already
+ */
+export function reserveNotes(
+  ctx: WalletContext,
+  notes: readonly StoredNote[],
+  purpose: ReservedFor,
+): void {
+  const pending = new Set<string>();
+  for (const p of ctx.state.pending) if (p.status === 'pending') pending.add(p.note);
+  ctx.reserved.reserve(
+    notes.map((n) => n.commitment),
+    purpose,
+    pending,
+  );
 }
 
 /**
@@ -104,8 +124,9 @@ export function ownNote(ctx: WalletContext, commitment: string): StoredNote {
 /**
  * The note a payment of `amount` spends: the smallest unspent, unlocked note in the latest
  * checkpoint synced that covers it, neither shown nor young.
- * @throws WalletBehindError (no checkpoint yet, the covering note is not in one yet, or it is shown
- *   and waits for its refresh: `note_needs_refresh`), NoteTooYoungError, InsufficientFundsError
+ * @throws WalletBehindError (no checkpoint yet, the covering note is not in one yet, it is shown
+ *   and waits for its refresh: `note_needs_refresh`, or notes of this wallet holding the amount are
+ *   in a transition under way: `notes_in_transition`), NoteTooYoungError, InsufficientFundsError
  */
 export function coveringNote(ctx: WalletContext, amount: bigint): StoredNote {
   const checkpoint = refreshAnchor(ctx);
@@ -134,6 +155,17 @@ export function coveringNote(ctx: WalletContext, amount: bigint): StoredNote {
         'the note that would pay this is not in a checkpoint the wallet has synced yet: sync again after the next checkpoint',
       );
     }
+    // A note a transition of this wallet spends comes back as its outputs once the log shows them:
+    // wait for them rather than answer insufficient funds.
+    const transiting = ctx.reserved.heldFor('transition');
+    const returning = ctx.state.notes
+      .filter((n) => !n.spent && transiting.has(n.commitment))
+      .reduce((sum, n) => sum + BigInt(n.value), 0n);
+    if (returning >= amount)
+      throw new WalletBehindError(
+        'the notes that would pay this are in a split, merge or refresh of this wallet under way: sync again once the log shows its outputs',
+        'notes_in_transition',
+      );
     const spendable = anchored.reduce((sum, n) => sum + BigInt(n.value), 0n);
     const largest = anchored.reduce(
       (max, n) => (BigInt(n.value) > max ? BigInt(n.value) : max),

@@ -31,7 +31,7 @@ import { type Merchant, merchantOf, type RelayMiss, relayHandOver } from './merc
 import { NoPrivateTransportError } from './pool-transport.js';
 import type { StoredNote, StoredPending, WalletState } from './store.js';
 import type { WalletContext } from './wallet-context.js';
-import { coveringNote, ownNote } from './wallet-notes.js';
+import { coveringNote, ownNote, reserveNotes } from './wallet-notes.js';
 
 /** How `Wallet.createPayment` carries the proof. */
 export type PaymentTransport = ProofTransport;
@@ -69,6 +69,7 @@ export async function createPayment(
   )
     throw new NoPrivateTransportError('hand-over');
   const note = coveringNote(context, BigInt(requirements.amount));
+  reserveNotes(context, [note], 'payment');
   return payFrom(context, note, requirements, transport, merchant);
 }
 
@@ -119,9 +120,9 @@ function checkPayable(
 }
 
 /**
- * Pays `requirements` from `note` (chosen synchronously by the caller, so no other payment takes
- * it): the statement, the pending record written before anything leaves, the proof, then the
- * payload — inline, or handed over for a reference.
+ * Pays `requirements` from `note` (chosen and reserved synchronously by the caller, so no other
+ * payment or transition takes it; released here): the statement, the pending record written before
+ * anything leaves, the proof, then the payload — inline, or handed over for a reference.
  */
 async function payFrom(
   context: WalletContext,
@@ -132,7 +133,6 @@ async function payFrom(
 ): Promise<PrivStarkPayload> {
   const { core, state } = context;
   const checkpoint = state.checkpoint!;
-  context.reserved.add(note.commitment);
   try {
     // 3. The statement: context, anchor path, change.
     const statement = spendStatement(context, note, requirements, checkpoint);
@@ -190,7 +190,8 @@ async function payFrom(
       throw error;
     }
   } finally {
-    context.reserved.delete(note.commitment);
+    // The pending record (if any) locks it from here.
+    context.reserved.release([note.commitment]);
   }
 }
 
@@ -289,8 +290,16 @@ export async function transfer(
   if (BigInt(note.value) < BigInt(value))
     throw new InsufficientFundsError(BigInt(value), BigInt(note.value), BigInt(note.value));
   const requirements = transferRequirements(context.network, recipient, value);
-  // The transport first: in private-only mode without one, nothing is recorded or sent.
-  const node = await context.poolTransport.node('transfer');
+  // Reserved as it is chosen: no split started while the transport is found takes it.
+  reserveNotes(context, [note], 'payment');
+  let node: PoolNodeClient;
+  try {
+    // The transport first: in private-only mode without one, nothing is recorded or sent.
+    node = await context.poolTransport.node('transfer');
+  } catch (error) {
+    context.reserved.release([note.commitment]);
+    throw error;
+  }
   const payload = await payFrom(context, note, requirements, 'inline', null);
   try {
     return await node.transfer({

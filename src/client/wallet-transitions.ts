@@ -22,7 +22,7 @@ import {
 import { InsufficientFundsError, UnpayableRequirementsError, WalletBehindError } from './errors.js';
 import type { StoredNote } from './store.js';
 import type { WalletContext } from './wallet-context.js';
-import { ownNote, shownNotes, spendableNotes } from './wallet-notes.js';
+import { ownNote, reserveNotes, shownNotes, spendableNotes } from './wallet-notes.js';
 
 /** The digest of zeros: every sibling on a dummy input's path. */
 const DIGEST_ZERO = `0x${'0'.repeat(64)}` as DigestHex;
@@ -132,12 +132,13 @@ async function applyNoteTransition(
 ): Promise<TransitionReceipt> {
   const checkpoint = context.state.checkpoint;
   if (!checkpoint) throw new WalletBehindError('the wallet has not synced a checkpoint yet');
-  // The transport first: in private-only mode without one, nothing is proved or sent.
-  const node = await context.poolTransport.node('transition');
-  for (const note of notes) context.reserved.add(note.commitment);
+  // Reserved in the step that chose them (before the first await): no payment takes them meanwhile.
+  reserveNotes(context, notes, withdrawal ? 'exit' : 'transition');
   let sent = false;
   let receipt: TransitionReceipt | undefined;
   try {
+    // The transport first: in private-only mode without one, nothing is proved or sent.
+    const node = await context.poolTransport.node('transition');
     const zeros = Array.from({ length: 32 }, () => DIGEST_ZERO);
     const inputs = [0, 1].map((i) => {
       const note = notes[i];
@@ -181,7 +182,7 @@ async function applyNoteTransition(
     sent = true;
   } finally {
     // Spent: kept from payments until the log shows it (the pool publishes at its next checkpoint).
-    if (!sent) for (const note of notes) context.reserved.delete(note.commitment);
+    if (!sent) context.reserved.release(notes.map((n) => n.commitment));
   }
   return receipt!;
 }

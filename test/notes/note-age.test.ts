@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 import { NoteTooYoungError, type StoredNote, WalletBehindError } from '../../src/client/index.js';
 import { exponentialMs, NoteAges } from '../../src/client/note-age.js';
+import { NoteReservations } from '../../src/client/note-reservations.js';
 import type { WalletContext } from '../../src/client/wallet-context.js';
 import { coveringNote, shownNotes, spendableNotes } from '../../src/client/wallet-notes.js';
 
@@ -30,7 +31,7 @@ function note(i: number, value: string, extra: Partial<StoredNote> = {}): Stored
 function context(notes: StoredNote[], ages: NoteAges, pending: unknown[] = []): WalletContext {
   return {
     state: { notes, pending, checkpoint: { seq: 1, root: '0x', size: 100, time: 0 } },
-    reserved: new Set<string>(),
+    reserved: new NoteReservations(),
     noteAges: ages,
   } as unknown as WalletContext;
 }
