@@ -49,17 +49,30 @@ pub fn air_digest() -> [u8; AIR_DIGEST_BYTES] {
     *DIGEST
 }
 
-/// The digest of any AIR over Goldilocks, as [`air_digest`] computes it for the spend AIR.
+/// The digest of any AIR over Goldilocks whose trace has the spend trace's height, as
+/// [`air_digest`] computes it for the spend AIR.
+///
+/// # Panics
+/// As [`digest_of_rows`].
+pub fn digest_of<A>(air: &A) -> [u8; AIR_DIGEST_BYTES]
+where
+    A: BaseAir<Felt> + Air<SymbolicAirBuilder<Felt>>,
+{
+    digest_of_rows(air, TRACE_ROWS)
+}
+
+/// The digest of any AIR over Goldilocks whose trace has `trace_rows` rows: the maximum
+/// constraint degree in step 1 counts each periodic column's degree against the trace height.
 ///
 /// # Panics
 /// When the AIR's symbolic constraints disagree with its declared shape (Plonky3's own check).
-pub fn digest_of<A>(air: &A) -> [u8; AIR_DIGEST_BYTES]
+pub fn digest_of_rows<A>(air: &A, trace_rows: usize) -> [u8; AIR_DIGEST_BYTES]
 where
     A: BaseAir<Felt> + Air<SymbolicAirBuilder<Felt>>,
 {
     let layout = AirLayout::from_air(air);
     let (constraints, extension) = get_all_symbolic_constraints::<Felt, Felt, A>(air, layout);
-    let degree = get_max_constraint_degree_extension::<Felt, Felt, A>(air, layout, TRACE_ROWS);
+    let degree = get_max_constraint_degree_extension::<Felt, Felt, A>(air, layout, trace_rows);
     let periodic = air.periodic_columns();
     let next_row = air.main_next_row_columns();
 

@@ -52,3 +52,5 @@ pub use statement::{PublicInputs, SpendWitness};
 
 #[cfg(test)]
 mod tests;
+#[cfg(all(test, feature = "std"))]
+mod tests_transition_rules;

@@ -247,6 +247,12 @@ fn forged_trace_of_dummies_only_is_refused() {
     // Among the failures, the first row's `v₁ · inv = 1`: with the range checks consistent, the
     // only constraint on that row the forgery breaks.
     assert!(report.failures.iter().any(|failure| failure.row == 0));
+    // Proven with Plonky3's prover all the same, the verifier refuses it at the constraints.
+    let forged = unchecked::prove(trace, &public);
+    assert_eq!(
+        verify_transition(&forged, &scenario.public_inputs),
+        Err(ProofError::InvalidProof { check: FailedCheck::Constraints })
+    );
 }
 
 #[test]
@@ -306,10 +312,195 @@ fn forged_trace_minting_through_a_wrapped_sum_is_refused() {
     let public = honest.public_inputs.to_field_elements();
     let report = check_all_constraints(TransitionAir::shared(), &trace, &public, None);
     assert!(!report.failures.is_empty(), "a wrapped output must violate the AIR");
-    // The honest trace satisfies it: the failures above are the forgery's.
+    // Proven with Plonky3's prover all the same, the verifier refuses it at the constraints.
+    let forged = unchecked::prove(trace, &public);
+    assert_eq!(
+        verify_transition(&forged, &honest.public_inputs),
+        Err(ProofError::InvalidProof { check: FailedCheck::Constraints })
+    );
+    // The honest trace satisfies it: the failures above are the forgery's; proven the same way,
+    // it verifies.
     let honest_trace = build_trace(&honest.witness, &values);
     let report = check_all_constraints(TransitionAir::shared(), &honest_trace, &public, None);
     assert!(report.failures.is_empty());
+    let proof = unchecked::prove(honest_trace, &public);
+    assert_eq!(verify_transition(&proof, &honest.public_inputs), Ok(()));
+}
+
+/// One note given as both inputs: the AIR proves each nullifier but not that they differ, so this
+/// trace satisfies every constraint and Plonky3 accepts its proof: a double spend that counts the
+/// note twice (two notes of 250,000 merged into 500,000 from one). The shared public-input check
+/// (`check_public_rules`) is what refuses it, at every entry point that takes bytes.
+#[test]
+fn a_valid_stark_for_equal_nullifiers_is_refused_by_the_public_input_rules() {
+    use p3_air::check_all_constraints;
+    use priv_stark_proof::transition::{
+        air::TransitionAir, statement::PV_NULLIFIER_2, trace::build_trace,
+    };
+    let built = scenario(31, [250_000, 250_000], [500_000, 0], 0);
+    let mut values = built.witness.derive().unwrap();
+    let mut witness = built.witness.clone();
+    witness.inputs[1] = witness.inputs[0].clone();
+    values.inputs[1] = values.inputs[0].clone();
+    let nullifier = values.inputs[0].nullifier;
+    let trace = build_trace(&witness, &values);
+    let mut public = built.public_inputs.to_field_elements();
+    public[PV_NULLIFIER_2..PV_NULLIFIER_2 + 4].copy_from_slice(&nullifier.0);
+    let report = check_all_constraints(TransitionAir::shared(), &trace, &public, None);
+    assert!(report.failures.is_empty(), "the AIR does not prove nf₁ ≠ nf₂");
+    let forged = unchecked::prove(trace, &public);
+    assert!(unchecked::plonky3_accepts(&forged, &public), "a valid STARK");
+
+    let mut encoded = built.public_inputs.to_bytes();
+    encoded[64..96].copy_from_slice(&nullifier.to_bytes());
+    assert_eq!(
+        code(priv_stark_proof::wire::verify_transition(&forged, &encoded)),
+        "nullifiers_not_distinct"
+    );
+    assert_eq!(
+        TransitionPublicInputs::from_bytes(&encoded).unwrap_err().code(),
+        "nullifiers_not_distinct"
+    );
+    // Must-pass twin: the honest merge of the two distinct notes.
+    let (proof, public) = prove_transition(&built.witness, common::seed(31)).unwrap();
+    assert_eq!(priv_stark_proof::wire::verify_transition(&proof, &public.to_bytes()), Ok(()));
+}
+
+/// An exit of `p + 50,000` is the field element 50,000: the golden proof (an exit of 50,000) is a
+/// valid STARK for it, while a pool reading the `u64` would pay `p + 50,000`. The shared check
+/// refuses every exit from 2^62 on.
+#[test]
+fn an_exit_aliasing_a_valid_one_is_refused_by_the_public_input_rules() {
+    use priv_stark_core::field::MODULUS;
+    let proof = std::fs::read(fixture_dir().join("proof.bin")).expect("proof.bin");
+    let public = std::fs::read(fixture_dir().join("public.bin")).expect("public.bin");
+    let honest = TransitionPublicInputs::from_bytes(&public).unwrap();
+    assert_eq!(honest.exit(), 50_000);
+    assert_eq!(Felt::from_u64(MODULUS + 50_000), Felt::from_u64(50_000));
+    assert!(unchecked::plonky3_accepts(&proof, &honest.to_field_elements()));
+    for exit in [MODULUS + 50_000, 1 << 62, MODULUS - 1] {
+        let mut aliased = public.clone();
+        aliased[160..168].copy_from_slice(&exit.to_le_bytes());
+        assert_eq!(
+            code(priv_stark_proof::wire::verify_transition(&proof, &aliased)),
+            "amount_out_of_range",
+            "{exit}"
+        );
+    }
+    assert_eq!(priv_stark_proof::wire::verify_transition(&proof, &public), Ok(()));
+}
+
+/// Proofs of traces the project's prover refuses, made with Plonky3's prover itself.
+///
+/// `p3_uni_stark::prove` runs `p3_air::check_constraints` first in debug builds and panics on an
+/// unsatisfied row; a release build skips it and proves whatever trace it is given. [`Unchecked`]
+/// gives the prover the transition AIR's constraints for everything it computes (the symbolic
+/// pass, the quotient) and nothing to check in that debug pass, so debug and release builds
+/// alike prove the forged trace exactly as a release prover would.
+mod unchecked {
+    use std::borrow::Cow;
+
+    use p3_air::{Air, BaseAir, DebugConstraintBuilder, SymbolicAirBuilder};
+    use p3_uni_stark::ProverConstraintFolder;
+    use priv_stark_core::Felt;
+    use priv_stark_proof::{
+        config::{SpendConfig, build_config},
+        encoding::{HEADER_BYTES, proof_header_of},
+        transition::{
+            TRANSITION_PARAMETER_SET, air::TransitionAir, proof::TRANSITION_MAGIC,
+            transition_transcript_prefix,
+        },
+        verifier::decode_body,
+    };
+
+    /// The transition AIR without Plonky3's debug constraint check.
+    struct Unchecked;
+
+    fn air() -> &'static TransitionAir {
+        TransitionAir::shared()
+    }
+
+    impl BaseAir<Felt> for Unchecked {
+        fn width(&self) -> usize {
+            air().width()
+        }
+
+        fn num_public_values(&self) -> usize {
+            BaseAir::<Felt>::num_public_values(air())
+        }
+
+        fn num_periodic_columns(&self) -> usize {
+            air().num_periodic_columns()
+        }
+
+        fn periodic_columns(&self) -> Cow<'_, [Vec<Felt>]> {
+            air().periodic_columns()
+        }
+
+        fn max_constraint_degree(&self) -> Option<usize> {
+            air().max_constraint_degree()
+        }
+    }
+
+    impl Air<SymbolicAirBuilder<Felt>> for Unchecked {
+        fn eval(&self, builder: &mut SymbolicAirBuilder<Felt>) {
+            air().eval(builder);
+        }
+    }
+
+    impl<'a> Air<ProverConstraintFolder<'a, SpendConfig>> for Unchecked {
+        fn eval(&self, builder: &mut ProverConstraintFolder<'a, SpendConfig>) {
+            air().eval(builder);
+        }
+    }
+
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    impl<'a>
+        Air<
+            p3_uni_stark::VectorizedConstraintFolder<
+                'a,
+                SpendConfig,
+                { p3_uni_stark::QUOTIENT_ILP },
+            >,
+        > for Unchecked
+    {
+        fn eval(
+            &self,
+            builder: &mut p3_uni_stark::VectorizedConstraintFolder<
+                'a,
+                SpendConfig,
+                { p3_uni_stark::QUOTIENT_ILP },
+            >,
+        ) {
+            air().eval(builder);
+        }
+    }
+
+    /// The debug pass: nothing to check (a release build has no such pass at all).
+    impl<'a> Air<DebugConstraintBuilder<'a, Felt>> for Unchecked {
+        fn eval(&self, _builder: &mut DebugConstraintBuilder<'a, Felt>) {}
+    }
+
+    /// Proves `trace` for `public` under set 16 and its transcript; the proof bytes with their
+    /// header.
+    pub fn prove(trace: p3_matrix::dense::RowMajorMatrix<Felt>, public: &[Felt]) -> Vec<u8> {
+        let params = &TRANSITION_PARAMETER_SET;
+        let config =
+            build_config(params, &transition_transcript_prefix(params), super::common::seed(99));
+        let proof = p3_uni_stark::prove(&config, &Unchecked, trace, public).expect("proves");
+        let mut bytes = proof_header_of(TRANSITION_MAGIC, params.id).to_vec();
+        bytes.extend(postcard::to_allocvec(&proof).expect("encode"));
+        bytes
+    }
+
+    /// Whether Plonky3's verifier alone, with the real transition AIR, accepts `proof` for the
+    /// field elements `public`: the verifier without the public-input rules.
+    pub fn plonky3_accepts(proof: &[u8], public: &[Felt]) -> bool {
+        let params = &TRANSITION_PARAMETER_SET;
+        let config = build_config(params, &transition_transcript_prefix(params), [0; 32]);
+        let stark = decode_body(&proof[HEADER_BYTES..]).expect("decodes");
+        p3_uni_stark::verify(&config, air(), &stark, public).is_ok()
+    }
 }
 
 #[test]
@@ -346,6 +537,25 @@ fn the_air_digest_is_pinned_and_differs_from_the_spend_air() {
     let digest = priv_stark_proof::transition::transition_air_digest();
     assert_eq!(hex(&digest), PINNED_DIGEST);
     assert_ne!(digest, priv_stark_proof::air_digest::air_digest());
+}
+
+/// `air_digest` once counted the transition AIR's periodic columns against the spend trace's 512
+/// rows; the degree it hashes is the same at the transition's own 1024 rows, so computing it at the
+/// right height keeps set 16's digest (and transcript, and golden proof) as it was.
+#[test]
+fn the_air_digest_is_computed_at_the_transition_trace_height() {
+    use priv_stark_proof::{
+        air_digest::{digest_of, digest_of_rows},
+        layout::TRACE_ROWS as SPEND_TRACE_ROWS,
+        transition::{air::TransitionAir, layout::TRACE_ROWS},
+    };
+    let digest = priv_stark_proof::transition::transition_air_digest();
+    assert_eq!(digest_of_rows(TransitionAir::shared(), TRACE_ROWS), digest);
+    assert_eq!(
+        digest_of_rows(TransitionAir::shared(), SPEND_TRACE_ROWS),
+        digest_of(TransitionAir::shared())
+    );
+    assert_eq!(digest_of(TransitionAir::shared()), digest);
 }
 
 /// The golden proof in `test/fixtures/transition/` (an exit of 50,000 from a note of 300,000 with

@@ -22,6 +22,9 @@ pub mod trace;
 
 pub use proof::{
     TRANSITION_PARAMETER_SET, TRANSITION_SECURITY, prove_transition, prove_transition_against,
-    transition_air_digest, transition_security_level, verify_transition,
+    transition_air_digest, transition_security_level, transition_transcript_prefix,
+    verify_transition,
 };
-pub use statement::{TransitionInput, TransitionPublicInputs, TransitionWitness};
+pub use statement::{
+    TransitionInput, TransitionPublicInputs, TransitionWitness, check_public_rules,
+};

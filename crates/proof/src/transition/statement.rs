@@ -18,8 +18,10 @@
 //!    and recoverable from the key); a merge or split's refund is a note of 0 that is never
 //!    appended;
 //! 5. `ctx` (what the transition is for: the pool, the expiry, an exit's destination) and `memo`
-//!    (`w_j` masked by `H_TRANSITION_MEMO(sk, nf₁)`, so the owner's wallet recovers the values
-//!    from the key) are bound as public inputs; the verifier also refuses `nf₁ = nf₂`.
+//!    are bound as public inputs. The memo is `w_j` masked by `H_TRANSITION_MEMO(sk, nf₁)` when
+//!    [`TransitionWitness::derive`] computes it, so the owner's wallet recovers the values from the
+//!    key, but the AIR does not prove that (deferred to the next parameter set, docs/proof.md §9);
+//! 6. outside the AIR, [`check_public_rules`]: `exit < 2^62` and `nf₁ ≠ nf₂`.
 
 use p3_field::PrimeCharacteristicRing;
 use priv_stark_core::{
@@ -53,6 +55,30 @@ pub const PV_MEMO: usize = 25;
 /// Index of `refund`.
 pub const PV_REFUND: usize = 27;
 
+/// The rules on a transition's public inputs that the AIR does not prove, checked by the one
+/// function every entry point calls: [`TransitionPublicInputs::new`] (and so every decoding of
+/// public-input bytes: the wire functions and both bindings) and
+/// [`crate::transition::verify_transition`] again just before the STARK check.
+///
+/// * `exit < 2^62`: the AIR reads `exit` as a field element, so an exit of `p + e` would verify as
+///   `e` while the pool pays `p + e`, and one in `[2^62, p)` balances outputs worth more than the
+///   inputs (`v₁ + v₂ = w₁ + w₂ + exit` holds over the integers only with `exit < 2^62`);
+/// * `nf₁ ≠ nf₂`: the AIR proves each nullifier but not that they differ, so one note given as
+///   both inputs would be spent twice in one transition (its value counted twice).
+///
+/// # Errors
+/// [`ProofError::AmountOutOfRange`] unless `exit < 2^62`;
+/// [`ProofError::NullifiersNotDistinct`] when `nf₁ = nf₂`.
+pub fn check_public_rules(nullifiers: &[Digest; 2], exit: u64) -> Result<(), ProofError> {
+    if exit >= VALUE_LIMIT {
+        return Err(ProofError::AmountOutOfRange { amount: exit });
+    }
+    if nullifiers[0] == nullifiers[1] {
+        return Err(ProofError::NullifiersNotDistinct);
+    }
+    Ok(())
+}
+
 /// What a transition proof reveals. Built only through [`TransitionPublicInputs::new`] (or a
 /// witness, or bytes), which checks `exit < 2^62` and `nf₁ ≠ nf₂`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -81,13 +107,23 @@ impl TransitionPublicInputs {
         memo: [Felt; 2],
         refund: Digest,
     ) -> Result<Self, ProofError> {
-        if exit >= VALUE_LIMIT {
-            return Err(ProofError::AmountOutOfRange { amount: exit });
-        }
-        if nullifiers[0] == nullifiers[1] {
-            return Err(ProofError::NullifiersNotDistinct);
-        }
+        check_public_rules(&nullifiers, exit)?;
         Ok(Self { root, nullifiers, outputs, exit, context, memo, refund })
+    }
+
+    /// Public inputs without [`check_public_rules`]: only for tests that show a verifier entry
+    /// point runs it itself.
+    #[cfg(test)]
+    pub(crate) const fn unchecked(
+        root: Digest,
+        nullifiers: [Digest; 2],
+        outputs: [Digest; 2],
+        exit: u64,
+        context: Digest,
+        memo: [Felt; 2],
+        refund: Digest,
+    ) -> Self {
+        Self { root, nullifiers, outputs, exit, context, memo, refund }
     }
 
     /// The anchor.
