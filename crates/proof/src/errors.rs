@@ -52,7 +52,8 @@ pub enum ProofError {
     /// verifier is configured with a set this crate does not know.
     UnsupportedParameterSet { got: u8 },
     /// This error occurs when the proof body cannot be decoded (truncated, malformed, or a
-    /// field element not below p).
+    /// field element not below p), or is not the one canonical encoding of what it decodes to
+    /// (a padded varint, see [`crate::canonical`]).
     MalformedProof,
     /// This error occurs when bytes follow the decoded proof body.
     TrailingBytes { count: usize },
@@ -253,7 +254,9 @@ impl fmt::Display for ProofError {
             Self::UnsupportedParameterSet { got } => {
                 write!(f, "parameter set {got} is not accepted")
             }
-            Self::MalformedProof => write!(f, "the proof body cannot be decoded"),
+            Self::MalformedProof => {
+                write!(f, "the proof body cannot be decoded or is not canonically encoded")
+            }
             Self::TrailingBytes { count } => write!(f, "{count} bytes follow the proof body"),
             Self::InvalidProofShape { what, expected, got } => {
                 write!(f, "proof shape: {what} is {got}, expected {expected}")

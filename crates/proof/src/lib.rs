@@ -27,6 +27,7 @@ extern crate std;
 pub mod air;
 pub mod air_digest;
 pub mod builder;
+pub mod canonical;
 pub mod config;
 pub mod encoding;
 pub mod errors;

@@ -10,7 +10,10 @@
 //! with `tag = "priv-stark/v1 proof reference\0"`. The parameter set is the proof header's; the AIR
 //! digest is [`crate::air_digest::air_digest`]; the public inputs are encoded as the verifier takes
 //! them ([`crate::encoding`]), so the reference also binds the payment's context digest. The
-//! reference says nothing about validity: the node verifies the proof before it stores it.
+//! reference says nothing about validity: the node verifies the proof before it stores it. It
+//! hashes bytes, and one proof has only one encoding the verifier accepts ([`crate::canonical`]):
+//! a re-encoded copy of a handed-over proof (another reference for the same proof) is refused
+//! by that verification with `malformed_proof`, so it is never stored.
 
 use crate::{
     air_digest::air_digest,

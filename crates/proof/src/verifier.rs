@@ -4,7 +4,8 @@
 //!    [`PublicInputs`] were built, and again here);
 //! 2. size (at most [`MAX_PROOF_BYTES`]) and header (magic, format version), then the header's
 //!    parameter set against the accepted ones ([`AcceptedSets`]);
-//! 3. the postcard body: decodes completely, with canonical field elements and no trailing byte;
+//! 3. the postcard body: decodes completely, with canonical field elements and no trailing byte,
+//!    and is the one encoding of what it decodes to ([`crate::canonical`]);
 //! 4. the fixed shape of that parameter set ([`crate::shape::check_shape`]): trace height,
 //!    widths, counts;
 //! 5. Plonky3's verifier with that parameter set and its transcript prefix, on [`VerifierAir`]
@@ -19,6 +20,7 @@ use p3_uni_stark::PcsError;
 #[cfg(feature = "measure")]
 use crate::params::ParameterSet;
 use crate::{
+    canonical::encodes_to,
     config::{SpendConfig, StarkProof, build_config},
     encoding::{MAX_PROOF_BYTES, split_header},
     errors::{FailedCheck, ProofError},
@@ -162,11 +164,12 @@ fn verify_body(
     })
 }
 
-/// Decodes the postcard body, which must be consumed exactly.
+/// Decodes the postcard body, which must be consumed exactly and be the canonical encoding of the
+/// proof it decodes to (no padded varint: see [`crate::canonical`]).
 ///
 /// # Errors
-/// [`ProofError::ProofTooLarge`], [`ProofError::MalformedProof`] or
-/// [`ProofError::TrailingBytes`].
+/// [`ProofError::ProofTooLarge`], [`ProofError::MalformedProof`] (also for a non-canonical
+/// encoding) or [`ProofError::TrailingBytes`].
 pub fn decode_body(body: &[u8]) -> Result<StarkProof, ProofError> {
     if body.len() > MAX_PROOF_BYTES {
         return Err(ProofError::ProofTooLarge { max: MAX_PROOF_BYTES, got: body.len() });
@@ -175,6 +178,9 @@ pub fn decode_body(body: &[u8]) -> Result<StarkProof, ProofError> {
         postcard::take_from_bytes::<StarkProof>(body).map_err(|_| ProofError::MalformedProof)?;
     if !rest.is_empty() {
         return Err(ProofError::TrailingBytes { count: rest.len() });
+    }
+    if !encodes_to(&proof, body) {
+        return Err(ProofError::MalformedProof);
     }
     Ok(proof)
 }
