@@ -2,7 +2,8 @@
 // build and another one (e.g. the tree before a restructure), interleaved round by round in the
 // order A B, B A, A B, … so that drift of the machine's load falls on both alike; each bench run
 // starts the service under test from its build's `dist/cli/main.js` (BENCH_SERVICE_MAIN), while the
-// load generators, the fixtures and the funding of each pool are this checkout's for both. For
+// load generators and the fixtures are this checkout's for both; each pool is funded by its own
+// build's ledger, so its database has the schema that build's service opens. For
 // every figure: the median over the rounds of each build, and the change from the other build to
 // this one; a throughput that fell, or a latency or CPU time that rose, by more than 5 % is
 // flagged.

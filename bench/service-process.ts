@@ -3,8 +3,16 @@
 // ledger), on a funded store — a copy of the fixtures' pool in a fresh SQLite data directory or a
 // fresh PostgreSQL database — and the CPU accounting of that process and of the bench's own.
 
-import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,12 +36,47 @@ export const OPERATOR_TOKEN = 'bench-operator-token-0123456789';
 const MAIN =
   process.env.BENCH_SERVICE_MAIN ?? fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
+/** The dist directory of another build under test (BENCH_SERVICE_MAIN's), or null for this one. */
+const OTHER_BUILD = process.env.BENCH_SERVICE_MAIN === undefined ? null : join(dirname(MAIN), '..');
+
+/**
+ * Funds the fixtures' pool in the store `config` names, with the ledger of the build under test:
+ * another build's in a process of its own (bench/fund-build.mjs), so its database has the schema
+ * that build's service opens.
+ */
+async function fundStore(
+  core: PrivStarkCore,
+  fx: Fixtures,
+  config: { dataDir: string } | { databaseUrl: string },
+): Promise<void> {
+  if (OTHER_BUILD === null) {
+    const store = await openStore(core, config);
+    await fundPool(new Ledger({ core, store }), fx);
+    await store.close();
+    return;
+  }
+  const deposits = join(mkdtempSync(join(tmpdir(), 'priv-stark-fund-')), 'deposits.json');
+  writeFileSync(
+    deposits,
+    JSON.stringify(fx.notes.map((n) => ({ amount: n.value, pre: n.precommitment }))),
+  );
+  const script = fileURLToPath(new URL('./fund-build.mjs', import.meta.url));
+  const result = spawnSync(
+    process.execPath,
+    [script, OTHER_BUILD, JSON.stringify(config), deposits],
+    {
+      encoding: 'utf8',
+    },
+  );
+  rmSync(dirname(deposits), { recursive: true, force: true });
+  if (result.status !== 0 || result.stdout.trim() !== fx.root)
+    throw new Error(`funding with ${OTHER_BUILD} failed (${result.status}): ${result.stderr}`);
+}
+
 /** A funded copy of the fixtures' pool in a fresh data directory (embedded SQLite). */
 export async function fundedDataDir(core: PrivStarkCore, fx: Fixtures): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-bench-'));
-  const store = await openStore(core, { dataDir: dir });
-  await fundPool(new Ledger({ core, store }), fx);
-  await store.close();
+  await fundStore(core, fx, { dataDir: dir });
   return dir;
 }
 
@@ -43,9 +86,7 @@ export async function fundDatabase(
   fx: Fixtures,
   databaseUrl: string,
 ): Promise<void> {
-  const store = await openStore(core, { databaseUrl });
-  await fundPool(new Ledger({ core, store }), fx);
-  await store.close();
+  await fundStore(core, fx, { databaseUrl });
 }
 
 /** A running `priv-stark start`. */
