@@ -12,6 +12,7 @@ import type { PaymentPayload } from '@x402/core/types';
 import { decodePaymentResponseHeader, wrapFetchWithPayment } from '@x402/fetch';
 
 import { compactFallback } from './compact-fallback.js';
+import { followEpochs } from './epoch-follower.js';
 import {
   encodePaymentSignature,
   PAYMENT_RESPONSE_HEADER,
@@ -46,18 +47,26 @@ export interface PayingFetchOptions {
   readonly fetch?: typeof fetch;
   /** An `x402Client` to add the scheme to (default a new one with x402's default spend controls). */
   readonly client?: x402Client;
+  /**
+   * Keep the wallet's anchor current in the background (`EpochFollower`: one sync per epoch, at a
+   * random point of the window where every wallet reads), so a payment never shows an anchor that
+   * names the wallet's last sync (default true; nothing runs on a pool without an epoch grid).
+   */
+  readonly followEpochs?: boolean;
 }
 
 /**
  * `fetch` that pays a 402 from the wallet in one call, through the stock `@x402/fetch`: compactly
  * where the merchant lists `reference`, and an inline payment refused for its size once more
- * compactly ({@link compactFallback}).
+ * compactly ({@link compactFallback}). Starts the wallet's epoch follower ({@link followEpochs})
+ * unless told not to.
  * @example
  * const pay = payingFetch(wallet);
  * const response = await pay('http://127.0.0.1:3000/weather');
  * settlementOf(response); // { success: true, transaction, network } as the merchant claims it
  */
 export function payingFetch(wallet: Wallet, options: PayingFetchOptions = {}): typeof fetch {
+  if (options.followEpochs !== false) followEpochs(wallet);
   const client = registerPrivStark(options.client ?? new x402Client(), wallet);
   return wrapFetchWithPayment(
     compactFallback(wallet, withoutTraceHeaders(options.fetch ?? globalThis.fetch)),

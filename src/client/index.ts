@@ -55,6 +55,13 @@ export {
   type WalletStore,
 } from './store.js';
 export type { NoteAgeOptions } from './note-age.js';
+export {
+  EpochFollower,
+  type EpochFollowerOptions,
+  type FollowTime,
+  followEpochs,
+  nextFollowTime,
+} from './epoch-follower.js';
 export { TRACE_HEADERS, withoutTraceHeaders } from './trace-headers.js';
 export {
   type KeeperTimers,

@@ -6,33 +6,19 @@
 // epoch below the wallet's minimum is refused (twin: a wallet configured for a test pool accepts
 // it), and a mirror's grid is never taken.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { MIN_POOL_EPOCH_MS } from '../../src/client/epoch-minimum.js';
 import { Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
-import { Ledger, openStore, type PoolStore } from '../../src/ledger/index.js';
-import { buildPoolNode, PoolNodeClient } from '../../src/pool-node/index.js';
+import { PoolNodeClient } from '../../src/pool-node/index.js';
 import type { PoolNodeState } from '../../src/pool-node/read-schemas.js';
 import { type EpochGrid, NO_EPOCH_GRID } from '../../src/scheme/index.js';
+import { depositTo, type GridNode, gridNode as startGridNode } from '../../testkit/grid-node.js';
 
-const TOKEN = 'operator-token-anchors-0123456789';
 const GRID: EpochGrid = { epochMs: 60_000, anchorDelayMs: 10_000 };
 /** A boundary of the grid (2030-01-01T00:00Z). */
 const T0 = Date.UTC(2030, 0, 1);
-
-interface GridNode {
-  readonly ledger: Ledger;
-  readonly store: PoolStore;
-  readonly url: string;
-  readonly operator: PoolNodeClient;
-  readonly clock: { now: number };
-  close(): Promise<void>;
-}
 
 let core: PrivStarkCore;
 const open: GridNode[] = [];
@@ -47,33 +33,12 @@ afterEach(async () => {
 
 /** A real pool node over a SQLite ledger on `grid`, its clock injected (no timer: cut by hand). */
 async function gridNode(grid: EpochGrid, start: number): Promise<GridNode> {
-  const dir = mkdtempSync(join(tmpdir(), 'priv-stark-anchors-'));
-  const store = await openStore(core, { dataDir: dir });
-  const clock = { now: start };
-  const ledger = new Ledger({ core, store, clock: () => clock.now, epoch: grid });
-  const node = await buildPoolNode({ ledger, operatorToken: TOKEN, logger: false });
-  await node.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(node.server.address() as { port: number }).port}`;
-  const opened: GridNode = {
-    ledger,
-    store,
-    url,
-    operator: new PoolNodeClient(url, { token: TOKEN }),
-    clock,
-    close: async () => {
-      await node.close();
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  open.push(opened);
-  return opened;
+  const node = await startGridNode(core, grid, start);
+  open.push(node);
+  return node;
 }
 
-async function deposit(node: GridNode, wallet: Wallet, amount: string): Promise<void> {
-  const ticket = await wallet.depositTicket(amount);
-  await node.operator.deposit(ticket.amount, ticket.pre);
-}
+const deposit = depositTo;
 
 describe('the wallet on the epoch grid', () => {
   it('anchors to the newest grid checkpoint at least D old, and moves on at a boundary without a sync', async () => {
