@@ -1,6 +1,7 @@
 /**
- * A child process of the race and crash tests: opens the ledger named in its argument, waits for
- * `go` on stdin, then either settles a list of fixture payments all at once (`race`; by the
+ * A child process of the race and crash tests: opens the ledger named in its argument (with
+ * `openOn`, only once that line arrives on stdin: started ahead of its turn, it loads while
+ * another worker runs), waits for `go` on stdin, then either settles a list of fixture payments all at once (`race`; by the
  * reference of an earlier hand-over when `references` names one), keeps applying deposits and
  * settlements until it is killed (`crash`), or keeps handing the payments' proofs over until it is
  * killed (`handover`). Every acknowledged write is printed on stdout (a pipe: synchronous on Linux)
@@ -24,6 +25,8 @@ interface Args {
   payments: number[];
   /** `race`: payment index → the reference it was handed over under (settled compact). */
   references?: Record<number, string>;
+  /** A line to wait for on stdin before opening the ledger (default: open at once). */
+  openOn?: string;
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as Args;
@@ -34,18 +37,23 @@ const core = await loadCore();
 const cached = args.mode === 'crash-transitions' ? { payments: [] } : readFixtures(core, args.spec);
 if (!cached) throw new Error('worker: fixtures are not cached');
 const fixtures = cached as NonNullable<ReturnType<typeof readFixtures>>;
+const stdin = createInterface({ input: process.stdin });
+const received: string[] = [];
+let arrived: (() => void) | undefined;
+stdin.on('line', (line) => {
+  received.push(line.trim());
+  arrived?.();
+});
+/** Resolves once `word` has arrived on stdin (a line of its own). */
+async function lineOf(word: string): Promise<void> {
+  while (!received.includes(word)) await new Promise<void>((resolve) => (arrived = resolve));
+}
+if (args.openOn !== undefined) await lineOf(args.openOn);
 const store = await openStore(core, args.config);
 const pool = new Ledger({ core, store });
 print({ ready: true });
-await new Promise<void>((resolve) => {
-  const lines = createInterface({ input: process.stdin });
-  lines.on('line', (line) => {
-    if (line.trim() === 'go') {
-      lines.close();
-      resolve();
-    }
-  });
-});
+await lineOf('go');
+stdin.close();
 
 if (args.mode === 'race') {
   const settle = (i: number) => {

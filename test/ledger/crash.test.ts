@@ -2,11 +2,11 @@
 // middle of its load, several times, on one ledger. After each restart every acknowledged write is
 // present and nothing partial is: the leaves, head, events, nullifiers and checkpoints agree.
 
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { Ledger } from '../../src/ledger/index.js';
+import { Ledger, type StoreConfig } from '../../src/ledger/index.js';
 import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
-import { startWorker } from '../../testkit/ledger-children.js';
+import { type Child, startWorker } from '../../testkit/ledger-children.js';
 import { allEvents, ledgerProblems } from './helpers/invariants.js';
 import { postgresAvailable } from '../../testkit/postgres.js';
 import { STORE_KINDS, storeHarness } from './helpers/stores.js';
@@ -17,6 +17,34 @@ const ROUNDS = 4;
 const kinds = STORE_KINDS.filter(
   (kind) => kind === 'sqlite' || postgresAvailable() || process.env.CI,
 );
+
+/** Workers started ahead of their round: killed after each test (a test that failed left one). */
+const started: Child[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) child.process.kill('SIGKILL');
+});
+
+/**
+ * A worker started now that opens the ledger only when {@link restart} says so. A worker takes
+ * seconds to load (tsx, the core, the fixtures), most of a round: the next round's loads while this
+ * one runs, and still opens the ledger only after the kill and the checks, as a restart does.
+ */
+function ahead(args: {
+  mode: 'crash' | 'crash-transitions';
+  config: StoreConfig;
+  spec: typeof SPEC;
+  payments: number[];
+}): Child {
+  const child = startWorker({ ...args, openOn: 'open' });
+  started.push(child);
+  return child;
+}
+
+/** Lets a worker started {@link ahead} open the ledger; resolves once it is ready for `go`. */
+async function restart(child: Child): Promise<void> {
+  child.process.stdin!.write('open\n');
+  await child.waitFor((line) => line.ready === true);
+}
 
 describe.each(kinds)('SIGKILL on the %s store', (kind) => {
   const h = storeHarness(kind);
@@ -29,16 +57,24 @@ describe.each(kinds)('SIGKILL on the %s store', (kind) => {
   it(`loses no acknowledged write and leaves no partial one, over ${ROUNDS} kills`, async () => {
     const core = h.core();
     const { store, config, open } = await h.fresh();
+    // every round offers every payment again: spent ones come back as duplicates
+    const worker = () =>
+      ahead({
+        mode: 'crash',
+        config,
+        spec: SPEC,
+        payments: fx.payments.map((_, i) => i).sort(() => Math.random() - 0.5),
+      });
+    let next = worker();
     await fundPool(new Ledger({ core, store }), fx);
     await store.close();
     const acked = { deposits: new Map<number, string>(), settlements: new Map<string, string>() };
     let killedMidLoad = 0;
 
     for (let round = 0; round < ROUNDS; round++) {
-      // every round offers every payment again: spent ones come back as duplicates
-      const payments = fx.payments.map((_, i) => i).sort(() => Math.random() - 0.5);
-      const child = startWorker({ mode: 'crash', config, spec: SPEC, payments });
-      await child.waitFor((line) => line.ready === true);
+      const child = next;
+      if (round + 1 < ROUNDS) next = worker();
+      await restart(child);
       child.process.stdin!.end('go\n');
       await child.waitFor((line) => typeof line.ack === 'string', 30_000);
       await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 400));
@@ -90,9 +126,12 @@ describe.each(kinds)('SIGKILL during transitions, exits and payouts on the %s st
     await store.close();
     const transitions = new Map<string, string>();
     const payouts = new Map<string, string>();
+    const worker = () => ahead({ mode: 'crash-transitions', config, spec: SPEC, payments: [] });
+    let next = worker();
     for (let round = 0; round < 3; round++) {
-      const child = startWorker({ mode: 'crash-transitions', config, spec: SPEC, payments: [] });
-      await child.waitFor((line) => line.ready === true);
+      const child = next;
+      if (round + 1 < 3) next = worker();
+      await restart(child);
       child.process.stdin!.end('go\n');
       await child.waitFor((line) => line.ack === 'payout', 30_000);
       await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 300));
