@@ -113,9 +113,12 @@ describe('priv-stark wallet transfer', () => {
     expect(sent.stdout).toMatch(/^leaves: recipient #\d+, change #\d+/m);
 
     await stack.settle();
-    const received = await cli(['wallet', 'balance', '--json', '--wallet', bob]);
+    // Two wallet files, two children at once (each starts in about a second of CPU).
+    const [received, left] = await Promise.all([
+      cli(['wallet', 'balance', '--json', '--wallet', bob]),
+      cli(['wallet', 'balance', '--json', '--wallet', alice]),
+    ]);
     expect(JSON.parse(received.stdout)).toMatchObject({ spendable: '150000', total: '150000' });
-    const left = await cli(['wallet', 'balance', '--json', '--wallet', alice]);
     expect(JSON.parse(left.stdout)).toMatchObject({ spendable: '850000', total: '850000' });
     // The sender's record is the settled transfer, with the pool's transaction.
     const payments = await cli(['wallet', 'payments', '--wallet', alice]);
@@ -173,22 +176,25 @@ describe('priv-stark wallet transfer', () => {
       expect(run.status, flags.join(' ')).toBe(2);
       expect(run.stderr, flags.join(' ')).toMatch(message);
     }
-    const child = await cli(['wallet', 'transfer', ...cases[3]![0], '--wallet', bob]);
+    // The flag refusal never opens the wallet file: its child runs beside the one that does.
+    const [child, largest] = await Promise.all([
+      cli(['wallet', 'transfer', ...cases[3]![0], '--wallet', bob]),
+      // The largest amount there is passes the flag check (and is then refused by the wallet).
+      cli([
+        'wallet',
+        'transfer',
+        '--to',
+        bobAddress,
+        '--amount',
+        '4611686018427387903',
+        '--wallet',
+        bob,
+      ]),
+    ]);
     expect(child.status).toBe(2);
     expect(child.stderr).toMatch(
       /^priv-stark wallet transfer: --amount expects decimal atomic units/,
     );
-    // The largest amount there is passes the flag check (and is then refused by the wallet).
-    const largest = await cli([
-      'wallet',
-      'transfer',
-      '--to',
-      bobAddress,
-      '--amount',
-      '4611686018427387903',
-      '--wallet',
-      bob,
-    ]);
     expect(largest.status).toBe(1);
     expect(largest.stderr).toMatch(/insufficient_funds/);
     expect(readFileSync(bob, 'utf8')).toBe(before);
@@ -213,7 +219,11 @@ describe('priv-stark wallet split', () => {
     expect(values).toEqual([100_000n, 750_000n]);
   });
 
-  it('the twins: no note larger than the amount, a named note of exactly the amount, an unknown note', async () => {
+  // The next two run side by side: one works on alice's file, the other on a pool and a file of
+  // its own (a service start and two children that would otherwise wait their turn).
+  it.concurrent('the twins: no note larger than the amount, a named note of exactly the amount, an unknown note', async ({
+    expect,
+  }) => {
     const { wallet } = await notesOf(alice);
     const small = wallet.notes().find((n) => n.value === '100000')!;
     const none = await cli([
@@ -278,7 +288,9 @@ describe('priv-stark wallet split', () => {
     expect((await notesOf(alice)).values).toEqual([40_000n, 60_000n, 750_000n]);
   });
 
-  it('a note not in a checkpoint yet: wallet_behind, exit 1 (a pool whose next checkpoint is an hour away)', async () => {
+  it.concurrent('a note not in a checkpoint yet: wallet_behind, exit 1 (a pool whose next checkpoint is an hour away)', async ({
+    expect,
+  }) => {
     const data = mkdtempSync(join(dir, 'slow-'));
     const slow: RunningService = await startService(
       {
@@ -318,8 +330,12 @@ describe('priv-stark wallet split', () => {
   });
 });
 
+// Side by side: `ready` on alice's file proves its splits while the twin on bob's waits out its
+// timeout, and the flag cases never open a wallet file.
 describe('priv-stark wallet ready', () => {
-  it('splits until the wallet holds the count of ready notes, printing progress, then exits 0', async () => {
+  it.concurrent('splits until the wallet holds the count of ready notes, printing progress, then exits 0', async ({
+    expect,
+  }) => {
     const run = await cli([
       'wallet',
       'ready',
@@ -358,7 +374,9 @@ describe('priv-stark wallet ready', () => {
     expect((await notesOf(alice)).values).toEqual(values);
   });
 
-  it('the twin: a wallet holding too little for the count times out, exit 1 with the message', async () => {
+  it.concurrent('the twin: a wallet holding too little for the count times out, exit 1 with the message', async ({
+    expect,
+  }) => {
     const run = await cli([
       'wallet',
       'ready',
@@ -378,7 +396,7 @@ describe('priv-stark wallet ready', () => {
     expect(run.stdout).not.toMatch(/ready notes of at least/);
   });
 
-  it('bad flags of split and ready exit 2', async () => {
+  it.concurrent('bad flags of split and ready exit 2', async ({ expect }) => {
     for (const [flags, message] of [
       [[], /--amount is required/],
       [['--amount', '99999999999999999999'], /--amount expects decimal atomic units/],
