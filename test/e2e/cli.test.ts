@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 
 import { Wallet } from '../../src/client/index.js';
 import { loadCore } from '../../src/core/index.js';
@@ -58,8 +58,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('priv-stark wallet and pay', () => {
-  it('creates, funds, pays and restores a wallet from the command line', async () => {
+// The four cases share nothing but the stack (each its own wallet file; the demo its own stack in
+// its own process), so they run side by side: most of each is children starting and waiting.
+describe.concurrent('priv-stark wallet and pay', () => {
+  it('creates, funds, pays and restores a wallet from the command line', async ({ expect }) => {
     const file = join(dir, 'payer.wallet');
     const created = await cli(['wallet', 'new', '--wallet', file]);
     expect(created.status, created.stderr).toBe(0);
@@ -122,7 +124,9 @@ describe('priv-stark wallet and pay', () => {
     ).toEqual(after);
   });
 
-  it('lists open deposit tickets, re-issues one unchanged, and syncs once at the bound', async () => {
+  it('lists open deposit tickets, re-issues one unchanged, and syncs once at the bound', async ({
+    expect,
+  }) => {
     const file = join(dir, 'tickets.wallet');
     const core = await loadCore();
     const wallet = await Wallet.create({ core, pool: stack.poolUrl, path: file });
@@ -148,7 +152,7 @@ describe('priv-stark wallet and pay', () => {
     expect(next.stdout).toMatch(/^deposit #8 of 5000 atomic units/m);
   });
 
-  it('reports insufficient funds clearly and exits non-zero', async () => {
+  it('reports insufficient funds clearly and exits non-zero', async ({ expect }) => {
     const file = join(dir, 'empty.wallet');
     await cli(['wallet', 'new', '--wallet', file]);
     await cli(['wallet', 'sync', '--wallet', file]);
@@ -157,7 +161,7 @@ describe('priv-stark wallet and pay', () => {
     expect(paid.stderr).toMatch(/no checkpoint|insufficient funds/);
   });
 
-  it('priv-stark demo runs the whole flow in one process and exits 0', async () => {
+  it('priv-stark demo runs the whole flow in one process and exits 0', async ({ expect }) => {
     const run = await cli(['demo', '--payments', '2']);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout.match(/HTTP 200 \{"weather":"sunny","from":"merchant"\}/g)).toHaveLength(2);
