@@ -26,8 +26,9 @@ afterEach(() => {
 
 /**
  * A worker started now that opens the ledger only when {@link restart} says so. A worker takes
- * seconds to load (tsx, the core, the fixtures), most of a round: the next round's loads while this
- * one runs, and still opens the ledger only after the kill and the checks, as a restart does.
+ * about 1.6 s to load (tsx, the source, the core, the fixtures), more than the rest of its round:
+ * every round's worker loads from the test's start, side by side, and each still opens the ledger
+ * only after the previous kill and its checks, as a restart does.
  */
 function ahead(args: {
   mode: 'crash' | 'crash-transitions';
@@ -58,22 +59,21 @@ describe.each(kinds)('SIGKILL on the %s store', (kind) => {
     const core = h.core();
     const { store, config, open } = await h.fresh();
     // every round offers every payment again: spent ones come back as duplicates
-    const worker = () =>
+    const workers = Array.from({ length: ROUNDS }, () =>
       ahead({
         mode: 'crash',
         config,
         spec: SPEC,
         payments: fx.payments.map((_, i) => i).sort(() => Math.random() - 0.5),
-      });
-    let next = worker();
+      }),
+    );
     await fundPool(new Ledger({ core, store }), fx);
     await store.close();
     const acked = { deposits: new Map<number, string>(), settlements: new Map<string, string>() };
     let killedMidLoad = 0;
 
     for (let round = 0; round < ROUNDS; round++) {
-      const child = next;
-      if (round + 1 < ROUNDS) next = worker();
+      const child = workers[round]!;
       await restart(child);
       child.process.stdin!.end('go\n');
       await child.waitFor((line) => typeof line.ack === 'string', 30_000);
@@ -126,11 +126,11 @@ describe.each(kinds)('SIGKILL during transitions, exits and payouts on the %s st
     await store.close();
     const transitions = new Map<string, string>();
     const payouts = new Map<string, string>();
-    const worker = () => ahead({ mode: 'crash-transitions', config, spec: SPEC, payments: [] });
-    let next = worker();
+    const workers = Array.from({ length: 3 }, () =>
+      ahead({ mode: 'crash-transitions', config, spec: SPEC, payments: [] }),
+    );
     for (let round = 0; round < 3; round++) {
-      const child = next;
-      if (round + 1 < 3) next = worker();
+      const child = workers[round]!;
       await restart(child);
       child.process.stdin!.end('go\n');
       await child.waitFor((line) => line.ack === 'payout', 30_000);
