@@ -6,6 +6,7 @@
 // and the AUCs with their 95 % bootstrap intervals (bench/results/linkage.{json,md}).
 //
 // Run: npm run bench:linkage. Knobs: LINKAGE_COMPRESSION (default 1), LINKAGE_WALLETS (default 200),
+// LINKAGE_HORIZON_S (simulated seconds of payments, default 3600),
 // LINKAGE_CONFIG (a JSON object of LinkageConfig fields over the default, e.g.
 // '{"handOvers":"direct"}' for a twin at full size).
 
@@ -24,6 +25,7 @@ import { environment } from './report.js';
 const RESULTS = new URL('./results/', import.meta.url).pathname;
 const compression = Number(process.env.LINKAGE_COMPRESSION ?? 1);
 const wallets = Number(process.env.LINKAGE_WALLETS ?? BENCH_SHAPE.wallets);
+const horizonSeconds = Number(process.env.LINKAGE_HORIZON_S ?? BENCH_SHAPE.horizonSeconds);
 const config: LinkageConfig = {
   ...DEFAULT_CONFIG,
   ...(process.env.LINKAGE_CONFIG
@@ -34,9 +36,9 @@ const config: LinkageConfig = {
 
 const load = loadavg();
 const core = await loadCore();
-const population = drawPopulation({ ...BENCH_SHAPE, wallets });
+const population = drawPopulation({ ...BENCH_SHAPE, wallets, horizonSeconds });
 console.log(
-  `linkage: ${wallets} wallets, ${BENCH_SHAPE.horizonSeconds} s simulated at ${compression}×, ${config.name}`,
+  `linkage: ${wallets} wallets, ${horizonSeconds} s simulated at ${compression}×, ${config.name}`,
 );
 const run = await runLinkage(core, population, config);
 const files = writeJsonl(run, RESULTS.replace(/\/$/, ''));
@@ -59,7 +61,7 @@ const summary = {
 };
 writeFileSync(`${RESULTS}linkage.json`, `${JSON.stringify(summary, null, 2)}\n`);
 const md = [
-  `## Linkage test (${config.name}): ${wallets} wallets, ${BENCH_SHAPE.horizonSeconds} s at ${compression}×`,
+  `## Linkage test (${config.name}): ${wallets} wallets, ${horizonSeconds} s at ${compression}×`,
   '',
   `${paid} of ${planned} planned payments made, ${summary.exited} exits, ${summary.failures} failed writes; payments by transport ${JSON.stringify(measure.transports)}; pairs ${JSON.stringify(measure.pairs)}; ${run.totalSeconds.toFixed(0)} s in all. Load average ${load.map((l) => l.toFixed(2)).join(', ')} before, ${loadavg()
     .map((l) => l.toFixed(2))

@@ -23,16 +23,27 @@ export interface LinkageConfig {
   /**
    * Each wallet runs the product's ready-notes keeper (three notes of the highest price):
    * `product` with its default options; `transparent` with its explicit `transparent: true` —
-   * splits by transfers to the wallet's own address, amount and address in the open (the leak of
-   * issue 25, item 3); `off`: no keeper.
+   * splits by transfers to the wallet's own address, amount and address in the open, on the
+   * keeper's Poisson schedule; `refill-after-payment`: no keeper, but right after each payment the
+   * wallet syncs and tops up by the same transparent splits (`planSplits`, `wallet.splitNote`), as
+   * the keeper did before its rounds ran on their own schedule (the leak of issue 25, item 3);
+   * `off`: no keeper.
    */
-  readonly keeper: 'product' | 'transparent' | 'off';
+  readonly keeper: 'product' | 'transparent' | 'refill-after-payment' | 'off';
   /**
    * `default`: the product's anchors (the epoch grid, compressed, where the service has one);
    * `last-sync`: no grid (`epoch` E = 1 ms, D = 0 — a checkpoint whenever the timer asks, and the
    * wallet anchors to the newest it synced: the leak of issue 25, item 2).
    */
   readonly anchors: 'default' | 'last-sync';
+  /**
+   * `default`: the wallet's own sync (fixed pages, the same URLs for every wallet); `exact-cursors`:
+   * after each sync the wallet also reads the events by exact cursor from where its last read
+   * ended, as wallets did before fixed pages (the pool node still answers `?after=` for them) — the
+   * cursor chain's leak (issue 25, item 4), re-enacted with the pool node's own client from the
+   * wallet's address since the product's wallet no longer reads that way.
+   */
+  readonly reads: 'default' | 'exact-cursors';
   /** Simulated seconds per real second. */
   readonly compression: number;
 }
@@ -46,13 +57,12 @@ export const DEFAULT_CONFIG: LinkageConfig = {
   // population paid 1 of 35 planned payments in a measured run: docs/privacy.md).
   keeper: 'off',
   anchors: 'default',
+  reads: 'default',
   compression: 40,
 };
 
-/** Leaks the must-fail twins need that the product offers no switch for yet (issue 25). */
+/** Leaks the must-fail twins need that the product offers no switch for (issue 25). */
 export const MISSING_SWITCHES = {
-  /** Cursor chain's leak: fixed pages landed in cda3bff with no way back to exact cursors. */
-  exactCursors: 'the wallet reads fixed pages only; no option re-enables reads by exact cursor',
   /** Millisecond public event times: landed at checkpoint granularity with no switch back. */
   millisecondTimes:
     'public event times are at checkpoint granularity with no option back to arrival times',

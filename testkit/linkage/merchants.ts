@@ -1,6 +1,7 @@
 /**
  * @module The population's merchants, each on its own loopback address: a merchant with a relay
- * runs Fastify with this project's plugin (which mounts whatever the product mounts by default),
+ * runs Fastify with this project's plugin and its hand-over relay as docs/privacy.md says to mount
+ * it (`relay: { poolNode, apiKey }`, forwarding through the operator's recording proxy),
  * one without runs stock `@x402/express` with this project's scheme server and route helper and
  * nothing else. Both call the facilitator through the operator's recording proxy with their API
  * key, from their own address, so the operator knows them as merchants.
@@ -39,6 +40,8 @@ export interface MerchantSetup {
   readonly price: bigint;
   readonly relay: boolean;
   readonly facilitatorUrl: string;
+  /** The pool node (behind the operator's recording proxy) the relay forwards hand-overs to. */
+  readonly poolNodeUrl: string;
   readonly apiKey: string;
 }
 
@@ -62,7 +65,11 @@ async function relayMerchant(
   setup: MerchantSetup,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const app = Fastify({ logger: false });
-  await app.register(privStarkFastify, { routes: routes(setup), server: resourceServer(setup) });
+  await app.register(privStarkFastify, {
+    routes: routes(setup),
+    server: resourceServer(setup),
+    relay: { poolNode: setup.poolNodeUrl, apiKey: setup.apiKey },
+  });
   app.get('/item', async () => ({ item: setup.id }));
   const url = await app.listen({ port: 0, host: setup.address });
   return { url, close: () => app.close() };

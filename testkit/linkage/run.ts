@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Wallet } from '../../src/client/index.js';
 import type { PrivStarkCore } from '../../src/core/index.js';
 import { PoolNodeClient } from '../../src/pool-node/index.js';
+import { DEFAULT_EPOCH_GRID } from '../../src/scheme/index.js';
 import { SERVICE_DEFAULTS, type ServiceConfig, startService } from '../../src/service/index.js';
 import type { LinkageConfig } from './config.js';
 import { type RunningMerchant, startMerchant } from './merchants.js';
@@ -98,6 +99,7 @@ export async function runLinkage(
           price: m.price,
           relay: m.relay && config.handOvers === 'default',
           facilitatorUrl: facilitator.url,
+          poolNodeUrl: pool.url,
           apiKey: API_KEY,
         }),
       );
@@ -108,6 +110,7 @@ export async function runLinkage(
       prices: population.merchants.map((m) => m.price),
       bank: new PoolNodeClient(pool.url, { token: OPERATOR_TOKEN }),
       bankAddress: BANK_ADDRESS,
+      reader: new PoolNodeClient(pool.url),
       config,
       random: new Random(population.shape.seed ^ 0x5eed),
     };
@@ -127,7 +130,7 @@ export async function runLinkage(
     const scheduleStart = performance.now();
     await playSchedule(population, walletActors, config.compression, world.random);
     const scheduleSeconds = (performance.now() - scheduleStart) / 1000;
-    for (const a of walletActors) await a.stopKeeper();
+    for (const a of walletActors) await a.stop();
     // Let the last writes settle and a checkpoint cover them, then read the wallets' truth.
     await sleep(
       Math.max(
@@ -170,39 +173,45 @@ async function playSchedule(
   const running = new Set<Promise<void>>();
   const timers: ReturnType<typeof setTimeout>[] = [];
   const t0 = performance.now();
-  const at = (simulated: number, action: () => Promise<void>) =>
+  let scheduled = 0;
+  const at = (simulated: number, action: () => Promise<void>) => {
+    scheduled++;
     timers.push(
       setTimeout(
         () => {
+          scheduled--;
           const p = action().finally(() => running.delete(p));
           running.add(p);
         },
         Math.max(0, real(simulated) - (performance.now() - t0)),
       ),
     );
-  // Syncs go on one longest interval past the horizon, so writes waiting for a sync are made.
+  };
+  // A write answered "not now" is tried again one to two (simulated, uncompressed) epochs later,
+  // until the tail's end.
   const horizon = population.shape.horizonSeconds + population.shape.tailSeconds;
+  const epochSeconds = DEFAULT_EPOCH_GRID.epochMs / 1000;
   for (const actor of actors) {
     const plan = actor.plan;
+    actor.retryLater = (write) => {
+      const when =
+        ((performance.now() - t0) * compression) / 1000 +
+        random.uniform(epochSeconds, 2 * epochSeconds);
+      if (when < horizon) at(when, write);
+    };
     at(plan.depositAt, async () => {
       await actor.deposit();
-      actor.startKeeper();
+      actor.start();
     });
-    for (let t = plan.firstSyncAt; t < horizon; t += plan.syncEvery)
-      at(t, async () => {
-        const waiting = await actor.sync();
-        for (const write of waiting)
-          at(
-            ((performance.now() - t0) * compression) / 1000 +
-              random.exponential(plan.syncEvery / 4),
-            write,
-          );
-      });
+    for (let t = plan.firstSyncAt; t < horizon; t += plan.syncEvery) at(t, () => actor.sync());
     for (const p of plan.payments) at(p.at, () => actor.pay(p.merchant));
     at(plan.exitAt, () => actor.exit());
   }
   await sleep(real(horizon));
-  // Writes deferred past the horizon still run; wait for everything in flight.
-  for (let i = 0; i < 600 && running.size > 0; i++) await Promise.allSettled([...running]);
+  // Writes tried again before the horizon's end still run; wait for everything in flight.
+  for (let i = 0; i < 600 && (running.size > 0 || scheduled > 0); i++) {
+    if (running.size > 0) await Promise.allSettled([...running]);
+    else await sleep(20);
+  }
   for (const t of timers) clearTimeout(t);
 }

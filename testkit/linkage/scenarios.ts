@@ -1,6 +1,7 @@
 /**
- * @module The runs the linkage test and bench make: the population sizes (CI: 48 wallets over 30
- * simulated minutes at 40× — 48² ≥ 2,000 deposit–exit pairs once every wallet's exit completes;
+ * @module The runs the linkage test and bench make: the population sizes (CI: 56 wallets over 30
+ * simulated minutes and a 10-minute tail for the writes still waiting, at 40× — ≥ 2,000
+ * deposit–exit pairs once 36 of the 56 exits complete;
  * the bench: 200 wallets over an hour, at real time unless told otherwise) and the must-fail twins,
  * each one leak re-enabled on a small population at a low compression (the heuristics' windows
  * cannot be shorter than the real time a proof takes, so a twin keeps the traffic per real second
@@ -14,9 +15,9 @@ import { POPULATION_DEFAULTS, type PopulationShape } from './population.js';
 /** The default configuration's CI run. */
 export const CI_SHAPE: PopulationShape = {
   ...POPULATION_DEFAULTS,
-  wallets: 48,
+  wallets: 56,
   horizonSeconds: 1800,
-  tailSeconds: 300,
+  tailSeconds: 600,
 };
 export const CI_COMPRESSION = 40;
 
@@ -65,7 +66,7 @@ export const TWINS: readonly Twin[] = [
     heuristic: 'anchor join',
     pairType: 'payment-payment',
     shape: TWIN_SHAPE,
-    config: twin('last-sync anchors', { anchors: 'last-sync' }),
+    config: twin('last-sync anchors', { anchors: 'last-sync', keeper: 'product' }),
   },
   {
     heuristic: 'timing join',
@@ -74,9 +75,15 @@ export const TWINS: readonly Twin[] = [
     config: twin('sync before each write', { writes: 'sync-before-write' }),
   },
   {
+    heuristic: 'cursor chain',
+    pairType: 'payment-payment',
+    shape: TWIN_SHAPE,
+    config: twin('exact cursors', { reads: 'exact-cursors' }),
+  },
+  {
     heuristic: 'refill timing',
     pairType: 'payment-payment',
     shape: TWIN_SHAPE,
-    config: twin('transparent splits', { keeper: 'transparent' }),
+    config: twin('transparent splits after each payment', { keeper: 'refill-after-payment' }),
   },
 ];

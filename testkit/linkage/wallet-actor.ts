@@ -4,14 +4,21 @@
  * address), its syncs on its own schedule, its payments through the stock `@x402/fetch` at the
  * merchants, its exit of what is left. A write the wallet answers "not now" (nothing spendable
  * yet: the change not in a synced checkpoint, a note younger than its minimum age, a note to
- * refresh first) waits for the wallet's next scheduled sync and is made a random while after it
- * (the wallet does not sync for it), unless the configuration makes the wallet sync right before
- * each write.
+ * refresh first) is tried again at a random time one to two epochs later, as the one-shot CLI
+ * waits before a write (the wallet does not sync for it: its epoch follower keeps its state
+ * current), unless the configuration makes the wallet sync right before each write.
  */
 
 import { getAddress } from 'viem';
 
-import { payingFetch, ReadyNotesKeeper, type Wallet } from '../../src/client/index.js';
+import {
+  type EpochFollower,
+  followEpochs,
+  payingFetch,
+  planSplits,
+  ReadyNotesKeeper,
+  type Wallet,
+} from '../../src/client/index.js';
 import type { PoolNodeClient } from '../../src/pool-node/index.js';
 import type { LinkageConfig } from './config.js';
 import type { RunningMerchant } from './merchants.js';
@@ -36,6 +43,8 @@ export interface ActorWorld {
   /** The bank's client of the pool node (operator token), used from the bank's address. */
   readonly bank: PoolNodeClient;
   readonly bankAddress: string;
+  /** A client of the pool node without credentials, for reads a wallet makes by hand. */
+  readonly reader: PoolNodeClient;
   readonly config: LinkageConfig;
   readonly random: Random;
 }
@@ -47,7 +56,8 @@ export function destinationOf(id: number): string {
 
 export class WalletActor {
   readonly log: ActorLog = { paid: 0, deferred: 0, waitedFor: {}, failed: [], exited: false };
-  private readonly waiting: (() => Promise<void>)[] = [];
+  /** Schedules a write the wallet answered "not now" to be tried again later (set by the run). */
+  retryLater: (write: () => Promise<void>) => void = () => undefined;
   /** The wallet's writes, one at a time (a person's wallet does not race itself). */
   private writes: Promise<void> = Promise.resolve();
 
@@ -69,27 +79,67 @@ export class WalletActor {
   }
 
   private keeper: ReadyNotesKeeper | null = null;
+  private follower: EpochFollower | null = null;
+  /** The wallet's paying fetch, made once the wallet is funded (from the wallet's address). */
+  private paying: typeof fetch | null = null;
 
-  /** Starts the product's ready-notes keeper, if the configuration runs one (from the wallet's address). */
-  startKeeper(): void {
-    if (this.world.config.keeper === 'off') return;
-    let value = 0n;
-    for (const price of this.world.prices) if (price > value) value = price;
-    const keeper = new ReadyNotesKeeper(
-      this.wallet,
-      { count: 3, value },
-      {
-        ...(this.world.config.keeper === 'transparent' ? { transparent: true } : {}),
-        onError: (error) => this.fail('keeper', error),
-      },
-    );
+  /**
+   * Once funded: the wallet's paying fetch, which starts its epoch follower as `payingFetch` does
+   * by default (its timers run in the wallet's address context), and the product's ready-notes
+   * keeper if the configuration runs one.
+   */
+  start(): void {
+    withSourceAddress(this.address, () => {
+      this.paying = payingFetch(this.wallet);
+      this.follower = followEpochs(this.wallet);
+    });
+    this.startKeeper();
+  }
+
+  private startKeeper(): void {
+    if (this.world.config.keeper === 'off' || this.world.config.keeper === 'refill-after-payment')
+      return;
+    const keeper = new ReadyNotesKeeper(this.wallet, this.readyTarget(), {
+      ...(this.world.config.keeper === 'transparent' ? { transparent: true } : {}),
+      onError: (error) => this.fail('keeper', error),
+    });
     this.keeper = keeper;
     withSourceAddress(this.address, () => keeper.start());
   }
 
-  /** Stops the keeper after its round under way. */
-  async stopKeeper(): Promise<void> {
+  /** What a keeper keeps: three notes of the highest price. */
+  private readyTarget(): { count: number; value: bigint } {
+    let value = 0n;
+    for (const price of this.world.prices) if (price > value) value = price;
+    return { count: 3, value };
+  }
+
+  /** `refill-after-payment`: right after a payment, sync and split in the open what is wanted. */
+  private async refillAfterPayment(): Promise<void> {
+    if (this.world.config.keeper !== 'refill-after-payment') return;
+    try {
+      await this.act(async () => {
+        await this.wallet.sync();
+        const plans = planSplits(
+          {
+            notes: this.wallet.notes(),
+            anchoredSize: this.wallet.checkpoint?.size ?? 0,
+            locked: this.wallet.lockedNotes(),
+            young: this.wallet.youngNotes(),
+          },
+          this.readyTarget(),
+        );
+        for (const plan of plans) await this.wallet.splitNote(plan.note, plan.amount);
+      });
+    } catch (error) {
+      if (!this.notYet(error)) this.fail('refill', error);
+    }
+  }
+
+  /** Stops the keeper and the epoch follower after what they have under way. */
+  async stop(): Promise<void> {
     await this.keeper?.stop();
+    await this.follower?.stop();
   }
 
   /** The bank pays the wallet's ticket in (the wallet only makes the ticket, offline). */
@@ -104,14 +154,26 @@ export class WalletActor {
     }
   }
 
-  /** A scheduled sync; it answers the writes that waited for it, to be made a while after. */
-  async sync(): Promise<(() => Promise<void>)[]> {
+  /** Where this wallet's last read by exact cursor ended (`exact-cursors` only). */
+  private eventCursor = 0;
+
+  /** A scheduled sync. */
+  async sync(): Promise<void> {
     try {
       await this.act(() => this.wallet.sync());
+      if (this.world.config.reads === 'exact-cursors') await this.act(() => this.readByCursor());
     } catch (error) {
       this.fail('sync', error);
     }
-    return this.waiting.splice(0);
+  }
+
+  /** The events read by exact cursor, from where the last read ended to the end of the log. */
+  private async readByCursor(): Promise<void> {
+    for (;;) {
+      const page = await this.world.reader.events(this.eventCursor);
+      if (page.events.length === 0 || page.next <= this.eventCursor) return;
+      this.eventCursor = page.next;
+    }
   }
 
   /** Runs `write` after the wallet's writes before it. */
@@ -131,25 +193,31 @@ export class WalletActor {
     try {
       if (this.world.config.writes === 'sync-before-write')
         await this.act(() => this.wallet.sync());
-      const response = await this.act(() => payingFetch(this.wallet)(`${merchant.url}/item`));
+      const pay = this.paying ?? payingFetch(this.wallet);
+      const response = await this.act(() => pay(`${merchant.url}/item`));
       await response.arrayBuffer();
-      if (response.status === 200) this.log.paid++;
-      else this.fail('pay', new Error(`status ${response.status}`));
+      if (response.status === 200) {
+        this.log.paid++;
+        await this.refillAfterPayment();
+      } else this.fail('pay', new Error(`status ${response.status}`));
     } catch (error) {
       if (!this.notYet(error)) return this.fail('pay', error);
       this.log.deferred++;
-      this.waiting.push(() => this.pay(m));
+      this.retryLater(() => this.pay(m));
     }
   }
 
-  /** The wallet's own "not now": nothing spendable yet (change not in a synced checkpoint, a note too young). */
+  /**
+   * The wallet's own "not now": nothing spendable yet (change not in a synced checkpoint, a note too
+   * young, the note in a split of the wallet's keeper under way).
+   */
   private notYet(error: unknown): boolean {
     const text =
       error instanceof Error
         ? `${error.message} ${String((error as { cause?: unknown }).cause ?? '')}`
         : '';
     const reason =
-      /insufficient funds|not in a checkpoint|no checkpoint|too young|younger than|needs_refresh/i.exec(
+      /insufficient funds|not in a checkpoint|no checkpoint|too young|younger than|needs_refresh|split, merge or refresh/i.exec(
         text,
       )?.[0];
     if (reason !== undefined) this.log.waitedFor[reason] = (this.log.waitedFor[reason] ?? 0) + 1;
@@ -173,7 +241,7 @@ export class WalletActor {
         .sort((a, b) => Number(BigInt(b.value) - BigInt(a.value)))[0];
       if (note === undefined) {
         this.log.deferred++;
-        this.waiting.push(() => this.exit());
+        this.retryLater(() => this.exit());
         return;
       }
       await this.act(() =>
@@ -183,7 +251,7 @@ export class WalletActor {
     } catch (error) {
       if (!this.notYet(error)) return this.fail('exit', error);
       this.log.deferred++;
-      this.waiting.push(() => this.exit());
+      this.retryLater(() => this.exit());
     }
   }
 }

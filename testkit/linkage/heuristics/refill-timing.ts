@@ -3,7 +3,9 @@
  * address — and come right after what emptied a note: a payment (a top-up) or a deposit (the
  * first splits). Each item's evidence is the recipients of the transfers within 5 simulated
  * seconds after it (deposits: after the checkpoint that published them would be finer; the
- * arrival is used), weighted by closeness.
+ * arrival is used), weighted by closeness. A split is proved after what triggered it, and a proof
+ * takes the same real time however the schedule is compressed, so neither window is shorter than
+ * that real time (2 s for the window, 300 ms for the decay), as in the timing join.
  */
 
 import { evidenceScorer, weighted, type Evidence } from './evidence.js';
@@ -11,13 +13,15 @@ import type { Heuristic } from './heuristic.js';
 
 const WINDOW_S = 5;
 const TAU_S = 1;
+const PROOF_WINDOW_MS = 2000;
+const PROOF_TAU_MS = 300;
 
 export const refillTiming: Heuristic = {
   name: 'refill timing',
   leak: 'transparent splits',
   prepare(view, { compression }) {
-    const windowMs = (WINDOW_S * 1000) / compression;
-    const tauMs = (TAU_S * 1000) / compression;
+    const windowMs = Math.max((WINDOW_S * 1000) / compression, PROOF_WINDOW_MS);
+    const tauMs = Math.max((TAU_S * 1000) / compression, PROOF_TAU_MS);
     const transfers = view.items.filter((i) => i.kind === 'transfer' && i.counterparty !== null);
     const evidence = new Map<string, Evidence>();
     for (const item of view.items) {
