@@ -1,4 +1,4 @@
-// The linkage test on the default configuration (issue 25, part 6 — the measure of the issue): 56
+// The linkage test on the default configuration (issue 25, part 6 — the measure of the issue): 64
 // wallets, 10 merchants (3 without a relay), payments Poisson with mean 5, syncs every 30–300
 // simulated seconds, over 30 simulated minutes at 40× (testkit/linkage/scenarios.ts), against the
 // real service on loopback. Pass: for payments that went by relay, inline or proxy, every

@@ -1,7 +1,7 @@
 /**
- * @module The runs the linkage test and bench make: the population sizes (CI: 56 wallets over 30
- * simulated minutes and a 10-minute tail for the writes still waiting, at 40× — ≥ 2,000
- * deposit–exit pairs once 36 of the 56 exits complete;
+ * @module The runs the linkage test and bench make: the population sizes (CI: 64 wallets over 30
+ * simulated minutes and a 15-minute tail for the writes still waiting, at 40× — ≥ 2,000
+ * deposit–exit pairs once 32 of the 64 exits complete, which a loaded CI machine still reaches;
  * the bench: 200 wallets over an hour, at real time unless told otherwise) and the must-fail twins,
  * each one leak re-enabled on a small population at a low compression (the heuristics' windows
  * cannot be shorter than the real time a proof takes, so a twin keeps the traffic per real second
@@ -15,9 +15,9 @@ import { POPULATION_DEFAULTS, type PopulationShape } from './population.js';
 /** The default configuration's CI run. */
 export const CI_SHAPE: PopulationShape = {
   ...POPULATION_DEFAULTS,
-  wallets: 56,
+  wallets: 64,
   horizonSeconds: 1800,
-  tailSeconds: 600,
+  tailSeconds: 900,
 };
 export const CI_COMPRESSION = 40;
 
