@@ -224,7 +224,8 @@ const wasm = step(
 );
 
 // 4. Solidity → the committed contract artifacts (contracts/artifacts/ and
-// src/chain/contract-artifacts.ts, scripts/compile-contracts.mjs), only when contracts/ or the
+// src/chain/contract-artifacts.ts with a module per contract under src/chain/artifacts/,
+// scripts/compile-contracts.mjs), only when contracts/ or the
 // pinned compiler changed: the stamp is committed beside the artifacts, so a clone whose
 // artifacts match its sources compiles nothing (nothing is compiled at run time either).
 const pins = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies;
@@ -235,7 +236,11 @@ const contracts = step(
       'scripts/compile-contracts.mjs',
       ...filesUnder('contracts', (p) => p.endsWith('.sol')),
     ],
-    outputs: ['src/chain/contract-artifacts.ts', 'contracts/artifacts/escrow.input.json'],
+    outputs: [
+      'src/chain/contract-artifacts.ts',
+      'src/chain/artifacts/priv-stark-escrow.ts',
+      'contracts/artifacts/escrow.input.json',
+    ],
     stampPath: 'contracts/artifacts/sources.sha256',
     extra: `solc ${pins.solc}, @openzeppelin/contracts ${pins['@openzeppelin/contracts']}`,
   },

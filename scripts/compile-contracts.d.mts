@@ -20,6 +20,8 @@ export const UNITS: readonly CompilationUnit[];
 
 /** The generated TypeScript module's path. */
 export const GENERATED_MODULE: string;
+/** Where an exported contract's own module goes (src/chain/artifacts/…). */
+export function contractModule(contractName: string): string;
 
 /** The files a compilation writes (path relative to the repository root → text). */
 export function compileContracts(root?: string): Map<string, string>;

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   compileContracts,
+  contractModule,
   GENERATED_MODULE,
   SETTINGS,
   UNITS,
@@ -28,6 +29,7 @@ describe('the committed contract artifacts', () => {
     expect([...files.keys()].sort()).toEqual(
       [
         GENERATED_MODULE,
+        ...UNITS.flatMap((u) => u.exported.map(contractModule)),
         ...UNITS.flatMap((u) => [
           `contracts/artifacts/${u.name}.input.json`,
           ...u.contracts.map((c) => `contracts/artifacts/${c}.json`),
