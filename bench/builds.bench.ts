@@ -10,6 +10,9 @@
 //
 //   BENCH_BASE=/path/to/other/checkout npm run bench:builds   (that checkout built: npm run build)
 //
+// BENCH_THIS=/path/to/a/third/checkout (built) puts that build in this checkout's place — e.g. the
+// last commit of a restructure against the tree before it, with today's benches driving both.
+//
 // BENCH_ROUNDS (3) rounds; BENCH_DURATION_S (10) per measured run, passed to both benches;
 // BENCH_FLOW_ONLY (default: every flow and the routes on SQLite and PostgreSQL) narrows bench:flow
 // (its BENCH_ONLY). Results: bench/results/builds.json, builds.md and builds.svg.
@@ -25,6 +28,7 @@ import { environment, writeResults } from './report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BASE = process.env.BENCH_BASE ? resolve(process.env.BENCH_BASE) : null;
+const THIS = process.env.BENCH_THIS ? resolve(process.env.BENCH_THIS) : ROOT;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** A change worse than this, in either direction a figure can get worse, is flagged. */
 const TOLERANCE = 0.05;
@@ -36,11 +40,15 @@ if (BASE === null || !existsSync(join(BASE, 'dist/cli/main.js'))) {
   );
   process.exit(2);
 }
+if (!existsSync(join(THIS, 'dist/cli/main.js'))) {
+  process.stderr.write(`bench:builds: BENCH_THIS (${THIS}) is not built (dist/cli/main.js)\n`);
+  process.exit(2);
+}
 
 /** The two builds, by their role in the comparison. */
 const BUILDS = {
   base: { root: BASE, main: join(BASE, 'dist/cli/main.js') },
-  this: { root: ROOT, main: join(ROOT, 'dist/cli/main.js') },
+  this: { root: THIS, main: join(THIS, 'dist/cli/main.js') },
 } as const;
 type BuildName = keyof typeof BUILDS;
 

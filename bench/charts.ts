@@ -985,6 +985,8 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   'ready-notes': readyNotesChart,
   transition: transitionChart,
   builds: buildsChart,
+  // The same bench, main's tree in the place of the restructure's last commit (BENCH_THIS unset).
+  'builds-main': buildsChart,
   gas: gasChart,
 };
 
