@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 
 /** The twins that reach the bar today (the others: docs/privacy.md). */
-const ASSERTED = new Set(['address join']);
+const ASSERTED = new Set(['address join', 'refill timing']);
 
 describe('must-fail twins: one leak re-enabled, its heuristic links one wallet’s payments', () => {
   for (const twin of TWINS.filter((t) => ASSERTED.has(t.heuristic)))

@@ -26,8 +26,10 @@ export interface LinkageConfig {
    * splits by transfers to the wallet's own address, amount and address in the open, on the
    * keeper's Poisson schedule; `refill-after-payment`: no keeper, but right after each payment the
    * wallet syncs and tops up by the same transparent splits (`planSplits`, `wallet.splitNote`), as
-   * the keeper did before its rounds ran on their own schedule (the leak of issue 25, item 3);
-   * `off`: no keeper.
+   * the keeper did before its rounds ran on their own schedule (the leak of issue 25, item 3) —
+   * and, as that keeper did, also right after the deposit (the first splits, once the deposit is
+   * in a checkpoint) and with no minimum note age (`notes: { spendNow: true }`), which came with
+   * its Poisson schedule; `off`: no keeper.
    */
   readonly keeper: 'product' | 'transparent' | 'refill-after-payment' | 'off';
   /**
@@ -44,6 +46,14 @@ export interface LinkageConfig {
    * wallet's address since the product's wallet no longer reads that way.
    */
   readonly reads: 'default' | 'exact-cursors';
+  /**
+   * `per-wallet`: each wallet on one loopback address for the whole run (one machine per wallet);
+   * `per-session`: a fresh address at each of the wallet's scheduled syncs, kept by its reads and
+   * writes until the next (a wallet behind a proxy that changes circuit per session, or a phone
+   * that changes network) — where the address joins one session only and what chains sessions
+   * (exact cursors) shows.
+   */
+  readonly addresses: 'per-wallet' | 'per-session';
   /** Simulated seconds per real second. */
   readonly compression: number;
 }
@@ -58,6 +68,7 @@ export const DEFAULT_CONFIG: LinkageConfig = {
   keeper: 'off',
   anchors: 'default',
   reads: 'default',
+  addresses: 'per-wallet',
   compression: 40,
 };
 

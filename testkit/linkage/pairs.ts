@@ -39,9 +39,11 @@ export function transports(view: OperatorView, truth: GroundTruth): Map<string, 
   const merchantAddresses = new Set(
     truth.actors.filter((a) => a.role === 'merchant').map((a) => a.address),
   );
-  const walletAddress = new Map(
-    truth.actors.filter((a) => a.role === 'wallet').map((a) => [a.id, a.address]),
-  );
+  // A wallet whose sessions each have an address has several.
+  const walletAddresses = new Map<number, Set<string>>();
+  for (const a of truth.actors)
+    if (a.role === 'wallet')
+      walletAddresses.set(a.id, (walletAddresses.get(a.id) ?? new Set()).add(a.address));
   const actorAddresses = new Set([...truth.actors.map((a) => a.address), '127.0.0.1']);
   const out = new Map<string, Transport>();
   for (const item of view.items) {
@@ -54,7 +56,8 @@ export function transports(view: OperatorView, truth: GroundTruth): Map<string, 
     const owner = ownerOf(truth, item);
     if (source === undefined) out.set(item.id, 'unknown');
     else if (merchantAddresses.has(source)) out.set(item.id, 'relay');
-    else if (owner !== undefined && walletAddress.get(owner) === source) out.set(item.id, 'direct');
+    else if (owner !== undefined && walletAddresses.get(owner)?.has(source))
+      out.set(item.id, 'direct');
     else if (actorAddresses.has(source)) out.set(item.id, 'unknown');
     else out.set(item.id, 'proxy');
   }

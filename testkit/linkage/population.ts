@@ -23,6 +23,12 @@ export interface PopulationShape {
   /** Simulated seconds syncs go on past the horizon, for writes still waiting for one. */
   readonly tailSeconds: number;
   readonly seed: number;
+  /**
+   * Deposits per simulated minute by people outside the population (the bank pays a crowd
+   * wallet's tickets; none are scored), so the public log moves between any two syncs as in a
+   * busy pool — where a sync's cursor and the newest checkpoint name one session. Default 0.
+   */
+  readonly crowdDepositsPerMinute?: number;
 }
 
 /** The issue's population (the bench's size; CI takes `wallets` from its own budget). */
@@ -60,6 +66,8 @@ export interface Population {
   readonly shape: PopulationShape;
   readonly merchants: readonly PlannedMerchant[];
   readonly wallets: readonly PlannedWallet[];
+  /** When the crowd deposits, simulated seconds. */
+  readonly crowdDeposits: readonly number[];
 }
 
 /** Prices a merchant may charge (atomic units of a 6-decimal dollar: $0.01, $0.02, $0.05). */
@@ -97,5 +105,11 @@ export function drawPopulation(shape: PopulationShape): Population {
       exitAt: random.uniform(0.88 * h, 0.98 * h),
     };
   });
-  return { shape, merchants, wallets };
+  // Drawn after the wallets, so a shape without a crowd draws the same population as before.
+  const crowdDeposits: number[] = [];
+  const rate = (shape.crowdDepositsPerMinute ?? 0) / 60;
+  if (rate > 0)
+    for (let t = random.exponential(1 / rate); t < h; t += random.exponential(1 / rate))
+      crowdDeposits.push(t);
+  return { shape, merchants, wallets, crowdDeposits };
 }

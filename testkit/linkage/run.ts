@@ -21,7 +21,7 @@ import { type OperatorView, readOperatorView } from './operator-view.js';
 import type { Population } from './population.js';
 import { Random } from './random.js';
 import { startRecordingProxy } from './recording-proxy.js';
-import { actorAddress } from './source-address.js';
+import { actorAddress, sessionAddress, withSourceAddress } from './source-address.js';
 import { type Actor, type GroundTruth, groundTruth } from './truth.js';
 import { type ActorLog, WalletActor } from './wallet-actor.js';
 
@@ -29,6 +29,8 @@ const API_KEY = 'linkage-api-key-0123456789abcdef';
 const OPERATOR_TOKEN = 'linkage-operator-token-0123456789';
 const BANK_ADDRESS = '127.3.0.1';
 const merchantAddress = (i: number) => `127.2.0.${i + 1}`;
+/** What a crowd deposit pays in ($1). */
+const CROWD_DEPOSIT = 1_000_000n;
 
 /** What a run produced. */
 export interface LinkageRun {
@@ -37,6 +39,12 @@ export interface LinkageRun {
   readonly view: OperatorView;
   readonly truth: GroundTruth;
   readonly logs: readonly ActorLog[];
+  /** Crowd deposits planned and those that failed (the first failure's message, if any). */
+  readonly crowd: {
+    readonly planned: number;
+    readonly failed: number;
+    readonly firstError?: string;
+  };
   /** Real seconds the schedule took, and the whole run. */
   readonly scheduleSeconds: number;
   readonly totalSeconds: number;
@@ -118,17 +126,41 @@ export async function runLinkage(
     for (const plan of population.wallets) {
       // A wallet refuses a pool whose epoch is below its minimum: the compressed grid's is lower.
       const walletOptions = epoch === undefined ? {} : { minEpochMs: epoch.epochMs };
+      // The old keeper's refills came before minimum note ages: its twin spends notes at any age.
+      const noteAge =
+        config.keeper === 'refill-after-payment'
+          ? { notes: { spendNow: true, onWarning: () => undefined } }
+          : {};
       const wallet = await Wallet.create({
         core,
         pool: new PoolNodeClient(pool.url),
         ...walletOptions,
+        ...noteAge,
       });
       wallets.push(wallet);
-      walletActors.push(new WalletActor(plan, actorAddress(plan.id), wallet, world));
-      actors.push({ address: actorAddress(plan.id), role: 'wallet', id: plan.id });
+      const addressOf =
+        config.addresses === 'per-session'
+          ? (session: number) => sessionAddress(plan.id, session)
+          : () => actorAddress(plan.id);
+      walletActors.push(new WalletActor(plan, addressOf, wallet, world));
     }
+    // Each crowd deposit from a wallet of its own (a wallet hands out few open tickets).
+    const crowd: { planned: number; failed: number; firstError?: string } = {
+      planned: population.crowdDeposits.length,
+      failed: 0,
+    };
+    const crowdDeposit = async () => {
+      try {
+        const payer = await Wallet.create({ core, pool: new PoolNodeClient(pool.url) });
+        const ticket = await payer.depositTicket(String(CROWD_DEPOSIT));
+        await withSourceAddress(BANK_ADDRESS, () => world.bank.deposit(ticket.amount, ticket.pre));
+      } catch (error) {
+        crowd.failed++;
+        crowd.firstError ??= error instanceof Error ? error.message : String(error);
+      }
+    };
     const scheduleStart = performance.now();
-    await playSchedule(population, walletActors, config.compression, world.random);
+    await playSchedule(population, walletActors, crowdDeposit, config.compression, world.random);
     const scheduleSeconds = (performance.now() - scheduleStart) / 1000;
     for (const a of walletActors) await a.stop();
     // Let the last writes settle and a checkpoint cover them, then read the wallets' truth.
@@ -140,6 +172,8 @@ export async function runLinkage(
       ),
     );
     for (const a of walletActors) await a.wallet.sync().catch(() => undefined);
+    for (const a of walletActors)
+      for (const address of a.addresses) actors.push({ address, role: 'wallet', id: a.plan.id });
     const view = readOperatorView(join(dir, 'pool.sqlite'), [
       ...facilitator.records,
       ...pool.records,
@@ -150,6 +184,7 @@ export async function runLinkage(
       view,
       truth: groundTruth(wallets, actors),
       logs: walletActors.map((a) => a.log),
+      crowd,
       scheduleSeconds,
       totalSeconds: (performance.now() - started) / 1000,
     };
@@ -166,6 +201,7 @@ export async function runLinkage(
 async function playSchedule(
   population: Population,
   actors: readonly WalletActor[],
+  crowdDeposit: () => Promise<void>,
   compression: number,
   random: Random,
 ): Promise<void> {
@@ -207,6 +243,7 @@ async function playSchedule(
     for (const p of plan.payments) at(p.at, () => actor.pay(p.merchant));
     at(plan.exitAt, () => actor.exit());
   }
+  for (const t of population.crowdDeposits) at(t, crowdDeposit);
   await sleep(real(horizon));
   // Writes tried again before the horizon's end still run; wait for everything in flight.
   for (let i = 0; i < 600 && (running.size > 0 || scheduled > 0); i++) {

@@ -12,7 +12,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import net from 'node:net';
 
-const actor = new AsyncLocalStorage<string>();
+/** The address of the actor whose code runs: read when each connection opens (sessions move it). */
+const actor = new AsyncLocalStorage<() => string>();
 let installed = false;
 
 interface ConnectOptions {
@@ -31,7 +32,7 @@ function install(): void {
   installed = true;
   const original = net.Socket.prototype.connect;
   net.Socket.prototype.connect = function connect(this: net.Socket, ...args: unknown[]) {
-    const address = actor.getStore();
+    const address = actor.getStore()?.();
     if (address !== undefined) {
       // net.connect passes [options, callback] as one normalised array; others pass options.
       const first = Array.isArray(args[0]) ? (args[0] as unknown[])[0] : args[0];
@@ -45,18 +46,31 @@ function install(): void {
   } as typeof original;
 }
 
-/** Runs `work` (and everything it starts) with connections from `address` (a 127.x.y.z). */
-export function withSourceAddress<T>(address: string, work: () => T): T {
+/**
+ * Runs `work` (and everything it starts) with connections from `address` (a 127.x.y.z), or from
+ * what `address()` says when each connection opens — an actor whose address changes between its
+ * sessions keeps its timers' connections on its current one.
+ */
+export function withSourceAddress<T>(address: string | (() => string), work: () => T): T {
   install();
-  return actor.run(address, work);
+  return actor.run(typeof address === 'string' ? () => address : address, work);
 }
 
 /** The address connections opened here come from (undefined: the default, 127.0.0.1). */
 export function currentSourceAddress(): string | undefined {
-  return actor.getStore();
+  return actor.getStore()?.();
 }
 
 /** The `i`-th actor's address: 127.1.x.y for i ≥ 0, never 127.0.0.1. */
 export function actorAddress(i: number): string {
   return `127.1.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+}
+
+/**
+ * The address of wallet `i`'s session `s` when each session has its own (a proxy circuit or a
+ * network that changes between sessions): 127.(16 + i / 250).(i mod 250).(s mod 250 + 1), apart
+ * from every other actor's range.
+ */
+export function sessionAddress(i: number, s: number): string {
+  return `127.${16 + Math.floor(i / 250)}.${i % 250}.${(s % 250) + 1}`;
 }

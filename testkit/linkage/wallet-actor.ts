@@ -49,6 +49,11 @@ export interface ActorWorld {
   readonly random: Random;
 }
 
+/** How often, and how far apart (real ms), a refill after a payment waits for its note's checkpoint. */
+const REFILL_TRIES = 4;
+const REFILL_RETRY_MS = 300;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** A CAIP-10 destination of the wallet's own (one EVM account per wallet). */
 export function destinationOf(id: number): string {
   return `eip155:8453:${getAddress(`0x${(0xa11ce000 + id).toString(16).padStart(40, '0')}`)}`;
@@ -61,15 +66,34 @@ export class WalletActor {
   /** The wallet's writes, one at a time (a person's wallet does not race itself). */
   private writes: Promise<void> = Promise.resolve();
 
+  /** The wallet's session: a new one at each scheduled sync (its address moves with it, if so set). */
+  private session = 0;
+  /** Every address the wallet's connections came from, for the ground truth. */
+  readonly addresses = new Set<string>();
+
   constructor(
     readonly plan: PlannedWallet,
-    readonly address: string,
+    /** The address of the wallet's session `s` (the same for every `s` unless sessions move it). */
+    private readonly addressOf: (session: number) => string,
     readonly wallet: Wallet,
     private readonly world: ActorWorld,
-  ) {}
+  ) {
+    this.addresses.add(addressOf(0));
+  }
+
+  /** Where the wallet's connections come from now. */
+  get address(): string {
+    return this.addressOf(this.session);
+  }
+
+  /** The next session: a scheduled sync begins it. */
+  private nextSession(): void {
+    this.session++;
+    this.addresses.add(this.address);
+  }
 
   private act<T>(work: () => Promise<T>): Promise<T> {
-    return withSourceAddress(this.address, work);
+    return withSourceAddress(() => this.address, work);
   }
 
   private fail(what: string, error: unknown): void {
@@ -89,11 +113,15 @@ export class WalletActor {
    * keeper if the configuration runs one.
    */
   start(): void {
-    withSourceAddress(this.address, () => {
-      this.paying = payingFetch(this.wallet);
-      this.follower = followEpochs(this.wallet);
-    });
+    withSourceAddress(
+      () => this.address,
+      () => {
+        this.paying = payingFetch(this.wallet);
+        this.follower = followEpochs(this.wallet);
+      },
+    );
     this.startKeeper();
+    if (this.world.config.keeper === 'refill-after-payment') void this.firstSplits();
   }
 
   private startKeeper(): void {
@@ -104,7 +132,10 @@ export class WalletActor {
       onError: (error) => this.fail('keeper', error),
     });
     this.keeper = keeper;
-    withSourceAddress(this.address, () => keeper.start());
+    withSourceAddress(
+      () => this.address,
+      () => keeper.start(),
+    );
   }
 
   /** What a keeper keeps: three notes of the highest price. */
@@ -114,26 +145,69 @@ export class WalletActor {
     return { count: 3, value };
   }
 
-  /** `refill-after-payment`: right after a payment, sync and split in the open what is wanted. */
-  private async refillAfterPayment(): Promise<void> {
-    if (this.world.config.keeper !== 'refill-after-payment') return;
+  /**
+   * `refill-after-payment`, after the deposit: the first splits once the deposit is in a
+   * checkpoint (tried again later until it is), as the old keeper's cascade.
+   */
+  private async firstSplits(): Promise<void> {
+    const split = await this.refill(1);
+    const anchored = this.wallet.checkpoint?.size ?? 0;
+    if (split === 0 && !this.wallet.notes().some((n) => !n.spent && n.index < anchored))
+      this.retryLater(() => this.firstSplits());
+  }
+
+  /**
+   * `refill-after-payment`: right after a payment, a top-up of exactly one ready note's value,
+   * split in the open from the largest note that holds two, within about a second, as the old
+   * keeper did: while nothing can be split yet (the payment's settlement and change not yet in a
+   * checkpoint), sync again a little later, {@link REFILL_TRIES} times at most.
+   */
+  private refillAfterPayment(): Promise<number> {
+    return this.refill(REFILL_TRIES, 'top-up');
+  }
+
+  /**
+   * Syncs and splits — what the keeper's plan wants (`plan`), or one ready note's value (`top-up`)
+   * — trying `tries` times; returns the number of splits.
+   */
+  private async refill(tries: number, what: 'plan' | 'top-up' = 'plan'): Promise<number> {
+    if (this.world.config.keeper !== 'refill-after-payment') return 0;
     try {
-      await this.act(async () => {
-        await this.wallet.sync();
-        const plans = planSplits(
-          {
+      return await this.act(async () => {
+        for (let attempt = 1; ; attempt++) {
+          await this.wallet.sync();
+          const anchoredSize = this.wallet.checkpoint?.size ?? 0;
+          const view = {
             notes: this.wallet.notes(),
-            anchoredSize: this.wallet.checkpoint?.size ?? 0,
+            anchoredSize,
             locked: this.wallet.lockedNotes(),
             young: this.wallet.youngNotes(),
-          },
-          this.readyTarget(),
-        );
-        for (const plan of plans) await this.wallet.splitNote(plan.note, plan.amount);
+          };
+          const plans = what === 'plan' ? planSplits(view, this.readyTarget()) : this.topUp(view);
+          for (const plan of plans) await this.wallet.splitNote(plan.note, plan.amount);
+          if (plans.length > 0 || attempt >= tries) return plans.length;
+          await sleep(REFILL_RETRY_MS);
+        }
       });
     } catch (error) {
       if (!this.notYet(error)) this.fail('refill', error);
+      return 0;
     }
+  }
+
+  /** One split of a ready note's value from the largest spendable note holding two. */
+  private topUp(view: Parameters<typeof planSplits>[0]): { note: string; amount: bigint }[] {
+    const value = this.readyTarget().value;
+    const note = view.notes
+      .filter(
+        (n) =>
+          !n.spent &&
+          n.index < view.anchoredSize &&
+          !view.locked.has(n.commitment) &&
+          BigInt(n.value) >= 2n * value,
+      )
+      .sort((a, b) => Number(BigInt(b.value) - BigInt(a.value)))[0];
+    return note === undefined ? [] : [{ note: note.commitment, amount: value }];
   }
 
   /** Stops the keeper and the epoch follower after what they have under way. */
@@ -157,8 +231,9 @@ export class WalletActor {
   /** Where this wallet's last read by exact cursor ended (`exact-cursors` only). */
   private eventCursor = 0;
 
-  /** A scheduled sync. */
+  /** A scheduled sync: it begins the wallet's next session. */
   async sync(): Promise<void> {
+    this.nextSession();
     try {
       await this.act(() => this.wallet.sync());
       if (this.world.config.reads === 'exact-cursors') await this.act(() => this.readByCursor());

@@ -1,13 +1,14 @@
 /**
  * @module Cursor chain: a wallet that reads the log by exact cursor starts each sync where its
  * last one ended, so its reads chain across sessions and addresses: a read of `…?after=c` follows
- * the one earlier read of the same list whose reply said `next: c`. Items join the chains that read
- * while their anchor was the newest checkpoint. Reads of fixed pages (`?page=n`) carry no cursor
- * and chain nothing.
+ * the one earlier read of the same list whose reply said `next: c`. An item joins the chains its
+ * own write's address read in (half its weight: the session that wrote it) and the chains that read
+ * while its anchor was the newest checkpoint (the other half). Reads of fixed pages (`?page=n`)
+ * carry no cursor and chain nothing.
  */
 
 import type { OperatorView, Read } from '../operator-view.js';
-import { evidenceScorer, uniform, type Evidence } from './evidence.js';
+import { evidenceScorer, type Evidence, weighted } from './evidence.js';
 import type { Heuristic } from './heuristic.js';
 
 function cursorOf(read: Read): { list: string; cursor: string } | null {
@@ -16,29 +17,38 @@ function cursorOf(read: Read): { list: string; cursor: string } | null {
   return cursor === null ? null : { list: url.pathname, cursor };
 }
 
-/** Chain id of every read (union-find over unambiguous cursor links), by read index. */
+/**
+ * Chain id of every read: a read continues the chain that ends where it starts — the one whose
+ * last read came from the same address if there is one (a session's next page), else the only
+ * chain ending there; when several do and none shares its address, it starts a chain of its own.
+ */
 export function chainsOf(view: OperatorView): Map<Read, string> {
   const reads = [...view.reads].sort((a, b) => a.time - b.time);
-  const parent = reads.map((_, i) => i);
-  const find = (i: number): number => {
-    let root = i;
-    while (parent[root] !== root) root = parent[root]!;
-    return root;
+  const chainOf = reads.map((_, i) => i);
+  /** Chains (by first read) whose last read's reply ends at a list's cursor, and that read's source. */
+  const ends = new Map<string, Map<number, string>>();
+  const endsAt = (key: string) => {
+    const map = ends.get(key) ?? new Map<number, string>();
+    ends.set(key, map);
+    return map;
   };
-  const open = new Map<string, number[]>();
   reads.forEach((read, i) => {
     const c = cursorOf(read);
     if (c === null) return;
-    const waiting = open.get(`${c.list} ${c.cursor}`);
-    if (waiting !== undefined && waiting.length === 1) parent[find(i)] = find(waiting[0]!);
-    if (read.next !== null) {
-      const key = `${c.list} ${read.next}`;
-      open.set(key, [...(open.get(key) ?? []), i]);
+    const here = endsAt(`${c.list} ${c.cursor}`);
+    const sameSource = [...here].find(([, source]) => source === read.source);
+    const chosen = sameSource?.[0] ?? (here.size === 1 ? [...here.keys()][0] : undefined);
+    if (chosen !== undefined) {
+      chainOf[i] = chosen;
+      here.delete(chosen);
     }
+    // A read that found nothing new ends where it began.
+    const next = read.next ?? c.cursor;
+    endsAt(`${c.list} ${next}`).set(chainOf[i]!, read.source);
   });
   const out = new Map<Read, string>();
   reads.forEach((read, i) => {
-    if (cursorOf(read) !== null) out.set(read, `chain:${find(i)}`);
+    if (cursorOf(read) !== null) out.set(read, `chain:${chainOf[i]}`);
   });
   return out;
 }
@@ -48,19 +58,30 @@ export const cursorChain: Heuristic = {
   leak: 'exact cursors',
   prepare(view) {
     const chains = chainsOf(view);
+    const chainsBySource = new Map<string, Set<string>>();
+    for (const [read, chain] of chains)
+      chainsBySource.set(read.source, (chainsBySource.get(read.source) ?? new Set()).add(chain));
     const cps = view.checkpoints;
     const byRoot = new Map(cps.map((c, i) => [c.root, i]));
     const evidence = new Map<string, Evidence>();
     for (const item of view.items) {
-      if (item.anchor === null) continue;
-      const i = byRoot.get(item.anchor);
-      if (i === undefined) continue;
-      const from = cps[i]!.time;
-      const to = i + 1 < cps.length ? cps[i + 1]!.time : Number.POSITIVE_INFINITY;
-      const tokens: string[] = [];
-      for (const [read, chain] of chains)
-        if (read.time >= from && read.time < to) tokens.push(chain);
-      evidence.set(item.id, uniform(tokens));
+      const weights = new Map<string, number>();
+      const own = new Set<string>();
+      for (const source of item.sources)
+        if (!view.merchants.has(source))
+          for (const chain of chainsBySource.get(source) ?? []) own.add(chain);
+      for (const chain of own) weights.set(chain, 0.5 / own.size);
+      const i = item.anchor === null ? undefined : byRoot.get(item.anchor);
+      if (i !== undefined) {
+        const from = cps[i]!.time;
+        const to = i + 1 < cps.length ? cps[i + 1]!.time : Number.POSITIVE_INFINITY;
+        const window = new Set<string>();
+        for (const [read, chain] of chains)
+          if (read.time >= from && read.time < to) window.add(chain);
+        for (const chain of window)
+          weights.set(chain, (weights.get(chain) ?? 0) + 0.5 / window.size);
+      }
+      evidence.set(item.id, weighted(weights));
     }
     return evidenceScorer(evidence);
   },
