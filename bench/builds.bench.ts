@@ -15,7 +15,9 @@
 //
 // BENCH_ROUNDS (3) rounds; BENCH_DURATION_S (10) per measured run, passed to both benches;
 // BENCH_FLOW_ONLY (default: every flow and the routes on SQLite and PostgreSQL) narrows bench:flow
-// (its BENCH_ONLY). Results: bench/results/builds.json, builds.md and builds.svg.
+// (its BENCH_ONLY), BENCH_HTTP=0 leaves bench:http out — to look again at a few figures. Results:
+// bench/results/builds.json, builds.md and builds.svg; a narrowed run prints its table and leaves
+// them untouched.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -30,6 +32,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BASE = process.env.BENCH_BASE ? resolve(process.env.BENCH_BASE) : null;
 const THIS = process.env.BENCH_THIS ? resolve(process.env.BENCH_THIS) : ROOT;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WITH_HTTP = process.env.BENCH_HTTP !== '0';
+const PARTIAL = !WITH_HTTP || process.env.BENCH_FLOW_ONLY !== undefined;
 /** A change worse than this, in either direction a figure can get worse, is flagged. */
 const TOLERANCE = 0.05;
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -206,12 +210,12 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const build of order) {
     log(`round ${round + 1}/${ROUNDS}: ${build} (${commits[build]})`);
     const flow = runBench('flow.bench.ts', build, shared) as FlowJson;
-    const http = runBench('http.bench.ts', build, shared) as HttpJson;
+    const http = WITH_HTTP ? (runBench('http.bench.ts', build, shared) as HttpJson) : null;
     runs.push({
       round,
       build,
       load: loadAverage(),
-      figures: [...flowFigures(flow), ...httpFigures(http)],
+      figures: [...flowFigures(flow), ...(http === null ? [] : httpFigures(http))],
     });
   }
 }
@@ -263,6 +267,11 @@ const markdown = [
     : `- MISSED: ${regressions.length} medians worse by more than ${100 * TOLERANCE} %: ${regressions.map((r) => r.name).join('; ')}`,
   "- Both builds run on the same machine in the same session; the load generators, fixtures and pool funding are this checkout's for both, so only the service differs. Other processes share the machine: the load averages say how quiet it was.",
 ].join('\n');
+if (PARTIAL) {
+  log('narrowed run (BENCH_FLOW_ONLY or BENCH_HTTP=0): bench/results untouched');
+  process.stdout.write(`${markdown}\n`);
+  process.exit(0);
+}
 await writeResults(
   'builds',
   {
