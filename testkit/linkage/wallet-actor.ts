@@ -124,6 +124,16 @@ export class WalletActor {
     if (this.world.config.keeper === 'refill-after-payment') void this.firstSplits();
   }
 
+  /** The first splits, among the wallet's writes (tried again later until the deposit is in a checkpoint). */
+  private firstSplits(): Promise<void> {
+    return this.queued(async () => {
+      const split = await this.refill(1);
+      const anchored = this.wallet.checkpoint?.size ?? 0;
+      if (split === 0 && !this.wallet.notes().some((n) => !n.spent && n.index < anchored))
+        this.retryLater(() => this.firstSplits());
+    });
+  }
+
   private startKeeper(): void {
     if (this.world.config.keeper === 'off' || this.world.config.keeper === 'refill-after-payment')
       return;
@@ -143,17 +153,6 @@ export class WalletActor {
     let value = 0n;
     for (const price of this.world.prices) if (price > value) value = price;
     return { count: 3, value };
-  }
-
-  /**
-   * `refill-after-payment`, after the deposit: the first splits once the deposit is in a
-   * checkpoint (tried again later until it is), as the old keeper's cascade.
-   */
-  private async firstSplits(): Promise<void> {
-    const split = await this.refill(1);
-    const anchored = this.wallet.checkpoint?.size ?? 0;
-    if (split === 0 && !this.wallet.notes().some((n) => !n.spent && n.index < anchored))
-      this.retryLater(() => this.firstSplits());
   }
 
   /**
