@@ -248,6 +248,8 @@ const comparison = names.map((name) => {
   };
 });
 
+/** A round's value: three decimals below 10 (latencies in ms, to the microsecond), else one. */
+const roundsCell = (v: number) => v.toFixed(Math.abs(v) < 10 ? 3 : 1);
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)} %`;
 const regressions = comparison.filter((c) => c.regressed);
 const markdown = [
@@ -259,7 +261,7 @@ const markdown = [
   '|---|---|---|---:|---:|---:|---|---|',
   ...comparison.map(
     (c) =>
-      `| ${c.name} | ${c.unit} | ${c.better} | ${c.baseMedian.toFixed(2)} | ${c.thisMedian.toFixed(2)} | ${c.regressed ? '**' : ''}${pct(c.change)}${c.regressed ? '**' : ''} | ${c.base.map((v) => v.toFixed(1)).join(', ')} | ${c.this.map((v) => v.toFixed(1)).join(', ')} |`,
+      `| ${c.name} | ${c.unit} | ${c.better} | ${c.baseMedian.toFixed(2)} | ${c.thisMedian.toFixed(2)} | ${c.regressed ? '**' : ''}${pct(c.change)}${c.regressed ? '**' : ''} | ${c.base.map(roundsCell).join(', ')} | ${c.this.map(roundsCell).join(', ')} |`,
   ),
   '',
   regressions.length === 0
