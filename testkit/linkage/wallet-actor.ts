@@ -54,6 +54,21 @@ const REFILL_TRIES = 4;
 const REFILL_RETRY_MS = 300;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+type WalletView = Parameters<typeof planSplits>[0];
+
+/** The largest unspent note in the anchored tree, not locked, worth at least `atLeast`. */
+function largestSpendable(view: WalletView, atLeast = 0n): WalletView['notes'][number] | undefined {
+  return view.notes
+    .filter(
+      (n) =>
+        !n.spent &&
+        n.index < view.anchoredSize &&
+        !view.locked.has(n.commitment) &&
+        BigInt(n.value) >= atLeast,
+    )
+    .sort((a, b) => Number(BigInt(b.value) - BigInt(a.value)))[0];
+}
+
 /** A CAIP-10 destination of the wallet's own (one EVM account per wallet). */
 export function destinationOf(id: number): string {
   return `eip155:8453:${getAddress(`0x${(0xa11ce000 + id).toString(16).padStart(40, '0')}`)}`;
@@ -128,8 +143,8 @@ export class WalletActor {
   private firstSplits(): Promise<void> {
     return this.queued(async () => {
       const split = await this.refill(1);
-      const anchored = this.wallet.checkpoint?.size ?? 0;
-      if (split === 0 && !this.wallet.notes().some((n) => !n.spent && n.index < anchored))
+      const view = this.view();
+      if (split === 0 && !view.notes.some((n) => !n.spent && n.index < view.anchoredSize))
         this.retryLater(() => this.firstSplits());
     });
   }
@@ -175,13 +190,7 @@ export class WalletActor {
       return await this.act(async () => {
         for (let attempt = 1; ; attempt++) {
           await this.wallet.sync();
-          const anchoredSize = this.wallet.checkpoint?.size ?? 0;
-          const view = {
-            notes: this.wallet.notes(),
-            anchoredSize,
-            locked: this.wallet.lockedNotes(),
-            young: this.wallet.youngNotes(),
-          };
+          const view = this.view();
           const plans = what === 'plan' ? planSplits(view, this.readyTarget()) : this.topUp(view);
           for (const plan of plans) await this.wallet.splitNote(plan.note, plan.amount);
           if (plans.length > 0 || attempt >= tries) return plans.length;
@@ -195,18 +204,20 @@ export class WalletActor {
   }
 
   /** One split of a ready note's value from the largest spendable note holding two. */
-  private topUp(view: Parameters<typeof planSplits>[0]): { note: string; amount: bigint }[] {
+  private topUp(view: WalletView): { note: string; amount: bigint }[] {
     const value = this.readyTarget().value;
-    const note = view.notes
-      .filter(
-        (n) =>
-          !n.spent &&
-          n.index < view.anchoredSize &&
-          !view.locked.has(n.commitment) &&
-          BigInt(n.value) >= 2n * value,
-      )
-      .sort((a, b) => Number(BigInt(b.value) - BigInt(a.value)))[0];
+    const note = largestSpendable(view, 2n * value);
     return note === undefined ? [] : [{ note: note.commitment, amount: value }];
+  }
+
+  /** The wallet's notes as the split planner reads them. */
+  private view(): WalletView {
+    return {
+      notes: this.wallet.notes(),
+      anchoredSize: this.wallet.checkpoint?.size ?? 0,
+      locked: this.wallet.lockedNotes(),
+      young: this.wallet.youngNotes(),
+    };
   }
 
   /** Stops the keeper and the epoch follower after what they have under way. */
@@ -307,12 +318,7 @@ export class WalletActor {
     try {
       if (this.world.config.writes === 'sync-before-write')
         await this.act(() => this.wallet.sync());
-      const anchored = this.wallet.checkpoint?.size ?? 0;
-      const locked = this.wallet.lockedNotes();
-      const note = this.wallet
-        .notes()
-        .filter((n) => !n.spent && n.index < anchored && !locked.has(n.commitment))
-        .sort((a, b) => Number(BigInt(b.value) - BigInt(a.value)))[0];
+      const note = largestSpendable(this.view());
       if (note === undefined) {
         this.log.deferred++;
         this.retryLater(() => this.exit());
