@@ -125,6 +125,24 @@ export async function startService(options: {
   poolNode?: boolean;
   env?: Record<string, string>;
 }): Promise<ServiceProcess> {
+  // A free port can be taken between our probe and the service's listen (the load generators'
+  // own connections draw from the same ephemeral range): on EADDRINUSE, new ports, a few times.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt >= START_ATTEMPTS) throw error;
+      process.stderr.write(`[bench] a port was taken before the service bound it: new ports\n`);
+    }
+  }
+}
+
+const START_ATTEMPTS = 3;
+
+/** The service exited at start because a port it was given was taken meanwhile. */
+class PortTakenError extends Error {}
+
+async function startOnce(options: Parameters<typeof startService>[0]): Promise<ServiceProcess> {
   // BENCH_SERVER_NODE_OPTIONS: flags of the service's node (e.g. `--cpu-prof --cpu-prof-dir=DIR`).
   const nodeFlags = (process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
   const port = await freePort();
@@ -138,7 +156,7 @@ export async function startService(options: {
   const logFile = join(mkdtempSync(join(tmpdir(), 'priv-stark-bench-log-')), 'service.log');
   const logFd = openSync(logFile, 'w');
   const child = spawn(process.execPath, args, {
-    stdio: ['ignore', logFd, 'inherit'],
+    stdio: ['ignore', logFd, 'pipe'],
     env: {
       ...process.env,
       API_KEYS: KEY,
@@ -152,12 +170,21 @@ export async function startService(options: {
     },
   });
   closeSync(logFd);
+  // Its stderr passes through, and is kept to tell a taken port from any other failure.
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    if (stderr.length < 65_536) stderr += chunk.toString('utf8');
+    process.stderr.write(chunk);
+  });
   const url = `http://127.0.0.1:${port}`;
   const poolNodeUrl = poolPort === null ? null : `http://127.0.0.1:${poolPort}`;
   const started = Date.now();
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`priv-stark start exited (${child.exitCode ?? child.signalCode})`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      const message = `priv-stark start exited (${child.exitCode ?? child.signalCode})`;
+      rmSync(dirname(logFile), { recursive: true, force: true });
+      throw stderr.includes('EADDRINUSE') ? new PortTakenError(message) : new Error(message);
+    }
     if (
       (await answers(`${url}/health`)) &&
       (poolNodeUrl === null || (await answers(`${poolNodeUrl}/health`)))
