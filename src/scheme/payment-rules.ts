@@ -14,7 +14,7 @@
 
 // The core's leaf modules, never its index: the merchant's entry (`priv-stark/server`) reaches
 // these rules through the scheme, and bundlers must not follow the index to the worker threads.
-import { type DigestHex, isDigestFormat } from '../core/digest.js';
+import type { DigestHex } from '../core/digest.js';
 import { CoreError } from '../core/errors.js';
 import type { PaymentContext, PrivStarkCore, ProofReference } from '../core/facade.js';
 import type { SpendPublicInputs } from '../core/spend.js';
@@ -103,12 +103,16 @@ export type CheckedPayment = {
   readonly amount: bigint;
 } & { readonly [vouched]: true };
 
-/** Whether `text` is a digest with canonical elements (for a core that parses them). */
+/**
+ * Whether `text` is a digest with canonical elements. The core's `parseDigest` checks the format
+ * too (`0x` and 64 lowercase hex digits: its contract, and `Digest::from_hex` in crates/core), so no
+ * pattern test runs before it — one per digest cost about 0.5 µs of every /verify and /settle.
+ */
 export function isCanonicalDigest(
   core: Pick<RulesCore, 'parseDigest'>,
   text: unknown,
 ): text is DigestHex {
-  if (!isDigestFormat(text)) return false;
+  if (typeof text !== 'string') return false;
   try {
     core.parseDigest(text);
     return true;
@@ -132,9 +136,6 @@ interface Encoded {
  * if (!checked.ok) console.log(checked.reason);
  */
 export class PaymentRules {
-  /** What this instance made (a look-alike object is not in it). */
-  private readonly made = new WeakSet<object>();
-
   /**
    * @param core parses digests, decodes addresses and hashes the payment context
    * @param pool the scheme, network and asset of the pool
@@ -149,7 +150,7 @@ export class PaymentRules {
 
   /** Whether `value` is a payment these rules passed (made by {@link check}, unchanged). */
   vouchesFor(value: unknown): value is CheckedPayment {
-    return typeof value === 'object' && value !== null && this.made.has(value);
+    return VouchedPayment.madeBy(value) === this;
   }
 
   /**
@@ -241,28 +242,55 @@ export class PaymentRules {
     return ctx;
   }
 
-  /** The checked payment, frozen, and remembered as one these rules made. */
+  /** The checked payment, frozen, made by these rules. */
   private vouch(claim: PaymentClaim, ctx: DigestHex, encoded: Encoded): CheckedPayment {
+    return new VouchedPayment(this, claim, ctx, encoded) as unknown as CheckedPayment;
+  }
+}
+
+/**
+ * A checked payment as {@link PaymentRules.check} makes it: own, enumerable, frozen fields (a copy
+ * spreads like a plain object, and is not one of these), and the rules that made it in a private
+ * field no other code can write — asked by `vouchesFor` with a brand check, in place of a set of
+ * every payment checked (a `WeakSet` costs an insertion per payment and work at every collection:
+ * about 5 µs of a compact /verify's 210 µs, measured).
+ */
+class VouchedPayment {
+  readonly #madeBy: PaymentRules;
+  readonly ok = true;
+  readonly proof: Uint8Array | null;
+  readonly reference: ProofReference | null;
+  readonly publicInputs: SpendPublicInputs;
+  readonly payment: PaymentContext;
+  readonly network: string;
+  readonly owner: DigestHex;
+  readonly amount: bigint;
+
+  constructor(madeBy: PaymentRules, claim: PaymentClaim, ctx: DigestHex, encoded: Encoded) {
+    this.#madeBy = madeBy;
     const { publicInputs: inputs, payment } = claim;
     const inline = claim.proof !== undefined && claim.proof !== null;
-    const checked = Object.freeze({
-      ok: true as const,
-      proof: inline ? (claim.proof as Uint8Array) : null,
-      reference: inline ? null : (claim.reference as ProofReference),
-      publicInputs: Object.freeze({
-        root: inputs.root as DigestHex,
-        nullifier: inputs.nullifier as DigestHex,
-        change: inputs.change as DigestHex,
-        amount: inputs.amount,
-        ctx,
-      }),
-      payment: Object.freeze({ ...payment }),
-      network: payment.network,
-      owner: encoded.owner,
-      amount: encoded.amount,
-    }) as CheckedPayment;
-    this.made.add(checked);
-    return checked;
+    this.proof = inline ? (claim.proof as Uint8Array) : null;
+    this.reference = inline ? null : (claim.reference as ProofReference);
+    this.publicInputs = Object.freeze({
+      root: inputs.root as DigestHex,
+      nullifier: inputs.nullifier as DigestHex,
+      change: inputs.change as DigestHex,
+      amount: inputs.amount,
+      ctx,
+    });
+    this.payment = Object.freeze({ ...payment });
+    this.network = payment.network;
+    this.owner = encoded.owner;
+    this.amount = encoded.amount;
+    Object.freeze(this);
+  }
+
+  /** The rules that made `value`, if it is one of these. */
+  static madeBy(value: unknown): PaymentRules | undefined {
+    return typeof value === 'object' && value !== null && #madeBy in value
+      ? value.#madeBy
+      : undefined;
   }
 }
 
