@@ -17,7 +17,8 @@
 // BENCH_FLOW_ONLY (default: every flow and the routes on SQLite and PostgreSQL) narrows bench:flow
 // (its BENCH_ONLY), BENCH_HTTP=0 leaves bench:http out — to look again at a few figures. Results:
 // bench/results/builds.json, builds.md and builds.svg; a narrowed run prints its table and leaves
-// them untouched.
+// them untouched, unless BENCH_RESULTS_AS names the results it writes instead (a name
+// bench/charts.ts draws as a builds chart, e.g. `builds-routes`).
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -269,14 +270,18 @@ const markdown = [
     : `- MISSED: ${regressions.length} medians worse by more than ${100 * TOLERANCE} %: ${regressions.map((r) => r.name).join('; ')}`,
   "- Both builds run on the same machine in the same session; the load generators, fixtures and pool funding are this checkout's for both, so only the service differs. Other processes share the machine: the load averages say how quiet it was.",
 ].join('\n');
-if (PARTIAL) {
+const RESULTS_AS = process.env.BENCH_RESULTS_AS;
+if (PARTIAL && RESULTS_AS === undefined) {
   log('narrowed run (BENCH_FLOW_ONLY or BENCH_HTTP=0): bench/results untouched');
   process.stdout.write(`${markdown}\n`);
   process.exit(0);
 }
 await writeResults(
-  'builds',
+  RESULTS_AS ?? 'builds',
   {
+    narrowed: PARTIAL
+      ? { flowOnly: process.env.BENCH_FLOW_ONLY ?? null, http: WITH_HTTP }
+      : undefined,
     environment: environment(),
     loadAtStart,
     rounds: ROUNDS,

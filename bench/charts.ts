@@ -987,6 +987,8 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   builds: buildsChart,
   // The same bench, main's tree in the place of the restructure's last commit (BENCH_THIS unset).
   'builds-main': buildsChart,
+  // The routes alone (BENCH_FLOW_ONLY=…:routes, BENCH_RESULTS_AS=builds-routes), more rounds.
+  'builds-routes': buildsChart,
   gas: gasChart,
 };
 
