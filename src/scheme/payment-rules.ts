@@ -252,8 +252,8 @@ export class PaymentRules {
  * A checked payment as {@link PaymentRules.check} makes it: own, enumerable, frozen fields (a copy
  * spreads like a plain object, and is not one of these), and the rules that made it in a private
  * field no other code can write — asked by `vouchesFor` with a brand check, in place of a set of
- * every payment checked (a `WeakSet` costs an insertion per payment and work at every collection:
- * about 5 µs of a compact /verify's 210 µs, measured).
+ * every payment checked (a `WeakSet`: an insertion per payment and work at every collection; with
+ * its three freezes, marking took about 5 µs of a compact /verify's 210 µs in a profile).
  */
 class VouchedPayment {
   readonly #madeBy: PaymentRules;
