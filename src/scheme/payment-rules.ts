@@ -82,26 +82,14 @@ export interface CheckOptions<R extends string> {
   readonly also?: ((step: RuleStep) => R | null) | undefined;
 }
 
-declare const vouched: unique symbol;
-
 /**
  * A payment that passed every rule: the proof or its reference, the public inputs with the context
  * digest recomputed from the payment, the payment, and what was derived on the way — the
  * recipient's owner and the amount. Only {@link PaymentRules.check} makes one (frozen); there is
  * no other constructor, and {@link PaymentRules.vouchesFor} tells one it made from a look-alike.
+ * Its fields are {@link VouchedPayment}'s (its private field makes the type nominal).
  */
-export type CheckedPayment = {
-  readonly ok: true;
-  readonly proof: Uint8Array | null;
-  readonly reference: ProofReference | null;
-  readonly publicInputs: SpendPublicInputs;
-  readonly payment: PaymentContext;
-  /** The network the payment is for (`payment.network`). */
-  readonly network: string;
-  /** The recipient's owner, decoded from `payment.payTo`. */
-  readonly owner: DigestHex;
-  readonly amount: bigint;
-} & { readonly [vouched]: true };
+export type CheckedPayment = VouchedPayment;
 
 /**
  * Whether `text` is a digest with canonical elements. The core's `parseDigest` checks the format
@@ -244,7 +232,7 @@ export class PaymentRules {
 
   /** The checked payment, frozen, made by these rules. */
   private vouch(claim: PaymentClaim, ctx: DigestHex, encoded: Encoded): CheckedPayment {
-    return new VouchedPayment(this, claim, ctx, encoded) as unknown as CheckedPayment;
+    return new VouchedPayment(this, claim, ctx, encoded);
   }
 }
 
@@ -262,7 +250,9 @@ class VouchedPayment {
   readonly reference: ProofReference | null;
   readonly publicInputs: SpendPublicInputs;
   readonly payment: PaymentContext;
+  /** The network the payment is for (`payment.network`). */
   readonly network: string;
+  /** The recipient's owner, decoded from `payment.payTo`. */
   readonly owner: DigestHex;
   readonly amount: bigint;
 
