@@ -38,6 +38,16 @@ export interface WalletView {
   readonly young?: ReadonlySet<string> | undefined;
 }
 
+/** What the plan reads of `wallet` now. */
+export function walletView(wallet: Wallet): WalletView {
+  return {
+    notes: wallet.notes(),
+    anchoredSize: wallet.checkpoint?.size ?? 0,
+    locked: wallet.lockedNotes(),
+    young: wallet.youngNotes(),
+  };
+}
+
 /** Most ready notes a keeper keeps (every leaf costs every wallet's sync). */
 export const READY_NOTES_MAX = 64;
 
@@ -207,12 +217,7 @@ export class ReadyNotesKeeper {
   }
 
   private view(): WalletView {
-    return {
-      notes: this.wallet.notes(),
-      anchoredSize: this.wallet.checkpoint?.size ?? 0,
-      locked: this.wallet.lockedNotes(),
-      young: this.wallet.youngNotes(),
-    };
+    return walletView(this.wallet);
   }
 
   /** The next interval: exponential with mean `intervalMs` (a Poisson schedule). */

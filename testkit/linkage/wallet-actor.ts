@@ -19,6 +19,7 @@ import {
   ReadyNotesKeeper,
   type Wallet,
 } from '../../src/client/index.js';
+import { type WalletView, walletView } from '../../src/client/ready-notes.js';
 import type { PoolNodeClient } from '../../src/pool-node/index.js';
 import type { LinkageConfig } from './config.js';
 import type { RunningMerchant } from './merchants.js';
@@ -53,8 +54,6 @@ export interface ActorWorld {
 const REFILL_TRIES = 4;
 const REFILL_RETRY_MS = 300;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-type WalletView = Parameters<typeof planSplits>[0];
 
 /** The largest unspent note in the anchored tree, not locked, worth at least `atLeast`. */
 function largestSpendable(view: WalletView, atLeast = 0n): WalletView['notes'][number] | undefined {
@@ -212,12 +211,7 @@ export class WalletActor {
 
   /** The wallet's notes as the split planner reads them. */
   private view(): WalletView {
-    return {
-      notes: this.wallet.notes(),
-      anchoredSize: this.wallet.checkpoint?.size ?? 0,
-      locked: this.wallet.lockedNotes(),
-      young: this.wallet.youngNotes(),
-    };
+    return walletView(this.wallet);
   }
 
   /** Stops the keeper and the epoch follower after what they have under way. */
