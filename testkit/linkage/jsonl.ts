@@ -8,19 +8,50 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
+import type { BodyFields } from './body-fields.js';
 import { transports } from './pairs.js';
+import type { RecordedRequest } from './recording-proxy.js';
 import type { LinkageRun } from './run.js';
 import { ownerOf } from './truth.js';
 
 const line = (value: unknown) =>
   JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
 
+/** `fields` without its empty lists, or undefined when every list is empty. */
+function named(fields: BodyFields): Partial<BodyFields> | undefined {
+  const kept = Object.entries(fields).filter(([, list]) => list.length > 0);
+  return kept.length === 0 ? undefined : Object.fromEntries(kept);
+}
+
+/**
+ * A request's line, kept small enough for a full-size run to be committed: lists only where they
+ * name something, the digest only of a body, and no `answered` for a read of the public log's fixed
+ * pages — whatever they name is in the event and checkpoint lines, and every wallet reads them
+ * (about four reads a wallet an epoch).
+ */
+function requestLine(r: RecordedRequest): string {
+  const publicPage = r.method === 'GET' && /[?&]page=/.test(r.path);
+  return line({
+    type: 'request',
+    service: r.service,
+    time: r.time,
+    source: r.source,
+    method: r.method,
+    path: r.path,
+    status: r.status,
+    bytes: r.bytes,
+    ...(r.bytes > 0 ? { digest: r.digest } : {}),
+    sent: named(r.sent),
+    answered: publicPage ? undefined : named(r.answered),
+  });
+}
+
 /** The operator's view as lines. */
 export function viewLines(run: LinkageRun): string[] {
   const { view } = run;
   return [
     line({ type: 'run', config: run.config, compression: run.config.compression }),
-    ...view.requests.map((r) => line({ type: 'request', ...r })),
+    ...view.requests.map(requestLine),
     ...view.events.map((e) => line({ type: 'event', ...e })),
     ...view.checkpoints.map((c) => line({ type: 'checkpoint', ...c })),
   ];
