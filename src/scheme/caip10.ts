@@ -4,8 +4,9 @@
  * proven or paid. Length and grammar are bounded as CAIP-2/CAIP-10 say; the address must also be
  * valid for its chain, with its checksum where the chain has one:
  *
- * - `eip155` (EVM chains): `0x` + 40 hex digits with a valid EIP-55 mixed-case checksum (an
- *   all-lowercase address carries no checksum and is refused: a typo would go unnoticed);
+ * - `eip155` (EVM chains): `0x` + 40 hex digits whose letters' case is their EIP-55 checksum (the
+ *   all-lowercase form of an address whose checksum is mixed case is refused: a typo would go
+ *   unnoticed; an address whose checksum is all lowercase is taken so);
  * - `solana`: base58 of a 32-byte public key (Solana addresses carry no checksum).
  *
  * Other namespaces are refused: a payout process can only pay chains whose addresses it checks.
@@ -55,16 +56,16 @@ export function isEip55(address: string): boolean {
   if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return false;
   const hex = address.slice(2);
   const hash = keccak_256(new TextEncoder().encode(hex.toLowerCase()));
-  let letters = 0;
   for (let i = 0; i < 40; i++) {
     const char = hex[i] ?? '';
     if (!/[a-fA-F]/.test(char)) continue;
-    letters++;
     const nibble = ((hash[i >> 1] ?? 0) >> (i % 2 === 0 ? 4 : 0)) & 0xf;
     if (nibble >= 8 !== (char === char.toUpperCase())) return false;
   }
-  // No letter at all: nothing to checksum, valid as is.
-  return letters === 0 || hex !== hex.toLowerCase();
+  // Every letter's case is the checksum's — all lowercase too, where the checksum says so (EIP-55's
+  // own "all lower" vectors): refusing those would leave the account no form to be paid at. The
+  // lowercase form of any other address fails above.
+  return true;
 }
 
 /** Bytes of a base58 string, or -1 when it is not base58. */

@@ -28,20 +28,23 @@ function flipOneLetter(address: string): string {
 }
 
 describe('EIP-55', () => {
-  it('accepts the mixed-case vectors of EIP-55 and refuses each with one letter flipped', () => {
-    for (const address of EIP55_VECTORS.slice(4)) {
+  it('accepts every vector of EIP-55 — all caps, all lower, mixed — and refuses each with one letter flipped', () => {
+    for (const address of EIP55_VECTORS) {
       expect(isEip55(address), address).toBe(true);
       expect(isEip55(flipOneLetter(address)), flipOneLetter(address)).toBe(false);
     }
   });
 
-  it('takes only checksummed addresses as destinations (all-lowercase carries no checksum)', () => {
+  it('takes only checksummed addresses as destinations (the all-lowercase form of a mixed-case checksum is refused)', () => {
     const good = EIP55_VECTORS[4]!;
     expect(checkDestination(`eip155:8453:${good}`)).toMatchObject({
       ok: true,
       namespace: 'eip155',
     });
     expect(checkDestination(`eip155:8453:${good.toLowerCase()}`).ok).toBe(false);
+    // An account whose checksum is all lowercase has no other form: it is paid as it is.
+    expect(checkDestination(`eip155:8453:${EIP55_VECTORS[2]!}`).ok).toBe(true);
+    expect(checkDestination(`eip155:8453:${flipOneLetter(EIP55_VECTORS[2]!)}`).ok).toBe(false);
     expect(checkDestination(`eip155:8453:${flipOneLetter(good)}`).ok).toBe(false);
     expect(checkDestination(`eip155:base:${good}`).ok).toBe(false);
     expect(checkDestination(`eip155:8453:${good.slice(0, -1)}`).ok).toBe(false);
