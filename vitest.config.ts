@@ -2,6 +2,12 @@ import { availableParallelism } from 'node:os';
 
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/**
+ * Suites outside test/chain/ that deploy on the chain project's shared node: the linkage test's
+ * default run, whose deposits and exits are on chain.
+ */
+const ON_THE_SHARED_NODE = ['test/privacy/linkage-defaults.test.ts'];
+
 export default defineConfig({
   test: {
     // One worker more than the cores (vitest's default is one fewer: a single worker on two
@@ -24,7 +30,7 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/chain/**'],
+          exclude: [...configDefaults.exclude, 'test/chain/**', ...ON_THE_SHARED_NODE],
         },
       },
       // The chain suites (test/chain/): one local node shared by those that never rewrite
@@ -35,7 +41,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'chain',
-          include: ['test/chain/**/*.test.ts'],
+          include: ['test/chain/**/*.test.ts', ...ON_THE_SHARED_NODE],
           globalSetup: ['test/chain/shared-node.ts'],
         },
       },

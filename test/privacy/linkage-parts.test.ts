@@ -154,6 +154,7 @@ function view(items: Item[], extra: Partial<OperatorView> = {}): OperatorView {
   return {
     requests: [],
     events: [],
+    chainDeposits: [],
     checkpoints: [],
     items,
     reads: [],

@@ -54,6 +54,15 @@ export interface LinkageConfig {
    * (exact cursors) shows.
    */
   readonly addresses: 'per-wallet' | 'per-session';
+  /**
+   * Where the money comes from and goes: `operator`, the devnet pool — a bank pays each wallet's
+   * deposit ticket in with the operator's token, from the bank's address, and exits are recorded
+   * only; `chain`, the pool backed by an escrow on a local chain — each wallet's own EVM account
+   * (test USDC, no ETH) deposits by signature through the pool's relayer, from the wallet's
+   * address, the watcher shields it, and exits are paid out on chain to an account of the
+   * wallet's own (`chain-pool.ts`).
+   */
+  readonly deposits: 'operator' | 'chain';
   /** Simulated seconds per real second. */
   readonly compression: number;
 }
@@ -69,6 +78,7 @@ export const DEFAULT_CONFIG: LinkageConfig = {
   anchors: 'default',
   reads: 'default',
   addresses: 'per-wallet',
+  deposits: 'chain',
   compression: 40,
 };
 

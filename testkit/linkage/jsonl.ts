@@ -1,7 +1,7 @@
 /**
  * @module The run written out as JSON Lines, so anyone can run their own heuristics on it
  * (schema: docs/privacy.md, "The linkage test"): the operator's view — one line per recorded
- * request, per database event, per checkpoint — and, apart, the ground truth — one line per actor
+ * request, per database event, per deposit the escrow took (chain pools), per checkpoint — and, apart, the ground truth — one line per actor
  * (address and role) and per item (its owner and, for payments, how the proof travelled).
  */
 
@@ -53,6 +53,7 @@ export function viewLines(run: LinkageRun): string[] {
     line({ type: 'run', config: run.config, compression: run.config.compression }),
     ...view.requests.map(requestLine),
     ...view.events.map((e) => line({ type: 'event', ...e })),
+    ...view.chainDeposits.map((d) => line({ type: 'chain-deposit', ...d })),
     ...view.checkpoints.map((c) => line({ type: 'checkpoint', ...c })),
   ];
 }

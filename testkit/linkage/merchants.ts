@@ -20,6 +20,7 @@ import {
   PrivStarkSchemeServer,
   privStarkRoutes,
 } from '../../src/server/index.js';
+import { DEVNET_NETWORK, type NetworkProfile } from '../../src/scheme/index.js';
 import { withSourceAddress } from './source-address.js';
 
 /** A running merchant of the population. */
@@ -43,13 +44,21 @@ export interface MerchantSetup {
   /** The pool node (behind the operator's recording proxy) the relay forwards hand-overs to. */
   readonly poolNodeUrl: string;
   readonly apiKey: string;
+  /** The pool's network (default the devnet pool). */
+  readonly network?: NetworkProfile | undefined;
 }
 
 /** `$0.01` for 10,000 atomic units of a 6-decimal dollar. */
 const dollars = (atomic: bigint) => `$${(Number(atomic) / 1e6).toFixed(6).replace(/0+$/, '')}`;
 
 function routes(setup: MerchantSetup) {
-  return privStarkRoutes({ 'GET /item': { payTo: setup.payTo, price: dollars(setup.price) } });
+  return privStarkRoutes({
+    'GET /item': {
+      payTo: setup.payTo,
+      price: dollars(setup.price),
+      network: (setup.network ?? DEVNET_NETWORK).network,
+    },
+  });
 }
 
 function resourceServer(setup: MerchantSetup): x402ResourceServer {
@@ -58,7 +67,11 @@ function resourceServer(setup: MerchantSetup): x402ResourceServer {
     apiKey: setup.apiKey,
     timeoutMs: 30_000,
   });
-  return new x402ResourceServer(client).register('shielded:devnet', new PrivStarkSchemeServer());
+  const network = setup.network ?? DEVNET_NETWORK;
+  return new x402ResourceServer(client).register(
+    network.network as `${string}:${string}`,
+    new PrivStarkSchemeServer(setup.network ? { networks: [setup.network] } : {}),
+  );
 }
 
 async function relayMerchant(

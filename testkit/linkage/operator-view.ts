@@ -3,7 +3,10 @@
  * requests and the pool's database rows read by SQL (events with their arrival times, checkpoints),
  * joined by what both name — nullifiers, anchors, proof references. From them the items the
  * linkage test scores: deposits, merchant payments and exits, plus the pool's own transfers
- * (splits) and the wallets' reads (syncs). Nothing here knows which wallet did what.
+ * (splits) and the wallets' reads (syncs). On a chain pool, also the deposits the escrow took
+ * (`chain_deposits`: depositor account, amount, ticket precommitment, leaf once shielded), which
+ * name a deposit's EVM account and, through the relayed request that carried its precommitment,
+ * the address it was sent from. Nothing here knows which wallet did what.
  */
 
 import Database from 'better-sqlite3';
@@ -25,7 +28,10 @@ export interface Item {
   readonly anchor: string | null;
   /** Source addresses of the requests that carried it to the operator (hand-over, write). */
   readonly sources: readonly string[];
-  /** Payments: the merchant's address (the `/settle` caller); transfers: their recipient. */
+  /**
+   * Payments: the merchant's address (the `/settle` caller); transfers and exits: their recipient;
+   * deposits on chain: the depositing account.
+   */
   readonly counterparty: string | null;
   /** Payments: whether the proof came inline in the payment (no hand-over). */
   readonly inline: boolean;
@@ -48,10 +54,23 @@ export interface CheckpointRow {
   readonly time: number;
 }
 
+/** A deposit the escrow took, as the pool's `chain_deposits` holds it (chain pools only). */
+export interface ChainDepositRow {
+  readonly index: string;
+  readonly depositor: string;
+  readonly amount: string;
+  readonly pre: string;
+  readonly block: number;
+  readonly state: string;
+  /** Its leaf once shielded. */
+  readonly leafIndex: number | null;
+}
+
 /** What the operator has after a run. */
 export interface OperatorView {
   readonly requests: readonly RecordedRequest[];
   readonly events: readonly Record<string, unknown>[];
+  readonly chainDeposits: readonly ChainDepositRow[];
   readonly checkpoints: readonly CheckpointRow[];
   readonly items: readonly Item[];
   readonly reads: readonly Read[];
@@ -66,6 +85,7 @@ export function readOperatorView(file: string, requests: readonly RecordedReques
   const db = new Database(file, { readonly: true, fileMustExist: true });
   let events: Record<string, unknown>[];
   let checkpoints: CheckpointRow[];
+  let chainDeposits: ChainDepositRow[] = [];
   try {
     events = db.prepare('SELECT * FROM events ORDER BY id').all() as Record<string, unknown>[];
     checkpoints = (
@@ -76,6 +96,25 @@ export function readOperatorView(file: string, requests: readonly RecordedReques
         created_at: number;
       }[]
     ).map((c) => ({ seq: c.seq, root: c.root, size: c.size, time: c.created_at }));
+    const chainPool = db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chain_deposits'")
+      .get();
+    if (chainPool !== undefined)
+      chainDeposits = (
+        db
+          .prepare(
+            'SELECT idx, depositor, amount, pre, block, state, leaf_index FROM chain_deposits ORDER BY idx',
+          )
+          .all() as Record<string, unknown>[]
+      ).map((d) => ({
+        index: String(d.idx),
+        depositor: String(d.depositor),
+        amount: String(d.amount),
+        pre: String(d.pre),
+        block: Number(d.block),
+        state: String(d.state),
+        leafIndex: d.leaf_index === null ? null : Number(d.leaf_index),
+      }));
   } finally {
     db.close();
   }
@@ -86,10 +125,19 @@ export function readOperatorView(file: string, requests: readonly RecordedReques
   for (const r of requests)
     if (r.method === 'POST')
       for (const n of r.sent.nullifiers) byNullifier.set(n, [...(byNullifier.get(n) ?? []), r]);
+  const byPre = new Map<string, RecordedRequest[]>();
+  for (const r of requests)
+    if (r.service === 'pool' && r.method === 'POST')
+      for (const c of r.sent.commitments) byPre.set(c, [...(byPre.get(c) ?? []), r]);
+  const escrowed = new Map(
+    chainDeposits.filter((d) => d.leafIndex !== null).map((d) => [d.leafIndex!, d]),
+  );
   const items: Item[] = [];
   for (const e of events) {
     const item = itemOf(e, byNullifier);
-    if (item !== null) items.push(item);
+    if (item === null) continue;
+    const onChain = item.kind === 'deposit' ? escrowed.get(Number(e.leaf_index)) : undefined;
+    items.push(onChain === undefined ? item : escrowedDeposit(item, onChain, byPre));
   }
   const reads = requests
     .filter((r) => r.service === 'pool' && r.method === 'GET' && READ_PATH.test(r.path))
@@ -99,7 +147,25 @@ export function readOperatorView(file: string, requests: readonly RecordedReques
       path: r.path,
       next: r.answered.cursors[0] ?? null,
     }));
-  return { requests, events, checkpoints, items, reads, merchants };
+  return { requests, events, chainDeposits, checkpoints, items, reads, merchants };
+}
+
+/**
+ * A deposit the escrow took: its depositing account, and the address and time of the relayed
+ * request that carried its precommitment (none for a deposit sent to the escrow directly).
+ */
+function escrowedDeposit(
+  item: Item,
+  onChain: ChainDepositRow,
+  byPre: Map<string, RecordedRequest[]>,
+): Item {
+  const relayed = (byPre.get(onChain.pre) ?? []).filter((r) => r.path.startsWith('/relay/'));
+  return {
+    ...item,
+    time: Math.min(item.time, ...relayed.map((r) => r.time)),
+    sources: [...new Set(relayed.map((r) => r.source))],
+    counterparty: onChain.depositor,
+  };
 }
 
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v));

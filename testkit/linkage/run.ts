@@ -10,11 +10,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { depositBySignature } from '../../src/client/chain.js';
 import { Wallet } from '../../src/client/index.js';
 import type { PrivStarkCore } from '../../src/core/index.js';
 import { PoolNodeClient } from '../../src/pool-node/index.js';
 import { DEFAULT_EPOCH_GRID } from '../../src/scheme/index.js';
 import { SERVICE_DEFAULTS, type ServiceConfig, startService } from '../../src/service/index.js';
+import { type LinkageChain, openLinkageChain, RELAYER_FEE } from './chain-pool.js';
 import type { LinkageConfig } from './config.js';
 import { type RunningMerchant, startMerchant } from './merchants.js';
 import { type OperatorView, readOperatorView } from './operator-view.js';
@@ -64,14 +66,31 @@ function compressTimers<T>(value: T, factor: number): T {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Where a run's chain is, when its deposits are on chain. */
+export interface LinkageOptions {
+  /** A local node to deploy the escrow on (a suite's shared one); else the run starts its own. */
+  readonly chainRpcUrl?: string;
+}
+
 /** Runs `population` under `config` against a fresh service and returns what the operator saw. */
 export async function runLinkage(
   core: PrivStarkCore,
   population: Population,
   config: LinkageConfig,
+  options: LinkageOptions = {},
 ): Promise<LinkageRun> {
   const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-linkage-'));
+  // The watcher polls at the service's compressed cadence (2 s real time uncompressed).
+  const chain: LinkageChain | undefined =
+    config.deposits === 'chain'
+      ? await openLinkageChain(
+          options.chainRpcUrl,
+          dir,
+          Math.max(50, Math.round(2000 / config.compression)),
+        )
+      : undefined;
+  const network = chain === undefined ? {} : { network: chain.profile };
   const compressed = compressTimers(SERVICE_DEFAULTS, config.compression);
   // The service's epoch grid (when it has one): compressed, or none for the last-sync twin.
   const grid = (compressed as { epoch?: { epochMs: number; anchorDelayMs: number } }).epoch;
@@ -79,6 +98,7 @@ export async function runLinkage(
   const serviceConfig: ServiceConfig = {
     ...compressed,
     ...(epoch === undefined ? {} : { epoch }),
+    ...(chain === undefined ? {} : { chain: chain.service }),
     port: 0,
     poolPort: 0,
     dataDir: dir,
@@ -86,7 +106,10 @@ export async function runLinkage(
     apiKeys: API_KEY,
     operatorToken: OPERATOR_TOKEN,
   };
-  const service = await startService(serviceConfig, () => undefined);
+  const service = await startService(serviceConfig, () => undefined).catch(async (error) => {
+    await chain?.close();
+    throw error;
+  });
   const facilitator = await startRecordingProxy('facilitator', service.facilitatorUrl!);
   const pool = await startRecordingProxy('pool', service.poolNodeUrl!);
   const merchants: RunningMerchant[] = [];
@@ -97,6 +120,7 @@ export async function runLinkage(
       const payee = await Wallet.create({
         core,
         pool: pool.url,
+        ...network,
         ...(epoch === undefined ? {} : { minEpochMs: epoch.epochMs }),
       });
       merchants.push(
@@ -109,6 +133,7 @@ export async function runLinkage(
           facilitatorUrl: facilitator.url,
           poolNodeUrl: pool.url,
           apiKey: API_KEY,
+          network: chain?.profile,
         }),
       );
       actors.push({ address: merchantAddress(m.id), role: 'merchant', id: m.id });
@@ -118,6 +143,7 @@ export async function runLinkage(
       prices: population.merchants.map((m) => m.price),
       bank: new PoolNodeClient(pool.url, { token: OPERATOR_TOKEN }),
       bankAddress: BANK_ADDRESS,
+      chain,
       reader: new PoolNodeClient(pool.url),
       config,
       random: new Random(population.shape.seed ^ 0x5eed),
@@ -134,6 +160,7 @@ export async function runLinkage(
       const wallet = await Wallet.create({
         core,
         pool: new PoolNodeClient(pool.url),
+        ...network,
         ...walletOptions,
         ...noteAge,
       });
@@ -151,7 +178,19 @@ export async function runLinkage(
     };
     const crowdDeposit = async () => {
       try {
-        const payer = await Wallet.create({ core, pool: new PoolNodeClient(pool.url) });
+        const payer = await Wallet.create({ core, pool: new PoolNodeClient(pool.url), ...network });
+        if (chain !== undefined) {
+          const account = await chain.depositor(CROWD_DEPOSIT);
+          await withSourceAddress(BANK_ADDRESS, () =>
+            depositBySignature(payer, {
+              account,
+              rpc: chain.rpcUrl,
+              amount: CROWD_DEPOSIT,
+              maxFee: RELAYER_FEE,
+            }),
+          );
+          return;
+        }
         const ticket = await payer.depositTicket(String(CROWD_DEPOSIT));
         await withSourceAddress(BANK_ADDRESS, () => world.bank.deposit(ticket.amount, ticket.pre));
       } catch (error) {
@@ -193,6 +232,7 @@ export async function runLinkage(
     await facilitator.close();
     await pool.close();
     await service.close();
+    await chain?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -58,12 +58,18 @@ const CURSOR_TWIN_SHAPE: PopulationShape = { ...ADDRESS_TWIN_SHAPE, crowdDeposit
  */
 const REFILL_TWIN_COMPRESSION = 5;
 
+/**
+ * A twin's configuration: the defaults with `change`, on the devnet pool (`deposits: 'operator'`):
+ * every twin judges payment–payment pairs, which the deposits' path does not touch, and the crowd's
+ * deposits some twins need are the bank's.
+ */
 const twin = (
   name: string,
   change: Partial<LinkageConfig>,
   compression = TWIN_COMPRESSION,
 ): LinkageConfig => ({
   ...DEFAULT_CONFIG,
+  deposits: 'operator',
   ...change,
   name,
   compression,

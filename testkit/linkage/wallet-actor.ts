@@ -10,8 +10,11 @@
  */
 
 import { getAddress } from 'viem';
+import type { PrivateKeyAccount } from 'viem/accounts';
 
+import { depositBySignature } from '../../src/client/chain.js';
 import {
+  type DepositTicket,
   type EpochFollower,
   followEpochs,
   payingFetch,
@@ -21,6 +24,7 @@ import {
 } from '../../src/client/index.js';
 import { type WalletView, walletView } from '../../src/client/ready-notes.js';
 import type { PoolNodeClient } from '../../src/pool-node/index.js';
+import { type LinkageChain, RELAYER_FEE } from './chain-pool.js';
 import type { LinkageConfig } from './config.js';
 import type { RunningMerchant } from './merchants.js';
 import type { PlannedWallet } from './population.js';
@@ -44,6 +48,8 @@ export interface ActorWorld {
   /** The bank's client of the pool node (operator token), used from the bank's address. */
   readonly bank: PoolNodeClient;
   readonly bankAddress: string;
+  /** The chain, when deposits and exits are on chain. */
+  readonly chain?: LinkageChain | undefined;
   /** A client of the pool node without credentials, for reads a wallet makes by hand. */
   readonly reader: PoolNodeClient;
   readonly config: LinkageConfig;
@@ -68,9 +74,12 @@ function largestSpendable(view: WalletView, atLeast = 0n): WalletView['notes'][n
     .sort((a, b) => Number(BigInt(b.value) - BigInt(a.value)))[0];
 }
 
-/** A CAIP-10 destination of the wallet's own (one EVM account per wallet). */
-export function destinationOf(id: number): string {
-  return `eip155:8453:${getAddress(`0x${(0xa11ce000 + id).toString(16).padStart(40, '0')}`)}`;
+/**
+ * A CAIP-10 destination of the wallet's own (one EVM account per wallet, not the one it deposited
+ * from), on `chainId` (the devnet pool records Base's).
+ */
+export function destinationOf(id: number, chainId = 8453): string {
+  return `eip155:${chainId}:${getAddress(`0x${(0xa11ce000 + id).toString(16).padStart(40, '0')}`)}`;
 }
 
 export class WalletActor {
@@ -220,17 +229,51 @@ export class WalletActor {
     await this.follower?.stop();
   }
 
-  /** The bank pays the wallet's ticket in (the wallet only makes the ticket, offline). */
+  /**
+   * The devnet pool: the bank pays the wallet's ticket in (the wallet only makes the ticket,
+   * offline). On chain: the wallet's own EVM account, funded with test USDC, deposits by signature
+   * through the pool's relayer — the wallet sends it, from its address.
+   */
   async deposit(): Promise<void> {
     try {
+      const chain = this.world.chain;
+      if (chain !== undefined) {
+        this.onChain ??= {
+          account: await chain.depositor(this.plan.deposit),
+          ticket: await this.wallet.depositTicket(String(this.plan.deposit)),
+        };
+        const { account, ticket } = this.onChain;
+        await this.act(() =>
+          depositBySignature(this.wallet, {
+            account,
+            rpc: chain.rpcUrl,
+            amount: this.plan.deposit,
+            ticket,
+            maxFee: RELAYER_FEE,
+          }),
+        );
+        return;
+      }
       const ticket = await this.wallet.depositTicket(String(this.plan.deposit));
       await withSourceAddress(this.world.bankAddress, () =>
         this.world.bank.deposit(ticket.amount, ticket.pre),
       );
     } catch (error) {
-      this.fail('deposit', error);
+      // The relayer's "retry later" (relay_unavailable) is tried again, with the same ticket.
+      if (!/retry later/i.test(error instanceof Error ? error.message : '')) {
+        this.fail('deposit', error);
+        return;
+      }
+      this.log.deferred++;
+      this.log.waitedFor.relay_unavailable = (this.log.waitedFor.relay_unavailable ?? 0) + 1;
+      this.retryLater(() => this.deposit());
     }
   }
+
+  /** The account and ticket of the wallet's deposit on chain, kept for a retry. */
+  private onChain:
+    | { readonly account: PrivateKeyAccount; readonly ticket: DepositTicket }
+    | undefined;
 
   /** Where this wallet's last read by exact cursor ended (`exact-cursors` only). */
   private eventCursor = 0;
@@ -319,7 +362,9 @@ export class WalletActor {
         return;
       }
       await this.act(() =>
-        this.wallet.exit(destinationOf(this.plan.id), note.value, { note: note.commitment }),
+        this.wallet.exit(destinationOf(this.plan.id, this.world.chain?.chainId), note.value, {
+          note: note.commitment,
+        }),
       );
       this.log.exited = true;
     } catch (error) {
