@@ -118,7 +118,7 @@ export async function depositBySignature(
       'account_cannot_sign',
       'the account signs no typed data here: a JSON-RPC account signs through its wallet (use a LocalAccount, or toAccount)',
     );
-  const chain = await checkedChain(wallet, options);
+  const chain = await checkedChain(wallet, options, 'deposit');
   const fee = relayerFee(chain, options.maxFee ?? 0n);
   const amount = options.ticket ? BigInt(options.ticket.amount) : options.amount;
   await checkAmount(chain, account.address, amount, amount + fee);
@@ -234,7 +234,7 @@ export async function depositDirect(
       'account_cannot_sign',
       'a direct deposit signs transactions: use a LocalAccount (or toAccount)',
     );
-  const chain = await checkedChain(wallet, options);
+  const chain = await checkedChain(wallet, options, 'deposit');
   const amount = options.ticket ? BigInt(options.ticket.amount) : options.amount;
   await checkAmount(chain, account.address, amount, amount);
   if ((await chain.client.getBalance({ address: account.address })) === 0n)

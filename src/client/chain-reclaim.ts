@@ -50,7 +50,7 @@ export async function reclaimDeposit(
   wallet: ChainWallet,
   options: ReclaimOptions,
 ): Promise<ReclaimReceipt> {
-  const chain = await checkedChain(wallet, options);
+  const chain = await checkedChain(wallet, options, 'reclaim');
   const { account, index } = options;
   const amount = await checkReclaimable(chain, account.address, index);
   const via = await pathOf(chain, options);

@@ -22,18 +22,26 @@ import { type ChainFactsReply, PoolNodeChainClient, PoolNodeError } from '../poo
 import { chainNetworkId, type NetworkProfile } from '../scheme/index.js';
 import { ESCROW_ABI, TOKEN_ABI } from './chain-abi.js';
 import { ChainWalletError } from './chain-wallet-error.js';
+import type { PoolWrite } from './pool-transport.js';
 
-/** The wallet's side a chain operation needs: its pool node and its network. */
+/**
+ * The wallet's side a chain operation needs: its pool node, its network, and the way its writes
+ * reach the pool node (`Wallet.poolWriteFetch`: the proxy, else directly with a warning).
+ */
 export interface ChainWallet {
   readonly poolNode: { readonly url: string };
   readonly network: NetworkProfile;
+  poolWriteFetch?(write: PoolWrite): Promise<typeof fetch>;
 }
 
 /** Where the wallet reads the chain and reaches the pool node. */
 export interface ChainAccess {
   /** The wallet's own RPC (an URL, or a viem public client): never the pool operator's word. */
   readonly rpc: string | PublicClient;
-  /** The `fetch` the pool node's chain routes are asked through (a proxy hides the address). */
+  /**
+   * The `fetch` the pool node's chain routes are asked through (a proxy hides the address); default
+   * the wallet's own transport for writes (`poolWriteFetch`).
+   */
   readonly poolFetch?: typeof fetch | undefined;
   /**
    * The token's EIP-712 domain the wallet expects (default: what the pool advertises); the token's
@@ -67,15 +75,20 @@ export function publicClientOf(rpc: string | PublicClient): PublicClient {
 }
 
 /**
- * The pool node's chain facts, checked against the chain.
+ * The pool node's chain facts, checked against the chain. The pool node's chain routes — the facts
+ * read and the relayed `write` after it — go the way the wallet's writes go: through its proxy, or
+ * directly with its warning (they name the depositing account beside this machine's address).
  * @throws ChainWalletError `not_chain_pool`, `chain_mismatch`, `token_domain_mismatch`;
- *   PoolNodeError when the pool node does not answer
+ *   PoolNodeError when the pool node does not answer; NoPrivateTransportError in `private-only`
+ *   mode without a private transport (before anything is signed or sent)
  */
 export async function checkedChain(
   wallet: ChainWallet,
   access: ChainAccess,
+  write: PoolWrite = 'deposit',
 ): Promise<CheckedChain> {
-  const pool = new PoolNodeChainClient(wallet.poolNode.url, { fetch: access.poolFetch });
+  const poolFetch = access.poolFetch ?? (await wallet.poolWriteFetch?.(write));
+  const pool = new PoolNodeChainClient(wallet.poolNode.url, { fetch: poolFetch });
   const facts = await pool.facts().catch((error: unknown) => {
     if (error instanceof PoolNodeError && error.code === 'not_found')
       throw new ChainWalletError(

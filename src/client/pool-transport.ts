@@ -6,7 +6,8 @@
  * `HTTPS_PROXY` / `HTTP_PROXY` / `ALL_PROXY` with `NO_PROXY`, or the caller's own
  * `handOverFetch`), and last directly, with a warning once per merchant origin
  * (`onTransportWarning`). Transfers and transitions (exits included) go through the proxy or
- * directly with the same warning. In `private-only` mode the direct path is refused instead
+ * directly with the same warning, and so do a chain pool's relayed deposits and reclaims. In
+ * `private-only` mode the direct path is refused instead
  * ({@link NoPrivateTransportError}). Proxies are Node's: their module loads only when a write runs
  * in Node, so nothing here reaches a page.
  */
@@ -17,8 +18,11 @@ import { WalletError } from './errors.js';
 /** `private-first` (default): the private transports first, then directly with a warning. */
 export type TransportMode = 'private-first' | 'private-only';
 
-/** The writes to the pool node that can show the payer's address. */
-export type PoolWrite = 'hand-over' | 'transfer' | 'transition';
+/**
+ * The writes to the pool node that can show the payer's address: a deposit or a reclaim through
+ * the pool's relayer (and the chain facts read before it) name the depositing account beside it.
+ */
+export type PoolWrite = 'hand-over' | 'transfer' | 'transition' | 'deposit' | 'reclaim';
 
 /** Said once per origin when a write goes directly to the pool node. */
 export interface TransportWarning {
@@ -132,7 +136,7 @@ export class PoolTransport {
       code: 'direct_to_pool',
       write,
       origin,
-      message: `a ${write} for ${origin} went directly to the pool node: its operator sees this machine's network address beside the payment; ${REMEDIES}`,
+      message: `a ${write} for ${origin} went directly to the pool node: its operator sees this machine's network address beside it; ${REMEDIES}`,
     });
   }
 }

@@ -31,6 +31,7 @@ import type { PoolNodeClient } from '../pool-node/client.js';
 import type { TransferReceipt } from '../pool-node/transfer-schema.js';
 import type { TransitionReceipt } from '../pool-node/transition-schema.js';
 import type { DepositTicket, OpenTicket } from './deposit-tickets.js';
+import type { PoolWrite } from './pool-transport.js';
 import type {
   ChainDepositRecord,
   StoredNote,
@@ -125,6 +126,17 @@ export class Wallet {
   /** Node: the wallet file's path, when the wallet is kept in one. */
   get path(): string | undefined {
     return pathOf(this.store);
+  }
+
+  /**
+   * The `fetch` one write to the pool node goes through, by the wallet's transport settings: the
+   * proxy (or the caller's own fetch), else — unless `private-only` — directly, with the
+   * `direct_to_pool` warning once (docs/privacy.md, "Transports"). The chain module's relayed
+   * deposits and reclaims use it.
+   * @throws NoPrivateTransportError in `private-only` mode without a private transport
+   */
+  poolWriteFetch(write: PoolWrite): Promise<typeof fetch> {
+    return this.context.poolTransport.writeFetch(write);
   }
 
   /** The spending key (whoever holds it can spend every note). */

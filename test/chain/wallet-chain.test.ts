@@ -3,7 +3,9 @@
 // relayer with a custom signer (viem's toAccount) moves amount + fee and is recorded in the wallet;
 // the same ticket again moves nothing and signs nothing; a relayer's fee above the maximum, or a
 // token whose DOMAIN_SEPARATOR is not the domain the wallet computes, is refused before anything
-// is signed (twin: the same token, its own domain advertised, signs); a direct deposit moves the
+// is signed (twin: the same token, its own domain advertised, signs); a relayed deposit goes through
+// the wallet's proxy (a SOCKS5 server here sees it; twin: without one, directly with the warning;
+// private-only refuses before signing); a direct deposit moves the
 // amount; a declined deposit comes back by signature through the relayer and directly; a reclaim
 // the escrow would refuse is refused first; a wallet of another network, and a devnet pool node,
 // are refused.
@@ -28,11 +30,12 @@ import {
   depositDirect,
   reclaimDeposit,
 } from '../../src/client/chain.js';
-import { Wallet } from '../../src/client/index.js';
+import { type TransportWarning, Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { Ledger, openStore } from '../../src/ledger/index.js';
 import { buildPoolNode } from '../../src/pool-node/index.js';
 import { deploy, deployEscrow, newAccount } from '../../testkit/chain.js';
+import { listen, socks5, type Tunnel } from '../../testkit/proxy-servers.js';
 import { testUsdcAbi, testUsdcBytecode } from '../../src/chain/contract-artifacts.js';
 import { balances, type RelayPool, relayPool } from './relay-harness.js';
 import { depositor, escrowCall, readDeposit, STATE, tokenCall } from './shared.js';
@@ -238,6 +241,75 @@ describe('a deposit by signature', () => {
       await devnet.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a relayed deposit goes the way the wallet’s writes go (docs/privacy.md, "Transports")', () => {
+  it('through the wallet’s SOCKS5 proxy with no warning; directly, warned once, without one; refused in private-only mode before anything is signed', async () => {
+    const tunnels: Tunnel[] = [];
+    const server = socks5(tunnels);
+    const proxy = `socks5h://127.0.0.1:${await listen(server)}`;
+    const poolTarget = `127.0.0.1:${new URL(pool.url).port}`;
+    try {
+      const proxiedWarnings: TransportWarning[] = [];
+      const proxied = await Wallet.create({
+        core,
+        pool: pool.url,
+        network: pool.profile,
+        poolProxy: proxy,
+        onTransportWarning: (w) => proxiedWarnings.push(w),
+      });
+      const receipt = await depositBySignature(proxied, {
+        account: await depositor(pool.f, 1_000_000n),
+        rpc: pool.f.chain.url,
+        amount: 100_000n,
+        maxFee: FEE,
+      });
+      expect(receipt).toMatchObject({ path: 'relayed', mined: true });
+      // The chain facts and the relayed deposit: every request to the pool node through the proxy.
+      expect(tunnels.length).toBeGreaterThanOrEqual(1);
+      expect(tunnels.every((t) => t.target === poolTarget)).toBe(true);
+      expect(proxiedWarnings).toEqual([]);
+
+      // Must-fail twin: without a proxy the deposit goes directly, warned once, the proxy unused.
+      const carried = tunnels.length;
+      const directWarnings: TransportWarning[] = [];
+      const direct = await Wallet.create({
+        core,
+        pool: pool.url,
+        network: pool.profile,
+        onTransportWarning: (w) => directWarnings.push(w),
+      });
+      for (let i = 0; i < 2; i++)
+        await depositBySignature(direct, {
+          account: await depositor(pool.f, 1_000_000n),
+          rpc: pool.f.chain.url,
+          amount: 100_000n,
+          maxFee: FEE,
+        });
+      expect(tunnels).toHaveLength(carried);
+      expect(directWarnings.map((w) => [w.code, w.write])).toEqual([['direct_to_pool', 'deposit']]);
+
+      const strict = await Wallet.create({
+        core,
+        pool: pool.url,
+        network: pool.profile,
+        transport: 'private-only',
+      });
+      const { signer, signed } = counted(await depositor(pool.f, 1_000_000n));
+      await expect(
+        depositBySignature(strict, {
+          account: signer,
+          rpc: pool.f.chain.url,
+          amount: 100_000n,
+          maxFee: FEE,
+        }),
+      ).rejects.toMatchObject({ code: 'no_private_transport' });
+      expect(signed()).toBe(0);
+      expect(strict.chainDeposits()).toEqual([]);
+    } finally {
+      server.close();
     }
   });
 });

@@ -6,7 +6,7 @@
 // proxy (no warning); private-only refuses without a proxy (no_private_transport, naming the
 // remedies) and passes with one.
 
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import type { Server } from 'node:net';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -16,89 +16,8 @@ import {
   type TransportWarning,
 } from '../../src/client/index.js';
 import { loadCore } from '../../src/core/index.js';
+import { httpConnectProxy, listen, socks5, type Tunnel } from '../../testkit/proxy-servers.js';
 import { type Stack, startStack } from '../../testkit/stack.js';
-
-/** One connection a proxy made for a client: where to, and the SOCKS credentials it was given. */
-interface Tunnel {
-  readonly target: string;
-  readonly user?: string;
-  readonly password?: string;
-}
-
-/** Reads `n` bytes from a socket. */
-function readBytes(socket: Socket, n: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const take = () => {
-      const chunk = socket.read(n) as Buffer | null;
-      if (chunk === null) return false;
-      socket.off('readable', onReadable);
-      socket.off('error', reject);
-      resolve(chunk);
-      return true;
-    };
-    const onReadable = () => void take();
-    if (take()) return;
-    socket.on('readable', onReadable);
-    socket.once('error', reject);
-  });
-}
-
-/** Pipes `client` to `host:port` once connected and calls `ready` with the upstream socket. */
-function tunnel(client: Socket, host: string, port: number, ready: () => void) {
-  const upstream = connect(port, host, () => {
-    ready();
-    upstream.pipe(client);
-    client.pipe(upstream);
-  });
-  upstream.on('error', () => client.destroy());
-  client.on('error', () => upstream.destroy());
-}
-
-/** A SOCKS5 server (RFC 1928, username/password auth of RFC 1929) that records each connection. */
-function socks5(tunnels: Tunnel[]): Server {
-  return createServer((client) => {
-    void (async () => {
-      const [, methods] = await readBytes(client, 2);
-      await readBytes(client, methods!);
-      client.write(Buffer.from([5, 2])); // username/password
-      const [, userLength] = await readBytes(client, 2);
-      const user = (await readBytes(client, userLength!)).toString();
-      const [passwordLength] = await readBytes(client, 1);
-      const password = (await readBytes(client, passwordLength!)).toString();
-      client.write(Buffer.from([1, 0]));
-      const [, , , type] = await readBytes(client, 4);
-      let host: string;
-      if (type === 3) host = (await readBytes(client, (await readBytes(client, 1))[0]!)).toString();
-      else host = [...(await readBytes(client, 4))].join('.');
-      const port = (await readBytes(client, 2)).readUInt16BE(0);
-      tunnels.push({ target: `${host}:${port}`, user, password });
-      tunnel(client, host, port, () => client.write(Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0])));
-    })().catch(() => client.destroy());
-  });
-}
-
-/** An HTTP proxy that takes CONNECT only, and records each target. */
-function httpConnectProxy(tunnels: Tunnel[]): Server {
-  return createServer((client) => {
-    void (async () => {
-      let head = '';
-      while (!head.includes('\r\n\r\n')) head += (await readBytes(client, 1)).toString();
-      const [method, target] = head.split(' ');
-      if (method !== 'CONNECT' || !target) return client.end('HTTP/1.1 405 no\r\n\r\n');
-      tunnels.push({ target });
-      const [host, port] = target.split(':');
-      tunnel(client, host!, Number(port), () =>
-        client.write('HTTP/1.1 200 Connection established\r\n\r\n'),
-      );
-    })().catch(() => client.destroy());
-  });
-}
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
-  );
-}
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'NO_PROXY'] as const;
 
