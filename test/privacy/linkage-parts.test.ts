@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { bodyFields } from '../../testkit/linkage/body-fields.js';
 import { addressJoin } from '../../testkit/linkage/heuristics/address-join.js';
-import { anchorJoin, readersByAnchor } from '../../testkit/linkage/heuristics/anchor-join.js';
+import { anchorCandidates, anchorJoin } from '../../testkit/linkage/heuristics/anchor-join.js';
 import { timingJoin } from '../../testkit/linkage/heuristics/timing-join.js';
 import type { Item, OperatorView } from '../../testkit/linkage/operator-view.js';
 import { labelledPairs } from '../../testkit/linkage/pairs.js';
@@ -180,25 +180,43 @@ describe('heuristics on a view worked by hand', () => {
     expect(score(r1!, r2!)).toBe(0);
   });
 
-  it('anchor join: the addresses that read while the anchor was newest are its candidates', () => {
+  it('anchor join: the addresses whose last head read before the write fell in the anchor’s window are its candidates', () => {
     const v = view(
-      [payment('x', 50, [], 'root1'), payment('y', 60, [], 'root1'), payment('z', 70, [], 'root2')],
+      [
+        payment('x', 30_000, [], 'root1'),
+        payment('y', 31_000, [], 'root1'),
+        payment('z', 32_000, [], 'root2'),
+      ],
       {
         checkpoints: [
-          { seq: 1, root: 'root1', size: 1, time: 10 },
-          { seq: 2, root: 'root2', size: 2, time: 20 },
+          { seq: 1, root: 'root1', size: 1, time: 10_000 },
+          { seq: 2, root: 'root2', size: 2, time: 20_000 },
         ],
         reads: [
-          { time: 12, source: '127.1.0.1', path: '/checkpoints?page=0', next: null },
-          { time: 15, source: '127.2.0.1', path: '/state', next: null },
-          { time: 25, source: '127.1.0.2', path: '/state', next: null },
+          // A: its sync's head read in root1's window; its page reads after root2 name nothing newer.
+          { time: 12_000, source: '127.1.0.1', path: '/state', next: null },
+          { time: 20_500, source: '127.1.0.1', path: '/checkpoints?page=0', next: null },
+          // B: read in root1's window, then its head again after root2: it holds root2.
+          { time: 15_000, source: '127.1.0.2', path: '/state', next: null },
+          { time: 21_000, source: '127.1.0.2', path: '/state', next: null },
+          // C: a page read only in root1's window (no head read): not a candidate.
+          { time: 16_000, source: '127.1.0.3', path: '/events?page=0', next: null },
+          // D: a head read in root2's window 0.5 s before x — within a proof's time, so not x's
+          // head read — and 2.5 s before z.
+          { time: 29_500, source: '127.1.0.4', path: '/state', next: null },
+          // A merchant's head read never counts.
+          { time: 13_000, source: '127.2.0.1', path: '/state', next: null },
         ],
       },
     );
-    expect(readersByAnchor(v).get('root1')).toEqual(['127.1.0.1']);
+    const candidates = anchorCandidates(v);
+    expect(candidates.get('p:x')).toEqual(['127.1.0.1']);
+    expect(candidates.get('p:y')).toEqual(['127.1.0.1']);
+    // D read at 29.5 s, in root2's window and at least 1 s before z: z's candidates are B and D.
+    expect(candidates.get('p:z')).toEqual(['127.1.0.2', '127.1.0.4']);
     const score = anchorJoin.prepare(v, { compression: 1 });
     const [x, y, z] = v.items as Item[];
-    expect(score(x!, y!)).toBeGreaterThan(score(x!, z!));
+    expect(score(x!, y!)).toBeGreaterThan(0);
     expect(score(x!, z!)).toBe(0);
   });
 
