@@ -176,23 +176,23 @@ export async function runLinkage(
       planned: population.crowdDeposits.length,
       failed: 0,
     };
-    const crowdDeposit = async () => {
+    // Everything a crowd deposit does — its wallet's reads included — from the bank's address.
+    const crowdDeposit = () => withSourceAddress(BANK_ADDRESS, crowdDepositNow);
+    const crowdDepositNow = async () => {
       try {
         const payer = await Wallet.create({ core, pool: new PoolNodeClient(pool.url), ...network });
         if (chain !== undefined) {
           const account = await chain.depositor(CROWD_DEPOSIT);
-          await withSourceAddress(BANK_ADDRESS, () =>
-            depositBySignature(payer, {
-              account,
-              rpc: chain.rpcUrl,
-              amount: CROWD_DEPOSIT,
-              maxFee: RELAYER_FEE,
-            }),
-          );
+          await depositBySignature(payer, {
+            account,
+            rpc: chain.rpcUrl,
+            amount: CROWD_DEPOSIT,
+            maxFee: RELAYER_FEE,
+          });
           return;
         }
         const ticket = await payer.depositTicket(String(CROWD_DEPOSIT));
-        await withSourceAddress(BANK_ADDRESS, () => world.bank.deposit(ticket.amount, ticket.pre));
+        await world.bank.deposit(ticket.amount, ticket.pre);
       } catch (error) {
         crowd.failed++;
         crowd.firstError ??= error instanceof Error ? error.message : String(error);

@@ -240,7 +240,7 @@ export class WalletActor {
       if (chain !== undefined) {
         this.onChain ??= {
           account: await chain.depositor(this.plan.deposit),
-          ticket: await this.wallet.depositTicket(String(this.plan.deposit)),
+          ticket: await this.act(() => this.wallet.depositTicket(String(this.plan.deposit))),
         };
         const { account, ticket } = this.onChain;
         await this.act(() =>
@@ -254,7 +254,7 @@ export class WalletActor {
         );
         return;
       }
-      const ticket = await this.wallet.depositTicket(String(this.plan.deposit));
+      const ticket = await this.act(() => this.wallet.depositTicket(String(this.plan.deposit)));
       await withSourceAddress(this.world.bankAddress, () =>
         this.world.bank.deposit(ticket.amount, ticket.pre),
       );
