@@ -29,8 +29,8 @@ export const CI_SHAPE: PopulationShape = {
  */
 export const CI_COMPRESSION = 20;
 
-/** The compression of the twins that need no timing (the address join's). */
-const UNTIMED_COMPRESSION = 40;
+/** The address join needs no timing: its twin runs at twice the CI run's compression. */
+const ADDRESS_TWIN_COMPRESSION = 40;
 
 /** The bench's population (the issue's size). */
 export const BENCH_SHAPE: PopulationShape = { ...POPULATION_DEFAULTS, wallets: 200 };
@@ -59,8 +59,18 @@ const ADDRESS_TWIN_SHAPE: PopulationShape = { ...TWIN_SHAPE, wallets: 12, horizo
 const ANCHOR_TWIN_SHAPE: PopulationShape = { ...TWIN_SHAPE, crowdDepositsPerMinute: 60 };
 const ANCHOR_TWIN_COMPRESSION = 5;
 
-/** The cursor chain's twin: as the address twin's, with a crowd's deposits moving the log. */
-const CURSOR_TWIN_SHAPE: PopulationShape = { ...ADDRESS_TWIN_SHAPE, crowdDepositsPerMinute: 20 };
+/**
+ * The cursor chain's twin: as the address twin's, with a crowd's deposits moving the log, and
+ * sessions half as frequent (every 60–600 s): two wallets that sync between the same two
+ * checkpoints end at one cursor, where chains meet; fewer sessions, fewer meetings.
+ */
+const CURSOR_TWIN_SHAPE: PopulationShape = {
+  ...ADDRESS_TWIN_SHAPE,
+  crowdDepositsPerMinute: 20,
+  syncSeconds: [60, 600],
+};
+/** 40× starves the cursor twin's syncs on a loaded machine (they fire seconds late). */
+const CURSOR_TWIN_COMPRESSION = 20;
 
 /**
  * The refill twin runs at half the twins' compression: a refill follows its payment by a proof's
@@ -91,7 +101,7 @@ export const TWINS: readonly Twin[] = [
     heuristic: 'address join',
     pairType: 'payment-payment',
     shape: ADDRESS_TWIN_SHAPE,
-    config: twin('direct hand-overs', { handOvers: 'direct' }, UNTIMED_COMPRESSION),
+    config: twin('direct hand-overs', { handOvers: 'direct' }, ADDRESS_TWIN_COMPRESSION),
   },
   {
     heuristic: 'anchor join',
@@ -129,7 +139,7 @@ export const TWINS: readonly Twin[] = [
         handOvers: 'direct',
         anchors: 'last-sync',
       },
-      UNTIMED_COMPRESSION,
+      CURSOR_TWIN_COMPRESSION,
     ),
   },
   {

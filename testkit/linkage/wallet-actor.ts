@@ -278,21 +278,40 @@ export class WalletActor {
   /** Where this wallet's last read by exact cursor ended (`exact-cursors` only). */
   private eventCursor = 0;
 
-  /** A scheduled sync: it begins the wallet's next session. */
+  /** The wallet's reads by exact cursor, one at a time (a wallet does not race its own cursor). */
+  private cursorReads: Promise<void> = Promise.resolve();
+
+  /**
+   * A scheduled sync: it begins the wallet's next session, whose reads come from the session's own
+   * address even when they finish after the next session has begun.
+   */
   async sync(): Promise<void> {
     this.nextSession();
+    const address = this.address;
     try {
-      await this.act(() => this.wallet.sync());
-      if (this.world.config.reads === 'exact-cursors') await this.act(() => this.readByCursor());
+      await withSourceAddress(address, () => this.wallet.sync());
+      if (this.world.config.reads === 'exact-cursors') {
+        const read = this.cursorReads.then(() =>
+          withSourceAddress(address, () => this.readByCursor()),
+        );
+        this.cursorReads = read.catch(() => undefined);
+        await read;
+      }
     } catch (error) {
       this.fail('sync', error);
     }
   }
 
-  /** The events read by exact cursor, from where the last read ended to the end of the log. */
+  /**
+   * The events read by exact cursor as wallets read them before fixed pages: the head first, then
+   * from where the last read ended up to the head's end, a page (at most 1,000) at a time, each
+   * read asking for exactly what is left (`?after=c&limit=n`).
+   */
   private async readByCursor(): Promise<void> {
-    for (;;) {
-      const page = await this.world.reader.events(this.eventCursor);
+    const end = (await this.world.reader.state()).events;
+    while (this.eventCursor < end) {
+      const limit = Math.min(1000, end - this.eventCursor);
+      const page = await this.world.reader.events(this.eventCursor, limit);
       if (page.events.length === 0 || page.next <= this.eventCursor) return;
       this.eventCursor = page.next;
     }
