@@ -1,8 +1,9 @@
 /**
  * @module The run written out as JSON Lines, so anyone can run their own heuristics on it
  * (schema: docs/privacy.md, "The linkage test"): the operator's view — one line per recorded
- * request, per database event, per deposit the escrow took (chain pools), per checkpoint — and, apart, the ground truth — one line per actor
- * (address and role) and per item (its owner and, for payments, how the proof travelled).
+ * request, per database event, per deposit the escrow took (chain pools), per checkpoint — and,
+ * apart, the ground truth — one line per actor (address and role) and per item (its owner and, for
+ * payments, how the proof travelled). `jsonl-read.ts` reads them back.
  */
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -47,7 +48,7 @@ function requestLine(r: RecordedRequest): string {
 }
 
 /** The operator's view as lines. */
-export function viewLines(run: LinkageRun): string[] {
+export function viewLines(run: Pick<LinkageRun, 'view' | 'config'>): string[] {
   const { view } = run;
   return [
     line({ type: 'run', config: run.config, compression: run.config.compression }),
@@ -59,7 +60,7 @@ export function viewLines(run: LinkageRun): string[] {
 }
 
 /** The ground truth as lines. */
-export function truthLines(run: LinkageRun): string[] {
+export function truthLines(run: Pick<LinkageRun, 'view' | 'truth'>): string[] {
   const how = transports(run.view, run.truth);
   return [
     ...run.truth.actors.map((a) => line({ type: 'actor', ...a })),

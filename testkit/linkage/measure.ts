@@ -53,7 +53,10 @@ function percentiles(scores: readonly number[]): number[] {
 }
 
 /** Measures `run` (bootstrap `replicates` per AUC). */
-export function measureRun(run: LinkageRun, options: { replicates?: number } = {}): LinkageMeasure {
+export function measureRun(
+  run: Pick<LinkageRun, 'view' | 'truth' | 'config'>,
+  options: { replicates?: number } = {},
+): LinkageMeasure {
   const replicates = options.replicates ?? 300;
   const { view, truth } = run;
   const context = { compression: run.config.compression };

@@ -80,8 +80,20 @@ export interface OperatorView {
 
 const READ_PATH = /^\/(leaves|events|checkpoints|state)(\/|\?|$)/;
 
+/** The pool database's rows the operator reads. */
+export interface PoolRows {
+  readonly events: readonly Record<string, unknown>[];
+  readonly checkpoints: readonly CheckpointRow[];
+  readonly chainDeposits: readonly ChainDepositRow[];
+}
+
 /** Rows of the pool database at `file` (read-only) and the proxies' `requests`, joined. */
 export function readOperatorView(file: string, requests: readonly RecordedRequest[]): OperatorView {
+  return assembleOperatorView(readPoolRows(file), requests);
+}
+
+/** The rows of the pool database at `file`, read-only. */
+function readPoolRows(file: string): PoolRows {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   let events: Record<string, unknown>[];
   let checkpoints: CheckpointRow[];
@@ -118,6 +130,18 @@ export function readOperatorView(file: string, requests: readonly RecordedReques
   } finally {
     db.close();
   }
+  return { events, checkpoints, chainDeposits };
+}
+
+/**
+ * The operator's view from the pool's rows and the proxies' requests (as read at the end of a run,
+ * or back from the published JSON Lines: `jsonl.ts`).
+ */
+export function assembleOperatorView(
+  rows: PoolRows,
+  requests: readonly RecordedRequest[],
+): OperatorView {
+  const { events, checkpoints, chainDeposits } = rows;
   const merchants = new Set(
     requests.filter((r) => r.service === 'facilitator').map((r) => r.source),
   );
