@@ -13,6 +13,7 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import type { WatchDecision } from '../pool-node/deposit-source.js';
 import { ChainError, chainErrorOf } from './chain-errors.js';
 import { privStarkEscrowAbi } from './contract-artifacts.js';
+import { gasLimitFor } from './gas-limit.js';
 import type { ChainClients } from './rpc-client.js';
 
 /** What sending a batch came to. */
@@ -59,14 +60,17 @@ export class AcceptanceSender {
       const accepted = batch.filter((d) => d.decision === 'accept').map((d) => BigInt(d.index));
       const declined = batch.filter((d) => d.decision === 'decline').map((d) => BigInt(d.index));
       let request: unknown;
+      let gas: bigint;
+      const call = {
+        address: this.escrow,
+        abi: privStarkEscrowAbi,
+        functionName: 'acceptDeposits',
+        args: [accepted, declined],
+        account: this.account,
+      } as const;
       try {
-        ({ request } = await this.clients.public.simulateContract({
-          address: this.escrow,
-          abi: privStarkEscrowAbi,
-          functionName: 'acceptDeposits',
-          args: [accepted, declined],
-          account: this.account,
-        }));
+        ({ request } = await this.clients.public.simulateContract(call));
+        gas = gasLimitFor(await this.clients.public.estimateContractGas(call));
       } catch (error) {
         const index = revertedDeposit(error);
         if (index === null || !batch.some((d) => d.index === index))
@@ -76,11 +80,10 @@ export class AcceptanceSender {
         continue;
       }
       try {
-        const tx = await this.clients
-          .wallet(this.account, this.chainId)
-          .writeContract(
-            request as Parameters<ReturnType<ChainClients['wallet']>['writeContract']>[0],
-          );
+        const tx = await this.clients.wallet(this.account, this.chainId).writeContract({
+          ...(request as Parameters<ReturnType<ChainClients['wallet']>['writeContract']>[0]),
+          gas,
+        });
         return { tx, decisions: batch, skipped };
       } catch (error) {
         throw this.refusal(error, 'sending acceptDeposits');

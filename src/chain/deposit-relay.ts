@@ -32,6 +32,7 @@ import type {
 } from '../pool-node/deposit-relay.js';
 import type { ChainBacking } from '../scheme/index.js';
 import { privStarkEscrowAbi, testUsdcAbi } from './contract-artifacts.js';
+import { gasLimitFor } from './gas-limit.js';
 import type { ChainClients } from './rpc-client.js';
 
 /** What the relayer logs through (pino's shape): transaction hashes and reasons, never a signature. */
@@ -179,14 +180,18 @@ class EscrowRelay implements DepositRelay {
       try {
         const refused = await precheck?.();
         if (refused) return { ok: false, reason: refused };
-        const { request } = await clients.public.simulateContract({
+        const call = {
           address: this.escrow,
           abi: privStarkEscrowAbi,
           functionName,
           args,
           account: relayer,
-        } as never);
-        hash = await clients.wallet(relayer, backing.chainId).writeContract(request as never);
+        } as never;
+        const { request } = await clients.public.simulateContract(call);
+        const gas = gasLimitFor(await clients.public.estimateContractGas(call));
+        hash = await clients
+          .wallet(relayer, backing.chainId)
+          .writeContract({ ...(request as object), gas } as never);
       } catch (error) {
         const revert = revertOf(error);
         if (revert !== null) return { ok: false, reason: reasonOf(revert), detail: revert };

@@ -24,6 +24,7 @@
 import { type Address, type Hex, isAddressEqual, type LocalAccount, type PublicClient } from 'viem';
 
 import type { Lease, PayoutAttempt, PayoutJournal } from '../ledger/payout-journal.js';
+import { gasLimitFor } from './gas-limit.js';
 import type {
   PayoutFailure,
   PayoutOrder,
@@ -258,7 +259,7 @@ export class EvmPayoutRail implements PayoutRail {
       Number(call.deadline),
       now,
     );
-    return this.signFirst(attempt, call, gasLimit(gas), pass);
+    return this.signFirst(attempt, call, gasLimitFor(gas), pass);
   }
 
   /** A nonce reserved before a crash, nothing signed for it: signed now (a gap must not stay). */
@@ -274,7 +275,7 @@ export class EvmPayoutRail implements PayoutRail {
     return this.signFirst(
       attempt,
       call,
-      simulation.ok ? gasLimit(simulation.gas) : FALLBACK_GAS,
+      simulation.ok ? gasLimitFor(simulation.gas) : FALLBACK_GAS,
       pass,
     );
   }
@@ -355,9 +356,4 @@ export class EvmPayoutRail implements PayoutRail {
   ): void {
     this.options.onEvent?.({ kind, withdrawalId, nonce, hash, broadcast: outcome });
   }
-}
-
-/** The gas limit for an estimate: half again, since the rolling cap's work varies by the hour. */
-function gasLimit(estimate: bigint): bigint {
-  return (estimate * 3n) / 2n;
 }

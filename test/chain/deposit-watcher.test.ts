@@ -69,6 +69,12 @@ describe('the deposit watcher', () => {
     // Final payments: accepted on chain in one batch; the acceptance is not final yet.
     expect((await readDeposit(p.f, 0n)).state).toBe(STATE.Accepted);
     expect((await readDeposit(p.f, 1n)).state).toBe(STATE.Accepted);
+    // The acceptance carried half again its estimate (src/chain/gas-limit.ts).
+    const [sentRow] = await p.watch.deposits(p.source, ['pending', 'accepted'], 1);
+    const hash = sentRow!.sentTx as `0x${string}`;
+    const acceptance = await p.f.chain.public.getTransaction({ hash });
+    const accepted = await p.f.chain.public.getTransactionReceipt({ hash });
+    expect(acceptance.gas).toBeGreaterThanOrEqual((accepted.gasUsed * 14n) / 10n);
     await p.poll();
     expect(await p.indexes('accepted')).toEqual([0, 1]);
     expect(await leaves(p)).toEqual([]);

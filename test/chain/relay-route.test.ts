@@ -110,6 +110,10 @@ describe('POST /relay/deposit', () => {
       hash: first.body.transaction as `0x${string}`,
     });
     expect(log).not.toContain(sent.input.slice(2, 200));
+    // Sent with half again its estimate (src/chain/gas-limit.ts): a state change mined between the
+    // estimate and its block cannot run it out of gas (viem's own limit is the bare estimate).
+    const receipt = await pool.f.chain.public.getTransactionReceipt({ hash: sent.hash });
+    expect(sent.gas).toBeGreaterThanOrEqual((receipt.gasUsed * 14n) / 10n);
   });
 
   it('refuses with a stable reason and moves nothing: fee too low, another signer, expired, a precommitment no note holds', async () => {
