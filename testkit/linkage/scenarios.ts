@@ -155,3 +155,24 @@ export const TWINS: readonly Twin[] = [
     ),
   },
 ];
+
+/**
+ * The product as it was when issue 25 was filed, every leak at once — the permanent must-fail twin
+ * of the default run (`linkage-before.test.ts`): hand-overs straight from the wallet (no merchant
+ * relay, no proxy), anchors from the last sync on checkpoints every 2 s (no grid), the keeper's
+ * transparent top-ups right after each payment with no minimum note age, and reads by exact
+ * cursor.
+ */
+export const BEFORE_ISSUE: { readonly shape: PopulationShape; readonly config: LinkageConfig } = {
+  shape: ADDRESS_TWIN_SHAPE,
+  config: twin(
+    'the product before issue 25',
+    {
+      handOvers: 'direct',
+      anchors: 'last-sync',
+      keeper: 'refill-after-payment',
+      reads: 'exact-cursors',
+    },
+    CI_COMPRESSION,
+  ),
+};
