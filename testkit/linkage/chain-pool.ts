@@ -19,6 +19,7 @@ import { startLocalNode } from '../../src/chain/local-node.js';
 import { chainClients } from '../../src/chain/rpc-client.js';
 import { type ChainNetworkProfile, chainNetworkProfile } from '../../src/scheme/index.js';
 import type { ServiceConfig } from '../../src/service/index.js';
+import { TEST_ESCROW_PARAMETERS } from '../chain.js';
 
 /** What the relayer takes per deposit (0.001 USDC), paid by the depositor beside the amount. */
 export const RELAYER_FEE = 1_000n;
@@ -73,12 +74,7 @@ export async function openLinkageChain(
       clients,
       deployer,
       roles: { acceptor: hot.acceptor, payout: hot.payout },
-      parameters: {
-        adminDelay: 0,
-        reclaimDelay: 86_400n,
-        minDeposit: 10_000n,
-        payoutCapPerDay: 10n ** 12n,
-      },
+      parameters: TEST_ESCROW_PARAMETERS,
     });
     // The deployer mints for the depositors, one at a time (its nonces in order).
     let minting: Promise<unknown> = Promise.resolve();
