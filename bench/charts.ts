@@ -812,6 +812,76 @@ function readyNotesChart(json: Fields): TopLevelSpec {
   } as TopLevelSpec;
 }
 
+/**
+ * The linkage test: each heuristic's ROC AUC with its 95 % interval, per pair type, for payments by
+ * relay, inline or proxy (judged: the red rule at the pass bound) and for all payments; 0.5 is a
+ * coin toss.
+ */
+function linkageChart(json: Fields): TopLevelSpec {
+  const config = fields(json.config, 'config');
+  const bound = 0.6;
+  const rows = list(json.lines, 'lines').map((value, i) => {
+    const l = fields(value, `lines[${i}]`);
+    const e = fields(l.estimate, `lines[${i}].estimate`);
+    const scope = text(l.scope, `lines[${i}].scope`);
+    return {
+      heuristic: text(l.heuristic, `lines[${i}].heuristic`),
+      pairs: text(l.pairType, `lines[${i}].pairType`),
+      scope: scope === 'private' ? 'payments by relay, inline or proxy' : 'all payments',
+      auc: num(e.auc, `lines[${i}].estimate.auc`),
+      low: num(e.low, `lines[${i}].estimate.low`),
+      high: num(e.high, `lines[${i}].estimate.high`),
+    };
+  });
+  const population = fields(json.population, 'population');
+  const x = {
+    type: 'quantitative' as const,
+    scale: { domain: [0, 1] },
+    title: 'ROC AUC, 95 % interval',
+  };
+  return {
+    ...frame(
+      `Linkage test (${text(config.name, 'config.name')}): ${num(population.wallets, 'population.wallets')} wallets, ${num(population.horizonSeconds, 'population.horizonSeconds')} s at ${num(config.compression, 'config.compression')}× — dashed: chance (0.5); red: the pass bound (${bound}), judged on the left`,
+      json,
+    ),
+    data: { values: rows },
+    facet: { column: { field: 'scope', type: 'nominal', title: null, sort: 'descending' } },
+    spec: {
+      width: 300,
+      height: { step: 12 },
+      layer: [
+        {
+          mark: { type: 'rule', strokeDash: [4, 4], color: '#888' },
+          encoding: { x: { datum: 0.5, ...x } },
+        },
+        {
+          mark: { type: 'rule', color: 'firebrick' },
+          encoding: { x: { datum: bound, ...x } },
+        },
+        {
+          mark: { type: 'rule', tooltip: true },
+          encoding: {
+            y: { field: 'heuristic', type: 'nominal', sort: null, title: null },
+            yOffset: { field: 'pairs', type: 'nominal' },
+            x: { field: 'low', ...x },
+            x2: { field: 'high' },
+            color: { field: 'pairs', type: 'nominal', legend: { orient: 'top', title: null } },
+          },
+        },
+        {
+          mark: { type: 'point', filled: true, tooltip: true },
+          encoding: {
+            y: { field: 'heuristic', type: 'nominal', sort: null, title: null },
+            yOffset: { field: 'pairs', type: 'nominal' },
+            x: { field: 'auc', ...x },
+            color: { field: 'pairs', type: 'nominal' },
+          },
+        },
+      ],
+    },
+  } as TopLevelSpec;
+}
+
 /** The chart of each bench, by results name. */
 /** Transition proofs (merge, split, exit) beside spend proofs: prove and verify, per backend. */
 function transitionChart(json: Fields): TopLevelSpec {
@@ -990,6 +1060,7 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   // The routes alone (BENCH_FLOW_ONLY=…:routes, BENCH_RESULTS_AS=builds-routes), more rounds.
   'builds-routes': buildsChart,
   gas: gasChart,
+  linkage: linkageChart,
 };
 
 /** The Vega-Lite spec of bench `name`'s chart from its results JSON; refuses a malformed one. */

@@ -235,6 +235,38 @@ describe('bench charts', () => {
       /budgetMs: expected a finite number/,
     );
   });
+  it('draws the linkage chart: every heuristic and pair type, judged and all payments, with the pass bound', async () => {
+    const line = (heuristic: string, pairType: string, scope: string, auc: number) => ({
+      heuristic,
+      pairType,
+      scope,
+      estimate: { auc, low: auc - 0.03, high: auc + 0.03, positives: 10, negatives: 90 },
+    });
+    const linkage = {
+      environment,
+      config: { name: 'default', compression: 1 },
+      population: { wallets: 200, horizonSeconds: 3600 },
+      lines: ['private', 'all'].flatMap((scope) => [
+        line('address join', 'payment-payment', scope, 0.5),
+        line('anchor join', 'payment-exit', scope, 0.47),
+      ]),
+    };
+    const texts = wellFormedSvg(await drawChart('linkage', linkage));
+    for (const series of [
+      'address join',
+      'anchor join',
+      'payment-payment',
+      'payment-exit',
+      'payments by relay, inline or proxy',
+      'all payments',
+    ])
+      expect(texts).toContain(series);
+    expect(texts.join(' ')).toContain('200 wallets, 3600 s at 1×');
+    await expect(
+      drawChart('linkage', { ...linkage, lines: [{ ...linkage.lines[0], estimate: {} }] }),
+    ).rejects.toThrow(/lines\[0\]\.estimate\.auc: expected a finite number/);
+  });
+
   it('refuses a malformed results file and writes no chart for it', async () => {
     const broken = structuredClone(proof) as { results: { native: Record<string, unknown> } };
     broken.results.native.verifyIn = { medianMs: '0.8', p99Ms: 1 };
