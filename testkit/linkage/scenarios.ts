@@ -173,6 +173,7 @@ export const BEFORE_ISSUE: { readonly shape: PopulationShape; readonly config: L
       keeper: 'refill-after-payment',
       reads: 'exact-cursors',
     },
-    CI_COMPRESSION,
+    // The address and the cursor chain, which need no timing, link it on their own.
+    ADDRESS_TWIN_COMPRESSION,
   ),
 };
