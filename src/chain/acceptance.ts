@@ -14,7 +14,6 @@ import type { WatchDecision } from '../pool-node/deposit-source.js';
 import { ChainError, chainErrorOf } from './chain-errors.js';
 import { privStarkEscrowAbi } from './contract-artifacts.js';
 import { gasLimitFor } from './gas-limit.js';
-import { withSendLock } from './send-lock.js';
 import type { ChainClients } from './rpc-client.js';
 
 /** What sending a batch came to. */
@@ -81,12 +80,10 @@ export class AcceptanceSender {
         continue;
       }
       try {
-        const tx = await withSendLock(this.account.address, () =>
-          this.clients.wallet(this.account, this.chainId).writeContract({
-            ...(request as Parameters<ReturnType<ChainClients['wallet']>['writeContract']>[0]),
-            gas,
-          }),
-        );
+        const tx = await this.clients.wallet(this.account, this.chainId).writeContract({
+          ...(request as Parameters<ReturnType<ChainClients['wallet']>['writeContract']>[0]),
+          gas,
+        });
         return { tx, decisions: batch, skipped };
       } catch (error) {
         throw this.refusal(error, 'sending acceptDeposits');

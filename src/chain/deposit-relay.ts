@@ -33,7 +33,6 @@ import type {
 import type { ChainBacking } from '../scheme/index.js';
 import { privStarkEscrowAbi, testUsdcAbi } from './contract-artifacts.js';
 import { gasLimitFor } from './gas-limit.js';
-import { withSendLock } from './send-lock.js';
 import type { ChainClients } from './rpc-client.js';
 
 /** What the relayer logs through (pino's shape): transaction hashes and reasons, never a signature. */
@@ -190,11 +189,9 @@ class EscrowRelay implements DepositRelay {
         } as never;
         const { request } = await clients.public.simulateContract(call);
         const gas = gasLimitFor(await clients.public.estimateContractGas(call));
-        hash = await withSendLock(relayer.address, () =>
-          clients
-            .wallet(relayer, backing.chainId)
-            .writeContract({ ...(request as object), gas } as never),
-        );
+        hash = await clients
+          .wallet(relayer, backing.chainId)
+          .writeContract({ ...(request as object), gas } as never);
       } catch (error) {
         const revert = revertOf(error);
         if (revert !== null) return { ok: false, reason: reasonOf(revert), detail: revert };
