@@ -120,17 +120,25 @@ async function setUp(rpc: string, dir: string, { step, note }: Steps) {
       params: [address, '0x56bc75e2d63100000'],
     } as never);
   const deployer = privateKeyToAccount(generatePrivateKey());
-  const operatorKey: Hex = generatePrivateKey();
-  const operator = privateKeyToAccount(operatorKey);
+  // One hot key per role, as docs/chain.md says to run them: a key shared by the relayer and the
+  // watcher would have their sends race for one nonce sequence.
+  const keys = {
+    acceptor: generatePrivateKey() as Hex,
+    payout: generatePrivateKey() as Hex,
+    relayer: generatePrivateKey() as Hex,
+  };
   const agent = privateKeyToAccount(generatePrivateKey());
   const merchantAddress = privateKeyToAccount(generatePrivateKey()).address;
   await fund(deployer.address);
-  await fund(operator.address);
+  for (const key of Object.values(keys)) await fund(privateKeyToAccount(key).address);
   const deployment = await step('escrow and test USDC deployed', () =>
     deployEscrow({
       clients,
       deployer,
-      roles: { acceptor: operator.address, payout: operator.address },
+      roles: {
+        acceptor: privateKeyToAccount(keys.acceptor).address,
+        payout: privateKeyToAccount(keys.payout).address,
+      },
       parameters: {
         adminDelay: 0,
         reclaimDelay: 86_400n,
@@ -149,9 +157,12 @@ async function setUp(rpc: string, dir: string, { step, note }: Steps) {
       minter: deployer,
     }),
   );
-  const keyFile = join(dir, 'operator.key');
-  writeFileSync(keyFile, operatorKey, { mode: 0o600 });
-  return { clients, deployment, agent, merchantAddress, keyFile };
+  const keyFiles = Object.entries(keys).map(([role, key]) => {
+    const file = join(dir, `${role}.key`);
+    writeFileSync(file, key, { mode: 0o600 });
+    return `${role}=${file}`;
+  });
+  return { clients, deployment, agent, merchantAddress, keyFiles };
 }
 
 async function story(
@@ -181,7 +192,7 @@ async function story(
         chain: {
           rpcUrl: rpc,
           escrow: deployment.escrow,
-          keyFiles: [chain.keyFile],
+          keyFiles: chain.keyFiles,
           finality: { confirmations: 1 },
           pollIntervalMs: 250,
           relayerFee: RELAYER_FEE,
