@@ -50,7 +50,8 @@ function weightedAuc(
   return posTotal === 0 || total === 0 ? Number.NaN : sum / (posTotal * total);
 }
 
-function lowerBound(sorted: readonly number[], value: number): number {
+/** The first index of `sorted` (ascending) whose value is at or above `value`. */
+export function lowerBound(sorted: readonly number[], value: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
@@ -61,7 +62,8 @@ function lowerBound(sorted: readonly number[], value: number): number {
   return lo;
 }
 
-function upperBound(sorted: readonly number[], value: number): number {
+/** The first index of `sorted` (ascending) whose value is above `value`. */
+export function upperBound(sorted: readonly number[], value: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

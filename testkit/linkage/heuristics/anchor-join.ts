@@ -10,6 +10,7 @@
  */
 
 import type { OperatorView } from '../operator-view.js';
+import { upperBound } from '../roc.js';
 import { evidenceScorer, type Evidence } from './evidence.js';
 import type { Heuristic } from './heuristic.js';
 
@@ -33,14 +34,8 @@ export function headReadsBySource(view: OperatorView): Map<string, number[]> {
 
 /** The last of `times` (ascending) at or before `until`, or -∞. */
 function lastAtOrBefore(times: readonly number[], until: number): number {
-  let lo = 0;
-  let hi = times.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (times[mid]! <= until) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo === 0 ? Number.NEGATIVE_INFINITY : times[lo - 1]!;
+  const i = upperBound(times, until);
+  return i === 0 ? Number.NEGATIVE_INFINITY : times[i - 1]!;
 }
 
 /**

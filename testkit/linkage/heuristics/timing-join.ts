@@ -11,6 +11,7 @@
  */
 
 import type { OperatorView, Read } from '../operator-view.js';
+import { lowerBound } from '../roc.js';
 import { evidenceScorer, weighted, type Evidence } from './evidence.js';
 import type { Heuristic } from './heuristic.js';
 
@@ -20,18 +21,6 @@ const PROOF_WINDOW_MS = 2000;
 const PROOF_TAU_MS = 300;
 /** The floor's share of the shortest lag seen (a margin below it: the lags are a sample). */
 const FLOOR_SHARE = 0.8;
-
-/** The first index of `times` (ascending) at or after `t`. */
-function firstAtOrAfter(times: readonly number[], t: number): number {
-  let lo = 0;
-  let hi = times.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (times[mid]! < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /**
  * The shortest lag, ms, from a known writer's last read to its write: over the writes that came
@@ -50,7 +39,7 @@ export function shortestWriteLag(view: OperatorView, reads: readonly Read[]): nu
     for (const source of item.sources) {
       const times = bySource.get(source);
       if (times === undefined || view.merchants.has(source)) continue;
-      const i = firstAtOrAfter(times, item.time);
+      const i = lowerBound(times, item.time);
       if (i === 0) continue;
       const lag = item.time - times[i - 1]!;
       if (shortest === null || lag < shortest) shortest = lag;
@@ -75,7 +64,7 @@ export const timingJoin: Heuristic = {
       if (item.kind === 'deposit') continue;
       const weights = new Map<string, number>();
       const end = item.time - floorMs;
-      for (let i = firstAtOrAfter(times, end - windowMs); i < reads.length; i++) {
+      for (let i = lowerBound(times, end - windowMs); i < reads.length; i++) {
         const r = reads[i]!;
         const gap = item.time - r.time;
         if (gap <= 0 || gap < floorMs) break;
