@@ -93,15 +93,15 @@ step('rustfmt', 'cargo', ['fmt', '--all', '--', '--check']);
 // examples; it has no benches); `-D warnings` joins the config's target flags (cargo joins a
 // matching `cfg` table's rustflags with the triple's) and reaches only the workspace's crates, as
 // cargo caps the lints of dependencies.
-step('clippy and cargo test', 'cargo', [
-  'test',
-  '--workspace',
-  '--config',
-  `target.'cfg(all())'.rustflags = ["-D", "warnings"]`,
-], {
-  count: 'cargo',
-  env: { ...process.env, RUSTC_WORKSPACE_WRAPPER: 'clippy-driver' },
-});
+step(
+  'clippy and cargo test',
+  'cargo',
+  ['test', '--workspace', '--config', `target.'cfg(all())'.rustflags = ["-D", "warnings"]`],
+  {
+    count: 'cargo',
+    env: { ...process.env, RUSTC_WORKSPACE_WRAPPER: 'clippy-driver' },
+  },
+);
 step('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
 step('biome', bin('biome'), ['ci', '--error-on-warnings', '.']);
 // The installs started beside the checks above; the paths come from a stamp check once the
