@@ -1,6 +1,6 @@
-// The linkage test on the default configuration (issue 25, part 6 — the measure of the issue): 64
+// The linkage test on the default configuration (issue 25, part 6 — the measure of the issue): 40
 // wallets, 10 merchants (3 without a relay), payments Poisson with mean 5, syncs every 30–300
-// simulated seconds, over 30 simulated minutes at 20× (testkit/linkage/scenarios.ts), against the
+// simulated seconds, over 20 simulated minutes at 20× (testkit/linkage/scenarios.ts), against the
 // real service on loopback. Pass: for payments that went by relay, inline or proxy, every
 // heuristic's and the best combination's 95 % upper bound ≤ 0.60 on payment–payment,
 // deposit–payment and payment–exit pairs, with ≥ 2,000 pairs of each type; the table (and the
@@ -13,6 +13,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
+import { anchorLag } from '../../testkit/linkage/anchor-lag.js';
 import { DEFAULT_CONFIG } from '../../testkit/linkage/config.js';
 import { measureRun, measureTable } from '../../testkit/linkage/measure.js';
 import { drawPopulation } from '../../testkit/linkage/population.js';
@@ -36,7 +37,7 @@ describe('the default configuration links no payments', () => {
     const measure = measureRun(run);
     const chainDeposits = run.view.chainDeposits.filter((d) => d.state === 'shielded').length;
     console.log(
-      `default configuration: ${chainDeposits} deposits shielded from the escrow, ${run.logs.filter((l) => l.exited).length} exits, failed writes ${JSON.stringify(run.logs.flatMap((l) => l.failed).slice(0, 5))}; ${run.totalSeconds.toFixed(0)} s (schedule ${run.scheduleSeconds.toFixed(0)} s at ${CI_COMPRESSION}×); payments by transport ${JSON.stringify(measure.transports)}; pairs ${JSON.stringify(measure.pairs)}\n` +
+      `default configuration: ${chainDeposits} deposits shielded from the escrow, ${run.logs.filter((l) => l.exited).length} exits, failed writes ${JSON.stringify(run.logs.flatMap((l) => l.failed).slice(0, 5))}; ${run.totalSeconds.toFixed(0)} s (schedule ${run.scheduleSeconds.toFixed(0)} s at ${CI_COMPRESSION}×); payments by transport ${JSON.stringify(measure.transports)}; anchors behind the grid ${JSON.stringify(anchorLag(run.view, run.grid))}; pairs ${JSON.stringify(measure.pairs)}\n` +
         `relay, inline or proxy:\n${measureTable(measure, 'private')}\nall payments:\n${measureTable(measure, 'all')}`,
     );
     // The money went through the chain: every deposit in the pool came from the escrow, relayed

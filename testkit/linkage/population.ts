@@ -1,6 +1,6 @@
 /**
  * @module The simulated population and its schedule, drawn from a seed in simulated seconds:
- * wallets that deposit, sync every 30–300 s, pay a Poisson number of times (mean 5) at merchants
+ * wallets that deposit (once, or more where the shape asks), sync every 30–300 s, pay a Poisson number of times (mean 5) at merchants
  * chosen uniformly, and exit what is left; ten merchants, 30 % of them without a relay. The
  * schedule is what each wallet does and when — never what the operator sees, which the run
  * produces from the real service.
@@ -18,7 +18,7 @@ export interface PopulationShape {
   readonly meanPayments: number;
   /** Sync interval range, simulated seconds ([30, 300]). */
   readonly syncSeconds: readonly [number, number];
-  /** Simulated seconds from the first deposit to the last exit. */
+  /** Simulated seconds the schedule spans: deposits, payments and, by default, exits fall within it. */
   readonly horizonSeconds: number;
   /** Simulated seconds syncs go on past the horizon, for writes still waiting for one. */
   readonly tailSeconds: number;
@@ -29,6 +29,20 @@ export interface PopulationShape {
    * busy pool — where a sync's cursor and the newest checkpoint name one session. Default 0.
    */
   readonly crowdDepositsPerMinute?: number;
+  /**
+   * Deposits each wallet makes (default 1): the ones after the first top the wallet up at a time
+   * drawn between its first deposit and the middle of the horizon, so a run of few wallets still
+   * makes 2,000 deposit–exit pairs.
+   */
+  readonly depositsPerWallet?: number;
+  /**
+   * When wallets exit, as fractions of the horizon (default [0.88, 0.98]; past 1 the exits run
+   * into the tail). A compressed run spreads them wider: forty exits in a tenth of a 20-minute
+   * horizon at 20× are forty transitions in 6 real seconds, which starves every wallet's epoch
+   * follower of the CPU (anchors two or three epochs old were measured there) — a burst the bench
+   * at real time, two hundred exits over six minutes, never makes.
+   */
+  readonly exitWindow?: readonly [number, number];
 }
 
 /** The issue's population (the bench's size; CI takes `wallets` from its own budget). */
@@ -59,6 +73,8 @@ export interface PlannedWallet {
   /** First scheduled sync (after the deposit). */
   readonly firstSyncAt: number;
   readonly payments: readonly { readonly at: number; readonly merchant: number }[];
+  /** Deposits after the first, in time order (none unless the shape asks for them). */
+  readonly topUps: readonly { readonly at: number; readonly amount: bigint }[];
   readonly exitAt: number;
 }
 
@@ -85,6 +101,7 @@ export function drawPopulation(shape: PopulationShape): Population {
     price: random.pick(PRICES),
   }));
   const h = shape.horizonSeconds;
+  const [exitFrom, exitTo] = shape.exitWindow ?? [0.88, 0.98];
   const wallets = Array.from({ length: shape.wallets }, (_, id): PlannedWallet => {
     const depositAt = random.uniform(0, 0.15 * h);
     const syncEvery = random.uniform(shape.syncSeconds[0], shape.syncSeconds[1]);
@@ -102,7 +119,8 @@ export function drawPopulation(shape: PopulationShape): Population {
       syncEvery,
       firstSyncAt: depositAt + random.uniform(0, syncEvery),
       payments,
-      exitAt: random.uniform(0.88 * h, 0.98 * h),
+      topUps: [],
+      exitAt: random.uniform(exitFrom * h, exitTo * h),
     };
   });
   // Drawn after the wallets, so a shape without a crowd draws the same population as before.
@@ -111,5 +129,13 @@ export function drawPopulation(shape: PopulationShape): Population {
   if (rate > 0)
     for (let t = random.exponential(1 / rate); t < h; t += random.exponential(1 / rate))
       crowdDeposits.push(t);
-  return { shape, merchants, wallets, crowdDeposits };
+  // Drawn last too, so a shape of one deposit a wallet draws the same population as before.
+  const withTopUps = wallets.map((wallet) => ({
+    ...wallet,
+    topUps: Array.from({ length: (shape.depositsPerWallet ?? 1) - 1 }, () => ({
+      at: random.uniform(wallet.depositAt, 0.5 * h),
+      amount: random.pick(DEPOSITS),
+    })).sort((a, b) => a.at - b.at),
+  }));
+  return { shape, merchants, wallets: withTopUps, crowdDeposits };
 }

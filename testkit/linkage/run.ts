@@ -14,7 +14,7 @@ import { depositBySignature } from '../../src/client/chain.js';
 import { Wallet } from '../../src/client/index.js';
 import type { PrivStarkCore } from '../../src/core/index.js';
 import { PoolNodeClient } from '../../src/pool-node/index.js';
-import { DEFAULT_EPOCH_GRID } from '../../src/scheme/index.js';
+import { DEFAULT_EPOCH_GRID, type EpochGrid } from '../../src/scheme/index.js';
 import { SERVICE_DEFAULTS, type ServiceConfig, startService } from '../../src/service/index.js';
 import { type LinkageChain, openLinkageChain, RELAYER_FEE } from './chain-pool.js';
 import type { LinkageConfig } from './config.js';
@@ -47,9 +47,28 @@ export interface LinkageRun {
     readonly failed: number;
     readonly firstError?: string;
   };
+  /** The epoch grid the service ran on (E = 1 ms: none). */
+  readonly grid: EpochGrid | null;
   /** Real seconds the schedule took, and the whole run. */
   readonly scheduleSeconds: number;
   readonly totalSeconds: number;
+}
+
+/**
+ * The anchor delay's floor in real time, ms. The delay must cover the pool's cut at a boundary and
+ * every wallet's follower sync after it (src/client/epoch-follower.ts): at real time D = 10 s
+ * against a sync of a fraction of a second. Compression shortens the delay but not the sync's
+ * real time — 0.5 s at 20×, about one sync of a loaded two-core machine — so without a floor the
+ * followers that finish late anchor one epoch back, which names them: an artefact of compression
+ * (the bench at real time measured the anchor join at 0.48). The run prints how far behind the
+ * payments' anchors were ({@link anchorLag}).
+ */
+export const ANCHOR_DELAY_FLOOR_MS = 2_000;
+
+/** `grid`'s delay, compressed already, raised to the floor while it stays below two thirds of E. */
+function compressedAnchorDelay(grid: EpochGrid): number {
+  const ceiling = Math.floor((2 * grid.epochMs) / 3);
+  return Math.max(grid.anchorDelayMs, Math.min(ANCHOR_DELAY_FLOOR_MS, ceiling));
 }
 
 /** `config` with every timer in ms (but timeouts) divided by `factor`, recursively. */
@@ -92,9 +111,13 @@ export async function runLinkage(
       : undefined;
   const network = chain === undefined ? {} : { network: chain.profile };
   const compressed = compressTimers(SERVICE_DEFAULTS, config.compression);
-  // The service's epoch grid (when it has one): compressed, or none for the last-sync twin.
-  const grid = (compressed as { epoch?: { epochMs: number; anchorDelayMs: number } }).epoch;
-  const epoch = config.anchors === 'last-sync' ? { epochMs: 1, anchorDelayMs: 0 } : grid;
+  // The service's epoch grid (when it has one): compressed, its delay kept above a sync's real
+  // time (ANCHOR_DELAY_FLOOR_MS), or none for the last-sync twin.
+  const grid = (compressed as { epoch?: EpochGrid }).epoch;
+  const epoch: EpochGrid | undefined =
+    config.anchors === 'last-sync'
+      ? { epochMs: 1, anchorDelayMs: 0 }
+      : grid && { epochMs: grid.epochMs, anchorDelayMs: compressedAnchorDelay(grid) };
   const serviceConfig: ServiceConfig = {
     ...compressed,
     ...(epoch === undefined ? {} : { epoch }),
@@ -224,6 +247,7 @@ export async function runLinkage(
       truth: groundTruth(wallets, actors),
       logs: walletActors.map((a) => a.log),
       crowd,
+      grid: epoch ?? null,
       scheduleSeconds,
       totalSeconds: (performance.now() - started) / 1000,
     };
@@ -280,6 +304,7 @@ async function playSchedule(
       actor.start();
     });
     for (let t = plan.firstSyncAt; t < horizon; t += plan.syncEvery) at(t, () => actor.sync());
+    for (const [i, topUp] of plan.topUps.entries()) at(topUp.at, () => actor.deposit(i + 1));
     for (const p of plan.payments) at(p.at, () => actor.pay(p.merchant));
     at(plan.exitAt, () => actor.exit());
   }

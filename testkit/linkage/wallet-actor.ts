@@ -232,29 +232,35 @@ export class WalletActor {
   /**
    * The devnet pool: the bank pays the wallet's ticket in (the wallet only makes the ticket,
    * offline). On chain: the wallet's own EVM account, funded with test USDC, deposits by signature
-   * through the pool's relayer — the wallet sends it, from its address.
+   * through the pool's relayer — the wallet sends it, from its address. `which`: 0 the first
+   * deposit, 1… its top-ups.
    */
-  async deposit(): Promise<void> {
+  async deposit(which = 0): Promise<void> {
+    const amount = which === 0 ? this.plan.deposit : this.plan.topUps[which - 1]!.amount;
     try {
       const chain = this.world.chain;
       if (chain !== undefined) {
-        this.onChain ??= {
-          account: await chain.depositor(this.plan.deposit),
-          ticket: await this.act(() => this.wallet.depositTicket(String(this.plan.deposit))),
-        };
-        const { account, ticket } = this.onChain;
+        let onChain = this.onChain.get(which);
+        if (onChain === undefined) {
+          onChain = {
+            account: await chain.depositor(amount),
+            ticket: await this.act(() => this.wallet.depositTicket(String(amount))),
+          };
+          this.onChain.set(which, onChain);
+        }
+        const { account, ticket } = onChain;
         await this.act(() =>
           depositBySignature(this.wallet, {
             account,
             rpc: chain.rpcUrl,
-            amount: this.plan.deposit,
+            amount,
             ticket,
             maxFee: RELAYER_FEE,
           }),
         );
         return;
       }
-      const ticket = await this.act(() => this.wallet.depositTicket(String(this.plan.deposit)));
+      const ticket = await this.act(() => this.wallet.depositTicket(String(amount)));
       await withSourceAddress(this.world.bankAddress, () =>
         this.world.bank.deposit(ticket.amount, ticket.pre),
       );
@@ -266,14 +272,18 @@ export class WalletActor {
       }
       this.log.deferred++;
       this.log.waitedFor.relay_unavailable = (this.log.waitedFor.relay_unavailable ?? 0) + 1;
-      this.retryLater(() => this.deposit());
+      this.retryLater(() => this.deposit(which));
     }
   }
 
-  /** The account and ticket of the wallet's deposit on chain, kept for a retry. */
-  private onChain:
-    | { readonly account: PrivateKeyAccount; readonly ticket: DepositTicket }
-    | undefined;
+  /**
+   * The account and ticket of each of the wallet's deposits on chain (0: the first, then its
+   * top-ups), kept for a retry. Each deposit comes from an account funded for it.
+   */
+  private readonly onChain = new Map<
+    number,
+    { readonly account: PrivateKeyAccount; readonly ticket: DepositTicket }
+  >();
 
   /** Where this wallet's last read by exact cursor ended (`exact-cursors` only). */
   private eventCursor = 0;
