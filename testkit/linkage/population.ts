@@ -1,9 +1,9 @@
 /**
  * @module The simulated population and its schedule, drawn from a seed in simulated seconds:
- * wallets that deposit (once, or more where the shape asks), sync every 30–300 s, pay a Poisson number of times (mean 5) at merchants
- * chosen uniformly, and exit what is left; ten merchants, 30 % of them without a relay. The
- * schedule is what each wallet does and when — never what the operator sees, which the run
- * produces from the real service.
+ * wallets that deposit (once, or more where the shape asks), sync every 30–300 s, pay a Poisson
+ * number of times (mean 5) at merchants chosen uniformly, and exit what is left; ten merchants,
+ * 30 % of them without a relay. The schedule is what each wallet does and when — never what the
+ * operator sees, which the run produces from the real service.
  */
 
 import { Random } from './random.js';
@@ -18,7 +18,7 @@ export interface PopulationShape {
   readonly meanPayments: number;
   /** Sync interval range, simulated seconds ([30, 300]). */
   readonly syncSeconds: readonly [number, number];
-  /** Simulated seconds the schedule spans: deposits, payments and, by default, exits fall within it. */
+  /** Simulated seconds the schedule spans: its deposits, payments and (by default) exits. */
   readonly horizonSeconds: number;
   /** Simulated seconds syncs go on past the horizon, for writes still waiting for one. */
   readonly tailSeconds: number;
