@@ -127,18 +127,20 @@ async function setUp(rpc: string, dir: string, { step, note }: Steps) {
     payout: generatePrivateKey() as Hex,
     relayer: generatePrivateKey() as Hex,
   };
+  const addressOf = {
+    acceptor: privateKeyToAccount(keys.acceptor).address,
+    payout: privateKeyToAccount(keys.payout).address,
+    relayer: privateKeyToAccount(keys.relayer).address,
+  };
   const agent = privateKeyToAccount(generatePrivateKey());
   const merchantAddress = privateKeyToAccount(generatePrivateKey()).address;
   await fund(deployer.address);
-  for (const key of Object.values(keys)) await fund(privateKeyToAccount(key).address);
+  for (const address of Object.values(addressOf)) await fund(address);
   const deployment = await step('escrow and test USDC deployed', () =>
     deployEscrow({
       clients,
       deployer,
-      roles: {
-        acceptor: privateKeyToAccount(keys.acceptor).address,
-        payout: privateKeyToAccount(keys.payout).address,
-      },
+      roles: { acceptor: addressOf.acceptor, payout: addressOf.payout },
       parameters: {
         adminDelay: 0,
         reclaimDelay: 86_400n,
