@@ -101,7 +101,7 @@ const files = writeJsonl(run, RESULTS.replace(/\/$/, ''));
 const measure = measureRun(run, { replicates: 500 });
 const planned = population.wallets.reduce((n, w) => n + w.payments.length, 0);
 const paid = run.logs.reduce((n, l) => n + l.paid, 0);
-const exited = run.logs.filter((l) => l.exited).length;
+const exited = run.logs.reduce((n, l) => n + l.exits, 0);
 const failures = run.logs.flatMap((l) => l.failed).length;
 const summary: Summary = {
   environment: environment(),

@@ -37,7 +37,7 @@ describe('the default configuration links no payments', () => {
     const measure = measureRun(run);
     const chainDeposits = run.view.chainDeposits.filter((d) => d.state === 'shielded').length;
     console.log(
-      `default configuration: ${chainDeposits} deposits shielded from the escrow, ${run.logs.filter((l) => l.exited).length} exits, failed writes ${JSON.stringify(run.logs.flatMap((l) => l.failed).slice(0, 5))}; ${run.totalSeconds.toFixed(0)} s (schedule ${run.scheduleSeconds.toFixed(0)} s at ${CI_COMPRESSION}×); payments by transport ${JSON.stringify(measure.transports)}; anchors behind the grid ${JSON.stringify(anchorLag(run.view, run.grid))}; pairs ${JSON.stringify(measure.pairs)}\n` +
+      `default configuration: ${chainDeposits} deposits shielded from the escrow, ${run.logs.reduce((n, l) => n + l.exits, 0)} exits (${run.logs.filter((l) => l.exited).length} wallets exited), failed writes ${JSON.stringify(run.logs.flatMap((l) => l.failed).slice(0, 5))}; ${run.totalSeconds.toFixed(0)} s (schedule ${run.scheduleSeconds.toFixed(0)} s at ${CI_COMPRESSION}×); payments by transport ${JSON.stringify(measure.transports)}; anchors behind the grid ${JSON.stringify(anchorLag(run.view, run.grid))}; pairs ${JSON.stringify(measure.pairs)}\n` +
         `relay, inline or proxy:\n${measureTable(measure, 'private')}\nall payments:\n${measureTable(measure, 'all')}`,
     );
     // The money went through the chain: every deposit in the pool came from the escrow, relayed

@@ -43,6 +43,13 @@ export interface PopulationShape {
    * at real time, two hundred exits over six minutes, never makes.
    */
   readonly exitWindow?: readonly [number, number];
+  /**
+   * Exits each wallet makes before its last (default 0): each of half its largest note, at a time
+   * drawn between the middle of the horizon and the last payment's bound (0.85). A run of few
+   * wallets has few exits, the rarest item, so its payment–exit AUC has the widest interval; a
+   * partial exit per wallet doubles the same-wallet payment–exit pairs.
+   */
+  readonly partialExits?: number;
 }
 
 /** The issue's population (the bench's size; CI takes `wallets` from its own budget). */
@@ -75,6 +82,8 @@ export interface PlannedWallet {
   readonly payments: readonly { readonly at: number; readonly merchant: number }[];
   /** Deposits after the first, in time order (none unless the shape asks for them). */
   readonly topUps: readonly { readonly at: number; readonly amount: bigint }[];
+  /** Partial exits (half the largest note), in time order (none unless the shape asks for them). */
+  readonly partialExitsAt: readonly number[];
   readonly exitAt: number;
 }
 
@@ -120,6 +129,7 @@ export function drawPopulation(shape: PopulationShape): Population {
       firstSyncAt: depositAt + random.uniform(0, syncEvery),
       payments,
       topUps: [],
+      partialExitsAt: [],
       exitAt: random.uniform(exitFrom * h, exitTo * h),
     };
   });
@@ -137,5 +147,12 @@ export function drawPopulation(shape: PopulationShape): Population {
       amount: random.pick(DEPOSITS),
     })).sort((a, b) => a.at - b.at),
   }));
-  return { shape, merchants, wallets: withTopUps, crowdDeposits };
+  // And the partial exits after them, for the same reason.
+  const withPartialExits = withTopUps.map((wallet) => ({
+    ...wallet,
+    partialExitsAt: Array.from({ length: shape.partialExits ?? 0 }, () =>
+      random.uniform(0.5 * h, 0.85 * h),
+    ).sort((a, b) => a - b),
+  }));
+  return { shape, merchants, wallets: withPartialExits, crowdDeposits };
 }

@@ -306,7 +306,8 @@ async function playSchedule(
     for (let t = plan.firstSyncAt; t < horizon; t += plan.syncEvery) at(t, () => actor.sync());
     for (const [i, topUp] of plan.topUps.entries()) at(topUp.at, () => actor.deposit(i + 1));
     for (const p of plan.payments) at(p.at, () => actor.pay(p.merchant));
-    at(plan.exitAt, () => actor.exit());
+    for (const t of plan.partialExitsAt) at(t, () => actor.exit('half'));
+    at(plan.exitAt, () => actor.exit('all'));
   }
   for (const t of population.crowdDeposits) at(t, crowdDeposit);
   await sleep(real(horizon));

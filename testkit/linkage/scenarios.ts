@@ -27,6 +27,10 @@ export const CI_SHAPE: PopulationShape = {
   // Exits over 28 real seconds rather than 6 (population.ts, `exitWindow`); the last, 180
   // simulated seconds before the tail's end, leaves room for one "not yet" and its retry.
   exitWindow: [0.88, 1.35],
+  // A partial exit per wallet: the payment–exit pairs are the type with the fewest same-wallet
+  // pairs (each payment with its wallet's 33–37 exits of 40), so the widest interval — a run whose
+  // AUC was 0.55 reached 0.60 at its upper bound. Two exits a wallet double them.
+  partialExits: 1,
 };
 /**
  * The CI run's compression: 20×, a 3 s epoch and a 0.5 s anchor delay in real time. The epoch

@@ -2,7 +2,7 @@
  * @module One simulated wallet: a real `Wallet` of `src/client` doing what its plan says, from
  * its own loopback address — its deposit (the ticket paid in by the bank, from the bank's
  * address), its syncs on its own schedule, its payments through the stock `@x402/fetch` at the
- * merchants, its exit of what is left. A write the wallet answers "not now" (nothing spendable
+ * merchants, its exit of what is left (and, where the plan says so, of half a note before that). A write the wallet answers "not now" (nothing spendable
  * yet: the change not in a synced checkpoint, a note younger than its minimum age, a note to
  * refresh first) is tried again at a random time one to two epochs later, as the one-shot CLI
  * waits before a write (the wallet does not sync for it: its epoch follower keeps its state
@@ -38,6 +38,9 @@ export interface ActorLog {
   /** Why writes waited: the wallet's own reason, by count. */
   waitedFor: Record<string, number>;
   failed: string[];
+  /** Exits made: partial ones, then the last of what is left. */
+  exits: number;
+  /** Whether the last exit (of what is left) went through. */
   exited: boolean;
 }
 
@@ -59,6 +62,8 @@ export interface ActorWorld {
 /** How often, and how far apart (real ms), a refill after a payment waits for its note's checkpoint. */
 const REFILL_TRIES = 4;
 const REFILL_RETRY_MS = 300;
+/** A cent of a 6-decimal dollar: partial exits are of whole cents. */
+const CENT = 10_000n;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The largest unspent note in the anchored tree, not locked, worth at least `atLeast`. */
@@ -83,7 +88,14 @@ export function destinationOf(id: number, chainId = 8453): string {
 }
 
 export class WalletActor {
-  readonly log: ActorLog = { paid: 0, deferred: 0, waitedFor: {}, failed: [], exited: false };
+  readonly log: ActorLog = {
+    paid: 0,
+    deferred: 0,
+    waitedFor: {},
+    failed: [],
+    exits: 0,
+    exited: false,
+  };
   /** Schedules a write the wallet answered "not now" to be tried again later (set by the run). */
   retryLater: (write: () => Promise<void>) => void = () => undefined;
   /** The wallet's writes, one at a time (a person's wallet does not race itself). */
@@ -375,31 +387,37 @@ export class WalletActor {
     return reason !== undefined;
   }
 
-  /** Exits the largest spendable note whole to the wallet's own account (else after the next sync). */
-  exit(): Promise<void> {
-    return this.queued(() => this.exitNow());
+  /**
+   * Exits the largest spendable note to the wallet's own account (else after the next sync): all of
+   * it, or half of it in whole cents (none when that is under a cent).
+   */
+  exit(part: 'all' | 'half'): Promise<void> {
+    return this.queued(() => this.exitNow(part));
   }
 
-  private async exitNow(): Promise<void> {
+  private async exitNow(part: 'all' | 'half'): Promise<void> {
     try {
       if (this.world.config.writes === 'sync-before-write')
         await this.act(() => this.wallet.sync());
       const note = largestSpendable(this.view());
       if (note === undefined) {
         this.log.deferred++;
-        this.retryLater(() => this.exit());
+        this.retryLater(() => this.exit(part));
         return;
       }
+      const amount = part === 'all' ? BigInt(note.value) : (BigInt(note.value) / 2n / CENT) * CENT;
+      if (amount === 0n) return;
       await this.act(() =>
-        this.wallet.exit(destinationOf(this.plan.id, this.world.chain?.chainId), note.value, {
+        this.wallet.exit(destinationOf(this.plan.id, this.world.chain?.chainId), amount, {
           note: note.commitment,
         }),
       );
-      this.log.exited = true;
+      this.log.exits++;
+      if (part === 'all') this.log.exited = true;
     } catch (error) {
       if (!this.notYet(error)) return this.fail('exit', error);
       this.log.deferred++;
-      this.retryLater(() => this.exit());
+      this.retryLater(() => this.exit(part));
     }
   }
 }
