@@ -60,6 +60,8 @@ export interface StackOptions {
    * a pool written earlier, say.
    */
   readonly dataDir?: string;
+  /** The pool node's per-client limit of the wallets' writes (default the service's, 120 a minute). */
+  readonly handOverRateLimit?: { readonly max: number; readonly timeWindowMs: number };
 }
 
 export async function startStack(core: PrivStarkCore, options: StackOptions = {}): Promise<Stack> {
@@ -75,6 +77,7 @@ export async function startStack(core: PrivStarkCore, options: StackOptions = {}
       checkpointIntervalMs: 100,
       apiKeys: API_KEY,
       operatorToken: OPERATOR_TOKEN,
+      ...(options.handOverRateLimit ? { handOverRateLimit: options.handOverRateLimit } : {}),
     },
     () => undefined,
   );

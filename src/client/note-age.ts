@@ -17,11 +17,17 @@ export interface NoteAgeOptions {
   readonly meanExtraMs?: number | undefined;
   /** Spends notes younger than their minimum age (warns once: the note's age links the payment). */
   readonly spendNow?: boolean | undefined;
+  /**
+   * Spends a note whose nullifier a payment that did not settle showed, without refreshing it
+   * first (warns once: the operator can join that payment's request to the one that spends it).
+   * The leak issue 25 closed, kept for its linkage test's twin; never a default.
+   */
+  readonly spendShown?: boolean | undefined;
   /** Uniform draws in [0, 1) for the exponential part (default: the platform's crypto). For tests. */
   readonly random?: (() => number) | undefined;
   /** The clock a note's age is read by, unix ms (default the wallet's). For tests. */
   readonly clock?: (() => number) | undefined;
-  /** Where the `spendNow` warning goes (default `console.warn`). */
+  /** Where the `spendNow` and `spendShown` warnings go (default `console.warn`). */
   readonly onWarning?: ((message: string) => void) | undefined;
 }
 
@@ -45,6 +51,7 @@ export class NoteAges {
   readonly clock: () => number;
   private readonly random: () => number;
   private warned = false;
+  private warnedShown = false;
 
   constructor(
     private readonly options: NoteAgeOptions,
@@ -88,6 +95,22 @@ export class NoteAges {
       return false;
     }
     return note.matureAt > this.clock();
+  }
+
+  /**
+   * The shown notes the wallet holds back (`shown`), or none under `spendShown`, which warns the
+   * first time it lets one through.
+   */
+  heldBackShown(shown: Set<string>): Set<string> {
+    if (this.options.spendShown !== true) return shown;
+    if (shown.size > 0 && !this.warnedShown) {
+      this.warnedShown = true;
+      const warn = this.options.onWarning ?? ((m: string) => console.warn(m));
+      warn(
+        'priv-stark: spending a note whose nullifier a payment that did not settle showed (spend-shown): the operator can join that payment to this one',
+      );
+    }
+    return new Set();
   }
 
   private warnOnce(): void {

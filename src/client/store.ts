@@ -43,6 +43,10 @@ export interface StoredPending {
   readonly expiry: number;
   /** Unix ms, the wallet's clock. */
   readonly createdAt: number;
+  /**
+   * `expired`: it will not settle — past its expiry, or its hand-over refused after it left the
+   * wallet — and its nullifier was shown (the note is refreshed before it pays again).
+   */
   status: 'pending' | 'settled' | 'expired';
   settlementId?: string;
 }

@@ -60,14 +60,15 @@ export function reserveNotes(
 
 /**
  * Commitments of unspent notes whose nullifier a payment showed without settling (its record
- * expired): a payment from one would show that nullifier again and link the two, so the wallet
- * refreshes it by a private transition first (docs/privacy.md, "Notes").
+ * expired: past its expiry, or its hand-over refused after it left the wallet): a payment from one would show that nullifier again and link the two, so the wallet
+ * refreshes it by a private transition first (docs/privacy.md, "Notes"). None under
+ * `notes.spendShown`, which warns.
  */
 export function shownNotes(ctx: WalletContext): Set<string> {
   const shown = new Set<string>();
   for (const p of ctx.state.pending) if (p.status === 'expired') shown.add(p.note);
   for (const n of ctx.state.notes) if (n.spent) shown.delete(n.commitment);
-  return shown;
+  return ctx.noteAges.heldBackShown(shown);
 }
 
 /** The balance, from notes and pending records only. */

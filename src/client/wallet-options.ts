@@ -66,7 +66,9 @@ export interface WalletOptions {
   /**
    * The minimum age of a note before the wallet spends it (default: two of the pool's epochs plus
    * an exponential delay with mean one epoch; none while the pool publishes no epoch), or
-   * `{ spendNow: true }` to spend younger notes, with a warning (docs/privacy.md, "Notes").
+   * `{ spendNow: true }` to spend younger notes, with a warning (docs/privacy.md, "Notes"), and
+   * `{ spendShown: true }` to spend a note a payment that did not settle showed without
+   * refreshing it first, with a warning (the leak its linkage twin measures; never a default).
    */
   readonly notes?: NoteAgeOptions | undefined;
   /**

@@ -179,11 +179,13 @@ async function payFrom(
       const inlineAfterRelay = offered(requirements).includes('inline');
       return await handOver(context, inline, requirements, merchant, inlineAfterRelay);
     } catch (error) {
-      // A refusal (4xx) means the node kept nothing and nothing left the wallet: forget the
-      // record. Without a clear answer the node may hold the proof: the record stays, pending
-      // until the pool's log resolves it.
+      // A refusal (4xx): the node kept nothing, so the payment can never settle — but the
+      // nullifier reached the operator, with the address it came from. The record is closed as
+      // shown (`expired`), so the note is refreshed before it pays again rather than show that
+      // nullifier elsewhere (docs/privacy.md, "Notes"). Without a clear answer the node may hold
+      // the proof: the record stays, pending until the pool's log resolves it.
       if (error instanceof PoolNodeError && error.status >= 400 && error.status < 500)
-        await forget(context, pending);
+        await closeAsShown(context, pending);
       // No private way after a relay that is not there: nothing reached the pool node.
       if (error instanceof NoPrivateTransportError && !error.relayMayHoldIt)
         await forget(context, pending);
@@ -261,6 +263,12 @@ function failureOf(
 }
 
 /** Forgets the record of a payment of which nothing left the wallet, and writes that if it can. */
+/** Closes `pending` as a payment that will not settle but showed its nullifier. */
+async function closeAsShown(context: WalletContext, pending: StoredPending): Promise<void> {
+  pending.status = 'expired';
+  await context.save().catch(() => undefined);
+}
+
 async function forget(context: WalletContext, pending: StoredPending): Promise<void> {
   context.state.pending.splice(context.state.pending.indexOf(pending), 1);
   await context.save().catch(() => undefined);

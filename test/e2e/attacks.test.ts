@@ -199,14 +199,15 @@ describe.each([
       });
       await stack.fund(past, '50000');
       if (transport === 'reference') {
-        // The pool node refuses to keep its proof: the payment never leaves the wallet.
+        // The pool node refuses to keep its proof: no header leaves the wallet, and its record is
+        // closed as shown (the nullifier reached the node: refreshed before the note pays again).
         const error = await paymentFor('/weather', past).then(
           () => null,
           (e: unknown) => e,
         );
         expect(error).toBeInstanceOf(PoolNodeError);
         expect(error).toMatchObject({ code: 'payment_expired' });
-        expect(past.payments()).toEqual([]);
+        expect(past.payments()).toEqual([expect.objectContaining({ status: 'expired' })]);
         return;
       }
       const response = await send('/weather', encodeHeader(await paymentFor('/weather', past)));

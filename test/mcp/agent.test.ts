@@ -2,7 +2,8 @@
 // on Node's default header limit: an inline payment the merchant refuses for its size (431) turns
 // compact through the same fallback as payingFetch and counts once; a hand-over with no clear
 // answer (the pool node unreachable for it) leaves the payment pending in the wallet and counted in
-// the spend ledger, while a hand-over the pool node refuses (4xx) leaves nothing of either.
+// the spend ledger, while a hand-over the pool node refuses (4xx) leaves nothing of either (the
+// wallet's record closed as shown, not pending).
 
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -136,7 +137,7 @@ describe('pay_and_fetch and proof transports', () => {
     expect(ledger.ledger.counted()).toBe(PRICE_ATOMIC);
   });
 
-  it('a hand-over the pool node refuses (4xx): nothing pending, nothing counted', async () => {
+  it('a hand-over the pool node refuses (4xx): nothing pending (closed as shown), nothing counted', async () => {
     const { wallet, agent, ledger } = await agentFor(redirectedTo(foreign.poolUrl));
     const error = await agent.payAndFetch({ url: `${compactMerchant.url}/weather` }).then(
       () => null,
@@ -145,7 +146,8 @@ describe('pay_and_fetch and proof transports', () => {
     expect(error).toBeInstanceOf(PoolNodeError);
     expect((error as PoolNodeError).status).toBeGreaterThanOrEqual(400);
     expect((error as PoolNodeError).status).toBeLessThan(500);
-    expect(wallet.payments()).toEqual([]);
+    // Its nullifier reached the node: the record is closed as shown, the note refreshed before reuse.
+    expect(wallet.payments()).toEqual([expect.objectContaining({ status: 'expired' })]);
     expect(ledger.ledger.entries()).toEqual([expect.objectContaining({ status: 'released' })]);
     expect(ledger.ledger.counted()).toBe(0n);
   });
