@@ -63,6 +63,21 @@ export interface LinkageConfig {
    * wallet's own (`chain-pool.ts`).
    */
   readonly deposits: 'operator' | 'chain';
+  /**
+   * `default`: a note whose nullifier a payment that did not settle showed is refreshed by a private
+   * transition before it pays again (the wallet's rule); `spend-shown`: it pays again at once with
+   * the same nullifier (`notes: { spendShown: true }`) — the re-shown nullifier's leak (issue 25,
+   * item 4).
+   */
+  readonly notes: 'default' | 'spend-shown';
+  /**
+   * `accepted`: the pool node takes wallets' writes under its default per-client limit;
+   * `refused`: it takes none straight from a wallet (that limit at 0) — a payment at a merchant
+   * without a relay is refused after its hand-over showed the nullifier, and the wallet pays at a
+   * merchant with a relay instead. Not a leak: where refused payments come from, for the re-shown
+   * nullifier's twin (a loaded or strict pool node refuses some in earnest).
+   */
+  readonly directWrites: 'accepted' | 'refused';
   /** Simulated seconds per real second. */
   readonly compression: number;
 }
@@ -79,6 +94,8 @@ export const DEFAULT_CONFIG: LinkageConfig = {
   reads: 'default',
   addresses: 'per-wallet',
   deposits: 'chain',
+  notes: 'default',
+  directWrites: 'accepted',
   compression: 40,
 };
 

@@ -192,6 +192,23 @@ function escrowedDeposit(
   };
 }
 
+/**
+ * The pool writes that carried the item, of those naming its nullifiers: for a payment, the
+ * hand-over whose reference its `/settle` named (none for an inline one); otherwise the writes the
+ * node accepted. An earlier write the node refused, or a hand-over never settled, showed the
+ * nullifier too, but did not carry this item (the re-shown nullifier reads those).
+ */
+function ownWrites(
+  poolWrites: readonly RecordedRequest[],
+  settle: RecordedRequest | undefined,
+): RecordedRequest[] {
+  if (settle !== undefined) {
+    const references = settle.sent.references;
+    return poolWrites.filter((r) => r.answered.references.some((x) => references.includes(x)));
+  }
+  return poolWrites.filter((r) => r.status < 400);
+}
+
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
 function itemOf(
@@ -220,11 +237,15 @@ function itemOf(
   );
   const first = nullifiers[0];
   if (first === undefined) return null;
-  const carried = nullifiers.flatMap((n) => byNullifier.get(n) ?? []);
-  const settle = carried.find(
+  const named = nullifiers.flatMap((n) => byNullifier.get(n) ?? []);
+  const settle = named.find(
     (r) => r.service === 'facilitator' && r.path.startsWith('/settle') && r.status === 200,
   );
-  const poolWrites = carried.filter((r) => r.service === 'pool');
+  const poolWrites = ownWrites(
+    named.filter((r) => r.service === 'pool'),
+    settle,
+  );
+  const carried = named.filter((r) => r.service === 'facilitator' || poolWrites.includes(r));
   const anchor =
     [settle, ...poolWrites].find((r) => r !== undefined && r.sent.roots.length > 0)?.sent
       .roots[0] ?? null;

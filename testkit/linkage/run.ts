@@ -128,6 +128,9 @@ export async function runLinkage(
     logLevel: 'silent',
     apiKeys: API_KEY,
     operatorToken: OPERATOR_TOKEN,
+    ...(config.directWrites === 'refused'
+      ? { handOverRateLimit: { ...compressed.handOverRateLimit, max: 0 } }
+      : {}),
   };
   const service = await startService(serviceConfig, () => undefined).catch(async (error) => {
     await chain?.close();
@@ -176,10 +179,12 @@ export async function runLinkage(
       // A wallet refuses a pool whose epoch is below its minimum: the compressed grid's is lower.
       const walletOptions = epoch === undefined ? {} : { minEpochMs: epoch.epochMs };
       // The old keeper's refills came before minimum note ages: its twin spends notes at any age.
+      const notes = {
+        ...(config.keeper === 'refill-after-payment' ? { spendNow: true } : {}),
+        ...(config.notes === 'spend-shown' ? { spendShown: true } : {}),
+      };
       const noteAge =
-        config.keeper === 'refill-after-payment'
-          ? { notes: { spendNow: true, onWarning: () => undefined } }
-          : {};
+        Object.keys(notes).length > 0 ? { notes: { ...notes, onWarning: () => undefined } } : {};
       const wallet = await Wallet.create({
         core,
         pool: new PoolNodeClient(pool.url),

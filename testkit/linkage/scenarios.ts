@@ -103,6 +103,21 @@ const REFILL_TWIN_COMPRESSION = 5;
 const REFILL_TWIN_SHAPE: PopulationShape = { ...TWIN_SHAPE, wallets: 5 };
 
 /**
+ * The re-shown nullifier's twin: the address twin's population with 39 merchants of 40 without a
+ * relay, on a pool node that refuses every write straight from a wallet, so nearly every payment
+ * is first refused after its hand-over showed the nullifier from the wallet's address, and made
+ * again at once at the one merchant with a relay — with the same note (20 merchants of which one
+ * had a relay measured 0.91: a payment planned there shows nothing first).
+ */
+const RESHOWN_TWIN_SHAPE: PopulationShape = {
+  ...ADDRESS_TWIN_SHAPE,
+  merchants: 40,
+  withoutRelay: 0.975,
+};
+/** It needs no timing either; a payment's change waits out its minimum age, so the run is long. */
+const RESHOWN_TWIN_COMPRESSION = 20;
+
+/**
  * A twin's configuration: the defaults with `change`, on the devnet pool (`deposits: 'operator'`):
  * every twin judges payment–payment pairs, which the deposits' path does not touch, and the crowd's
  * deposits some twins need are the bank's.
@@ -175,6 +190,16 @@ export const TWINS: readonly Twin[] = [
       'transparent splits after each payment',
       { keeper: 'refill-after-payment', anchors: 'last-sync' },
       REFILL_TWIN_COMPRESSION,
+    ),
+  },
+  {
+    heuristic: 're-shown nullifier',
+    pairType: 'payment-payment',
+    shape: RESHOWN_TWIN_SHAPE,
+    config: twin(
+      'notes spent again after a refusal',
+      { notes: 'spend-shown', directWrites: 'refused' },
+      RESHOWN_TWIN_COMPRESSION,
     ),
   },
 ];

@@ -6,7 +6,10 @@
  * yet: the change not in a synced checkpoint, a note younger than its minimum age, a note to
  * refresh first) is tried again at a random time one to two epochs later, as the one-shot CLI
  * waits before a write (the wallet does not sync for it: its epoch follower keeps its state
- * current), unless the configuration makes the wallet sync right before each write.
+ * current), unless the configuration makes the wallet sync right before each write. A payment the
+ * pool node refused after its hand-over left is made at once at a merchant with a relay; a note
+ * such a refusal showed is refreshed first, as the wallet's `note_needs_refresh` asks, unless the
+ * configuration spends it as it is.
  */
 
 import { getAddress } from 'viem';
@@ -38,6 +41,8 @@ export interface ActorLog {
   /** Why writes waited: the wallet's own reason, by count. */
   waitedFor: Record<string, number>;
   failed: string[];
+  /** Payments the pool node refused after their hand-over left (each made again elsewhere). */
+  refused: number;
   /** Exits made: partial ones, then the last of what is left. */
   exits: number;
   /** Whether the last exit (of what is left) went through. */
@@ -62,6 +67,18 @@ export interface ActorWorld {
 /** How often, and how far apart (real ms), a refill after a payment waits for its note's checkpoint. */
 const REFILL_TRIES = 4;
 const REFILL_RETRY_MS = 300;
+/** An error's message and its cause's, as the stock client wraps the wallet's. */
+function messageOf(error: unknown): string {
+  return error instanceof Error
+    ? `${error.message} ${String((error as { cause?: unknown }).cause ?? '')}`
+    : '';
+}
+
+/** Whether a payment failed because the pool node refused its hand-over (after it left). */
+function refusedByPoolNode(error: unknown): boolean {
+  return /too many requests, retry later/.test(messageOf(error));
+}
+
 /** A cent of a 6-decimal dollar: partial exits are of whole cents. */
 const CENT = 10_000n;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -93,6 +110,7 @@ export class WalletActor {
     deferred: 0,
     waitedFor: {},
     failed: [],
+    refused: 0,
     exits: 0,
     exited: false,
   };
@@ -364,7 +382,18 @@ export class WalletActor {
         await this.refillAfterPayment();
       } else this.fail('pay', new Error(`status ${response.status}`));
     } catch (error) {
+      if (refusedByPoolNode(error)) {
+        // Refused after its hand-over left: the buyer buys at a merchant with a relay instead, at
+        // once (a merchant with a relay is never refused so: no second round).
+        this.log.refused++;
+        const relays = this.world.merchants.filter((r) => r.relay);
+        if (relays.length === 0 || merchant.relay) return this.fail('pay', error);
+        return this.payNow(relays[this.world.random.below(relays.length)]!.id);
+      }
       if (!this.notYet(error)) return this.fail('pay', error);
+      // A note a refused payment showed: refreshed as the wallet's error says, then paid again.
+      if (/needs_refresh|refreshes them/.test(messageOf(error)))
+        await this.act(() => this.wallet.refreshShownNotes()).catch((e) => this.fail('refresh', e));
       this.log.deferred++;
       this.retryLater(() => this.pay(m));
     }
@@ -375,10 +404,7 @@ export class WalletActor {
    * young, the note in a split of the wallet's keeper under way).
    */
   private notYet(error: unknown): boolean {
-    const text =
-      error instanceof Error
-        ? `${error.message} ${String((error as { cause?: unknown }).cause ?? '')}`
-        : '';
+    const text = messageOf(error);
     const reason =
       /insufficient funds|not in a checkpoint|no checkpoint|too young|younger than|needs_refresh|split, merge or refresh/i.exec(
         text,

@@ -1,8 +1,10 @@
 /**
- * @module Re-shown nullifier: a nullifier first shown by a payment that did not settle (a refused
- * `/settle` or `/verify`, a hand-over never settled) and later spent elsewhere carries whatever the
- * failed attempt revealed — the address it came from — to the payment that settled. Evidence: the
- * non-merchant sources of the item's earlier unsettled requests.
+ * @module Re-shown nullifier: a nullifier shown by a payment that did not settle (a hand-over the
+ * pool node refused or never saw settled, a refused write) and spent elsewhere carries whatever
+ * that attempt revealed — the address it came from — to the item that spent it. Evidence: the
+ * non-merchant sources of the requests naming one of the item's nullifiers that did not carry the
+ * item itself (an address the item's own writes show is the address join's). No order in time is
+ * asked: the events' public times are coarse, and an attempt after the spend re-shows it as well.
  */
 
 import { evidenceScorer, uniform, type Evidence } from './evidence.js';
@@ -12,14 +14,21 @@ export const reshownNullifier: Heuristic = {
   name: 're-shown nullifier',
   leak: 'no refresh before reuse',
   prepare(view) {
-    const failed = new Map<string, string[]>();
+    const shown = new Map<string, string[]>();
     for (const r of view.requests)
-      if (r.method === 'POST' && r.status >= 400 && !view.merchants.has(r.source))
-        for (const n of r.sent.nullifiers) failed.set(n, [...(failed.get(n) ?? []), r.source]);
+      if (r.method === 'POST' && !view.merchants.has(r.source))
+        for (const n of r.sent.nullifiers) shown.set(n, [...(shown.get(n) ?? []), r.source]);
     const evidence = new Map<string, Evidence>();
     for (const item of view.items)
       if (item.kind !== 'deposit')
-        evidence.set(item.id, uniform(item.keys.flatMap((n) => failed.get(n) ?? [])));
+        evidence.set(
+          item.id,
+          uniform(
+            item.keys.flatMap((n) =>
+              (shown.get(n) ?? []).filter((source) => !item.sources.includes(source)),
+            ),
+          ),
+        );
     return evidenceScorer(evidence);
   },
 };
