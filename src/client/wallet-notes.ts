@@ -60,9 +60,9 @@ export function reserveNotes(
 
 /**
  * Commitments of unspent notes whose nullifier a payment showed without settling (its record
- * expired: past its expiry, or its hand-over refused after it left the wallet): a payment from one would show that nullifier again and link the two, so the wallet
- * refreshes it by a private transition first (docs/privacy.md, "Notes"). None under
- * `notes.spendShown`, which warns.
+ * expired: past its expiry, or its hand-over refused after it left the wallet): a payment from one
+ * would show that nullifier again and link the two, so the wallet refreshes it by a private
+ * transition first (docs/privacy.md, "Notes"). None under `notes.spendShown`, which warns.
  */
 export function shownNotes(ctx: WalletContext): Set<string> {
   const shown = new Set<string>();

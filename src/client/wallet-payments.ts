@@ -262,13 +262,16 @@ function failureOf(
   return null;
 }
 
-/** Forgets the record of a payment of which nothing left the wallet, and writes that if it can. */
-/** Closes `pending` as a payment that will not settle but showed its nullifier. */
+/**
+ * Closes `pending` as a payment that will not settle but showed its nullifier, and writes that if
+ * it can.
+ */
 async function closeAsShown(context: WalletContext, pending: StoredPending): Promise<void> {
   pending.status = 'expired';
   await context.save().catch(() => undefined);
 }
 
+/** Forgets the record of a payment of which nothing left the wallet, and writes that if it can. */
 async function forget(context: WalletContext, pending: StoredPending): Promise<void> {
   context.state.pending.splice(context.state.pending.indexOf(pending), 1);
   await context.save().catch(() => undefined);
