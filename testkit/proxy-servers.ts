@@ -32,9 +32,18 @@ function readBytes(socket: Socket, n: number): Promise<Buffer> {
   });
 }
 
-/** Pipes `client` to `host:port` once connected and calls `ready` with the upstream socket. */
-function tunnel(client: Socket, host: string, port: number, ready: () => void) {
-  const upstream = connect(port, host, () => {
+/**
+ * Pipes `client` to `host:port` once connected (from `localAddress` when given) and calls `ready`
+ * with the upstream socket.
+ */
+function tunnel(
+  client: Socket,
+  host: string,
+  port: number,
+  ready: () => void,
+  localAddress?: string,
+) {
+  const upstream = connect({ port, host, ...(localAddress ? { localAddress } : {}) }, () => {
     ready();
     upstream.pipe(client);
     client.pipe(upstream);
@@ -43,8 +52,17 @@ function tunnel(client: Socket, host: string, port: number, ready: () => void) {
   client.on('error', () => upstream.destroy());
 }
 
+/** Where a SOCKS5 server's upstream connections leave from. */
+export interface Socks5Options {
+  /**
+   * The source address of the connection made for these credentials (default the system's): a
+   * Tor-like exit per isolated stream.
+   */
+  readonly exitAddress?: (user: string, password: string) => string;
+}
+
 /** A SOCKS5 server (RFC 1928, username/password auth of RFC 1929) that records each connection. */
-export function socks5(tunnels: Tunnel[]): Server {
+export function socks5(tunnels: Tunnel[], options: Socks5Options = {}): Server {
   return createServer((client) => {
     void (async () => {
       const [, methods] = await readBytes(client, 2);
@@ -61,7 +79,13 @@ export function socks5(tunnels: Tunnel[]): Server {
       else host = [...(await readBytes(client, 4))].join('.');
       const port = (await readBytes(client, 2)).readUInt16BE(0);
       tunnels.push({ target: `${host}:${port}`, user, password });
-      tunnel(client, host, port, () => client.write(Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0])));
+      tunnel(
+        client,
+        host,
+        port,
+        () => client.write(Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0])),
+        options.exitAddress?.(user, password),
+      );
     })().catch(() => client.destroy());
   });
 }

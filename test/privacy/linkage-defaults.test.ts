@@ -1,6 +1,6 @@
 // The linkage test on the default configuration (issue 25, part 6 — the measure of the issue): 40
 // wallets, 10 merchants (3 without a relay), payments Poisson with mean 5, syncs every 30–300
-// simulated seconds, over 20 simulated minutes at 20× (testkit/linkage/scenarios.ts), against the
+// simulated seconds, over 10 simulated minutes at 10× (testkit/linkage/scenarios.ts), against the
 // real service on loopback. Pass: for payments that went by relay, inline or proxy, every
 // heuristic's and the best combination's 95 % upper bound ≤ 0.60 on payment–payment,
 // deposit–payment and payment–exit pairs, with ≥ 2,000 pairs of each type; the table (and the

@@ -50,6 +50,12 @@ export interface PopulationShape {
    * partial exit per wallet doubles the same-wallet payment–exit pairs.
    */
   readonly partialExits?: number;
+  /**
+   * Share of wallets that send their writes through a proxy (`poolProxy`, the population's Tor:
+   * `tor-proxy.ts`), default 0: their hand-overs at merchants without a relay, their exits and
+   * their relayed deposits reach the operator from an exit, not from their own address.
+   */
+  readonly proxied?: number;
 }
 
 /** The issue's population (the bench's size; CI takes `wallets` from its own budget). */
@@ -85,6 +91,8 @@ export interface PlannedWallet {
   /** Partial exits (half the largest note), in time order (none unless the shape asks for them). */
   readonly partialExitsAt: readonly number[];
   readonly exitAt: number;
+  /** Whether its writes go through the proxy. */
+  readonly proxied: boolean;
 }
 
 export interface Population {
@@ -130,6 +138,7 @@ export function drawPopulation(shape: PopulationShape): Population {
       payments,
       topUps: [],
       partialExitsAt: [],
+      proxied: false,
       exitAt: random.uniform(exitFrom * h, exitTo * h),
     };
   });
@@ -154,5 +163,10 @@ export function drawPopulation(shape: PopulationShape): Population {
       random.uniform(0.5 * h, 0.85 * h),
     ).sort((a, b) => a - b),
   }));
-  return { shape, merchants, wallets: withPartialExits, crowdDeposits };
+  // And which wallets use the proxy, last of all.
+  const withProxies = withPartialExits.map((wallet) => ({
+    ...wallet,
+    proxied: (shape.proxied ?? 0) > 0 && random.uniform(0, 1) < (shape.proxied ?? 0),
+  }));
+  return { shape, merchants, wallets: withProxies, crowdDeposits };
 }

@@ -24,6 +24,7 @@ import type { Population } from './population.js';
 import { Random } from './random.js';
 import { startRecordingProxy } from './recording-proxy.js';
 import { actorAddress, sessionAddress, withSourceAddress } from './source-address.js';
+import { startTorProxy } from './tor-proxy.js';
 import { type Actor, type GroundTruth, groundTruth } from './truth.js';
 import { type ActorLog, WalletActor } from './wallet-actor.js';
 
@@ -136,6 +137,10 @@ export async function runLinkage(
     await chain?.close();
     throw error;
   });
+  // The population's Tor, for the wallets that use it (drawn apart from the schedule's draws).
+  const tor = population.wallets.some((w) => w.proxied)
+    ? await startTorProxy(new Random(population.shape.seed ^ 0x7024))
+    : undefined;
   const facilitator = await startRecordingProxy('facilitator', service.facilitatorUrl!);
   const pool = await startRecordingProxy('pool', service.poolNodeUrl!);
   const merchants: RunningMerchant[] = [];
@@ -191,6 +196,7 @@ export async function runLinkage(
         ...network,
         ...walletOptions,
         ...noteAge,
+        ...(plan.proxied && tor !== undefined ? { poolProxy: tor.url } : {}),
       });
       wallets.push(wallet);
       const addressOf =
@@ -260,6 +266,7 @@ export async function runLinkage(
     for (const m of merchants) await m.close().catch(() => undefined);
     await facilitator.close();
     await pool.close();
+    await tor?.close();
     await service.close();
     await chain?.close();
     rmSync(dir, { recursive: true, force: true });
