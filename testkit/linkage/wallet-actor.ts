@@ -2,11 +2,12 @@
  * @module One simulated wallet: a real `Wallet` of `src/client` doing what its plan says, from
  * its own loopback address — its deposit (the ticket paid in by the bank, from the bank's
  * address), its syncs on its own schedule, its payments through the stock `@x402/fetch` at the
- * merchants, its exit of what is left (and, where the plan says so, of half a note before that). A write the wallet answers "not now" (nothing spendable
- * yet: the change not in a synced checkpoint, a note younger than its minimum age, a note to
- * refresh first) is tried again at a random time one to two epochs later, as the one-shot CLI
- * waits before a write (the wallet does not sync for it: its epoch follower keeps its state
- * current), unless the configuration makes the wallet sync right before each write. A payment the
+ * merchants, its exit of what is left (and, where the plan says so, of half a note before that).
+ * A write the wallet answers "not now" (nothing spendable yet: the change not in a synced
+ * checkpoint, a note younger than its minimum age, a note to refresh first) is tried again at a
+ * random time one to two epochs later, as the one-shot CLI waits before a write (the wallet does
+ * not sync for it: its epoch follower keeps its state current), unless the configuration makes
+ * the wallet sync right before each write. A payment the
  * pool node refused after its hand-over left is made at once at a merchant with a relay; a note
  * such a refusal showed is refreshed first, as the wallet's `note_needs_refresh` asks, unless the
  * configuration spends it as it is.
@@ -67,6 +68,7 @@ export interface ActorWorld {
 /** How often, and how far apart (real ms), a refill after a payment waits for its note's checkpoint. */
 const REFILL_TRIES = 4;
 const REFILL_RETRY_MS = 300;
+
 /** An error's message and its cause's, as the stock client wraps the wallet's. */
 function messageOf(error: unknown): string {
   return error instanceof Error
@@ -383,8 +385,8 @@ export class WalletActor {
       } else this.fail('pay', new Error(`status ${response.status}`));
     } catch (error) {
       if (refusedByPoolNode(error)) {
-        // Refused after its hand-over left: the buyer buys at a merchant with a relay instead, at
-        // once (a merchant with a relay is never refused so: no second round).
+        // Refused after its hand-over left: the buyer buys at once at a merchant with a relay
+        // instead (one refused there too fails: there is nowhere else to go).
         this.log.refused++;
         const relays = this.world.merchants.filter((r) => r.relay);
         if (relays.length === 0 || merchant.relay) return this.fail('pay', error);
