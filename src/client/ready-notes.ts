@@ -32,8 +32,13 @@ export interface WalletView {
   readonly notes: readonly StoredNote[];
   /** Leaves the latest checkpoint synced covers: a note below it is spendable. */
   readonly anchoredSize: number;
-  /** Notes locked by payments not yet resolved. */
+  /** Notes locked by payments not yet resolved, or reserved by an operation under way. */
   readonly locked: ReadonlySet<string>;
+  /**
+   * Of `locked`, the notes payments under way hold: still counted towards the target until their
+   * payment resolves (default none).
+   */
+  readonly paying?: ReadonlySet<string> | undefined;
   /** Notes below their minimum age: counted, not split yet (default none). */
   readonly young?: ReadonlySet<string> | undefined;
 }
@@ -44,6 +49,7 @@ export function walletView(wallet: Wallet): WalletView {
     notes: wallet.notes(),
     anchoredSize: wallet.checkpoint?.size ?? 0,
     locked: wallet.lockedNotes(),
+    paying: wallet.payingNotes(),
     young: wallet.youngNotes(),
   };
 }
@@ -53,7 +59,9 @@ export const READY_NOTES_MAX = 64;
 
 /**
  * The splits that bring a wallet towards `target`: none while the notes it has, spendable or
- * waiting for a checkpoint, already make the count; else the notes still wanted are shared out
+ * waiting for a checkpoint, already make the count — a note a payment under way holds counts until
+ * that payment resolves, since a split that replaced it at once would take a note that a payment
+ * made beside it may need; else the notes still wanted are shared out
  * over the spendable notes that hold at least two ready values, evenly (each gets one more in turn,
  * the one that would become fewest first, up to what it holds), and each such note is split in
  * half — in ready values — so every part keeps splitting in parallel at later rounds: about
@@ -61,7 +69,8 @@ export const READY_NOTES_MAX = 64;
  */
 export function planSplits(view: WalletView, target: ReadyNotesTarget): PlannedSplit[] {
   const free = view.notes.filter((n) => !n.spent && !view.locked.has(n.commitment));
-  const have = free.filter((n) => BigInt(n.value) >= target.value).length;
+  const held = view.notes.filter((n) => !n.spent && view.paying?.has(n.commitment) === true);
+  const have = [...free, ...held].filter((n) => BigInt(n.value) >= target.value).length;
   let wanted = target.count - have;
   if (wanted <= 0) return [];
   const candidates = free

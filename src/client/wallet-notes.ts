@@ -40,6 +40,16 @@ export function lockedNotes(ctx: WalletContext): Set<string> {
 }
 
 /**
+ * Commitments of the notes payments under way hold: chosen by a payment being built, or locked by
+ * a pending payment until it settles or expires.
+ */
+export function payingNotes(ctx: WalletContext): Set<string> {
+  const paying = ctx.reserved.heldFor('payment');
+  for (const p of ctx.state.pending) if (p.status === 'pending') paying.add(p.note);
+  return paying;
+}
+
+/**
  * Reserves `notes` for an operation, in the same synchronous step that chose them: a note reserved
  * or locked already is refused, so a payment and a split never both spend it.
  * @throws UnpayableRequirementsError when one is reserved or locked already

@@ -41,7 +41,7 @@ import type {
 } from './store.js';
 import { coversCurrentEpoch } from './wallet-anchor.js';
 import { type WalletContext, walletContext } from './wallet-context.js';
-import { type Balance, balanceOf, lockedNotes } from './wallet-notes.js';
+import { type Balance, balanceOf, lockedNotes, payingNotes } from './wallet-notes.js';
 import type { CreateWalletOptions, WalletOptions } from './wallet-options.js';
 import {
   createPayment,
@@ -175,6 +175,14 @@ export class Wallet {
    */
   lockedNotes(): Set<string> {
     return lockedNotes(this.context);
+  }
+
+  /**
+   * Commitments of the notes payments under way hold (a subset of {@link lockedNotes}): chosen by
+   * a payment being built, or locked by a pending payment until it settles or expires.
+   */
+  payingNotes(): Set<string> {
+    return payingNotes(this.context);
   }
 
   /** Commitments of unspent notes below their minimum age (`WalletOptions.notes`). */

@@ -122,6 +122,19 @@ describe('planSplits', () => {
       planSplits({ notes: spent, anchoredSize: 10, locked: new Set() }, { count: 2, value: VALUE }),
     ).toEqual([]);
   });
+
+  it('counts a note a payment under way holds until it resolves; a note a split holds is gone', () => {
+    // Eight payments at once on eight ready notes: the first one's lock must not make the keeper
+    // split one of the seven the others are about to choose.
+    const notes = [note(1, 2n * VALUE, 0), note(2, VALUE, 1), note(3, VALUE, 2)];
+    const locked = new Set([notes[2]!.commitment]);
+    const target = { count: 3, value: VALUE };
+    expect(planSplits({ notes, anchoredSize: 10, locked, paying: locked }, target)).toEqual([]);
+    // Its twin: the same note held by a transition (a merge, an exit) is replaced at once.
+    expect(planSplits({ notes, anchoredSize: 10, locked }, target)).toEqual([
+      { note: notes[0]!.commitment, amount: VALUE },
+    ]);
+  });
 });
 
 describe('ready notes on the whole stack', () => {
