@@ -36,6 +36,7 @@ const EMPTY = {
   chainDeposits: [],
   checkpoints: [],
   merchants: new Set([MERCHANT]),
+  linkUploads: [],
 };
 
 function view(reads: Read[], items: Item[]): OperatorView {

@@ -2,7 +2,8 @@
 // actor's loopback source address as the operator's recording proxy sees it (the must-fail twin: a
 // request outside any actor comes from 127.0.0.1), what the proxy records and forwards, the fields
 // it reads in bodies, the heuristics' scores on a small view built by hand (a shared wallet address
-// joins, a merchant's address joins nothing), the anchor's readers, and the pairs' labels.
+// joins, a merchant's address joins nothing; an upload joins its payment through millisecond
+// public times, not through checkpoint times), the anchor's readers, and the pairs' labels.
 
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -13,6 +14,8 @@ import { bodyFields } from '../../testkit/linkage/body-fields.js';
 import { addressJoin } from '../../testkit/linkage/heuristics/address-join.js';
 import { anchorCandidates, anchorJoin } from '../../testkit/linkage/heuristics/anchor-join.js';
 import { timingJoin } from '../../testkit/linkage/heuristics/timing-join.js';
+import { uploadTiming } from '../../testkit/linkage/heuristics/upload-timing.js';
+import { BURST_GAP_MS, LinkObserver } from '../../testkit/linkage/link-observer.js';
 import type { Item, OperatorView } from '../../testkit/linkage/operator-view.js';
 import { labelledPairs } from '../../testkit/linkage/pairs.js';
 import { type RecordingProxy, startRecordingProxy } from '../../testkit/linkage/recording-proxy.js';
@@ -59,6 +62,38 @@ describe('source addresses and the recording proxy', () => {
       expect(r.source).toBe(
         actorAddress(Number(new URL(r.path, 'http://x').searchParams.get('i'))),
       );
+  });
+
+  it('the link observer sees each upload of an actor — its address, start and size — on a kept-alive connection too; none outside an actor', async () => {
+    // Straight to the upstream, which keeps connections alive (the proxy closes each): two
+    // requests on one connection are two uploads.
+    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+    const observer = new LinkObserver();
+    const before = Date.now();
+    try {
+      await withSourceAddress(actorAddress(11), async () => {
+        for (const size of [100_000, 40_000]) {
+          await (
+            await fetch(`${upstreamUrl}/proofs`, { method: 'POST', body: 'x'.repeat(size) })
+          ).text();
+          await new Promise((r) => setTimeout(r, 3 * BURST_GAP_MS));
+        }
+      });
+      // A connection opened outside any actor (to the proxy, which closes its connections).
+      await (
+        await fetch(`${proxy.url}/proofs`, { method: 'POST', body: 'y'.repeat(90_000) })
+      ).text();
+    } finally {
+      observer.stop();
+    }
+    const uploads = observer.uploads();
+    expect(uploads.map((u) => u.source)).toEqual([actorAddress(11), actorAddress(11)]);
+    expect(uploads[0]!.bytes).toBeGreaterThan(100_000);
+    expect(uploads[0]!.bytes).toBeLessThan(101_000);
+    expect(uploads[1]!.bytes).toBeGreaterThan(40_000);
+    expect(uploads[1]!.bytes).toBeLessThan(41_000);
+    expect(uploads[0]!.time).toBeGreaterThanOrEqual(before);
+    expect(uploads[1]!.time).toBeGreaterThan(uploads[0]!.time);
   });
 
   it('must-fail twin: outside any actor the request comes from 127.0.0.1', async () => {
@@ -159,6 +194,7 @@ function view(items: Item[], extra: Partial<OperatorView> = {}): OperatorView {
     items,
     reads: [],
     merchants: new Set(['127.2.0.1']),
+    linkUploads: [],
     ...extra,
   };
 }
@@ -232,6 +268,48 @@ describe('heuristics on a view worked by hand', () => {
     const [x, y, z] = v.items as Item[];
     expect(score(x!, y!)).toBeGreaterThan(0);
     expect(score(x!, z!)).toBe(0);
+  });
+
+  it('upload timing: millisecond public times join an upload to its payment; checkpoint times do not', () => {
+    // Wallets 127.1.0.1 (a1, a2) and 127.1.0.2 (b1, b2) each upload a proof 300 ms before their
+    // payment arrives; all four arrive between checkpoints 1 (t = 0) and 2 (t = 60 s).
+    const arrivals = { a1: 10_000, b1: 20_000, a2: 30_000, b2: 40_000 };
+    const owner = (id: string) => (id.startsWith('a') ? '127.1.0.1' : '127.1.0.2');
+    const v = view(
+      Object.entries(arrivals).map(([id, at]) => payment(id, at, [])),
+      {
+        events: Object.entries(arrivals).map(([id, at], i) => ({
+          id: i + 1,
+          kind: 'settlement',
+          nullifier: id,
+          created_at: at,
+          checkpoint_seq: 2,
+        })),
+        checkpoints: [
+          { seq: 1, root: 'r1', size: 1, time: 0 },
+          { seq: 2, root: 'r2', size: 5, time: 60_000 },
+        ],
+        linkUploads: [
+          ...Object.entries(arrivals).map(([id, at]) => ({
+            source: owner(id),
+            time: at - 300,
+            bytes: 110_000,
+          })),
+          // A small request names nothing; a merchant's relay is no payer.
+          { source: '127.1.0.2', time: 9_900, bytes: 1_200 },
+          { source: '127.2.0.1', time: 9_950, bytes: 110_000 },
+        ],
+      },
+    );
+    const [a1, b1, a2, b2] = v.items as Item[];
+    const arrival = uploadTiming.prepare(v, { compression: 1, publicTimes: 'arrival' });
+    expect(arrival(a1!, a2!)).toBeGreaterThan(arrival(a1!, b1!));
+    expect(arrival(b1!, b2!)).toBeGreaterThan(arrival(a2!, b2!));
+    expect(arrival(a1!, b2!)).toBe(0);
+    // Its twin: at checkpoint granularity every upload of the interval names its address alike.
+    const checkpoint = uploadTiming.prepare(v, { compression: 1, publicTimes: 'checkpoint' });
+    expect(checkpoint(a1!, a2!)).toBeCloseTo(checkpoint(a1!, b1!), 12);
+    expect(checkpoint(a1!, b2!)).toBeGreaterThan(0);
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * @module The switches of a linkage run: the default configuration (whatever the product does by
  * default when the run starts) and each leak the must-fail twins re-enable, one at a time, and the
- * time compression. A switch the product does not offer yet is named in
- * {@link MISSING_SWITCHES}, so a twin that needs it is reported as not runnable rather than faked.
+ * time compression. A leak the product keeps no switch for is re-enacted by the harness and says
+ * so (exact cursors, millisecond public times).
  */
 
 /** One run's configuration. */
@@ -17,7 +17,8 @@ export interface LinkageConfig {
   readonly handOvers: 'default' | 'direct';
   /**
    * `default`: the wallet's own behaviour; `sync-before-write`: the wallet syncs right before each
-   * payment and exit, as the one-shot CLI with `--no-delay` does (timing join's leak).
+   * payment and exit and at no other time, as the one-shot CLI with `--no-delay` does — a process
+   * per command, so no epoch follower and no background syncs (timing join's leak).
    */
   readonly writes: 'default' | 'sync-before-write';
   /**
@@ -78,6 +79,16 @@ export interface LinkageConfig {
    * nullifier's twin (a loaded or strict pool node refuses some in earnest).
    */
   readonly directWrites: 'accepted' | 'refused';
+  /**
+   * The public log's event times as a network observer reads them: `checkpoint`, each event at the
+   * time of the checkpoint that published it, as the pool publishes them; `arrival`, each at its
+   * arrival in milliseconds, as the pool published them before issue 25 (the millisecond-times
+   * leak, item 4). Re-enacted in the measure from the arrival times the database holds — the pool
+   * keeps no switch back — so one run's traffic is measured both ways; the traffic does not read
+   * them, but for a note's minimum age, counted from its public time (up to an epoch earlier with
+   * arrival times). Absent in files written before it: `checkpoint`.
+   */
+  readonly publicTimes?: 'checkpoint' | 'arrival';
   /** Simulated seconds per real second. */
   readonly compression: number;
 }
@@ -96,12 +107,6 @@ export const DEFAULT_CONFIG: LinkageConfig = {
   deposits: 'chain',
   notes: 'default',
   directWrites: 'accepted',
+  publicTimes: 'checkpoint',
   compression: 40,
 };
-
-/** Leaks the must-fail twins need that the product offers no switch for (issue 25). */
-export const MISSING_SWITCHES = {
-  /** Millisecond public event times: landed at checkpoint granularity with no switch back. */
-  millisecondTimes:
-    'public event times are at checkpoint granularity with no option back to arrival times',
-} as const;

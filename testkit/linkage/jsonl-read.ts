@@ -7,6 +7,7 @@
 
 import { type BodyFields, noFields } from './body-fields.js';
 import type { LinkageConfig } from './config.js';
+import type { Upload } from './link-observer.js';
 import {
   assembleOperatorView,
   type ChainDepositRow,
@@ -75,14 +76,21 @@ export function readPublishedRun(viewText: string, truthText: string): Published
   const checkpoints: CheckpointRow[] = [];
   const chainDeposits: ChainDepositRow[] = [];
   const requests: RecordedRequest[] = [];
+  const uploads: Upload[] = [];
   for (const line of lines) {
     if (line.type === 'request') requests.push(requestOf(line));
     else if (line.type === 'event') events.push(row(line));
     else if (line.type === 'checkpoint') checkpoints.push(row(line) as unknown as CheckpointRow);
     else if (line.type === 'chain-deposit')
       chainDeposits.push(row(line) as unknown as ChainDepositRow);
+    else if (line.type === 'upload')
+      uploads.push({
+        source: String(line.source),
+        time: Number(line.time),
+        bytes: Number(line.bytes),
+      });
   }
-  const view = assembleOperatorView({ events, checkpoints, chainDeposits }, requests);
+  const view = assembleOperatorView({ events, checkpoints, chainDeposits }, requests, uploads);
   const actors: Actor[] = [];
   const deposits = new Map<string, number>();
   const nullifiers = new Map<string, number>();

@@ -56,6 +56,8 @@ export function viewLines(run: Pick<LinkageRun, 'view' | 'config'>): string[] {
     ...view.events.map((e) => line({ type: 'event', ...e })),
     ...view.chainDeposits.map((d) => line({ type: 'chain-deposit', ...d })),
     ...view.checkpoints.map((c) => line({ type: 'checkpoint', ...c })),
+    // Not the operator's: a network observer's on the wallets' links (upload timing).
+    ...view.linkUploads.map((u) => line({ type: 'upload', ...u })),
   ];
 }
 

@@ -84,6 +84,7 @@ async function relayMerchant(
     relay: { poolNode: setup.poolNodeUrl, apiKey: setup.apiKey },
   });
   app.get('/item', async () => ({ item: setup.id }));
+  closeEachConnection(app.server);
   const url = await app.listen({ port: 0, host: setup.address });
   return { url, close: () => app.close() };
 }
@@ -97,6 +98,7 @@ async function plainMerchant(
     res.json({ item: setup.id });
   });
   const server: Server = createServer(app);
+  closeEachConnection(server);
   const url = await new Promise<string>((resolve) =>
     server.listen(0, setup.address, () =>
       resolve(`http://${setup.address}:${(server.address() as { port: number }).port}`),
@@ -110,6 +112,16 @@ async function plainMerchant(
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Closes each connection after its reply, as the recording proxy does: a connection is bound to
+ * the address of the actor that opened it (`source-address.ts`), and fetch's pool would hand a
+ * kept-alive one to another wallet's next request — which the link observer would then see leave
+ * from the first wallet's address.
+ */
+function closeEachConnection(server: Server): void {
+  server.prependListener('request', (_req, res) => res.setHeader('connection', 'close'));
 }
 
 /**

@@ -11,6 +11,7 @@
 
 import Database from 'better-sqlite3';
 
+import type { Upload } from './link-observer.js';
 import type { RecordedRequest } from './recording-proxy.js';
 
 /** A deposit, a payment at a merchant, an exit, or a transfer through the pool node. */
@@ -76,6 +77,12 @@ export interface OperatorView {
   readonly reads: readonly Read[];
   /** Addresses that called the facilitator with an API key: the merchants, as the operator knows them. */
   readonly merchants: ReadonlySet<string>;
+  /**
+   * Not the operator's: the connections a network observer on the wallets' links saw
+   * (`link-observer.ts`), for the one heuristic of such an observer (upload timing); empty when
+   * none was recorded.
+   */
+  readonly linkUploads: readonly Upload[];
 }
 
 const READ_PATH = /^\/(leaves|events|checkpoints|state)(\/|\?|$)/;
@@ -87,9 +94,16 @@ export interface PoolRows {
   readonly chainDeposits: readonly ChainDepositRow[];
 }
 
-/** Rows of the pool database at `file` (read-only) and the proxies' `requests`, joined. */
-export function readOperatorView(file: string, requests: readonly RecordedRequest[]): OperatorView {
-  return assembleOperatorView(readPoolRows(file), requests);
+/**
+ * Rows of the pool database at `file` (read-only) and the proxies' `requests`, joined; beside them
+ * what a network observer on the wallets' links saw (`uploads`).
+ */
+export function readOperatorView(
+  file: string,
+  requests: readonly RecordedRequest[],
+  uploads: readonly Upload[] = [],
+): OperatorView {
+  return assembleOperatorView(readPoolRows(file), requests, uploads);
 }
 
 /** The rows of the pool database at `file`, read-only. */
@@ -140,6 +154,7 @@ function readPoolRows(file: string): PoolRows {
 export function assembleOperatorView(
   rows: PoolRows,
   requests: readonly RecordedRequest[],
+  uploads: readonly Upload[] = [],
 ): OperatorView {
   const { events, checkpoints, chainDeposits } = rows;
   const merchants = new Set(
@@ -171,7 +186,16 @@ export function assembleOperatorView(
       path: r.path,
       next: r.answered.cursors[0] ?? null,
     }));
-  return { requests, events, chainDeposits, checkpoints, items, reads, merchants };
+  return {
+    requests,
+    events,
+    chainDeposits,
+    checkpoints,
+    items,
+    reads,
+    merchants,
+    linkUploads: uploads,
+  };
 }
 
 /**

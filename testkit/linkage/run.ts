@@ -19,6 +19,7 @@ import { SERVICE_DEFAULTS, type ServiceConfig, startService } from '../../src/se
 import { type LinkageChain, openLinkageChain, RELAYER_FEE } from './chain-pool.js';
 import type { LinkageConfig } from './config.js';
 import { type RunningMerchant, startMerchant } from './merchants.js';
+import { LinkObserver } from './link-observer.js';
 import { type OperatorView, readOperatorView } from './operator-view.js';
 import type { Population } from './population.js';
 import { Random } from './random.js';
@@ -146,6 +147,8 @@ export async function runLinkage(
   const merchants: RunningMerchant[] = [];
   const actors: Actor[] = [{ address: BANK_ADDRESS, role: 'bank', id: 0 }];
   const wallets: Wallet[] = [];
+  // What a network observer on the wallets' links sees, from their first connection.
+  const observer = new LinkObserver();
   try {
     for (const m of population.merchants) {
       const payee = await Wallet.create({
@@ -245,12 +248,14 @@ export async function runLinkage(
       ),
     );
     for (const a of walletActors) await a.wallet.sync().catch(() => undefined);
+    observer.stop();
     for (const a of walletActors)
       for (const address of a.addresses) actors.push({ address, role: 'wallet', id: a.plan.id });
-    const view = readOperatorView(join(dir, 'pool.sqlite'), [
-      ...facilitator.records,
-      ...pool.records,
-    ]);
+    const view = readOperatorView(
+      join(dir, 'pool.sqlite'),
+      [...facilitator.records, ...pool.records],
+      observer.uploads(),
+    );
     return {
       config,
       population,
@@ -263,6 +268,7 @@ export async function runLinkage(
       totalSeconds: (performance.now() - started) / 1000,
     };
   } finally {
+    observer.stop();
     for (const m of merchants) await m.close().catch(() => undefined);
     await facilitator.close();
     await pool.close();
@@ -315,7 +321,9 @@ async function playSchedule(
       await actor.deposit();
       actor.start();
     });
-    for (let t = plan.firstSyncAt; t < horizon; t += plan.syncEvery) at(t, () => actor.sync());
+    // The one-shot CLI syncs for its writes only: no background syncs between them.
+    if (actor.syncsInBackground())
+      for (let t = plan.firstSyncAt; t < horizon; t += plan.syncEvery) at(t, () => actor.sync());
     for (const [i, topUp] of plan.topUps.entries()) at(topUp.at, () => actor.deposit(i + 1));
     for (const p of plan.payments) at(p.at, () => actor.pay(p.merchant));
     for (const t of plan.partialExitsAt) at(t, () => actor.exit('half'));

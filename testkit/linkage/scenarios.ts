@@ -112,14 +112,13 @@ const REFILL_TWIN_COMPRESSION = 5;
 const REFILL_TWIN_SHAPE: PopulationShape = { ...TWIN_SHAPE, wallets: 5 };
 
 /**
- * The timing join's twin: five wallets of four deposits each at 5×. A wallet of one deposit pays
- * about once every four epochs — each payment's change waits out its minimum age, and each
- * deferral is a sync with no write — so eight wallets at 10× made 9–11 payments, too few pairs;
- * four notes a wallet make 15–17. And a timing join races the machine's load: it needs the real
- * time from a payer's sync to its write (a proof, longer under load) to be short beside the gaps
- * between other wallets' reads. Six wallets at 8× measured 0.82 [0.73, 0.89] at load 4–5; five at
- * 5× 0.99 [0.97, 1.00] on a quiet machine and 1.00 at load 4–5 (the proof's lag stays inside the
- * window, and few other reads fall in it).
+ * The timing join's twin: five wallets of four deposits each at 5×, syncing only right before their
+ * writes (the one-shot CLI). A wallet of one deposit pays about once every four epochs — each
+ * payment's change waits out its minimum age, each deferral a sync with no write — so eight
+ * wallets at 10× made 9–11 payments, too few pairs; four notes a wallet make 14–17. And a timing
+ * join races the machine's load: a proof's real time from a payer's sync to its write must stay
+ * short beside the gaps between other wallets' reads. Six wallets at 10× measured 0.83 [0.75, 0.89]
+ * at load 4–5; these five 0.99 [0.98, 1.00] at load 2–3 and 0.95 [0.92, 0.99] at load 4–6.
  */
 const TIMING_TWIN_SHAPE: PopulationShape = { ...TWIN_SHAPE, wallets: 5, depositsPerWallet: 4 };
 const TIMING_TWIN_COMPRESSION = 5;

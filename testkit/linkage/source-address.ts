@@ -15,6 +15,8 @@ import net from 'node:net';
 /** The address of the actor whose code runs: read when each connection opens (sessions move it). */
 const actor = new AsyncLocalStorage<() => string>();
 let installed = false;
+/** Told of each connection an actor opens, with its address (`onActorConnection`). */
+const connectionListeners = new Set<(socket: net.Socket, address: string) => void>();
 
 interface ConnectOptions {
   host?: string;
@@ -42,8 +44,22 @@ function install(): void {
           options.localAddress = address;
       }
     }
-    return (original as (...a: unknown[]) => net.Socket).apply(this, args);
+    const socket = (original as (...a: unknown[]) => net.Socket).apply(this, args);
+    if (address !== undefined) for (const listener of connectionListeners) listener(this, address);
+    return socket;
   } as typeof original;
+}
+
+/**
+ * Calls `listener` with each connection an actor opens from here on, and its address (as a
+ * network observer on that actor's link would see it); returns the function that stops it.
+ */
+export function onActorConnection(
+  listener: (socket: net.Socket, address: string) => void,
+): () => void {
+  install();
+  connectionListeners.add(listener);
+  return () => connectionListeners.delete(listener);
 }
 
 /**

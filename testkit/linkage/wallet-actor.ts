@@ -164,15 +164,21 @@ export class WalletActor {
 
   /**
    * Once funded: the wallet's paying fetch, which starts its epoch follower as `payingFetch` does
-   * by default (its timers run in the wallet's address context), and the product's ready-notes
-   * keeper if the configuration runs one.
+   * by default (its timers run in the wallet's address context) — none for a wallet that syncs
+   * right before each write, as the one-shot CLI — and the product's ready-notes keeper if the
+   * configuration runs one.
    */
   start(): void {
     withSourceAddress(
       () => this.address,
       () => {
-        this.paying = payingFetch(this.wallet);
-        this.follower = followEpochs(this.wallet);
+        // The one-shot CLI runs for one command: no follower between its writes.
+        if (this.world.config.writes === 'sync-before-write')
+          this.paying = payingFetch(this.wallet, { followEpochs: false });
+        else {
+          this.paying = payingFetch(this.wallet);
+          this.follower = followEpochs(this.wallet);
+        }
       },
     );
     this.startKeeper();
@@ -253,6 +259,14 @@ export class WalletActor {
   /** The wallet's notes as the split planner reads them. */
   private view(): WalletView {
     return walletView(this.wallet);
+  }
+
+  /**
+   * Whether the wallet syncs on its own schedule between writes: not when it syncs right before
+   * each write (the one-shot CLI with `--no-delay`, a process per command).
+   */
+  syncsInBackground(): boolean {
+    return this.world.config.writes !== 'sync-before-write';
   }
 
   /** Stops the keeper and the epoch follower after what they have under way. */

@@ -10,10 +10,12 @@ import type { Item } from '../operator-view.js';
 /** Token → weight (weights of one item sum to at most 1). */
 export type Evidence = ReadonlyMap<string, number>;
 
-/** What a heuristic needs besides the view: the time factor of the run. */
+/** What a heuristic needs besides the view: the time factor of the run, how times are published. */
 export interface ScoringContext {
   /** Simulated seconds per real second: windows are stated in simulated seconds. */
   readonly compression: number;
+  /** The public log's event times (`LinkageConfig.publicTimes`; default `checkpoint`). */
+  readonly publicTimes?: 'checkpoint' | 'arrival' | undefined;
 }
 
 /** Uniform evidence over `tokens` (none when empty). */

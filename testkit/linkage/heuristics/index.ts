@@ -10,6 +10,7 @@ import type { Heuristic } from './heuristic.js';
 import { refillTiming } from './refill-timing.js';
 import { reshownNullifier } from './reshown-nullifier.js';
 import { timingJoin } from './timing-join.js';
+import { uploadTiming } from './upload-timing.js';
 
 export type { Heuristic } from './heuristic.js';
 
@@ -21,4 +22,10 @@ export const HEURISTICS: readonly Heuristic[] = [
   cursorChain,
   refillTiming,
   reshownNullifier,
+  uploadTiming,
 ];
+
+/** Whether `name` is a network observer's heuristic (reported, neither judged nor combined). */
+export function isNetworkObservers(name: string): boolean {
+  return HEURISTICS.some((h) => h.name === name && h.observer === 'network');
+}
