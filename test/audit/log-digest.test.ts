@@ -61,7 +61,7 @@ describe('event encoding, version 1', () => {
 
 describe('log digest', () => {
   it('chains the events as the vectors say, link by link', () => {
-    let digest = new Uint8Array(32);
+    let digest: Uint8Array = new Uint8Array(32);
     vectors.events.forEach((event, i) => {
       digest = nextLogDigest(digest, event, proofHashOf(proofs[i]!));
       expect(digestHex(digest)).toBe(vectors.links[i]!.digest);

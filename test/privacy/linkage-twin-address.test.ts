@@ -1,5 +1,6 @@
-// The must-fail twin of the address join (test/privacy/twin.ts).
+// The must-fail twin of the address join (test/privacy/twin.ts), and on the same run the upload
+// timing's: the observer on the wallets' links reads the public log with millisecond times.
 
-import { twinTest } from './twin.js';
+import { twinTest, uploadTimingTwinTest } from './twin.js';
 
-twinTest('address join');
+twinTest('address join', uploadTimingTwinTest);
