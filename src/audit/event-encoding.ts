@@ -7,6 +7,8 @@
  * range, a position or time that is not a safe integer — is refused, never encoded loosely.
  */
 
+import { hexToBytes } from '@noble/hashes/utils';
+
 import type { PoolEvent } from '../ledger/store.js';
 
 /** The encoding's version, its first byte: a new field or order is a new version. */
@@ -28,6 +30,7 @@ export class EventEncodingError extends Error {
 }
 
 const MAX_U128 = (1n << 128n) - 1n;
+const UTF8 = new TextEncoder();
 
 /** Bytes appended in order. */
 class Writer {
@@ -61,14 +64,12 @@ class Writer {
   digest(field: string, hex: string): void {
     if (!/^0x[0-9a-f]{64}$/.test(hex))
       throw new EventEncodingError(`${field}: expected 0x and 64 lowercase hex digits`);
-    const bytes = new Uint8Array(32);
-    for (let i = 0; i < 32; i++) bytes[i] = Number.parseInt(hex.slice(2 + 2 * i, 4 + 2 * i), 16);
-    this.push(bytes);
+    this.push(hexToBytes(hex.slice(2)));
   }
 
   text(field: string, value: string): void {
     if (typeof value !== 'string') throw new EventEncodingError(`${field}: expected text`);
-    const bytes = new TextEncoder().encode(value);
+    const bytes = UTF8.encode(value);
     const length = new Uint8Array(4);
     new DataView(length.buffer).setUint32(0, bytes.length);
     this.push(length);

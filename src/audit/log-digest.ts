@@ -8,6 +8,7 @@
  */
 
 import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex } from '@noble/hashes/utils';
 
 import type { PoolEvent } from '../ledger/store.js';
 import { encodeEvent } from './event-encoding.js';
@@ -51,5 +52,5 @@ export function logDigest(
 
 /** A digest as 0x and 64 lowercase hex digits (the attestation's `bytes32`). */
 export function digestHex(digest: Uint8Array): `0x${string}` {
-  return `0x${Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  return `0x${bytesToHex(digest)}`;
 }
