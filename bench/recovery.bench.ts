@@ -39,6 +39,7 @@ import { recipientNote, settlementId, type StoreOp } from '../src/ledger/index.j
 import { SERVICE_DEFAULTS, startService } from '../src/service/index.js';
 import { NO_EPOCH_GRID } from '../src/scheme/index.js';
 import { environment, writeResults } from './report.js';
+import { STAND_IN_PROOF } from '../testkit/stand-in-proof.js';
 
 const LEAVES = Number(process.env.RECOVERY_BENCH_LEAVES ?? 1_000_000);
 const MIXES = (process.env.RECOVERY_BENCH_AMOUNTS ?? 'mixed,distinct').split(',') as Mix[];
@@ -134,6 +135,7 @@ function ownHistory(core: PrivStarkCore, sk: DigestHex, foreign: () => string) {
       recipientNote: recipientNote(core, amount, core.decodeAddress(to), note.nullifier),
       recipient: to,
       amount: amount.toString(),
+      proof: STAND_IN_PROOF,
     };
     return { op, change };
   };
@@ -157,6 +159,7 @@ function ownHistory(core: PrivStarkCore, sk: DigestHex, foreign: () => string) {
         recipientNote: cm,
         recipient: address,
         amount: amount.toString(),
+        proof: STAND_IN_PROOF,
       },
     ]);
   }
@@ -237,6 +240,7 @@ async function buildPool(
           recipientNote: randomDigest(),
           recipient: foreign(),
           amount: String(1 + Math.floor(random() * 99_999)),
+          proof: STAND_IN_PROOF,
         });
         leaves += 2;
       }

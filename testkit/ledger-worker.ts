@@ -16,6 +16,7 @@ import { loadCore, type ProofReference, randomDigest } from '../src/core/index.j
 import { openStore, Ledger, type StoreConfig } from '../src/ledger/index.js';
 import { transitionId as transitionIdOf } from '../src/ledger/notes.js';
 import { type FixtureSpec, readFixtures } from './fixtures.js';
+import { STAND_IN_PROOF } from './stand-in-proof.js';
 
 interface Args {
   mode: 'race' | 'crash' | 'handover' | 'crash-transitions';
@@ -108,6 +109,7 @@ if (args.mode === 'race') {
               destination:
                 exit === '0' ? null : 'eip155:8453:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
               refund: randomDigest(),
+              proof: STAND_IN_PROOF,
             },
           ],
           Date.now(),

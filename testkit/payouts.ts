@@ -13,6 +13,7 @@ import { randomDigest } from '../src/core/index.js';
 import type { PoolStore } from '../src/ledger/index.js';
 import { transitionId } from '../src/ledger/notes.js';
 import { type Chain, newAccount, send } from './chain.js';
+import { STAND_IN_PROOF } from './stand-in-proof.js';
 
 /** Records an exit of `amount` to `destination` in `store`; returns its withdrawal id. */
 export async function seedWithdrawal(
@@ -33,6 +34,7 @@ export async function seedWithdrawal(
         exit: amount.toString(),
         destination,
         refund: randomDigest(),
+        proof: STAND_IN_PROOF,
       },
     ],
     Date.now(),

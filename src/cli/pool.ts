@@ -29,6 +29,7 @@ export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--
                     once, no CORS); --cors lets browser wallets on those origins (comma-separated, or *) read its GET routes
                     and hand proofs over; --proof-store-max N (PROOF_STORE_MAX, 10000) handed-over proofs kept at once;
                     --handover-rate-limit N (HANDOVER_RATE_LIMIT, 120) hand-overs per minute and client address;
+                    --proof-retention-days N (PROOF_RETENTION_DAYS, 30) days each settled proof stays in the archive;
                     --parameter-sets IDS (PROOF_PARAMETER_SETS, 3,2) proof parameter sets the hand-over accepts;
                     --epoch-ms N (EPOCH_MS, 60000; 1: no grid) one checkpoint per epoch boundary, anchored to
                     once --anchor-delay-ms N (ANCHOR_DELAY_MS, 10000) old;
@@ -55,6 +56,13 @@ function integer(text: string | undefined, name: string, fallback: number): numb
   return Number(text);
 }
 
+/** `--proof-retention-days`: whole days, at least one (a proof is kept at least a day). */
+function retentionDays(text: string | undefined): number {
+  const days = integer(text, 'proof retention days', SERVICE_DEFAULTS.proofRetentionDays);
+  if (days < 1) throw new UsageError('proof retention days expected at least 1');
+  return days;
+}
+
 function defaultUrl(): string {
   return process.env.POOL_URL ?? `http://127.0.0.1:${process.env.POOL_PORT ?? '4021'}`;
 }
@@ -71,6 +79,7 @@ async function serve(argv: string[]): Promise<number> {
       'log-level': { type: 'string' },
       cors: { type: 'string' },
       'proof-store-max': { type: 'string' },
+      'proof-retention-days': { type: 'string' },
       'handover-rate-limit': { type: 'string' },
       'parameter-sets': { type: 'string' },
       ...EPOCH_OPTIONS,
@@ -143,6 +152,7 @@ function serveConfig(
       ),
       timeWindowMs: 60_000,
     },
+    proofRetentionDays: retentionDays(v['proof-retention-days'] ?? env.PROOF_RETENTION_DAYS),
     parameterSets: parameterSetList(v['parameter-sets'] ?? env.PROOF_PARAMETER_SETS),
     chain: chainConfig(values, env),
   };

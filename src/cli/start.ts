@@ -42,6 +42,8 @@ ${EPOCH_FLAGS_USAGE}
                               10000; about 62 KB each)
   --handover-rate-limit N     hand-overs per minute and client address at the pool node
                               (HANDOVER_RATE_LIMIT, 120)
+  --proof-retention-days N    days the pool node keeps each settled proof in its public archive
+                              (PROOF_RETENTION_DAYS, 30; about 82 KB a payment: docs/audit.md)
   --parameter-sets IDS        proof parameter sets to accept, comma-separated
                               (PROOF_PARAMETER_SETS; default 3,2: drop 2 once no payment proved
                               by an older release can be in flight)
@@ -94,6 +96,7 @@ export function startConfig(
         'checkpoint-interval-ms': { type: 'string' },
         'log-level': { type: 'string' },
         'proof-store-max': { type: 'string' },
+        'proof-retention-days': { type: 'string' },
         'handover-rate-limit': { type: 'string' },
         'parameter-sets': { type: 'string' },
         ...EPOCH_OPTIONS,
@@ -152,6 +155,13 @@ export function startConfig(
       ),
       timeWindowMs: 60_000,
     },
+    proofRetentionDays: integer(
+      str('proof-retention-days', 'PROOF_RETENTION_DAYS'),
+      'PROOF_RETENTION_DAYS',
+      d.proofRetentionDays,
+      1,
+      36_500,
+    ),
     poolCorsOrigins: parseCorsOrigins(str('pool-cors', 'POOL_CORS_ORIGINS')),
     parameterSets: parameterSetList(str('parameter-sets', 'PROOF_PARAMETER_SETS')),
     chain: chainConfig(values, env),

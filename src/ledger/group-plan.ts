@@ -8,6 +8,7 @@
  */
 
 import { TREE_CAPACITY } from '../core/index.js';
+import type { ArchiveRow, ArchiveSource } from './proof-archive.js';
 import type {
   DepositOp,
   HandOverOp,
@@ -23,7 +24,10 @@ import type { EventRow, Head, KnownWithdrawal } from './store-rows.js';
 
 /** What the store holds of a group's handed-over proofs, read under the lock. */
 export interface StoredProofs {
-  /** References of the group already stored → their expiry (unix ms). */
+  /**
+   * References the group's hand-overs and settlements name that are stored → their expiry (unix
+   * ms).
+   */
   readonly existing: ReadonlyMap<string, number>;
   /** Rows stored per nullifier, for the nullifiers of the group's hand-overs and settlements. */
   readonly perNullifier: ReadonlyMap<string, number>;
@@ -40,6 +44,11 @@ export interface Plan {
    * most one per reference.
    */
   readonly proofs: HandOverOp[];
+  /**
+   * Proofs kept in the archive with their events (`proof-archive.ts`); those copied from a stored
+   * hand-over are written before {@link dropProofsOf}.
+   */
+  readonly archive: ArchiveRow[];
   /** Nullifiers whose handed-over proofs go (they settled); after the inserts. */
   readonly dropProofsOf: string[];
   /** Payout rows to insert or update. */
@@ -217,6 +226,8 @@ function planTransition(draft: Draft, known: Known, op: TransitionOp): StoreOpRe
     memo: op.memo.join(','),
     refund: exit > 0n ? op.refund : null,
   });
+  const { root, ctx, bytes } = op.proof;
+  draft.archive.push({ eventId: id, root, ctx, proof: bytes, reference: null });
   draft.withdrawnTotal += exit;
   draft.size += 2;
   // A handed-over payment proof of a nullifier this transition spends can serve nothing any
@@ -230,13 +241,19 @@ function planTransition(draft: Draft, known: Known, op: TransitionOp): StoreOpRe
   };
 }
 
-/** A settlement: its nullifier, the change and recipient notes, one event; its proofs go. */
+/**
+ * A settlement: its nullifier, the change and recipient notes, one event, its proof archived; its
+ * handed-over proofs go.
+ */
 function planSettlement(draft: Draft, known: Known, op: SettlementOp): StoreOpResult {
   if (known.spent.has(op.nullifier) || draft.seenNullifiers.has(op.nullifier))
     return { ok: false, reason: 'duplicate_settlement', settlementId: op.settlementId };
   if (draft.size + 2 > TREE_CAPACITY) return { ok: false, reason: 'tree_full' };
+  const archived = archivedProofOf(draft, known, op);
+  if (archived === null) return { ok: false, reason: 'unknown_proof_reference' };
   draft.seenNullifiers.add(op.nullifier);
   const id = ++draft.eventCount;
+  draft.archive.push({ ...archived, root: op.proof.root, ctx: op.proof.ctx, eventId: id });
   const index = draft.size;
   draft.leaves.push(
     { idx: index, commitment: op.change },
@@ -269,6 +286,19 @@ function planSettlement(draft: Draft, known: Known, op: SettlementOp): StoreOpRe
     recipientIndex: index + 1,
     recipientNote: op.recipientNote,
   };
+}
+
+/**
+ * What a settlement archives: its inline bytes; for a reference, the bytes of the hand-over this
+ * group keeps, or the stored row's (copied by the store); `null` when the row is gone (pruned past
+ * its time since the ledger looked) — a settlement whose proof cannot be kept is not applied.
+ */
+function archivedProofOf(draft: Draft, known: Known, op: SettlementOp): ArchiveSource | null {
+  if ('bytes' in op.proof) return { proof: op.proof.bytes, reference: null };
+  const { reference } = op.proof;
+  const fresh = draft.proofs.find((p) => p.reference === reference);
+  if (fresh) return { proof: fresh.proof, reference: null };
+  return known.stored.existing.has(reference) ? { proof: null, reference } : null;
 }
 
 /**
@@ -366,6 +396,7 @@ function draftOf(head: Head, stored: StoredProofs): Draft {
     nullifiers: [],
     events: [],
     proofs: [],
+    archive: [],
     dropProofsOf: [],
     payouts: [],
     size: head.size,
@@ -385,8 +416,8 @@ function draftOf(head: Head, stored: StoredProofs): Draft {
 
 /** The plan of a decided group: its rows, and the new head with the frontier after its leaves. */
 function planOf(tree: TreeHasher, head: Head, draft: Draft, results: StoreOpResult[]): Plan {
-  const { leaves, nullifiers, events, proofs, dropProofsOf, payouts, size } = draft;
-  const rows = { results, leaves, nullifiers, events, proofs, dropProofsOf, payouts };
+  const { leaves, nullifiers, events, proofs, archive, dropProofsOf, payouts, size } = draft;
+  const rows = { results, leaves, nullifiers, events, proofs, archive, dropProofsOf, payouts };
   const written =
     leaves.length > 0 || proofs.length > 0 || dropProofsOf.length > 0 || payouts.length > 0;
   if (!written) return { ...rows, head: null };

@@ -38,11 +38,15 @@ export {
   type LedgerOptions,
 } from './ledger.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
+export { ARCHIVE_PAGE_SIZE, DEFAULT_PROOF_RETENTION_MS } from './proof-archive.js';
 export type { SettlementAccepted, SettlementInput, SettleResult } from './settle.js';
 export { openSqliteStore, type SqliteStoreOptions, sqlitePath } from './sqlite-store.js';
 export type { TransferInput } from './transfer.js';
 export { tracedStore } from './traced-store.js';
 export type {
+  ArchivedProof,
+  ArchivePrune,
+  ArchiveState,
   Checkpoint,
   DepositApplied,
   DepositOp,
@@ -53,11 +57,13 @@ export type {
   PoolStore,
   SettlementApplied,
   SettlementOp,
+  SettledProof,
   SpentNullifier,
   StoreKind,
   StoreOp,
   StoreOpResult,
   StoreRefusal,
   StoreState,
+  TransitionOp,
   TreeHasher,
 } from './store.js';

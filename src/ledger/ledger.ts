@@ -36,6 +36,7 @@ import {
   noteTransition,
 } from './note-transition.js';
 import { type PayoutResult, payout } from './payout.js';
+import { DEFAULT_PROOF_RETENTION_MS } from './proof-archive.js';
 import {
   refuse,
   type SettleContext,
@@ -45,6 +46,8 @@ import {
   settle,
 } from './settle.js';
 import type {
+  ArchivedProof,
+  ArchiveState,
   Checkpoint,
   PayoutStatus,
   PoolEvent,
@@ -81,6 +84,11 @@ export interface LedgerOptions {
   /** Handed-over proofs the store may hold at once (default 10000, `PROOF_STORE_MAX`). */
   readonly proofStoreCapacity?: number;
   /**
+   * How long the proof archive keeps a proof after its event was published, ms (default 30 days,
+   * `--proof-retention-days`): whole pages past it are pruned.
+   */
+  readonly proofRetentionMs?: number;
+  /**
    * Parameter sets whose handed-over verdicts still count; a stored proof of another set is an
    * unknown reference. Default: every set the verifier accepted at hand-over.
    */
@@ -112,6 +120,8 @@ export class Ledger {
   readonly network: string;
   readonly asset: string;
   readonly checkpointIntervalMs: number;
+  /** How long the proof archive keeps a proof after its event was published, ms. */
+  readonly proofRetentionMs: number;
   /** The epoch grid (`/state` shows it: wallets anchor by it). */
   readonly epoch: EpochGrid;
   /**
@@ -134,6 +144,9 @@ export class Ledger {
     this.network = options.network ?? DEVNET_NETWORK.network;
     this.asset = options.asset ?? DEVNET_NETWORK.asset;
     this.checkpointIntervalMs = options.checkpointIntervalMs ?? 2000;
+    this.proofRetentionMs = options.proofRetentionMs ?? DEFAULT_PROOF_RETENTION_MS;
+    if (!(Number.isFinite(this.proofRetentionMs) && this.proofRetentionMs > 0))
+      throw new RangeError(`proofRetentionMs must be positive, got ${this.proofRetentionMs}`);
     this.epoch = checkEpochGrid(options.epoch ?? NO_EPOCH_GRID);
     const committer = new GroupCommitter(store, clock, options.maxGroup ?? 512);
     this.committer = committer;
@@ -143,6 +156,7 @@ export class Ledger {
       this.checkpointIntervalMs,
       this.epoch.epochMs,
       options.onTimerError ?? (() => undefined),
+      this.proofRetentionMs,
     );
     const pool = { scheme: this.scheme, network: this.network, asset: this.asset };
     this.paymentRules = new PaymentRules(core, pool);
@@ -243,6 +257,16 @@ export class Ledger {
   /** Handed-over proofs stored now. */
   proofCount(): Promise<number> {
     return this.store.proofCount();
+  }
+
+  /** Archived proofs of the published positions in `(after, after + limit]` (`proof-archive.ts`). */
+  archivedProofs(after: number, limit: number): Promise<ArchivedProof[]> {
+    return this.store.archivedProofs(after, limit);
+  }
+
+  /** The archive's gaps: pruned pages, and events older than the archive. */
+  archiveState(): Promise<ArchiveState> {
+    return this.store.archiveState();
   }
 
   /** Checkpoints after a cursor. */

@@ -7,6 +7,7 @@
  * Never edit a migration that has shipped; add the next version.
  */
 
+import { PROOF_ARCHIVE_MIGRATION } from './proof-archive.js';
 import { PUBLIC_LOG_MIGRATION } from './public-log.js';
 
 /** One schema step. */
@@ -395,8 +396,11 @@ const V5 = {
 /** The public log's fixed order and times (`public-log.ts`). */
 const V6 = { version: 6, ...PUBLIC_LOG_MIGRATION } satisfies Migration;
 
+/** The proof archive (`proof-archive.ts`). */
+const V7 = { version: 7, ...PROOF_ARCHIVE_MIGRATION } satisfies Migration;
+
 /** Every migration, ascending. */
-export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, V6];
+export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, V6, V7];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

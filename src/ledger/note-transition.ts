@@ -89,7 +89,7 @@ export async function noteTransition(
   const pi: TransitionPublicInputs = { ...claimed, ctx };
   const verdict = await context.verifyTransition(proof, pi);
   if (!verdict.ok) return reject('invalid_priv_stark_proof');
-  // 3. One atomic step: both nullifiers, both outputs, the event.
+  // 3. One atomic step: both nullifiers, both outputs, the event, the proof archived.
   const result = await context.commit({
     kind: 'transition',
     transitionId: id,
@@ -99,6 +99,7 @@ export async function noteTransition(
     exit: claimed.exit,
     destination: exiting ? (input.destination ?? null) : null,
     refund: claimed.refund,
+    proof: { root: pi.root, ctx: pi.ctx, bytes: proof },
   });
   if (result.ok && result.kind === 'transition')
     return {

@@ -8,6 +8,7 @@
 import type pg from 'pg';
 
 import type { Plan, StoredProofs } from './group-plan.js';
+import { writeArchive } from './postgres-proof-archive.js';
 import { EVENT_COLUMNS } from './postgres-rows.js';
 import type { HandOverOp, StoreOp } from './store.js';
 import {
@@ -30,8 +31,8 @@ export interface KnownToGroup {
 
 /**
  * Under the lock: which of the group's nullifiers are spent, which deposit commitments are in the
- * tree, which handed-over references are stored (and until when), the proofs per nullifier, and —
- * when the group has payout ops — the withdrawals they name.
+ * tree, which handed-over references the group names are stored (and until when), the proofs per
+ * nullifier, and — when the group has payout ops — the withdrawals they name.
  */
 export async function readGroup(
   client: pg.PoolClient,
@@ -70,7 +71,7 @@ export async function readGroup(
     [
       nullifiersOfGroup,
       ops.flatMap((op) => (op.kind === 'deposit' ? [op.commitment] : [])),
-      ops.flatMap((op) => (op.kind === 'handover' ? [op.reference] : [])),
+      ops.flatMap((op) => referenceOf(op) ?? []),
     ],
   );
   const spent = new Set(rows.filter((r) => r.k === 'n').map((r) => r.v));
@@ -78,6 +79,13 @@ export async function readGroup(
   const existing = new Map(rows.filter((r) => r.k === 'r').map((r) => [r.v, Number(r.x)]));
   const perNullifier = new Map(rows.filter((r) => r.k === 'p').map((r) => [r.v, Number(r.x)]));
   return { spent, present, stored: { existing, perNullifier }, withdrawals };
+}
+
+/** The handed-over reference an op names: a hand-over's own, or the one a settlement archives. */
+function referenceOf(op: StoreOp): string | null {
+  if (op.kind === 'handover') return op.reference;
+  if (op.kind === 'settlement' && 'reference' in op.proof) return op.proof.reference;
+  return null;
 }
 
 /** Every row of the group and the new head in one statement (parameters as in {@link writeGroup}). */
@@ -98,9 +106,11 @@ const WRITE_GROUP = `WITH l AS (INSERT INTO leaves (idx, commitment) SELECT * FR
                                   paid_out_total = $31, refunded_total = $32
              WHERE id = 1`;
 
-/** Writes a plan that changed something: its rows, its new head `h`, its proofs. */
+/** Writes a plan that changed something: its archived proofs, its rows, its new head `h`, its proofs. */
 export async function writeGroup(client: pg.PoolClient, plan: Plan, h: Head): Promise<void> {
   const e = plan.events;
+  // The archive first: its copies of stored hand-overs must read them before the write drops them.
+  await writeArchive(client, plan.archive);
   await client.query(WRITE_GROUP, [
     plan.leaves.map((l) => l.idx),
     plan.leaves.map((l) => l.commitment),

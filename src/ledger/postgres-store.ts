@@ -29,9 +29,13 @@ import {
   PROOF_COLUMNS,
   type ProofRow,
 } from './postgres-rows.js';
+import { archivedProofs, archiveState, pruneArchive } from './postgres-proof-archive.js';
 import { migrate, transaction } from './postgres-transaction.js';
 import { PUBLISH_SQL, PUBLISHED_EVENTS_SQL, publishedStateOf } from './public-log.js';
 import type {
+  ArchivedProof,
+  ArchivePrune,
+  ArchiveState,
   Checkpoint,
   HandedOverProof,
   PoolEvent,
@@ -255,6 +259,18 @@ class PostgresStore implements PoolStore {
         { lockHead: true },
       ),
     );
+  }
+
+  pruneArchive(before: number, pageSize: number): Promise<ArchivePrune> {
+    return this.run('archive prune', () => pruneArchive(this.writes, before, pageSize));
+  }
+
+  archivedProofs(after: number, limit: number): Promise<ArchivedProof[]> {
+    return this.run('archive', () => archivedProofs(this.pool, after, limit));
+  }
+
+  archiveState(): Promise<ArchiveState> {
+    return this.run('archive state', () => archiveState(this.pool));
   }
 
   handedOver(reference: string): Promise<HandedOverProof | null> {

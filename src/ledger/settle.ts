@@ -150,8 +150,8 @@ async function anchorVerifyCommit(
   }
   // 8. The recipient note, derived by the pool from the recipient's owner and the nullifier.
   const note = recipientNote(context.core, checked.amount, checked.owner, pi.nullifier);
-  // 9. One atomic step: nullifier, change, recipient note, event (and the nullifier's
-  // handed-over proofs go).
+  // 9. One atomic step: nullifier, change, recipient note, event, the proof archived (and the
+  // nullifier's handed-over proofs go).
   const id = settlementId(pi.nullifier);
   const result = await context.commit(
     {
@@ -162,6 +162,11 @@ async function anchorVerifyCommit(
       recipientNote: note,
       recipient: payment.payTo,
       amount: payment.amount,
+      proof: {
+        root: pi.root,
+        ctx: pi.ctx,
+        ...(checked.proof !== null ? { bytes: checked.proof } : { reference: checked.reference! }),
+      },
     },
     payment.expiry,
   );

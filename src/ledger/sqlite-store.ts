@@ -20,6 +20,7 @@ import { PoolUnavailableError, unavailable } from './errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 import { planGroup } from './group-plan.js';
 import { publishedStateOf, unpublishedSums } from './public-log.js';
+import { SqliteProofArchive } from './sqlite-proof-archive.js';
 import {
   type CheckpointRow,
   checkpointOf,
@@ -33,6 +34,9 @@ import {
 } from './sqlite-statements.js';
 import type { WriterData, WriterJob } from './sqlite-writer-messages.js';
 import type {
+  ArchivedProof,
+  ArchivePrune,
+  ArchiveState,
   Checkpoint,
   HandedOverProof,
   PoolEvent,
@@ -217,6 +221,8 @@ class SqliteStore implements PoolStore {
   private readonly applyTx;
   private readonly checkpointTx;
   private readonly pruneTx;
+  private readonly archive: SqliteProofArchive;
+  private readonly archivePruneTx;
   private readonly stateTx;
   private readonly publishedTx;
   private readonly emptyRoot: DigestHex;
@@ -232,6 +238,10 @@ class SqliteStore implements PoolStore {
     readonly keptAlive: readonly Database.Statement[],
   ) {
     this.sql = prepareStatements(db);
+    this.archive = new SqliteProofArchive(db);
+    this.archivePruneTx = db.transaction((before: number, pageSize: number) =>
+      this.archive.prune(before, pageSize),
+    );
     this.emptyRoot = tree.emptyFrontier().root as DigestHex;
     this.applyTx = db.transaction((ops: readonly StoreOp[], now: number) =>
       this.applyLocked(ops, now),
@@ -318,9 +328,12 @@ class SqliteStore implements PoolStore {
       if (this.sql.spent.get(op.nullifier) !== undefined) spent.add(op.nullifier);
       if (!perNullifier.has(op.nullifier))
         perNullifier.set(op.nullifier, Number(this.sql.proofsOf.get(op.nullifier)));
-      if (op.kind === 'handover') {
-        const expiresAt = this.sql.proofExpiry.get(op.reference) as number | undefined;
-        if (expiresAt !== undefined) existing.set(op.reference, expiresAt);
+      // The reference a hand-over keeps, or whose stored bytes a settlement archives.
+      const reference =
+        op.kind === 'handover' ? op.reference : 'reference' in op.proof ? op.proof.reference : null;
+      if (reference !== null) {
+        const expiresAt = this.sql.proofExpiry.get(reference) as number | undefined;
+        if (expiresAt !== undefined) existing.set(reference, expiresAt);
       }
     }
     const plan = planGroup(
@@ -353,6 +366,7 @@ class SqliteStore implements PoolStore {
         expiresAt: p.expiresAt,
       });
     }
+    this.archive.write(plan.archive);
     for (const nullifier of plan.dropProofsOf) this.sql.dropProofsOf.run(nullifier);
     this.writeHead(plan.head);
     return plan.results;
@@ -411,6 +425,20 @@ class SqliteStore implements PoolStore {
     if (this.closed) return Promise.reject(new PoolUnavailableError('the pool store is closed'));
     if (this.writer) return this.writer.call('pruneProofs', [now]);
     return this.run('prune', () => this.pruneTx.immediate(now));
+  }
+
+  pruneArchive(before: number, pageSize: number): Promise<ArchivePrune> {
+    if (this.closed) return Promise.reject(new PoolUnavailableError('the pool store is closed'));
+    if (this.writer) return this.writer.call('pruneArchive', [before, pageSize]);
+    return this.run('archive prune', () => this.archivePruneTx.immediate(before, pageSize));
+  }
+
+  archivedProofs(after: number, limit: number): Promise<ArchivedProof[]> {
+    return this.run('archive', () => this.archive.read(after, limit));
+  }
+
+  archiveState(): Promise<ArchiveState> {
+    return this.run('archive state', () => this.archive.gaps());
   }
 
   handedOver(reference: string): Promise<HandedOverProof | null> {

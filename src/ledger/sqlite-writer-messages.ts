@@ -15,6 +15,6 @@ export interface WriterData {
 
 /** A call from the main thread (`close` is the farewell before the thread is stopped). */
 export interface WriterJob {
-  readonly method: 'apply' | 'checkpoint' | 'pruneProofs' | 'close';
+  readonly method: 'apply' | 'checkpoint' | 'pruneProofs' | 'pruneArchive' | 'close';
   readonly args: readonly unknown[];
 }

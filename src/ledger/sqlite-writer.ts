@@ -1,6 +1,6 @@
 /**
  * @module The writer thread of the SQLite store: a worker that owns a connection of its own and
- * runs the store's writes (`apply`, `checkpoint`) for the main thread. better-sqlite3 is
+ * runs the store's writes (`apply`, `checkpoint`, the prunes) for the main thread. better-sqlite3 is
  * synchronous, so a commit — its fsync included — would otherwise stop the main thread's event
  * loop; here it stops only this thread, and the main thread keeps verifying and queueing the next
  * group meanwhile. Durability is unchanged: a write resolves on the main thread only after this
@@ -49,5 +49,7 @@ serveJobs<WriterJob>(async ({ method, args }) => {
       return store.checkpoint(args[0] as number, args[1] as number, args[2] as number | undefined);
     case 'pruneProofs':
       return store.pruneProofs(args[0] as number);
+    case 'pruneArchive':
+      return store.pruneArchive(args[0] as number, args[1] as number);
   }
 });

@@ -27,6 +27,23 @@ export interface DepositOp {
   readonly commitment: DigestHex;
 }
 
+/**
+ * What the archive keeps of a proof's public inputs beyond its event's own fields: the anchor and
+ * the context digest it was verified against, so anyone can verify it again.
+ */
+export interface ProofBinding {
+  readonly root: DigestHex;
+  readonly ctx: DigestHex;
+}
+
+/**
+ * The proof a settlement was applied with, archived with its event (docs/audit.md, "Proof
+ * archive"): its bytes when it came inline, or the reference of the handed-over proof whose stored
+ * bytes the store keeps — refused as `unknown_proof_reference` when no such row is left.
+ */
+export type SettledProof = ProofBinding &
+  ({ readonly bytes: Uint8Array } | { readonly reference: ProofReference });
+
 /** A settlement to apply: the pool already verified the proof and derived the recipient note. */
 export interface SettlementOp {
   readonly kind: 'settlement';
@@ -40,6 +57,8 @@ export interface SettlementOp {
   /** The recipient's shielded address (`payTo`). */
   readonly recipient: string;
   readonly amount: string;
+  /** The verified proof, archived with the event. */
+  readonly proof: SettledProof;
 }
 
 /**
@@ -84,6 +103,8 @@ export interface TransitionOp {
   readonly destination: string | null;
   /** The exit's proven refund note, appended only if its payout fails. */
   readonly refund: DigestHex;
+  /** The verified transition proof, archived with the event. */
+  readonly proof: ProofBinding & { readonly bytes: Uint8Array };
 }
 
 /**
@@ -164,6 +185,7 @@ export type StoreRefusal =
   | { readonly ok: false; readonly reason: 'nullifier_already_spent' }
   | { readonly ok: false; readonly reason: 'too_many_proofs' }
   | { readonly ok: false; readonly reason: 'proof_store_full' }
+  | { readonly ok: false; readonly reason: 'unknown_proof_reference' }
   | { readonly ok: false; readonly reason: 'unknown_withdrawal' }
   | {
       readonly ok: false;
@@ -306,6 +328,32 @@ export interface StoreState {
   readonly checkpoint: Checkpoint | null;
 }
 
+/** An archived proof of the public log (`GET /archive`), with the inputs its event does not show. */
+export interface ArchivedProof extends ProofBinding {
+  /** The position of the event it was applied with (the public log's id). */
+  readonly id: number;
+  readonly proof: Uint8Array;
+}
+
+/** What a prune of the proof archive did. */
+export interface ArchivePrune {
+  /** Positions at or below this have no archived proof any more (whole pages only). */
+  readonly prunedThrough: number;
+  /** Proofs dropped by this prune. */
+  readonly dropped: number;
+}
+
+/** The archive's two honest gaps (a proof missing anywhere else is an audit finding). */
+export interface ArchiveState {
+  /** Positions at or below this were pruned (whole pages, past the retention). */
+  readonly prunedThrough: number;
+  /**
+   * The highest position of an event applied before the archive existed (schema 7), whose proof
+   * was never kept; 0 when the archive is as old as the pool.
+   */
+  readonly legacyThrough: number;
+}
+
 /** A spent nullifier. */
 export interface SpentNullifier {
   readonly settlementId: string;
@@ -384,6 +432,19 @@ export interface PoolStore {
   pruneProofs(now: number): Promise<number>;
   /** Handed-over proofs stored now. */
   proofCount(): Promise<number>;
+  /**
+   * The proof archive (`proof-archive.ts`): the proofs of published events with position in
+   * `(after, after + limit]`, by position — one per settlement, transition and withdrawal; a
+   * deposit or refund has none. Nothing past the published head, nothing pruned.
+   */
+  archivedProofs(after: number, limit: number): Promise<ArchivedProof[]>;
+  /**
+   * Drops, under the store's lock, the archived proofs of whole pages of `pageSize` positions whose
+   * events were all published before `before` (unix ms), and records how far it pruned.
+   */
+  pruneArchive(before: number, pageSize: number): Promise<ArchivePrune>;
+  /** Where the archive's gaps are: what was pruned, and what came before it existed. */
+  archiveState(): Promise<ArchiveState>;
   /** Throws `PoolUnavailableError` unless the store answers. */
   ping(): Promise<void>;
   /** Releases connections and files. Idempotent. */

@@ -47,6 +47,11 @@ export function tracedStore(store: PoolStore): PoolStore {
     handedOver: (reference) => call('handedOver', () => store.handedOver(reference)),
     pruneProofs: (now) => call('pruneProofs', () => store.pruneProofs(now)),
     proofCount: () => call('proofCount', () => store.proofCount()),
+    archivedProofs: (after, limit) =>
+      call('archivedProofs', () => store.archivedProofs(after, limit)),
+    pruneArchive: (before, pageSize) =>
+      call('pruneArchive', () => store.pruneArchive(before, pageSize)),
+    archiveState: () => call('archiveState', () => store.archiveState()),
     ping: () => call('ping', () => store.ping()),
     close: () => store.close(),
   };

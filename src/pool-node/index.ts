@@ -28,6 +28,7 @@ export type {
   WithdrawalsPage,
 } from './operator-schemas.js';
 export type { CheckpointsPage, EventsPage, LeavesPage } from './read-schemas.js';
+export type { ArchivePage, ArchiveStateReply } from './archive-schema.js';
 export { PoolNodeWalletClient } from './wallet-client.js';
 export { PoolNodeChainClient } from './chain-client.js';
 export type {

@@ -12,10 +12,19 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+import { ARCHIVE_PAGE_SIZE } from '../ledger/proof-archive.js';
 import type { StoreState } from '../ledger/store.js';
 
-/** Items per fixed page of each public list. */
-export const PAGE_SIZES = { leaves: 4096, events: 1000, checkpoints: 1000 } as const;
+/**
+ * Items per fixed page of each public list; the archive's are positions of the events list, each
+ * with its event's proof when it has one.
+ */
+export const PAGE_SIZES = {
+  leaves: 4096,
+  events: 1000,
+  checkpoints: 1000,
+  archive: ARCHIVE_PAGE_SIZE,
+} as const;
 
 /** A list of the public log served in fixed pages. */
 export type PublicList = keyof typeof PAGE_SIZES;
@@ -39,7 +48,7 @@ export interface PageWindow {
 /** How many items of `list` the published `head` holds. */
 export function publishedCount(list: PublicList, head: StoreState): number {
   if (list === 'leaves') return head.size;
-  if (list === 'events') return head.events;
+  if (list === 'events' || list === 'archive') return head.events;
   return head.checkpoint?.seq ?? 0;
 }
 

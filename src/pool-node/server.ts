@@ -26,6 +26,7 @@ import { registerErrorReplies } from './error-replies.js';
 import { listenerOptions, type PoolNodeLogger, registerBodiesAndLog } from './listener-setup.js';
 import { operatorGuard } from './operator-auth.js';
 import { registerPayouts } from './payout-routes.js';
+import { registerArchive } from './archive-routes.js';
 import { registerHead, registerPages } from './read-routes.js';
 import { type ReplyCounter, registerReplyMetrics } from './reply-metrics.js';
 import { PAGE_LIMITS } from './schema-parts.js';
@@ -105,6 +106,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
 
   registerHead(app, ledger, options.depositSource);
   registerPages(app, ledger);
+  registerArchive(app, ledger);
   registerDeposit(app, {
     ledger,
     authorize: operatorOnly,

@@ -107,6 +107,11 @@ export interface ServiceConfig {
   /** Hand-overs per client and window at the pool node. */
   readonly handOverRateLimit: HandOverLimits;
   /**
+   * Days the proof archive keeps a proof after its event was published (`--proof-retention-days`,
+   * `PROOF_RETENTION_DAYS`; default 30).
+   */
+  readonly proofRetentionDays: number;
+  /**
    * Proof parameter sets to accept (`PROOF_PARAMETER_SETS`; undefined: the core's default, today
    * sets 3 and 2). Drop an old set once no payment proved under it can still be in flight.
    */
@@ -141,6 +146,7 @@ export const SERVICE_DEFAULTS: ServiceConfig = {
   verifyNice: undefined,
   proofStoreCapacity: 10_000,
   handOverRateLimit: { max: 120, timeWindowMs: 60_000 },
+  proofRetentionDays: 30,
   parameterSets: undefined,
 };
 
@@ -286,6 +292,7 @@ export async function startService(
       checkpointIntervalMs: config.checkpointIntervalMs,
       epoch: config.epoch,
       proofStoreCapacity: config.proofStoreCapacity,
+      proofRetentionMs: config.proofRetentionDays * 86_400_000,
       acceptedParameterSets: accepted,
       onTimerError: (error) => say(`priv-stark: checkpoint failed: ${messageOf(error)}`),
     });

@@ -19,6 +19,7 @@ import type {
 } from '../../src/ledger/store.js';
 import type { Head, KnownWithdrawal } from '../../src/ledger/store-rows.js';
 import { depositOp, handOverOp } from './helpers/ops.js';
+import { STAND_IN_PROOF } from '../../testkit/stand-in-proof.js';
 
 const digest = (label: string, i: number): DigestHex =>
   `0x${label}${i.toString(16).padStart(63, '0')}`;
@@ -85,6 +86,7 @@ const transition = (nullifiers: [DigestHex, DigestHex], exit: string): Transitio
   exit,
   destination: exit === '0' ? null : 'eip155:1:0x0000000000000000000000000000000000000001',
   refund: C6,
+  proof: STAND_IN_PROOF,
 });
 const payout = (withdrawalId: string, status: PayoutOp['status']): PayoutOp => ({
   kind: 'payout',
@@ -108,6 +110,8 @@ describe('the group plan', () => {
         recipientNote: C3,
         recipient: 'payee',
         amount: '3',
+        // Settled by the proof handed over earlier in this same group.
+        proof: { root: STAND_IN_PROOF.root, ctx: STAND_IN_PROOF.ctx, reference: R1 },
       },
       handOverOp({ reference: R2, nullifier: N1 }),
       transition([N2, N3], '5'),
@@ -186,8 +190,14 @@ describe('the group plan', () => {
       [7, 'withdrawal', 13, '5'],
       [8, 'refund', 15, '4'],
     ]);
-    // The settled nullifier's proof of this group is never inserted, and nothing is left to drop.
+    // The settled nullifier's proof of this group is never inserted, and nothing is left to drop;
+    // the settlement archives its bytes, the exit its own proof.
     expect(plan.proofs).toEqual([]);
+    const { root, ctx } = STAND_IN_PROOF;
+    expect(plan.archive).toEqual([
+      { eventId: 6, root, ctx, proof: handOver.proof, reference: null },
+      { eventId: 7, root, ctx, proof: STAND_IN_PROOF.bytes, reference: null },
+    ]);
     expect(plan.dropProofsOf).toEqual([]);
     // One payout row per withdrawal: its last step.
     expect(plan.payouts).toEqual([
@@ -224,6 +234,7 @@ describe('the group plan', () => {
           recipientNote: C3,
           recipient: 'payee',
           amount: '3',
+          proof: STAND_IN_PROOF,
         },
         handOverOp({ nullifier: N1 }),
         payout(W3, 'paying'),
@@ -288,5 +299,49 @@ describe('the group plan', () => {
     expect(plan.proofs).toEqual([first]);
     // Kept again, not added: the per-nullifier limit (2 stored) does not refuse it.
     expect(plan.head?.proofRows).toBe(0);
+  });
+
+  it("a settlement by a stored hand-over archives that row's bytes; by a row that is gone, it is refused", () => {
+    const settlement = (nullifier: DigestHex, reference: DigestHex): StoreOp => ({
+      kind: 'settlement',
+      nullifier,
+      settlementId: `s-${nullifier}`,
+      change: C2,
+      recipientNote: C3,
+      recipient: 'payee',
+      amount: '3',
+      proof: { root: STAND_IN_PROOF.root, ctx: STAND_IN_PROOF.ctx, reference },
+    });
+    const stored: StoredProofs = {
+      existing: new Map([[R1, NOW + 1_000]]),
+      perNullifier: new Map([[N1, 1]]),
+    };
+    const kept = planGroup(
+      recordingTree(),
+      headAt(10),
+      [settlement(N1, R1)],
+      new Set(),
+      new Set(),
+      stored,
+      NOW,
+    );
+    expect(kept.results[0]).toMatchObject({ ok: true, kind: 'settlement', eventId: 5 });
+    const { root, ctx } = STAND_IN_PROOF;
+    expect(kept.archive).toEqual([{ eventId: 5, root, ctx, proof: null, reference: R1 }]);
+    expect(kept.dropProofsOf).toEqual([N1]);
+    // Its twin: the reference's row was pruned after the ledger looked — no proof to keep, so
+    // nothing is applied (a settlement is never written without its proof).
+    const gone = planGroup(
+      recordingTree(),
+      headAt(10),
+      [settlement(N1, R2)],
+      new Set(),
+      new Set(),
+      stored,
+      NOW,
+    );
+    expect(gone.results).toEqual([{ ok: false, reason: 'unknown_proof_reference' }]);
+    expect(gone.archive).toEqual([]);
+    expect(gone.head).toBeNull();
   });
 });

@@ -138,6 +138,21 @@ describe.each(kinds)('hand-overs on the %s store', (kind) => {
       settlementId: settlementId(p.note.nullifier),
     });
     expect(await ledgerProblems(core, store)).toEqual([]);
+    // Its row went, its proof did not: the archive kept the hand-over's bytes with the event, and
+    // they verify again from what is public — the event's fields, the archived root and context.
+    await ledger.checkpoint();
+    const event = (await store.publishedEvents(0, 100)).find(
+      (e) => e.kind === 'settlement' && e.nullifier === p.publicInputs.nullifier,
+    );
+    const archived = (await store.archivedProofs(0, 100)).find((a) => a.id === event?.id);
+    expect(archived && Buffer.from(archived.proof).equals(Buffer.from(p.proof))).toBe(true);
+    if (event?.kind !== 'settlement' || !archived) throw new Error('not archived');
+    const { nullifier, change, amount } = event;
+    const inputs = { root: archived.root, nullifier, change, amount, ctx: archived.ctx };
+    expect(await core.verifySpend(archived.proof, inputs)).toEqual({ ok: true });
+    // Its twin: one unit more than the event says, and the same bytes prove nothing.
+    const inflated = { ...inputs, amount: String(BigInt(amount) + 1n) };
+    expect((await core.verifySpend(archived.proof, inflated)).ok).toBe(false);
   });
 
   it('refuses before storing anything, each reason, cheapest first (the proof is verified last)', async () => {

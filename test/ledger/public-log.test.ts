@@ -23,6 +23,7 @@ import {
 } from './helpers/public-log.js';
 import { rawSql } from './helpers/raw-sql.js';
 import { STORE_KINDS, storeHarness } from './helpers/stores.js';
+import { STAND_IN_PROOF } from '../../testkit/stand-in-proof.js';
 
 const NOW = 1_800_000_000_000;
 
@@ -42,6 +43,7 @@ const exitOp = (amount: string): TransitionOp => {
     exit: amount,
     destination: 'eip155:1:0x0000000000000000000000000000000000000001',
     refund: randomDigest(),
+    proof: STAND_IN_PROOF,
   };
 };
 
@@ -182,11 +184,15 @@ describe.each(kinds)('the public log on the %s store', (kind) => {
     for (const [i, op] of late.entries()) await store.apply([op], NOW + 200 + i);
     const record = await allEvents(store);
     await store.close();
-    // The ledger as schema 5 left it: no public-log columns.
+    // The ledger as schema 5 left it: no public-log columns, no proof archive.
     await rawSql(
       kind,
       config,
-      `DROP INDEX events_position;
+      `DROP TABLE proof_archive;
+       DROP TABLE archive_state;
+       DROP INDEX checkpoints_time;
+       DELETE FROM schema_migrations WHERE version = 7;
+       DROP INDEX events_position;
        ALTER TABLE events DROP COLUMN position;
        ALTER TABLE events DROP COLUMN checkpoint_seq;
        ALTER TABLE checkpoints DROP COLUMN events;
@@ -198,6 +204,9 @@ describe.each(kinds)('the public log on the %s store', (kind) => {
       events.map((e) => ({ ...e, time }));
     expect(await allPublished(migrated)).toEqual(arrival(record.slice(0, 3), first!.time));
     expect(await migrated.publishedState()).toMatchObject({ events: 3, size: first!.size });
+    // Migration 7: the events before it have no archived proof, and the archive says where they end
+    // (migration 6 placed all five, the two not yet published included).
+    expect(await migrated.archiveState()).toEqual({ prunedThrough: 0, legacyThrough: 5 });
     const second = await migrated.checkpoint(NOW + 300, 0);
     expect(await allPublished(migrated)).toEqual([
       ...arrival(record.slice(0, 3), first!.time),
@@ -210,6 +219,11 @@ describe.each(kinds)('the public log on the %s store', (kind) => {
     const newest = (await migrated.publishedEvents(5, 10)).map(publicKey);
     expect(newest).toHaveLength(4);
     expect(newest).toEqual(sorted(newest));
+    // Archived from the migration on: the two new settlements' proofs, none of the legacy events'.
+    const settled = (await migrated.publishedEvents(0, 20)).filter((e) => e.kind === 'settlement');
+    expect((await migrated.archivedProofs(0, 20)).map((p) => p.id)).toEqual(
+      settled.filter((e) => e.id > 5).map((e) => e.id),
+    );
     expect(await ledgerProblems(h.core(), migrated)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import {
   type SettlementOp,
   settlementId,
 } from '../../../src/ledger/index.js';
+import { STAND_IN_PROOF } from '../../../testkit/stand-in-proof.js';
 
 /** A deposit op of a random commitment. */
 export function depositOp(overrides: Partial<DepositOp> = {}): DepositOp {
@@ -27,6 +28,7 @@ export function settlementOp(
     recipientNote: randomDigest(),
     recipient: core.encodeAddress(randomDigest()),
     amount: '250',
+    proof: STAND_IN_PROOF,
     ...overrides,
   };
 }
