@@ -3,7 +3,7 @@
 //! of them (and recomputing the affected permutation so the rounds still hold) violates a
 //! wiring constraint exactly where the statement pins it.
 
-mod common;
+use crate::common;
 
 use p3_air::check_all_constraints;
 use p3_field::{PrimeCharacteristicRing, PrimeField64};

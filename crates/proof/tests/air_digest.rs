@@ -2,7 +2,7 @@
 //! constraints and periodic columns, pinned here, sensitive to any change of either, blind to
 //! rewriting a constraint without changing it.
 
-mod common;
+use crate::common;
 
 use std::borrow::Cow;
 

@@ -7,7 +7,7 @@
 //! prover refuses such witnesses); Plonky3's own verifier accepts the proof for the field-level
 //! statement (must-pass twin), and every entry point of this crate refuses the `u64` amount.
 
-mod common;
+use crate::common;
 
 use common::forge;
 use priv_stark_proof::{

@@ -10,7 +10,7 @@
 //! `forged.json` lists proofs of forged traces (see `amount_range.rs`) whose claimed `u64`
 //! amount is outside `1..2^62`, for the bindings' tests: every entry point must refuse them.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

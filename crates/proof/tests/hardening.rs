@@ -2,7 +2,7 @@
 //! header checks, truncation, extension, random mutations, spliced proofs, garbage bodies, and
 //! malformed public inputs, witnesses and seeds at the byte-level entry points.
 
-mod common;
+use crate::common;
 
 use priv_stark_proof::{
     ProofError,

@@ -3,7 +3,7 @@
 //! message at a time and batched; and a whole proof made with them is byte for byte the proof a
 //! configuration of Plonky3's own BLAKE3 types makes.
 
-mod common;
+use crate::common;
 
 use p3_blake3::Blake3;
 use p3_challenger::{HashChallenger, SerializingChallenger64};

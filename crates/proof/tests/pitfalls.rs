@@ -1,7 +1,7 @@
 //! One test per item of the verifier-pitfall checklist (stark-facts.md §9). Each tampers with a
 //! decoded proof (or the inputs) in the way the pitfall describes and asserts the exact error.
 
-mod common;
+use crate::common;
 
 use p3_field::PrimeCharacteristicRing;
 use priv_stark_core::{Domain, Felt, sponge::initial_state};

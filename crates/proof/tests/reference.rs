@@ -2,7 +2,7 @@
 //! parameter set, the AIR digest, the public inputs and every proof byte; each round trip paired
 //! with must-fail twins (another public input, one flipped proof byte, a bad header).
 
-mod common;
+use crate::common;
 
 use priv_stark_proof::{
     air_digest::air_digest,

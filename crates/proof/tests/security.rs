@@ -1,7 +1,7 @@
 //! Every known parameter set's security, as Plonky3's estimator computes it, and the shape facts
 //! the estimate depends on.
 
-mod common;
+use crate::common;
 
 use priv_stark_proof::{
     encoding::HEADER_BYTES,

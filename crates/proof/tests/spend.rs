@@ -1,6 +1,6 @@
 //! Prove → verify round trips and every wrong statement, each asserting its exact error code.
 
-mod common;
+use crate::common;
 
 use p3_field::PrimeCharacteristicRing;
 use priv_stark_core::{Digest, Felt, notes::VALUE_LIMIT, tree::MerkleTree};

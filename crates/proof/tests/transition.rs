@@ -2,7 +2,7 @@
 //! separation from spend proofs, the soundness rules (conservation without wrapping, minimum
 //! output value, distinct nullifiers, outputs owned by the inputs' owner) and the parameter set.
 
-mod common;
+use crate::common;
 
 use std::sync::OnceLock;
 
@@ -575,7 +575,7 @@ fn the_golden_proof_verifies_and_its_twin_does_not() {
 }
 
 /// Regenerates the golden proof after a deliberate change:
-/// `cargo test -p priv-stark-proof --test transition -- --ignored regenerate_transition_fixture`.
+/// `cargo test -p priv-stark-proof --test proof -- --ignored regenerate_transition_fixture`.
 #[test]
 #[ignore = "writes test/fixtures/transition/"]
 fn regenerate_transition_fixture() {
