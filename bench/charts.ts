@@ -1042,6 +1042,37 @@ function gasChart(json: Fields): TopLevelSpec {
   };
 }
 
+/** The archive's bytes per settlement by store and path: the proof, and what the store adds to it. */
+function archiveChart(json: Fields): TopLevelSpec {
+  const parts: Fields[] = [];
+  for (const [i, value] of list(json.results, 'results').entries()) {
+    const r = fields(value, `results[${i}]`);
+    const row = `${text(r.store, `results[${i}].store`)}, ${text(r.path, `results[${i}].path`)}`;
+    const proof = num(r.proofBytes, `results[${i}].proofBytes`);
+    const archive = num(r.archiveBytesPerSettlement, `results[${i}].archiveBytesPerSettlement`);
+    const total = num(r.bytesPerSettlement, `results[${i}].bytesPerSettlement`);
+    parts.push({ row, part: 'the proof', bytes: proof });
+    parts.push({
+      row,
+      part: 'its archive row (digests, pages)',
+      bytes: Math.max(0, archive - proof),
+    });
+    parts.push({ row, part: 'the rest of the store', bytes: Math.max(0, total - archive) });
+  }
+  return {
+    ...frame('The proof archive: store bytes per settlement, its proof kept', json),
+    width: 420,
+    height: { step: 22 },
+    data: { values: parts },
+    mark: { type: 'bar', tooltip: true },
+    encoding: {
+      y: { field: 'row', type: 'nominal', sort: null, title: null },
+      x: { field: 'bytes', type: 'quantitative', stack: 'zero', title: 'bytes per settlement' },
+      color: { field: 'part', type: 'nominal', title: null },
+    },
+  };
+}
+
 export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = {
   proof: proofChart,
   core: coreChart,
@@ -1061,6 +1092,7 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   'builds-routes': buildsChart,
   gas: gasChart,
   linkage: linkageChart,
+  archive: archiveChart,
 };
 
 /** The Vega-Lite spec of bench `name`'s chart from its results JSON; refuses a malformed one. */
