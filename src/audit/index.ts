@@ -1,6 +1,7 @@
 /**
  * @module The audit's room: what anyone recomputes from the public log to check the operator's
- * attestations (docs/audit.md). So far the log digest and its canonical event encoding.
+ * attestations (docs/audit.md). So far the log digest, its canonical event encoding, and the
+ * digester that extends the pool's recorded digests checkpoint by checkpoint.
  */
 
 export {
@@ -17,3 +18,4 @@ export {
   nextLogDigest,
   proofHashOf,
 } from './log-digest.js';
+export { type DigestSource, extendLogDigests, LogDigestGapError } from './log-digester.js';

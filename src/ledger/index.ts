@@ -38,6 +38,7 @@ export {
   type LedgerOptions,
 } from './ledger.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
+export type { CheckpointCoverage, LogDigestRecord } from './log-digests.js';
 export { ARCHIVE_PAGE_SIZE, DEFAULT_PROOF_RETENTION_MS } from './proof-archive.js';
 export type { SettlementAccepted, SettlementInput, SettleResult } from './settle.js';
 export { openSqliteStore, type SqliteStoreOptions, sqlitePath } from './sqlite-store.js';

@@ -30,7 +30,14 @@ import {
   type ProofRow,
 } from './postgres-rows.js';
 import { archivedProofs, archiveState, pruneArchive } from './postgres-proof-archive.js';
+import {
+  checkpointCoverage,
+  latestLogDigest,
+  logDigests,
+  recordLogDigests,
+} from './postgres-log-digests.js';
 import { migrate, transaction } from './postgres-transaction.js';
+import type { CheckpointCoverage, LogDigestRecord } from './log-digests.js';
 import { PUBLISH_SQL, PUBLISHED_EVENTS_SQL, publishedStateOf } from './public-log.js';
 import type {
   ArchivedProof,
@@ -271,6 +278,22 @@ class PostgresStore implements PoolStore {
 
   archiveState(): Promise<ArchiveState> {
     return this.run('archive state', () => archiveState(this.pool));
+  }
+
+  checkpointCoverage(after: number, limit: number): Promise<CheckpointCoverage[]> {
+    return this.run('checkpoint coverage', () => checkpointCoverage(this.pool, after, limit));
+  }
+
+  logDigests(after: number, limit: number): Promise<LogDigestRecord[]> {
+    return this.run('log digests', () => logDigests(this.pool, after, limit));
+  }
+
+  latestLogDigest(): Promise<LogDigestRecord | null> {
+    return this.run('log digest', () => latestLogDigest(this.pool));
+  }
+
+  recordLogDigests(records: readonly LogDigestRecord[]): Promise<void> {
+    return this.run('log digest record', () => recordLogDigests(this.writes, records));
   }
 
   handedOver(reference: string): Promise<HandedOverProof | null> {

@@ -21,10 +21,11 @@ export const DEFAULT_PROOF_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
  * with its checkpoint). `archive_state`: how far whole pages were pruned, and the last event
  * applied before the archive existed (its proof was not kept), so a reader can tell the two gaps
  * apart from a missing proof. `checkpoints_time` finds the last checkpoint before a retention
- * cutoff. PostgreSQL stores the proofs uncompressed (`EXTERNAL`): they do not compress.
+ * cutoff. `log_digests`: the log digest after each checkpoint's events (`log-digests.ts`).
+ * PostgreSQL stores the proofs uncompressed (`EXTERNAL`): they do not compress.
  */
 export const PROOF_ARCHIVE_MIGRATION = {
-  name: 'proof archive',
+  name: 'proof archive and log digests',
   sqlite: `
     CREATE TABLE proof_archive (
       event_id INTEGER PRIMARY KEY,
@@ -39,7 +40,12 @@ export const PROOF_ARCHIVE_MIGRATION = {
     );
     INSERT INTO archive_state (id, pruned_through, legacy_events)
       SELECT 1, 0, COALESCE(MAX(id), 0) FROM events;
-    CREATE INDEX checkpoints_time ON checkpoints (created_at, seq);`,
+    CREATE INDEX checkpoints_time ON checkpoints (created_at, seq);
+    CREATE TABLE log_digests (
+      seq INTEGER PRIMARY KEY,
+      events INTEGER NOT NULL,
+      digest TEXT NOT NULL
+    );`,
   postgres: `
     CREATE TABLE proof_archive (
       event_id BIGINT PRIMARY KEY,
@@ -55,7 +61,12 @@ export const PROOF_ARCHIVE_MIGRATION = {
     );
     INSERT INTO archive_state (id, pruned_through, legacy_events)
       SELECT 1, 0, COALESCE(MAX(id), 0) FROM events;
-    CREATE INDEX checkpoints_time ON checkpoints (created_at, seq);`,
+    CREATE INDEX checkpoints_time ON checkpoints (created_at, seq);
+    CREATE TABLE log_digests (
+      seq BIGINT PRIMARY KEY,
+      events BIGINT NOT NULL,
+      digest TEXT NOT NULL
+    );`,
 } as const;
 
 /** The archive's statements, per dialect (parameters in the order each comment gives). */

@@ -20,6 +20,8 @@ import { PoolUnavailableError, unavailable } from './errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 import { planGroup } from './group-plan.js';
 import { publishedStateOf, unpublishedSums } from './public-log.js';
+import type { CheckpointCoverage, LogDigestRecord } from './log-digests.js';
+import { SqliteLogDigests } from './sqlite-log-digests.js';
 import { SqliteProofArchive } from './sqlite-proof-archive.js';
 import {
   type CheckpointRow,
@@ -223,6 +225,7 @@ class SqliteStore implements PoolStore {
   private readonly pruneTx;
   private readonly archive: SqliteProofArchive;
   private readonly archivePruneTx;
+  private readonly digests: SqliteLogDigests;
   private readonly stateTx;
   private readonly publishedTx;
   private readonly emptyRoot: DigestHex;
@@ -239,6 +242,7 @@ class SqliteStore implements PoolStore {
   ) {
     this.sql = prepareStatements(db);
     this.archive = new SqliteProofArchive(db);
+    this.digests = new SqliteLogDigests(db);
     this.archivePruneTx = db.transaction((before: number, pageSize: number) =>
       this.archive.prune(before, pageSize),
     );
@@ -439,6 +443,25 @@ class SqliteStore implements PoolStore {
 
   archiveState(): Promise<ArchiveState> {
     return this.run('archive state', () => this.archive.gaps());
+  }
+
+  checkpointCoverage(after: number, limit: number): Promise<CheckpointCoverage[]> {
+    return this.run('checkpoint coverage', () => this.digests.coverage(after, limit));
+  }
+
+  logDigests(after: number, limit: number): Promise<LogDigestRecord[]> {
+    return this.run('log digests', () => this.digests.digests(after, limit));
+  }
+
+  latestLogDigest(): Promise<LogDigestRecord | null> {
+    return this.run('log digest', () => this.digests.latest());
+  }
+
+  recordLogDigests(records: readonly LogDigestRecord[]): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    if (this.closed) return Promise.reject(new PoolUnavailableError('the pool store is closed'));
+    if (this.writer) return this.writer.call('recordLogDigests', [records]);
+    return this.run('log digest record', () => this.digests.record(records));
   }
 
   handedOver(reference: string): Promise<HandedOverProof | null> {

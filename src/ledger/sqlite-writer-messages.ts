@@ -15,6 +15,12 @@ export interface WriterData {
 
 /** A call from the main thread (`close` is the farewell before the thread is stopped). */
 export interface WriterJob {
-  readonly method: 'apply' | 'checkpoint' | 'pruneProofs' | 'pruneArchive' | 'close';
+  readonly method:
+    | 'apply'
+    | 'checkpoint'
+    | 'pruneProofs'
+    | 'pruneArchive'
+    | 'recordLogDigests'
+    | 'close';
   readonly args: readonly unknown[];
 }

@@ -51,5 +51,7 @@ serveJobs<WriterJob>(async ({ method, args }) => {
       return store.pruneProofs(args[0] as number);
     case 'pruneArchive':
       return store.pruneArchive(args[0] as number, args[1] as number);
+    case 'recordLogDigests':
+      return store.recordLogDigests(args[0] as Parameters<PoolStore['recordLogDigests']>[0]);
   }
 });

@@ -12,6 +12,7 @@
  */
 
 import type { DigestHex, Frontier, ProofReference } from '../core/index.js';
+import type { CheckpointCoverage, LogDigestRecord } from './log-digests.js';
 
 /** The tree arithmetic a store needs from the core (frontier appends in O(depth)). */
 export interface TreeHasher {
@@ -445,6 +446,14 @@ export interface PoolStore {
   pruneArchive(before: number, pageSize: number): Promise<ArchivePrune>;
   /** Where the archive's gaps are: what was pruned, and what came before it existed. */
   archiveState(): Promise<ArchiveState>;
+  /** Checkpoints with `seq > after`, oldest first, at most `limit`, with the events each published up to. */
+  checkpointCoverage(after: number, limit: number): Promise<CheckpointCoverage[]>;
+  /** Recorded log digests with `seq > after`, oldest first, at most `limit` (`log-digests.ts`). */
+  logDigests(after: number, limit: number): Promise<LogDigestRecord[]>;
+  /** The newest recorded log digest, `null` before the first. */
+  latestLogDigest(): Promise<LogDigestRecord | null>;
+  /** Records log digests; one already recorded for a checkpoint stands (several nodes agree). */
+  recordLogDigests(records: readonly LogDigestRecord[]): Promise<void>;
   /** Throws `PoolUnavailableError` unless the store answers. */
   ping(): Promise<void>;
   /** Releases connections and files. Idempotent. */

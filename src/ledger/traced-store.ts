@@ -52,6 +52,11 @@ export function tracedStore(store: PoolStore): PoolStore {
     pruneArchive: (before, pageSize) =>
       call('pruneArchive', () => store.pruneArchive(before, pageSize)),
     archiveState: () => call('archiveState', () => store.archiveState()),
+    checkpointCoverage: (after, limit) =>
+      call('checkpointCoverage', () => store.checkpointCoverage(after, limit)),
+    logDigests: (after, limit) => call('logDigests', () => store.logDigests(after, limit)),
+    latestLogDigest: () => call('latestLogDigest', () => store.latestLogDigest()),
+    recordLogDigests: (records) => call('recordLogDigests', () => store.recordLogDigests(records)),
     ping: () => call('ping', () => store.ping()),
     close: () => store.close(),
   };

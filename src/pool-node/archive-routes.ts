@@ -3,18 +3,33 @@
  * — the proofs of the published events of a fixed page of positions, served like the public log's
  * pages (`public-pages.ts`: immutable once full, revalidated while filling), or 410
  * `archive_pruned` once the page passed the retention (a page is pruned whole, never in part) —
- * and `GET /archive/state`, how far it reaches. Positions and proofs only: nothing times an
- * arrival, and a proof is zero-knowledge.
+ * and `GET /archive/state`, how far it reaches; and `GET /digests?page=`, the log digest the node
+ * recorded after each checkpoint (`log-digest-timer.ts`). Positions, proofs and digests only:
+ * nothing times an arrival, and a proof is zero-knowledge.
  */
 
 import type { FastifyInstance } from 'fastify';
 
 import type { Ledger } from '../ledger/ledger.js';
-import { archivePageSchema, archiveStateSchema } from './archive-schema.js';
-import { cachePage, IMMUTABLE, PAGE_SIZES, pageWindow } from './public-pages.js';
+import { archivePageSchema, archiveStateSchema, digestsPageSchema } from './archive-schema.js';
+import { cachePage, IMMUTABLE, NO_STORE, PAGE_SIZES, pageWindow } from './public-pages.js';
 
-/** Registers `GET /archive` and `GET /archive/state`. */
+/** Registers `GET /archive`, `GET /archive/state` and `GET /digests`. */
 export function registerArchive(app: FastifyInstance, ledger: Ledger): void {
+  app.get<{ Querystring: { page: string } }>(
+    '/digests',
+    { schema: digestsPageSchema },
+    async (request, reply) => {
+      const size = PAGE_SIZES.checkpoints;
+      const at = Number(request.query.page) * size;
+      const digests = await ledger.store.logDigests(at, size);
+      // Recorded in order with no gaps: a page of a full thousand never changes; a shorter one
+      // grows with the digester, so nothing keeps it.
+      reply.header('cache-control', digests.length === size ? IMMUTABLE : NO_STORE);
+      return { digests, next: digests.at(-1)?.seq ?? at };
+    },
+  );
+
   app.get<{ Querystring: { page: string } }>(
     '/archive',
     { schema: archivePageSchema },

@@ -74,3 +74,35 @@ export const archiveStateSchema = {
   querystring: NoQuery,
   response: { 200: ArchiveStateSchema, ...readErrors() },
 };
+
+/** What `GET /digests?page=` answers. */
+export const DigestsPageSchema = Type.Object({
+  digests: Type.Array(
+    Type.Object({
+      seq: count('the checkpoint'),
+      events: count('the events published up to it'),
+      digest: digest('the log digest after them (docs/audit.md)'),
+    }),
+  ),
+  next: count('the seq to read after'),
+});
+
+/** A page of recorded log digests. */
+export type DigestsPage = Static<typeof DigestsPageSchema>;
+
+/** `GET /digests?page=`. */
+export const digestsPageSchema = {
+  description:
+    'the log digest the node recorded after each checkpoint: page p holds seq 1000p + 1 onwards (immutable once full)',
+  querystring: Type.Object(
+    {
+      page: Type.String({
+        pattern: '^(0|[1-9][0-9]{0,9})$',
+        description: 'a fixed page: checkpoints 1000 × page + 1 onwards',
+        example: '0',
+      }),
+    },
+    { additionalProperties: false },
+  ),
+  response: { 200: DigestsPageSchema, ...readErrors() },
+};

@@ -27,6 +27,7 @@ import { listenerOptions, type PoolNodeLogger, registerBodiesAndLog } from './li
 import { operatorGuard } from './operator-auth.js';
 import { registerPayouts } from './payout-routes.js';
 import { registerArchive } from './archive-routes.js';
+import { keepLogDigests, LOG_DIGEST_INTERVAL_MS } from './log-digest-timer.js';
 import { registerHead, registerPages } from './read-routes.js';
 import { type ReplyCounter, registerReplyMetrics } from './reply-metrics.js';
 import { PAGE_LIMITS } from './schema-parts.js';
@@ -81,6 +82,11 @@ export interface PoolNodeOptions {
    * source, the operator's `POST /withdrawals/:id/:status` is refused with `chain_payouts_only`.
    */
   readonly payoutRail?: Pick<PayoutRail, 'refusal'> | undefined;
+  /**
+   * How often the node extends its recorded log digests, ms (`log-digest-timer.ts`; default
+   * 5000; 0: never — another node on the same store keeps them).
+   */
+  readonly logDigestIntervalMs?: number | undefined;
 }
 
 /**
@@ -107,6 +113,8 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
   registerHead(app, ledger, options.depositSource);
   registerPages(app, ledger);
   registerArchive(app, ledger);
+  const digestEvery = options.logDigestIntervalMs ?? LOG_DIGEST_INTERVAL_MS;
+  if (digestEvery > 0) keepLogDigests(app, ledger, digestEvery);
   registerDeposit(app, {
     ledger,
     authorize: operatorOnly,

@@ -1,7 +1,8 @@
 // The proof archive's public pages (GET /archive?page=, GET /archive/state) on a pool node on
 // loopback: the proofs of a page of published positions with the anchor and context they were bound
 // to; a full page immutable, the filling page revalidated; a pruned page 410 for good, the pages
-// after it still served; the query checked as sent.
+// after it still served; the query checked as sent. And the node's recorded log digests
+// (GET /digests?page=), equal to what a reader folds from the events and archive pages.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore, randomDigest } from '../../src/core/index.js';
-import { Ledger, openStore, type PoolStore } from '../../src/ledger/index.js';
+import { digestHex, logDigest, proofHashOf } from '../../src/audit/index.js';
+import { Ledger, openStore, type PoolEvent, type PoolStore } from '../../src/ledger/index.js';
 import { buildPoolNode, PAGE_SIZES } from '../../src/pool-node/index.js';
 import { depositOp, settlementOp } from '../ledger/helpers/ops.js';
 
@@ -32,13 +34,17 @@ afterEach(async () => {
   closers = [];
 });
 
-async function startNode(name: string): Promise<{ url: string; ledger: Ledger; store: PoolStore }> {
+async function startNode(
+  name: string,
+  logDigestIntervalMs = 0,
+): Promise<{ url: string; ledger: Ledger; store: PoolStore }> {
   const store = await openStore(core, { dataDir: join(dir, name) });
   const ledger = new Ledger({ core, store, checkpointIntervalMs: 600_000 });
   const app: FastifyInstance = await buildPoolNode({
     ledger,
     operatorToken: 'operator-token-0123456789',
     logger: false,
+    logDigestIntervalMs,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   closers.push(
@@ -143,7 +149,35 @@ describe('the proof archive over HTTP', () => {
 
   it('checks the query as sent: a page number and nothing else', async () => {
     const node = await startNode('query');
-    for (const query of ['', '?page=x', '?page=01', '?page=0&after=3', '?page=-1'])
+    for (const query of ['', '?page=x', '?page=01', '?page=0&after=3', '?page=-1']) {
       expect((await get(`${node.url}/archive${query}`)).status, query).toBe(400);
+      expect((await get(`${node.url}/digests${query}`)).status, query).toBe(400);
+    }
+  });
+
+  it('records a log digest after each checkpoint, equal to what a reader folds from the pages', async () => {
+    const node = await startNode('digests', 50);
+    await node.store.apply([depositOp()], Date.now());
+    await settle(node.store, 3);
+    await node.ledger.checkpoint();
+    let page: Json = null;
+    for (let i = 0; i < 100 && !(page?.digests.length > 0); i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      page = (await get(`${node.url}/digests?page=0`)).json;
+    }
+    expect(page.digests).toHaveLength(1);
+    expect(page.digests[0]).toMatchObject({ seq: 1, events: 4 });
+    // The reader's side: the events page and the archive page, folded from genesis.
+    const events = (await get(`${node.url}/events?page=0`)).json.events as PoolEvent[];
+    const proofs = new Map<number, Uint8Array>(
+      (await get(`${node.url}/archive?page=0`)).json.proofs.map((p: Json) => [
+        p.id,
+        new Uint8Array(Buffer.from(p.proof, 'base64')),
+      ]),
+    );
+    const folded = logDigest(
+      events.map((event) => ({ event, proofHash: proofHashOf(proofs.get(event.id) ?? null) })),
+    );
+    expect(page.digests[0].digest).toBe(digestHex(folded));
   });
 });

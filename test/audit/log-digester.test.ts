@@ -1,0 +1,99 @@
+// The pool's recorded log digests (src/audit/log-digester.ts) on both stores: after each
+// checkpoint, the digest of the public log up to its last event, each event with its archived
+// proof's hash — equal to what a reader recomputes from the published events and the archive, from
+// genesis, whatever the steps it was extended in; an event rewritten in the store afterwards no
+// longer recomputes to it (the twin); a proof missing where one is needed stops the digester.
+
+import { describe, expect, it } from 'vitest';
+
+import {
+  digestHex,
+  extendLogDigests,
+  LogDigestGapError,
+  logDigest,
+  proofHashOf,
+} from '../../src/audit/index.js';
+import { randomDigest } from '../../src/core/index.js';
+import type { PoolStore, StoreOp } from '../../src/ledger/index.js';
+import { postgresAvailable } from '../../testkit/postgres.js';
+import { depositOp, settlementOp } from '../ledger/helpers/ops.js';
+import { rawSql } from '../ledger/helpers/raw-sql.js';
+import { STORE_KINDS, storeHarness } from '../ledger/helpers/stores.js';
+
+const NOW = 1_800_000_000_000;
+
+const kinds = STORE_KINDS.filter(
+  (kind) => kind === 'sqlite' || postgresAvailable() || process.env.CI,
+);
+
+/** The digest of the first `events` positions, recomputed from the public pages alone. */
+async function recomputed(store: PoolStore, events: number): Promise<string> {
+  const log = await store.publishedEvents(0, events);
+  const proofs = new Map((await store.archivedProofs(0, events)).map((p) => [p.id, p.proof]));
+  return digestHex(
+    logDigest(
+      log.map((event) => ({ event, proofHash: proofHashOf(proofs.get(event.id) ?? null) })),
+    ),
+  );
+}
+
+describe.each(kinds)('the log digests on the %s store', (kind) => {
+  const h = storeHarness(kind);
+
+  /** A group of a deposit and two settlements, each settlement with its own proof bytes. */
+  const group = (tag: number): StoreOp[] => {
+    const [root, ctx] = [randomDigest(), randomDigest()];
+    return [
+      depositOp(),
+      settlementOp(h.core(), { proof: { root, ctx, bytes: new Uint8Array([tag, 1]) } }),
+      settlementOp(h.core(), { proof: { root, ctx, bytes: new Uint8Array([tag, 2]) } }),
+    ];
+  };
+
+  it('records after each checkpoint what a reader recomputes from the pages, however it was extended', async () => {
+    const { store } = await h.fresh();
+    expect(await extendLogDigests(store)).toEqual([]);
+    await store.apply(group(1), NOW);
+    await store.checkpoint(NOW, 0);
+    await store.apply(group(2), NOW + 1);
+    await store.checkpoint(NOW + 1, 0);
+    const first = await extendLogDigests(store);
+    expect(first.map((r) => [r.seq, r.events])).toEqual([
+      [1, 3],
+      [2, 6],
+    ]);
+    for (const r of first) expect(r.digest).toBe(await recomputed(store, r.events));
+    // Later checkpoints extend from the newest record; a second node finds nothing left.
+    await store.apply(group(3), NOW + 2);
+    await store.checkpoint(NOW + 2, 0);
+    const [third] = await extendLogDigests(store);
+    expect(third).toEqual({ seq: 3, events: 9, digest: await recomputed(store, 9) });
+    expect(await extendLogDigests(store)).toEqual([]);
+    expect(await store.logDigests(0, 10)).toEqual([...first, third]);
+    expect(await store.latestLogDigest()).toEqual(third);
+  });
+
+  it('must-fail twin: an event rewritten after its digest no longer recomputes to it', async () => {
+    const { store, config } = await h.fresh();
+    await store.apply(group(1), NOW);
+    await store.checkpoint(NOW, 0);
+    const [recorded] = await extendLogDigests(store);
+    expect(await recomputed(store, 3)).toBe(recorded!.digest);
+    // The operator inflates a settlement's amount straight in the store.
+    await rawSql(kind, config, `UPDATE events SET amount = '999999' WHERE kind = 'settlement'`);
+    expect(await recomputed(store, 3)).not.toBe(recorded!.digest);
+  });
+
+  it('stops at a proof the archive should hold but does not; an event older than the archive folds in without one', async () => {
+    const { store, config } = await h.fresh();
+    await store.apply(group(1), NOW);
+    await store.checkpoint(NOW, 0);
+    await rawSql(kind, config, 'DELETE FROM proof_archive');
+    await expect(extendLogDigests(store)).rejects.toBeInstanceOf(LogDigestGapError);
+    expect(await store.logDigests(0, 10)).toEqual([]);
+    // The same events, applied before the archive existed: no proof hash, and a digest.
+    await rawSql(kind, config, 'UPDATE archive_state SET legacy_events = 3');
+    const [legacy] = await extendLogDigests(store);
+    expect(legacy).toEqual({ seq: 1, events: 3, digest: await recomputed(store, 3) });
+  });
+});
