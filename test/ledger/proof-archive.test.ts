@@ -5,7 +5,13 @@
 import { describe, expect, it } from 'vitest';
 
 import { type DigestHex, randomDigest } from '../../src/core/index.js';
-import { type PoolStore, settlementId, type TransitionOp } from '../../src/ledger/index.js';
+import {
+  ARCHIVE_PAGE_SIZE,
+  Ledger,
+  type PoolStore,
+  settlementId,
+  type TransitionOp,
+} from '../../src/ledger/index.js';
 import { postgresAvailable } from '../../testkit/postgres.js';
 import { depositOp, handOverOp, settlementOp } from './helpers/ops.js';
 import { STORE_KINDS, storeHarness } from './helpers/stores.js';
@@ -140,5 +146,41 @@ describe.each(kinds)('the proof archive on the %s store', (kind) => {
     expect(await store.pruneArchive(NOW + 3_600_001, 2)).toEqual({ prunedThrough: 4, dropped: 0 });
     expect(await store.pruneArchive(NOW, 2)).toEqual({ prunedThrough: 4, dropped: 0 });
     expect((await archived(store)).map(([id]) => id)).toEqual([5, 6, 7]);
+  });
+
+  it("the ledger's timer prunes the pages past the retention, once the clock passes it — and not before", async () => {
+    const { store } = await h.fresh();
+    const core = h.core();
+    const [root, ctx] = [randomDigest(), randomDigest()];
+    let now = NOW;
+    const day = 86_400_000;
+    const ledger = new Ledger({
+      core,
+      store,
+      clock: () => now,
+      checkpointIntervalMs: 20,
+      proofRetentionMs: day,
+    });
+    const ops = Array.from({ length: ARCHIVE_PAGE_SIZE + 1 }, (_, i) =>
+      settlementOp(core, { proof: { root, ctx, bytes: bytes(i % 200) } }),
+    );
+    await store.apply(ops, now);
+    await ledger.checkpoint();
+    const waitForTicks = () => new Promise((resolve) => setTimeout(resolve, 200));
+    try {
+      ledger.start();
+      // Within the retention: every proof stays.
+      now += day - 60_000;
+      await waitForTicks();
+      expect((await store.archiveState()).prunedThrough).toBe(0);
+      // Past it: the full page goes, the position after it stays.
+      now += 2 * 60_000;
+      for (let i = 0; i < 50 && (await store.archiveState()).prunedThrough === 0; i += 1)
+        await waitForTicks();
+      expect(await store.archiveState()).toMatchObject({ prunedThrough: ARCHIVE_PAGE_SIZE });
+      expect((await archived(store)).map(([id]) => id)).toEqual([ARCHIVE_PAGE_SIZE + 1]);
+    } finally {
+      await ledger.stop();
+    }
   });
 });
