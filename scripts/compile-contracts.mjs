@@ -93,6 +93,9 @@ export function compileContracts(root = ROOT) {
           deployedBytecode: `0x${compiled.evm.deployedBytecode.object}`,
         };
         files.set(`contracts/artifacts/${contractName}.json`, json(artifact));
+        // The production contracts' ABIs alone, for auditors and other clients (contracts/abi/).
+        if (sourceName.startsWith('contracts/src/'))
+          files.set(`contracts/abi/${contractName}.json`, json(compiled.abi));
         if (unit.exported.includes(contractName)) exported.push(artifact);
       }
     }

@@ -13,6 +13,7 @@ import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/Signa
 import {CanonicalDigest} from "./CanonicalDigest.sol";
 import {DelayedParameters} from "./DelayedParameters.sol";
 import {IReceiveWithAuthorization} from "./IReceiveWithAuthorization.sol";
+import {PoolAttestations} from "./PoolAttestations.sol";
 import {RollingPayoutCap} from "./RollingPayoutCap.sol";
 
 /// @title The escrow that backs a priv-stark pool with one ERC-20 (USDC on Base)
@@ -31,8 +32,9 @@ import {RollingPayoutCap} from "./RollingPayoutCap.sol";
 ///   funds: no function does but `payout`, `reclaim` and the deposits themselves.
 /// * ACCEPTOR_ROLE accepts and declines Pending deposits. PAYOUT_ROLE pays out from custody,
 ///   within the cap. PAUSER_ROLE pauses and unpauses deposits and payouts — never reclaims.
-/// * ATTESTER_ROLE is reserved for the pool's audit: the keys whose attestations of the pool's
-///   state auditors accept, read through `hasRole`. No function of this contract checks it.
+/// * ATTESTER_ROLE posts the operator's attestations of the pool's log (`attest`,
+///   PoolAttestations): claims kept in order, each later than the last, checked by the audit, not
+///   here. It moves no funds, so a pause does not stop it.
 /// * The relayer has no role: anyone may relay a gasless deposit (and is paid its fee by the
 ///   depositor's signed `value − amount`) or a signed reclaim (the funds go to the depositor).
 ///
@@ -45,7 +47,8 @@ contract PrivStarkEscrow is
     ReentrancyGuardTransient,
     EIP712,
     DelayedParameters,
-    RollingPayoutCap
+    RollingPayoutCap,
+    PoolAttestations
 {
     using SafeERC20 for IERC20;
 
@@ -85,7 +88,7 @@ contract PrivStarkEscrow is
     bytes32 public constant PAYOUT_ROLE = keccak256("PAYOUT_ROLE");
     /// @notice Pauses and unpauses deposits and payouts.
     bytes32 public constant PAUSER_ROLE = keccak256("PAUSER_ROLE");
-    /// @notice Reserved for the pool's audit (attestations); no function here checks it.
+    /// @notice Posts the operator's attestations of the pool's log.
     bytes32 public constant ATTESTER_ROLE = keccak256("ATTESTER_ROLE");
 
     /// @notice Amounts are below 2^62: what the pool's notes hold.
@@ -350,6 +353,21 @@ contract PrivStarkEscrow is
     /// @notice What could be paid out now under the cap.
     function payoutAllowance() external view returns (uint256) {
         return _payoutAllowance(parameter(Parameter.PayoutCapPerDay));
+    }
+
+    // --- attestations ----------------------------------------------------------------------------
+
+    /// @notice The operator's claim at checkpoint `seq` (PoolAttestations): `root`, the log digest
+    /// after its events, `totals` (deposited, withdrawn, paid out, refunded) and the Merkle root of
+    /// the withdrawals not yet paid. Later than the latest, or it reverts.
+    function attest(
+        uint64 seq,
+        bytes32 root,
+        bytes32 logDigest,
+        uint128[4] calldata totals,
+        bytes32 unpaidRoot
+    ) external onlyRole(ATTESTER_ROLE) {
+        _attest(seq, root, logDigest, totals, unpaidRoot);
     }
 
     // --- pause and parameters -------------------------------------------------------------------

@@ -515,6 +515,8 @@ describe('roles and the admin', () => {
       'acceptDefaultAdminTransfer()',
       'acceptDeposits(uint256[],uint256[])',
       'applyParameterChange(uint8)',
+      // A claim, no funds (escrow-attest.test.ts).
+      'attest(uint64,bytes32,bytes32,uint128[4],bytes32)',
       'beginDefaultAdminTransfer(address)',
       'cancelDefaultAdminTransfer()',
       'cancelParameterChange(uint8)',

@@ -34,6 +34,8 @@ describe('the committed contract artifacts', () => {
           `contracts/artifacts/${u.name}.input.json`,
           ...u.contracts.map((c) => `contracts/artifacts/${c}.json`),
         ]),
+        // The production contract's ABI alone, for auditors and other clients.
+        'contracts/abi/PrivStarkEscrow.json',
       ].sort(),
     );
     for (const [path, text] of files) expect(read(path), path).toBe(text);
