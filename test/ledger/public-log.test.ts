@@ -190,6 +190,7 @@ describe.each(kinds)('the public log on the %s store', (kind) => {
       config,
       `DROP TABLE proof_archive;
        DROP TABLE archive_state;
+       DROP TABLE log_digests;
        DROP INDEX checkpoints_time;
        DELETE FROM schema_migrations WHERE version = 7;
        DROP INDEX events_position;
