@@ -1,6 +1,6 @@
 // The proof archive's cost (docs/audit.md, "Proof archive"): bytes a settlement adds to the store
-// with its proof kept, on the embedded SQLite store and a throwaway PostgreSQL 15, side by side, and
-// what that makes a day and a retention window at 10 and 1,000 payments/s. The settlements carry
+// with its proof kept, on the embedded SQLite store and a throwaway PostgreSQL 15, side by side,
+// and what that makes a day and a retention window at 10 and 1,000 payments/s. The settlements carry
 // real spend proofs (proved here from fixture notes, then each reused under fresh nullifiers: a
 // store keeps bytes, it verifies nothing) in groups as the group committer writes them; a compact
 // settlement's proof is kept by copying its hand-over's row, an inline one's from the op, so both

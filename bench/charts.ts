@@ -1042,7 +1042,7 @@ function gasChart(json: Fields): TopLevelSpec {
   };
 }
 
-/** The archive's bytes per settlement by store and path: the proof, and what the store adds to it. */
+/** The archive's bytes per settlement by store and path: the proof, and what the store adds. */
 function archiveChart(json: Fields): TopLevelSpec {
   const parts: Fields[] = [];
   for (const [i, value] of list(json.results, 'results').entries()) {

@@ -259,7 +259,7 @@ export class Ledger {
     return this.store.proofCount();
   }
 
-  /** Archived proofs of the published positions in `(after, after + limit]` (`proof-archive.ts`). */
+  /** Archived proofs of published positions in `(after, after + limit]` (`proof-archive.ts`). */
   archivedProofs(after: number, limit: number): Promise<ArchivedProof[]> {
     return this.store.archivedProofs(after, limit);
   }

@@ -106,7 +106,7 @@ const WRITE_GROUP = `WITH l AS (INSERT INTO leaves (idx, commitment) SELECT * FR
                                   paid_out_total = $31, refunded_total = $32
              WHERE id = 1`;
 
-/** Writes a plan that changed something: its archived proofs, its rows, its new head `h`, its proofs. */
+/** Writes a plan that changed something: archived proofs, rows, the new head `h`, hand-overs. */
 export async function writeGroup(client: pg.PoolClient, plan: Plan, h: Head): Promise<void> {
   const e = plan.events;
   // The archive first: its copies of stored hand-overs must read them before the write drops them.

@@ -1,10 +1,10 @@
 /**
  * @module The writer thread of the SQLite store: a worker that owns a connection of its own and
- * runs the store's writes (`apply`, `checkpoint`, the prunes) for the main thread. better-sqlite3 is
- * synchronous, so a commit — its fsync included — would otherwise stop the main thread's event
- * loop; here it stops only this thread, and the main thread keeps verifying and queueing the next
- * group meanwhile. Durability is unchanged: a write resolves on the main thread only after this
- * thread's commit returned.
+ * runs the store's writes (`apply`, `checkpoint`, the prunes, the log digests) for the main
+ * thread. better-sqlite3 is synchronous, so a commit — its fsync included — would otherwise stop
+ * the main thread's event loop; here it stops only this thread, and the main thread keeps
+ * verifying and queueing the next group meanwhile. Durability is unchanged: a write resolves on
+ * the main thread only after this thread's commit returned.
  */
 
 import { parentPort, workerData } from 'node:worker_threads';

@@ -329,7 +329,7 @@ export interface StoreState {
   readonly checkpoint: Checkpoint | null;
 }
 
-/** An archived proof of the public log (`GET /archive`), with the inputs its event does not show. */
+/** An archived proof (`GET /archive`), with the public inputs its event does not show. */
 export interface ArchivedProof extends ProofBinding {
   /** The position of the event it was applied with (the public log's id). */
   readonly id: number;
@@ -446,7 +446,10 @@ export interface PoolStore {
   pruneArchive(before: number, pageSize: number): Promise<ArchivePrune>;
   /** Where the archive's gaps are: what was pruned, and what came before it existed. */
   archiveState(): Promise<ArchiveState>;
-  /** Checkpoints with `seq > after`, oldest first, at most `limit`, with the events each published up to. */
+  /**
+   * Checkpoints with `seq > after`, oldest first, at most `limit`, with the events each published
+   * up to.
+   */
   checkpointCoverage(after: number, limit: number): Promise<CheckpointCoverage[]>;
   /** Recorded log digests with `seq > after`, oldest first, at most `limit` (`log-digests.ts`). */
   logDigests(after: number, limit: number): Promise<LogDigestRecord[]>;

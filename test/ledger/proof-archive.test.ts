@@ -82,7 +82,7 @@ describe.each(kinds)('the proof archive on the %s store', (kind) => {
       [positionOf(byReference.nullifier)!, 3],
     ];
     expect(await archived(store)).toEqual(expected.sort((a, b) => a[0] - b[0]));
-    // The deposit has none, and every archived proof carries the anchor and context it was bound to.
+    // The deposit has none; every archived proof carries the anchor and context it was bound to.
     const deposit = events.find((e) => e.kind === 'deposit')!;
     const all = await store.archivedProofs(0, 100);
     expect(all.map((a) => a.id)).not.toContain(deposit.id);
