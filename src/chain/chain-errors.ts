@@ -25,7 +25,9 @@ export type ChainErrorCode =
   /** The escrow's deployment block could not be found. */
   | 'deploy_block_unknown'
   /** The escrow refused the acceptor's batch as a whole (its key lacks the role). */
-  | 'acceptance_refused';
+  | 'acceptance_refused'
+  /** The escrow refused an attestation otherwise than as not newer (the key lacks the role). */
+  | 'attestation_refused';
 
 /** A chain failure with a stable {@link ChainErrorCode}. */
 export class ChainError extends Error {

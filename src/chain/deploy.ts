@@ -36,6 +36,7 @@ export const ESCROW_ROLES = {
   acceptor: 'ACCEPTOR_ROLE',
   payout: 'PAYOUT_ROLE',
   pauser: 'PAUSER_ROLE',
+  attester: 'ATTESTER_ROLE',
 } as const;
 
 /** A role {@link deployEscrow} grants. */

@@ -14,7 +14,7 @@ import { type Hex, isAddressEqual } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 
 /** The roles a pool node holds a hot key for, each its own key and nonce sequence. */
-export const HOT_ROLES = ['acceptor', 'payout', 'relayer'] as const;
+export const HOT_ROLES = ['acceptor', 'payout', 'relayer', 'attester'] as const;
 
 /** A hot role. */
 export type HotRole = (typeof HOT_ROLES)[number];

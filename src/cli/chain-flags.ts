@@ -21,6 +21,7 @@ export const CHAIN_OPTIONS = {
   token: { type: 'string' },
   'deploy-block': { type: 'string' },
   'relayer-fee': { type: 'string' },
+  'attest-interval-ms': { type: 'string' },
 } as const;
 
 /** The chain flags' lines of a usage text. */
@@ -28,7 +29,7 @@ export const CHAIN_FLAGS_USAGE = `  --chain-rpc URL             back the pool wi
                               endpoint (CHAIN_RPC_URL); needs --escrow
   --escrow ADDRESS            the escrow contract (ESCROW_ADDRESS)
   --operator-key-file FILE    the pool node's hot key(s): FILE for every role, or role=FILE
-                              (acceptor, payout, relayer), repeatable (OPERATOR_KEY_FILE,
+                              (acceptor, payout, relayer, attester), repeatable (OPERATOR_KEY_FILE,
                               comma-separated; or the key in OPERATOR_KEY); mode 0600 or stricter
   --confirmations N           when an acceptance is final: N confirmations, safe or finalized
                               (CHAIN_CONFIRMATIONS, 10)
@@ -38,7 +39,10 @@ export const CHAIN_FLAGS_USAGE = `  --chain-rpc URL             back the pool wi
   --deploy-block N            the escrow's deployment block (ESCROW_DEPLOY_BLOCK; found on chain
                               otherwise)
   --relayer-fee N             atomic units the relayer key takes per gasless deposit it relays
-                              (RELAYER_FEE, 0)`;
+                              (RELAYER_FEE, 0)
+  --attest-interval-ms N      how often the attester key posts the latest checkpoint's attestation
+                              to the escrow (ATTEST_INTERVAL_MS, 3600000; 0: only when asked,
+                              priv-stark pool attest)`;
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -103,6 +107,7 @@ export function chainConfig(
     'token',
     'deploy-block',
     'relayer-fee',
+    'attest-interval-ms',
   ];
   if (rpc === undefined && escrow === undefined) {
     if (Array.isArray(files) || refinements.some((flag) => values[flag] !== undefined))
@@ -147,5 +152,10 @@ export function chainConfig(
       600_000,
     ),
     relayerFee: relayerFee(text(values, 'relayer-fee', env.RELAYER_FEE)),
+    attestIntervalMs: whole(
+      text(values, 'attest-interval-ms', env.ATTEST_INTERVAL_MS),
+      '--attest-interval-ms',
+      30 * 86_400_000,
+    ),
   };
 }

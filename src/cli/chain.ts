@@ -3,7 +3,7 @@
  *
  *   chain deploy --rpc URL --key-file FILE [--token ADDRESS] [--confirmations N] [--reclaim-delay S]
  *                [--min-deposit X] [--payout-cap-per-day X] [--admin-delay S]
- *                [--acceptor ADDRESS] [--payout ADDRESS] [--pauser ADDRESS]
+ *                [--acceptor ADDRESS] [--payout ADDRESS] [--pauser ADDRESS] [--attester ADDRESS]
  *   chain mint --rpc URL --token ADDRESS --to ADDRESS --amount X [--key-file FILE]
  *
  * Amounts are atomic units, or whole tokens with a decimal point (`token-amount.ts`). With `--json`
@@ -20,7 +20,7 @@ import { CliFailure, type CliIo, stdio } from './cli-io.js';
 import { AmountFlagError, isWholeTokens, parseTokenAmount } from './token-amount.js';
 
 export const CHAIN_USAGE = `  chain deploy --rpc URL --key-file FILE [--token ADDRESS] [--confirmations N] [--reclaim-delay S]
-               [--min-deposit X] [--payout-cap-per-day X] [--admin-delay S] [--acceptor|--payout|--pauser ADDRESS]
+               [--min-deposit X] [--payout-cap-per-day X] [--admin-delay S] [--acceptor|--payout|--pauser|--attester ADDRESS]
                     deploys the escrow (the deploying key is its admin; on chain 31337 without --token
                     also the test token) and grants the hot roles to the addresses given; prints
                     {"chainId","escrow","token","deployBlock"} (defaults: 1 confirmation, reclaim
@@ -65,6 +65,7 @@ function parseChainArgs(args: string[]) {
       acceptor: { type: 'string' },
       payout: { type: 'string' },
       pauser: { type: 'string' },
+      attester: { type: 'string' },
       json: { type: 'boolean' },
     },
     strict: true,
@@ -160,7 +161,7 @@ async function deploy(values: ChainValues, io: CliIo): Promise<number> {
   const keyFile = required('--key-file', values['key-file']);
   const token = addressFlag('--token', values.token);
   const roles = Object.fromEntries(
-    (['acceptor', 'payout', 'pauser'] as const)
+    (['acceptor', 'payout', 'pauser', 'attester'] as const)
       .map((role) => [role, addressFlag(`--${role}`, values[role])] as const)
       .filter(([, address]) => address !== undefined),
   );

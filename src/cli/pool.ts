@@ -46,6 +46,11 @@ export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--
                     records a payout step: paying before paying, then paid, or failed (the owner gets
                     the exit's refund note back); the withdrawal id is the payment's idempotency key;
                     a pool backed by a chain refuses steps by hand (chain_payouts_only): its payout sender records them
+  pool attest [--json] [--url URL] [--token T] [--data-dir D]
+                    has a chain pool's node post the attestation of its latest checkpoint to the escrow
+                    now, with its attester key (--operator-key-file attester=FILE): checkpoint, root,
+                    log digest, totals and the unpaid withdrawals' root; exit 1 when refused (no_attester,
+                    attestation_failed), 0 when posted or already attested
   deposit --amount N --pre 0x… [--url URL] [--token T] [--data-dir D]
                     shield N atomic units to a precommitment H_PRE(owner, rho) (operator token required)`;
 
@@ -237,6 +242,42 @@ async function payout(argv: string[]): Promise<number> {
   }
 }
 
+async function attest(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { ...OPERATOR_OPTIONS, json: { type: 'boolean' } },
+    strict: true,
+  });
+  const token = operatorToken(values);
+  if (!token) {
+    process.stderr.write(
+      'pool attest: no operator token (--token, POOL_OPERATOR_TOKEN, --data-dir)\n',
+    );
+    return 2;
+  }
+  try {
+    const report = await new PoolNodeClient(values.url ?? defaultUrl(), { token }).attest();
+    if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+    else if (report.outcome === 'no_checkpoint')
+      process.stdout.write('no checkpoint yet: nothing to attest\n');
+    else
+      process.stdout.write(
+        `${report.outcome === 'attested' ? `attested checkpoint ${report.seq} in ${report.tx} (block ${report.block}, ${report.gasUsed} gas)` : `checkpoint ${report.seq} is attested already`}\n` +
+          `  root ${report.root}\n  log digest ${report.logDigest}\n  unpaid root ${report.unpaidRoot} (${report.unpaid} withdrawals)\n` +
+          `  totals: deposited ${report.totals?.deposited}, withdrawn ${report.totals?.withdrawn}, paid out ${report.totals?.paidOut}, refunded ${report.totals?.refunded}\n`,
+      );
+    return 0;
+  } catch (error) {
+    if (error instanceof PoolNodeError && error.code !== 'pool_unreachable') {
+      if (values.json)
+        process.stdout.write(`${JSON.stringify({ error: error.code, message: error.message })}\n`);
+      process.stderr.write(`attestation refused: ${error.code}: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
 /** `priv-stark pool <subcommand>`. */
 export async function poolCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -249,6 +290,8 @@ export async function poolCommand(argv: string[]): Promise<number> {
       return withdrawals(rest);
     case 'payout':
       return payout(rest);
+    case 'attest':
+      return attest(rest);
     default:
       process.stderr.write(
         `unknown pool command: ${(sub ?? '').slice(0, 40)}\nusage:\n${POOL_USAGE}\n`,

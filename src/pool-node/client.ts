@@ -7,6 +7,7 @@
  * carrying the node's stable `error` code, or `pool_unreachable` when no reply came.
  */
 
+import type { AttestReport } from './attest-route.js';
 import type { DigestHex } from '../core/digest.js';
 import type { PayoutStatus } from '../ledger/store.js';
 import type { HandOverReply, HandOverRequest } from './handover-schema.js';
@@ -120,6 +121,11 @@ export class PoolNodeClient {
   /** Records a payout step of a withdrawal ({@link PoolNodeOperatorClient.payout}). */
   payout(withdrawalId: string, status: PayoutStatus): Promise<PayoutReply> {
     return this.operator.payout(withdrawalId, status);
+  }
+
+  /** Posts an attestation now ({@link PoolNodeOperatorClient.attest}). */
+  attest(): Promise<AttestReport> {
+    return this.operator.attest();
   }
 
   /** Shields `amount` to the precommitment `pre` ({@link PoolNodeOperatorClient.deposit}). */

@@ -29,6 +29,7 @@ export type {
 } from './operator-schemas.js';
 export type { CheckpointsPage, EventsPage, LeavesPage } from './read-schemas.js';
 export type { ArchivePage, ArchiveStateReply } from './archive-schema.js';
+export type { AttestReport, AttestResult, Attester } from './attest-route.js';
 export { PoolNodeWalletClient } from './wallet-client.js';
 export { PoolNodeChainClient } from './chain-client.js';
 export type {

@@ -1,12 +1,13 @@
 /**
  * @module The operator's client of the devnet pool node: the calls that need the operator token —
- * deposits (shield funds to a wallet's precommitment) and the payout process's feed and steps for
- * exits (docs/pool.md, "Exits and payouts"). The token travels as a bearer header, checked by the
+ * deposits (shield funds to a wallet's precommitment), the payout process's feed and steps for
+ * exits (docs/pool.md, "Exits and payouts") and an attestation on demand (docs/audit.md). The token travels as a bearer header, checked by the
  * node before it reads a body. The bodies and replies are the node's own types
  * (`operator-schemas.ts`).
  */
 
 import type { PayoutStatus } from '../ledger/store.js';
+import type { AttestReport } from './attest-route.js';
 import { PoolNodeConnection, type PoolNodeConnectionOptions, pageQuery } from './node-request.js';
 import type {
   DepositReceipt,
@@ -59,6 +60,17 @@ export class PoolNodeOperatorClient {
    */
   payout(withdrawalId: string, status: PayoutStatus): Promise<PayoutReply> {
     return this.connection.request(`/withdrawals/${withdrawalId}/${status}`, {
+      method: 'POST',
+      headers: { authorization: this.authorization },
+    });
+  }
+
+  /**
+   * Has the node post the attestation of its latest checkpoint now (operator token required).
+   * @throws PoolNodeError `no_attester` (a devnet pool, or no attester key), `attestation_failed`
+   */
+  attest(): Promise<AttestReport> {
+    return this.connection.request('/attest', {
       method: 'POST',
       headers: { authorization: this.authorization },
     });

@@ -27,6 +27,7 @@ import { listenerOptions, type PoolNodeLogger, registerBodiesAndLog } from './li
 import { operatorGuard } from './operator-auth.js';
 import { registerPayouts } from './payout-routes.js';
 import { registerArchive } from './archive-routes.js';
+import { type Attester, registerAttest } from './attest-route.js';
 import { keepLogDigests, LOG_DIGEST_INTERVAL_MS } from './log-digest-timer.js';
 import { registerHead, registerPages } from './read-routes.js';
 import { type ReplyCounter, registerReplyMetrics } from './reply-metrics.js';
@@ -87,6 +88,11 @@ export interface PoolNodeOptions {
    * 5000; 0: never — another node on the same store keeps them).
    */
   readonly logDigestIntervalMs?: number | undefined;
+  /**
+   * A chain pool's attester (with the attester key): `POST /attest` has it post now. Without one
+   * the route answers `no_attester`.
+   */
+  readonly attester?: Attester | undefined;
 }
 
 /**
@@ -133,6 +139,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     authorize: operatorOnly,
     chainBacked: options.depositSource !== undefined || options.payoutRail !== undefined,
   });
+  registerAttest(app, { authorize: operatorOnly, attester: options.attester });
   if (options.depositRelay)
     await registerChainRoutes(app, { relay: options.depositRelay, limits: options.handOver });
   return app;

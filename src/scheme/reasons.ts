@@ -50,8 +50,8 @@ export type Reason = keyof typeof REASONS;
 /**
  * Reasons of the pool node's own routes, beside the facilitator's table: the ledger's deposits
  * (the operator's route, refused with `chain_deposits_only` in a chain-backed pool), the payout
- * steps (the operator's, refused with `chain_payouts_only` there) and proof
- * hand-overs (compact payments). The facilitator never answers them (`tree_full` on a
+ * steps (the operator's, refused with `chain_payouts_only` there), proof hand-overs (compact
+ * payments) and the operator's attestation on demand (`no_attester`, `attestation_failed`). The facilitator never answers them (`tree_full` on a
  * settlement is its `pool_unavailable`). `proof_store_full` comes with `Retry-After`.
  */
 export const POOL_NODE_REASONS = {
@@ -110,6 +110,14 @@ export const POOL_NODE_REASONS = {
   merchant_relay_handovers_only: {
     status: 400,
     message: "the merchant's relay takes proof hand-overs only: no transfers, transitions or exits",
+  },
+  no_attester: {
+    status: 409,
+    message: 'this pool node posts no attestations: it needs a chain pool and an attester key',
+  },
+  attestation_failed: {
+    status: 502,
+    message: 'the attestation could not be posted on the chain, retry later',
   },
 } as const satisfies Record<string, ReasonEntry>;
 

@@ -57,6 +57,11 @@ export interface ChainServiceConfig {
   readonly watcherLeaseTtlMs?: number | undefined;
   /** Atomic units the relayer takes per relayed deposit (`--relayer-fee`, `RELAYER_FEE`, 0). */
   readonly relayerFee?: bigint | undefined;
+  /**
+   * Between the attester's attestations, ms (`--attest-interval-ms`, `ATTEST_INTERVAL_MS`, hourly;
+   * 0: only on demand). Without an attester key there are none.
+   */
+  readonly attestIntervalMs?: number | undefined;
 }
 
 /** The chain as checked at start, with what talks to it. */

@@ -336,6 +336,19 @@ export async function startService(
           })
         : null;
     if (payouts) closers.push(() => payouts.close());
+    // The attester too, with the attester key (docs/audit.md, "Attestations").
+    const attesterLog: { target: null | import('./attest-wiring.js').AttesterLog['target'] } = {
+      target: null,
+    };
+    const attester =
+      chain && config.chain && keys
+        ? (await import('./attest-wiring.js')).chainAttester(chain, config.chain, {
+            ledger,
+            keys,
+            log: attesterLog,
+          })
+        : null;
+    if (attester) closers.push(() => attester.stop());
 
     let facilitatorUrl: string | null = null;
     let metricsUrl: string | null = null;
@@ -436,6 +449,7 @@ export async function startService(
         ),
         depositSource: watcher ?? undefined,
         payoutRail: payouts?.sender.rail,
+        attester: attester ?? undefined,
         depositRelay:
           chain && config.chain && keys
             ? await (await import('./relay-wiring.js')).depositRelay(chain, config.chain, keys)
@@ -459,6 +473,7 @@ export async function startService(
         watcherLog.target = node.log.child({ component: 'deposit-watcher' });
         watcher.start(wiring.watcherSink(chain, { core, ledger }));
       }
+      attesterLog.target = node.log.child({ component: 'attester' });
       if (payouts) {
         payouts.log.target = node.log.child({ component: 'payout-sender' });
         payouts.start();

@@ -29,7 +29,7 @@ export interface ChainStack {
   readonly poolUrl: string;
   readonly facilitatorUrl: string;
   readonly profile: ChainNetworkProfile;
-  /** The operator's address (acceptor, payout, relayer). */
+  /** The operator's address (acceptor, payout, relayer, attester). */
   readonly operator: Address;
   /** Polls the watcher until every deposit the escrow holds is shielded and in a checkpoint. */
   shieldAll(): Promise<void>;
@@ -38,13 +38,19 @@ export interface ChainStack {
   close(): Promise<void>;
 }
 
-/** Starts a chain pool over a new escrow on the shared node, the relayer taking `fee`. */
-export async function chainStack(options: { fee?: bigint } = {}): Promise<ChainStack> {
+/**
+ * Starts a chain pool over a new escrow on the shared node, the relayer taking `fee`; the operator's
+ * key holds the attester role too when `attester` (it is the attester key either way).
+ */
+export async function chainStack(
+  options: { fee?: bigint; attester?: boolean } = {},
+): Promise<ChainStack> {
   const f = await escrowFixture(sharedChain());
   const key: Hex = generatePrivateKey();
   const operator = privateKeyToAccount(key).address;
   await f.chain.test.setBalance({ address: operator, value: 10n ** 20n });
-  for (const role of ['ACCEPTOR_ROLE', 'PAYOUT_ROLE'] as const) {
+  const roles = ['ACCEPTOR_ROLE', 'PAYOUT_ROLE', ...(options.attester ? ['ATTESTER_ROLE'] : [])];
+  for (const role of roles as ('ACCEPTOR_ROLE' | 'PAYOUT_ROLE' | 'ATTESTER_ROLE')[]) {
     const id = await f.chain.public.readContract({
       address: f.escrow,
       abi: privStarkEscrowAbi,

@@ -54,6 +54,7 @@ const read = <T>(
 describe('chain deploy', () => {
   it('deploys the test token and the escrow on chain 31337, with the parameters and roles asked, and prints one JSON line', async () => {
     const acceptor = privateKeyToAccount(generatePrivateKey()).address;
+    const attester = privateKeyToAccount(generatePrivateKey()).address;
     const { code, out, err } = await run(
       'deploy',
       '--rpc',
@@ -68,6 +69,8 @@ describe('chain deploy', () => {
       '172800',
       '--acceptor',
       acceptor,
+      '--attester',
+      attester,
       '--json',
     );
     expect(err).toEqual([]);
@@ -84,6 +87,10 @@ describe('chain deploy', () => {
     expect(await read(escrow, privStarkEscrowAbi, 'reclaimDelay')).toBe(172_800n);
     const role = await read(escrow, privStarkEscrowAbi, 'ACCEPTOR_ROLE');
     expect(await read(escrow, privStarkEscrowAbi, 'hasRole', [role, acceptor])).toBe(true);
+    const attesting = await read(escrow, privStarkEscrowAbi, 'ATTESTER_ROLE');
+    expect(await read(escrow, privStarkEscrowAbi, 'hasRole', [attesting, attester])).toBe(true);
+    // Each address holds the role it was given, no other.
+    expect(await read(escrow, privStarkEscrowAbi, 'hasRole', [attesting, acceptor])).toBe(false);
     expect(await read(escrow, privStarkEscrowAbi, 'defaultAdmin')).toBe(deployer.address);
     expect(await read(line.token as Address, testUsdcAbi, 'name')).toBe('USD Coin');
     const deployedCode = await chain.public.getCode({

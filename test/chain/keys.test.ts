@@ -143,7 +143,7 @@ describe('loadOperatorKeys', () => {
   it('one file for every role, or a file per role (a role of its own wins)', () => {
     const [shared, payout] = [generatePrivateKey(), generatePrivateKey()];
     const all = loadOperatorKeys(parseKeyFileSpec([keyFile(shared)]), {});
-    expect(all.roles).toEqual(['acceptor', 'payout', 'relayer']);
+    expect(all.roles).toEqual(['acceptor', 'payout', 'relayer', 'attester']);
     expect(all.account('relayer')?.address).toBe(privateKeyToAccount(shared).address);
 
     const split = loadOperatorKeys(

@@ -113,6 +113,7 @@ const operatorCalls = (c: PoolNodeOperatorClient | PoolNodeClient) => [
   () => c.withdrawals(9, 20),
   () => c.payout(D, 'paying'),
   () => c.deposit('1000', D),
+  () => c.attest(),
 ];
 const operatorSent = (token: string): Sent[] => {
   const authorization = `Bearer ${token}`;
@@ -136,6 +137,7 @@ const operatorSent = (token: string): Sent[] => {
       headers: { ...json, authorization },
       body: JSON.stringify({ amount: '1000', pre: D }),
     },
+    { method: 'POST', url: `${URL}/attest`, headers: { authorization }, body: null },
   ];
 };
 

@@ -162,7 +162,7 @@ describe.each(kinds)('exits and payouts on the %s store', (kind) => {
     expect((await node.store.state()).withdrawnTotal).toBe('100000');
   });
 
-  it('keeps the payout routes for the operator and answers unknown ids', async () => {
+  it('keeps the payout routes for the operator and answers unknown ids; no attester on a devnet pool', async () => {
     const node = await startNode();
     expect((await call(node.url, '/withdrawals')).status).toBe(401);
     const id = `0x${'ab'.repeat(32)}`;
@@ -184,6 +184,12 @@ describe.each(kinds)('exits and payouts on the %s store', (kind) => {
       headers: operator,
     });
     expect(bad.status).toBe(400);
+    // The devnet pool posts no attestations: the operator's call is refused, and an anonymous one
+    // is unauthorized before that (test/chain/attester.test.ts posts them on a chain).
+    expect((await call(node.url, '/attest', { method: 'POST' })).status).toBe(401);
+    const attest = await call(node.url, '/attest', { method: 'POST', headers: operator });
+    expect(attest.status).toBe(409);
+    expect(attest.json.error).toBe('no_attester');
   });
 
   it('conserves value over random deposits, payments, merges, splits and exits (fast-check)', async () => {

@@ -82,10 +82,11 @@ describe('reason registry', () => {
   it("shares the pool's transition codes character for character", () => {
     const transition = LEDGER_REASONS.filter((r) => !Object.hasOwn(POOL_NODE_REASONS, r));
     for (const reason of transition) expect(Object.hasOwn(REASONS, reason)).toBe(true);
-    // The pool node's own reasons are the deposit, hand-over, exit and relay ones, none of them
+    // The pool node's own reasons are the deposit, hand-over, exit, relay and attestation ones, none of them
     // the facilitator's.
     expect(Object.keys(POOL_NODE_REASONS).sort()).toEqual([
       'amount_out_of_range',
+      'attestation_failed',
       'authorization_expired',
       'authorization_invalid',
       'chain_deposits_only',
@@ -96,6 +97,7 @@ describe('reason registry', () => {
       'invalid_destination',
       'merchant_relay_foreign',
       'merchant_relay_handovers_only',
+      'no_attester',
       'payout_conflict',
       'proof_store_full',
       'reclaim_refused',
