@@ -33,7 +33,12 @@ export const WALLET_CHAIN_USAGE = `  wallet deposit --amount X --evm-key-file FI
   wallet exit ... [--yes] [--wait [--timeout-ms T]] [--chain-rpc URL] [--json]
                     an exit of one of the wallet's deposit amounts, or to the account that funded it,
                     is refused unless --yes (both are public on chain and link the two); --wait: in a
-                    chain pool, waits for the payout (T ms, 600000) and prints its transaction`;
+                    chain pool, waits for the payout (T ms, 600000) and prints its transaction
+  wallet verify-backing [--chain-rpc URL] [--json]
+                    syncs, then checks the escrow's latest attestation (read from your own RPC, through
+                    the wallet's proxy when it has one) against the wallet's own tree: the attested
+                    root at the attested checkpoint, and which unspent notes it covers; exit 0 when the
+                    root matches, 1 when it does not or nothing is attested yet; says what it cannot show`;
 
 /** The flags these commands read. */
 export interface ChainWalletFlags {
@@ -249,6 +254,35 @@ export async function chainReclaim(
       `reclaimed deposit #${receipt.index}: ${receipt.amount} atomic units back to ${account.address} (${receipt.via}), transaction ${receipt.transaction}`,
     );
   return 0;
+}
+
+/**
+ * `wallet verify-backing`: the wallet's notes against the escrow's latest attestation.
+ * @returns 0 when the wallet's tree gives the attested root, 1 otherwise
+ */
+export async function chainVerifyBacking(
+  wallet: Wallet,
+  values: ChainWalletFlags,
+  io: CliIo,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  const rpc = rpcOf(values, env);
+  const { verifyBacking } = await import('../client/chain.js');
+  const report = await onChain(() => verifyBacking(wallet, { rpc }));
+  if (values.json) io.out(JSON.stringify(report));
+  else {
+    const a = report.attestation;
+    io.out(
+      report.ok
+        ? `backed: checkpoint ${a?.seq} attested on chain with root ${a?.root}, which the wallet's own tree gives at size ${report.checkpoint?.size}`
+        : `not shown: ${report.problems.join(', ')}${a ? ` (attestation of checkpoint ${a.seq}, root ${a.root})` : ''}`,
+    );
+    io.out(
+      `notes covered by the attestation: ${report.covered.notes} (${report.covered.value} atomic units); newer: ${report.notYetCovered.notes} (${report.notYetCovered.value})`,
+    );
+    for (const line of report.cannotShow) io.out(`cannot show: ${line}`);
+  }
+  return report.ok ? 0 : 1;
 }
 
 /**

@@ -50,6 +50,7 @@ import {
   payoutStart,
   WALLET_CHAIN_USAGE,
   waitForExitPayout,
+  chainVerifyBacking,
 } from './wallet-chain.js';
 import { TRANSPORT_FLAGS, TRANSPORT_USAGE, transportOptions } from './transport-flags.js';
 import { syncBeforeWrite } from './write-delay.js';
@@ -265,7 +266,16 @@ export async function walletCommand(
       return error.exitCode;
     }
     const line = refusalLine(error);
-    const refusing = ['transfer', 'split', 'ready', 'merge', 'exit', 'deposit', 'reclaim'];
+    const refusing = [
+      'transfer',
+      'split',
+      'ready',
+      'merge',
+      'exit',
+      'deposit',
+      'reclaim',
+      'verify-backing',
+    ];
     if (line === null || !refusing.includes(sub ?? '')) throw error;
     io.err(`priv-stark wallet ${sub}: ${line}`);
     return 1;
@@ -396,6 +406,12 @@ async function runWallet(
       io.out(`pre ${ticket.pre}`);
       io.out(`operator: priv-stark deposit --amount ${ticket.amount} --pre ${ticket.pre}`);
       return 0;
+    }
+    case 'verify-backing': {
+      const wallet = await Wallet.open({ core, ...where });
+      if (!where.network.chain)
+        throw new FlagError('wallet verify-backing is for a pool backed by an escrow on a chain');
+      return await chainVerifyBacking(wallet, values, io, env);
     }
     case 'reclaim': {
       const wallet = await Wallet.open({ core, ...where });

@@ -28,6 +28,8 @@ export const ESCROW_ABI = parseAbi([
   'function depositCount() view returns (uint256)',
   'function reclaim(uint256 index)',
   'function isPaid(bytes32 withdrawalId) view returns (bool)',
+  'struct Attestation { uint64 seq; uint40 attestedAt; bytes32 root; bytes32 logDigest; bytes32 unpaidRoot; uint128[4] totals; }',
+  'function latestAttestation() view returns (Attestation)',
   'event Deposited(uint256 indexed index, address indexed depositor, uint256 amount, bytes32 pre, address indexed relayer, uint256 fee)',
   'event Paid(bytes32 indexed withdrawalId, address indexed to, uint256 amount)',
   'error DepositBelowMinimum(uint256 amount, uint256 minDeposit)',

@@ -1,12 +1,20 @@
 /**
  * @module `priv-stark/client/chain`: a wallet's side of a pool backed by an escrow on an EVM chain —
- * deposits by signature through the pool's relayer or directly, reclaims, and waiting for an
- * exit's payout — with any viem `Account` (a `LocalAccount`, or a custom signer made with
+ * deposits by signature through the pool's relayer or directly, reclaims, waiting for an exit's
+ * payout, and checking the wallet's notes against the escrow's latest attestation — with any viem `Account` (a `LocalAccount`, or a custom signer made with
  * `toAccount`). A separate entry, so that a wallet that only pays (`priv-stark/client`) never loads
  * viem.
  */
 
 export { ESCROW_ABI, TOKEN_ABI } from './chain-abi.js';
+export {
+  type BackedWallet,
+  type BackingAccess,
+  type BackingProblem,
+  type BackingReport,
+  CANNOT_SHOW,
+  verifyBacking,
+} from './chain-backing.js';
 export {
   type ChainDepositOptions,
   type ChainDepositReceipt,

@@ -89,12 +89,15 @@ export class PoolTransport {
     this.mode = options.mode ?? 'private-first';
   }
 
-  /** A private way to the pool node for writes (a proxy or the caller's own fetch), or `null`. */
-  async privateFetch(): Promise<typeof fetch | null> {
-    if (this.options.fetch) return this.options.fetch;
+  /**
+   * A private way to `url` (default: the pool node's) — a proxy, or for the pool node the caller's
+   * own fetch — or `null`.
+   */
+  async privateFetch(url: string = this.options.poolUrl): Promise<typeof fetch | null> {
+    if (this.options.fetch && url === this.options.poolUrl) return this.options.fetch;
     if (!inNode()) return null;
     const { connectionFetch, proxyFor } = await import('./node-connection.js');
-    const proxy = proxyFor(new URL(this.options.poolUrl), this.options.proxy);
+    const proxy = proxyFor(new URL(url), this.options.proxy);
     return proxy === null ? null : connectionFetch(proxy);
   }
 

@@ -41,6 +41,7 @@ import type {
 } from './store.js';
 import { coversCurrentEpoch } from './wallet-anchor.js';
 import { type WalletContext, walletContext } from './wallet-context.js';
+import { type PublishedCheckpoint, publishedCheckpoint } from './published-checkpoint.js';
 import { type Balance, balanceOf, lockedNotes, payingNotes } from './wallet-notes.js';
 import type { CreateWalletOptions, WalletOptions } from './wallet-options.js';
 import {
@@ -137,6 +138,19 @@ export class Wallet {
    */
   poolWriteFetch(write: PoolWrite): Promise<typeof fetch> {
     return this.context.poolTransport.writeFetch(write);
+  }
+
+  /**
+   * The wallet's proxy to `url` (its `--pool-proxy` or the environment's, `NO_PROXY` honoured), or
+   * `null` without one: `wallet verify-backing` reads the user's RPC through it.
+   */
+  proxiedFetch(url: string): Promise<typeof fetch | null> {
+    return this.context.poolTransport.privateFetch(url);
+  }
+
+  /** Checkpoint `seq` from the public log's fixed page, with the wallet's own root at its size. */
+  publishedCheckpoint(seq: number): Promise<PublishedCheckpoint | null> {
+    return publishedCheckpoint(this.context, seq);
   }
 
   /** The spending key (whoever holds it can spend every note). */

@@ -6,7 +6,8 @@
 // spendable; an exit that links back to a deposit (its amount, the funding account) refused without
 // --yes and made with it; exit --wait printing the payout's transaction once the USDC arrived, and
 // saying so (exit 1) once the refund note is back when the payout failed (a blacklisted account);
-// reclaim of a declined deposit by signature through the relayer; and on the devnet, deposit still
+// reclaim of a declined deposit by signature through the relayer; verify-backing before and after the
+// pool's first attestation; and on the devnet, deposit still
 // prints the ticket (whole tokens accepted).
 
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +22,7 @@ import { privStarkEscrowAbi } from '../../src/chain/contract-artifacts.js';
 import { walletCommand } from '../../src/cli/wallet.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { Ledger, openStore } from '../../src/ledger/index.js';
-import { buildPoolNode } from '../../src/pool-node/index.js';
+import { buildPoolNode, PoolNodeClient } from '../../src/pool-node/index.js';
 import { paidEvents } from '../../testkit/payouts.js';
 import { type ChainStack, chainStack } from './chain-stack.js';
 import { balances } from './relay-harness.js';
@@ -34,7 +35,7 @@ let stack: ChainStack;
 
 beforeAll(async () => {
   core = await loadCore();
-  stack = await chainStack({ fee: FEE });
+  stack = await chainStack({ fee: FEE, attester: true });
 }, 120_000);
 
 afterAll(async () => {
@@ -248,6 +249,22 @@ describe('wallet deposit in a chain pool', () => {
     expect(await balances(stack.f, direct.account.address, stack.f.escrow, stack.operator)).toEqual(
       [before[0]! - 2_000_000n, before[1]! + 2_000_000n, before[2]!],
     );
+  });
+
+  it('verify-backing: exit 1 before the first attestation, then 0 with the attested root in the wallet’s tree', async () => {
+    await stack.shieldAll();
+    const before = await wallet(['verify-backing', '--wallet', path(), '--json']);
+    expect(before.status).toBe(1);
+    expect(JSON.parse(before.out[0]!)).toMatchObject({ ok: false, problems: ['not_attested'] });
+    const posted = await new PoolNodeClient(stack.poolUrl, {
+      token: 'chain-stack-operator-token-0123456789',
+    }).attest();
+    const after = await wallet(['verify-backing', '--wallet', path()]);
+    expect(after.status).toBe(0);
+    expect(after.out[0]).toBe(
+      `backed: checkpoint ${posted.seq} attested on chain with root ${posted.root}, which the wallet's own tree gives at size ${(await stack.service.ledger.publishedState()).checkpoint!.size}`,
+    );
+    expect(after.out.some((l) => l.startsWith('cannot show: '))).toBe(true);
   });
 
   it('the deposits are shielded; an exit linking back to them needs --yes; exit --wait prints the payout once the USDC arrived', async () => {
