@@ -224,7 +224,9 @@ function planTransition(draft: Draft, known: Known, op: TransitionOp): StoreOpRe
     recipient_note: op.outputs[1],
     nullifier_2: second,
     memo: op.memo.join(','),
-    refund: exit > 0n ? op.refund : null,
+    // A merge's or split's refund (a note of 0, never appended) too: a public input of its proof,
+    // which the archive serves beside the proof so anyone can verify it (docs/audit.md).
+    refund: op.refund,
   });
   const { root, ctx, bytes } = op.proof;
   draft.archive.push({ eventId: id, root, ctx, proof: bytes, reference: null });

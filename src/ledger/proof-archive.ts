@@ -78,7 +78,8 @@ export const ARCHIVE_SQL = {
     keepHandedOver: `INSERT INTO proof_archive (event_id, root, ctx, proof)
       SELECT ?, ?, ?, proof FROM proofs WHERE reference = ?`,
     /** after, last (positions) */
-    page: `SELECT e.position AS id, a.root, a.ctx, a.proof FROM events e
+    page: `SELECT e.position AS id, a.root, a.ctx, a.proof,
+      CASE WHEN e.kind = 'transition' THEN e.refund END AS refund FROM events e
       JOIN proof_archive a ON a.event_id = e.id
       WHERE e.position > ? AND e.position <= ? ORDER BY e.position`,
     state: 'SELECT pruned_through, legacy_events FROM archive_state WHERE id = 1',
@@ -98,7 +99,8 @@ export const ARCHIVE_SQL = {
       SELECT u.event_id, u.root, u.ctx, p.proof
       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS u(event_id, root, ctx, reference)
       JOIN proofs p ON p.reference = u.reference`,
-    page: `SELECT e.position AS id, a.root, a.ctx, a.proof FROM events e
+    page: `SELECT e.position AS id, a.root, a.ctx, a.proof,
+      CASE WHEN e.kind = 'transition' THEN e.refund END AS refund FROM events e
       JOIN proof_archive a ON a.event_id = e.id
       WHERE e.position > $1 AND e.position <= $2 ORDER BY e.position`,
     state: 'SELECT pruned_through, legacy_events FROM archive_state WHERE id = 1',
@@ -144,6 +146,7 @@ export interface ArchivePageRow {
   root: string;
   ctx: string;
   proof: Buffer;
+  refund: string | null;
 }
 
 /** An archive page's row as the store answers it. */
@@ -153,5 +156,6 @@ export function archivedProofOf(row: ArchivePageRow): ArchivedProof {
     root: row.root as DigestHex,
     ctx: row.ctx as DigestHex,
     proof: new Uint8Array(row.proof),
+    refund: (row.refund ?? null) as DigestHex | null,
   };
 }

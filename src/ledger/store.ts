@@ -334,6 +334,12 @@ export interface ArchivedProof extends ProofBinding {
   /** The position of the event it was applied with (the public log's id). */
   readonly id: number;
   readonly proof: Uint8Array;
+  /**
+   * A merge's or split's refund note (a note of 0, never appended): a public input of its proof
+   * that its event does not show. `null` for every other proof (a withdrawal's event shows its
+   * own), and for a merge or split applied before the archive kept it.
+   */
+  readonly refund: DigestHex | null;
 }
 
 /** What a prune of the proof archive did. */

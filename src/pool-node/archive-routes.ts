@@ -48,10 +48,11 @@ export function registerArchive(app: FastifyInstance, ledger: Ledger): void {
       const proofs = window.count > 0 ? await ledger.archivedProofs(window.at, window.count) : [];
       return {
         from: window.at,
-        proofs: proofs.map(({ id, root, ctx, proof }) => ({
+        proofs: proofs.map(({ id, root, ctx, proof, refund }) => ({
           id,
           root,
           ctx,
+          refund,
           proof: Buffer.from(proof).toString('base64'),
         })),
         next: window.at + window.count,

@@ -27,6 +27,10 @@ export const ArchivePageSchema = Type.Object({
       id: count('the position of the event the proof was applied with'),
       root: digest('the checkpoint root the proof is anchored to'),
       ctx: digest('the context digest it was verified against (a payment’s, a transition’s)'),
+      refund: Type.Union([digest(), Type.Null()], {
+        description:
+          'a merge’s or split’s refund note (a note of 0, never appended), the public input its event does not show; null otherwise',
+      }),
       proof: proofText(),
     }),
     {

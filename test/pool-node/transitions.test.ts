@@ -1,7 +1,8 @@
 // POST /transitions on the pool node (merge and split of notes, proven with the transition
 // statement), over real loopback listeners on both stores (a SQLite file and a throwaway
 // PostgreSQL 15): a wallet merges two deposits and splits a note privately, every note comes back
-// to a wallet restored from the key alone, the value is conserved; settle-once (a repost, copies at
+// to a wallet restored from the key alone, the value is conserved, and each archived proof verifies
+// again from the public event and archive page alone; settle-once (a repost, copies at
 // once, a note spent by a payment first); the binding (another expiry, another memo, a spend proof
 // in place of a transition proof); hostile bodies (fast-check) always a 4xx of the registry and
 // nothing applied. Each refusal has a twin that is applied.
@@ -10,6 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { UnpayableRequirementsError, Wallet } from '../../src/client/index.js';
+import { type DigestHex, randomDigest } from '../../src/core/index.js';
 import { POOL_NODE_REASONS, REASON_CODES } from '../../src/scheme/index.js';
 import { postgresAvailable } from '../../testkit/postgres.js';
 import { ledgerProblems } from '../ledger/helpers/invariants.js';
@@ -67,6 +69,40 @@ describe.each(kinds)('POST /transitions on the %s store', (kind) => {
     expect(await ledgerProblems(node.core, node.store)).toEqual([]);
     // Deposits − withdrawals (none) = unspent notes.
     expect((await node.store.state()).depositTotal).toBe('500000');
+    // Anyone verifies both proofs again from what is public: the published event and the archive
+    // page, which serves the refund note the event does not show (docs/audit.md); another refund
+    // does not verify (the twin).
+    const published = await node.store.publishedEvents(0, 100);
+    const page = (await (await fetch(`${node.url}/archive?page=0`)).json()) as {
+      proofs: {
+        id: number;
+        root: DigestHex;
+        ctx: DigestHex;
+        refund: DigestHex | null;
+        proof: string;
+      }[];
+    };
+    const merges = published.filter((e) => e.kind === 'transition');
+    expect(merges).toHaveLength(2);
+    for (const event of merges) {
+      if (event.kind !== 'transition') continue;
+      const archived = page.proofs.find((p) => p.id === event.id)!;
+      expect(archived.refund).toMatch(/^0x[0-9a-f]{64}$/);
+      const inputs = {
+        root: archived.root,
+        nullifiers: event.nullifiers,
+        outputs: event.outputs,
+        exit: '0',
+        ctx: archived.ctx,
+        memo: event.memo,
+        refund: archived.refund!,
+      };
+      const proof = new Uint8Array(Buffer.from(archived.proof, 'base64'));
+      expect(await node.core.verifyTransition(proof, inputs)).toEqual({ ok: true });
+      expect(
+        (await node.core.verifyTransition(proof, { ...inputs, refund: randomDigest() })).ok,
+      ).toBe(false);
+    }
   });
 
   it('applies once: a repost, copies at once, and a note a payment spent first', async () => {
