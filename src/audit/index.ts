@@ -1,7 +1,8 @@
 /**
  * @module The audit's room: what anyone recomputes from the public log to check the operator's
- * attestations (docs/audit.md). So far the log digest, its canonical event encoding, and the
- * digester that extends the pool's recorded digests checkpoint by checkpoint.
+ * attestations (docs/audit.md): the log digest, its canonical event encoding, the digester that
+ * extends the pool's recorded digests checkpoint by checkpoint, and the log audit with its
+ * finding codes.
  */
 
 export {
@@ -19,3 +20,17 @@ export {
   proofHashOf,
 } from './log-digest.js';
 export { type DigestSource, extendLogDigests, LogDigestGapError } from './log-digester.js';
+export {
+  EVIDENCE_PER_CODE,
+  FINDING_CODES,
+  type Finding,
+  type FindingCode,
+  Findings,
+} from './findings.js';
+export {
+  type AttestedClaim,
+  type AuditCore,
+  type AuditLogSource,
+  auditLog,
+  type LogAuditResult,
+} from './log-audit.js';
