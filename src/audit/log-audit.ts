@@ -56,8 +56,25 @@ export type AuditCore = Pick<
   'hashElements' | 'decodeAddress' | 'treeRootAsync' | 'verifySpend' | 'verifyTransition'
 >;
 
+/** What the log says of money, for the chain's half of the audit (`src/chain/chain-audit.ts`). */
+export interface LogFacts {
+  /** Each deposit's commitment: its position and amount. */
+  readonly deposits: ReadonlyMap<string, { readonly event: number; readonly amount: bigint }>;
+  /** Each withdrawal by id: amount, destination (CAIP-10), and whether it was refunded. */
+  readonly withdrawals: ReadonlyMap<
+    string,
+    {
+      readonly event: number;
+      readonly amount: bigint;
+      readonly destination: string;
+      refunded: boolean;
+    }
+  >;
+}
+
 /** What the log audit found and how far it got. */
 export interface LogAuditResult {
+  readonly facts: LogFacts;
   readonly findings: readonly Finding[];
   readonly counts: Readonly<Record<string, number>>;
   /** The latest attested checkpoint checked, and the last position it covers. */
@@ -90,6 +107,13 @@ class LogFold {
   readonly expected: ({ event: number; leaf: string } | undefined)[] = [];
   private readonly spent = new Map<string, number>();
   private readonly refunds = new Map<string, string>();
+  readonly facts = {
+    deposits: new Map<string, { event: number; amount: bigint }>(),
+    withdrawals: new Map<
+      string,
+      { event: number; amount: bigint; destination: string; refunded: boolean }
+    >(),
+  };
   readonly totals = { deposited: 0n, withdrawn: 0n, refunded: 0n };
   digest = GENESIS_LOG_DIGEST;
   position = 0;
@@ -116,6 +140,7 @@ class LogFold {
       case 'deposit':
         this.explain(e.index, e.commitment, e.id);
         this.totals.deposited += BigInt(e.amount);
+        this.facts.deposits.set(e.commitment, { event: e.id, amount: BigInt(e.amount) });
         return;
       case 'settlement':
         this.spend(e.nullifier, e.id);
@@ -135,11 +160,21 @@ class LogFold {
         if (e.kind === 'withdrawal') {
           this.totals.withdrawn += BigInt(e.amount);
           this.refunds.set(e.withdrawalId, e.refund);
+          this.facts.withdrawals.set(e.withdrawalId, {
+            event: e.id,
+            amount: BigInt(e.amount),
+            destination: e.destination,
+            refunded: false,
+          });
         }
         return;
       case 'refund':
         this.explain(e.index, e.commitment, e.id);
         this.totals.refunded += BigInt(e.amount);
+        {
+          const withdrawal = this.facts.withdrawals.get(e.withdrawalId);
+          if (withdrawal) withdrawal.refunded = true;
+        }
         // A refund appends the exit's proven refund note, of its amount, once.
         if (this.refunds.get(e.withdrawalId) !== e.commitment)
           this.findings.add('leaf_unexplained', {
@@ -252,15 +287,13 @@ export async function auditLog(
   const { prunedThrough, legacyThrough } = await source.archiveState();
   if (prunedThrough > 0)
     incomplete ??= `the archive was pruned through position ${prunedThrough}: digests from genesis cannot be recomputed`;
-  const last = targets.at(-1)?.events ?? Number.POSITIVE_INFINITY;
   let proofsVerified = 0;
   let next = 0;
   let checked: { seq: number; eventId: number } | null = null;
-  while (fold.position < last && incomplete === null) {
-    const events = await source.publishedEvents(
-      fold.position,
-      Math.min(PAGE, last - fold.position),
-    );
+  // The whole published log: the claims are checked where they fall, and the chain's half needs
+  // every deposit and withdrawal published so far.
+  while (incomplete === null) {
+    const events = await source.publishedEvents(fold.position, PAGE);
     if (events.length === 0) break;
     const proofs = await proofsOf(source, fold.position, events.length);
     const verdicts = await Promise.all(
@@ -299,6 +332,7 @@ export async function auditLog(
     incomplete = `the public log ends at position ${fold.position}, before attested checkpoint ${targets[next]!.claim.seq}`;
   await checkLeaves(core, source, fold, targets.slice(0, next));
   return {
+    facts: fold.facts,
     findings: fold.findings.list(),
     counts: fold.findings.countsByCode() as Record<string, number>,
     checkedUpTo: incomplete === null ? checked : null,
@@ -349,15 +383,14 @@ async function checkLeaves(
     leaves.push(...page);
     if (page.length < PAGE) break;
   }
-  // The leaves the audited events made: the tree up to the last checked checkpoint (every leaf
-  // when no attestation bounds the audit); later leaves are later events'.
-  const last = targets.at(-1);
-  const limit = last ? (last.checkpoint?.size ?? 0) : leaves.length;
-  for (let index = 0; index < Math.max(limit, fold.expected.length); index++) {
+  // Every leaf an event read explains; below the last attested size, every leaf must be explained
+  // (leaves past both belong to events published after the log was read).
+  const attested = targets.at(-1)?.checkpoint?.size ?? 0;
+  for (let index = 0; index < Math.max(attested, fold.expected.length); index++) {
     const want = fold.expected[index];
     const leaf = index < leaves.length ? leaves[index]! : null;
     if (want === undefined) fold.findings.add('leaf_unexplained', { index, leaf });
-    else if (index >= limit || leaf !== want.leaf)
+    else if (leaf !== want.leaf)
       fold.findings.add('leaf_unexplained', { index, event: want.event, leaf });
   }
   for (const { claim, checkpoint } of targets) {
