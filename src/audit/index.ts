@@ -33,4 +33,5 @@ export {
   type AuditLogSource,
   auditLog,
   type LogAuditResult,
+  type LogFacts,
 } from './log-audit.js';

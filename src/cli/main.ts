@@ -25,16 +25,19 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   demo: async (rest) => (await import('./demo.js')).demoCommand(rest),
   mcp: async (rest) => (await import('./mcp.js')).mcpCommand(rest),
   chain: async (rest) => (await import('./chain.js')).chainCommand(rest),
+  audit: async (rest) => (await import('./audit.js')).auditCommand(rest),
 };
 
 /** The top-level usage; only `help` and an unknown command need the subcommands' usage texts. */
 async function usage(): Promise<string> {
-  const [{ POOL_USAGE }, { WALLET_USAGE }, { MCP_USAGE }, { CHAIN_USAGE }] = await Promise.all([
-    import('./pool.js'),
-    import('./wallet.js'),
-    import('./mcp.js'),
-    import('./chain.js'),
-  ]);
+  const [{ POOL_USAGE }, { WALLET_USAGE }, { MCP_USAGE }, { CHAIN_USAGE }, { AUDIT_USAGE }] =
+    await Promise.all([
+      import('./pool.js'),
+      import('./wallet.js'),
+      import('./mcp.js'),
+      import('./chain.js'),
+      import('./audit.js'),
+    ]);
   return `usage: priv-stark <command>
 
 commands:
@@ -44,6 +47,7 @@ ${POOL_USAGE}
 ${WALLET_USAGE}
 ${MCP_USAGE}
 ${CHAIN_USAGE}
+${AUDIT_USAGE}
   demo [--payments N]
                     facilitator, pool node and a paywalled merchant in one process: funds a payer, pays N
                     times, the merchant spends what it received; each step with its timing

@@ -1,0 +1,155 @@
+/**
+ * @module `priv-stark audit`: anyone, with no secret, checks a pool against its escrow (docs/audit.md,
+ * "The audit") — the public log and archive from the pool node (`PublicLogReader`), the escrow's
+ * deposits, payouts, attestations and balance from the auditor's own RPC — trusting nothing the
+ * pool node says. Exit 0 only when everything up to the latest attestation was checked and nothing
+ * was found; 1 with findings; 2 when it could not complete (the RPC or the pool node unreachable, a
+ * missing page, a pruned archive, bad flags) — never 0 then.
+ */
+
+import { parseArgs } from 'node:util';
+
+import { CliFailure, type CliIo, stdio } from './cli-io.js';
+
+export const AUDIT_USAGE = `  audit --rpc URL --escrow ADDRESS --pool URL [--json] [--shield-deadline S] [--from-block N]
+                    checks the pool against its escrow with no secret: every archived proof verified,
+                    every leaf explained, nullifiers spent once, recipient notes, each attestation's log
+                    digest, root and totals recomputed; every shielded deposit accepted on chain with its
+                    amount, every accepted one shielded within S seconds (3600), every payout a
+                    withdrawal's, none also refunded, the escrow's balance covering what is owed; exit 0
+                    clean up to the latest attestation, 1 with findings, 2 when it could not complete`;
+
+/** The JSON report. */
+export interface AuditReport {
+  readonly ok: boolean;
+  readonly checkedUpTo: {
+    readonly seq: number;
+    readonly eventId: number;
+    readonly block: number;
+  } | null;
+  readonly findings: readonly {
+    readonly code: string;
+    readonly evidence: Record<string, unknown>;
+  }[];
+  readonly incomplete?: string;
+}
+
+function flags(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      rpc: { type: 'string' },
+      escrow: { type: 'string' },
+      pool: { type: 'string' },
+      json: { type: 'boolean' },
+      'shield-deadline': { type: 'string' },
+      'from-block': { type: 'string' },
+    },
+    strict: true,
+  });
+  const need = (name: 'rpc' | 'escrow' | 'pool') => {
+    const value = values[name];
+    if (value === undefined || value === '') throw new CliFailure(2, `--${name} is required`);
+    return value;
+  };
+  const rpc = need('rpc');
+  const pool = need('pool');
+  const escrow = need('escrow');
+  for (const [name, url] of [
+    ['--rpc', rpc],
+    ['--pool', pool],
+  ] as const)
+    if (!/^https?:\/\/[^\s]+$/.test(url)) throw new CliFailure(2, `${name} expects an http(s) URL`);
+  if (!/^0x[0-9a-fA-F]{40}$/.test(escrow))
+    throw new CliFailure(2, '--escrow expects an address (0x and 40 hex digits)');
+  const whole = (name: string, text: string | undefined, fallback: number) => {
+    if (text === undefined) return fallback;
+    if (!/^[0-9]{1,12}$/.test(text)) throw new CliFailure(2, `${name} expects a whole number`);
+    return Number(text);
+  };
+  return {
+    rpc,
+    pool,
+    escrow: escrow as `0x${string}`,
+    json: values.json === true,
+    shieldDeadlineS: whole('--shield-deadline', values['shield-deadline'], 3600),
+    fromBlock:
+      values['from-block'] === undefined ? null : whole('--from-block', values['from-block'], 0),
+  };
+}
+
+/** Runs the audit; the report, or a `CliFailure` of exit 2 when it cannot complete. */
+async function audit(f: ReturnType<typeof flags>): Promise<AuditReport> {
+  const [{ createPublicClient, http }, { loadCore }, { auditLog }, chain, { PublicLogReader }] =
+    await Promise.all([
+      import('viem'),
+      import('../core/index.js'),
+      import('../audit/index.js'),
+      import('../chain/chain-audit.js'),
+      import('../pool-node/public-log-reader.js'),
+    ]);
+  const { ChainError } = await import('../chain/chain-errors.js');
+  const { findDeployBlock } = await import('../chain/chain-binding.js');
+  const { PoolNodeError } = await import('../pool-node/index.js');
+  const core = await loadCore();
+  const client = createPublicClient({ transport: http(f.rpc, { retryCount: 1 }) });
+  try {
+    const from = f.fromBlock ?? (await findDeployBlock(client, f.escrow));
+    const facts = await chain.readChainFacts(client, f.escrow, from);
+    const log = await auditLog(core, new PublicLogReader(f.pool), facts.attestations);
+    const findings = [...log.findings, ...chain.chainFindings(core, log.facts, facts, f)];
+    const latest = facts.attestations.at(-1);
+    const checked =
+      log.checkedUpTo === null || latest === undefined
+        ? null
+        : { ...log.checkedUpTo, block: latest.block };
+    const complete =
+      log.incomplete === null && (latest === undefined || checked?.seq === latest.seq);
+    return {
+      ok: complete && findings.length === 0,
+      checkedUpTo: checked,
+      findings,
+      ...(complete
+        ? {}
+        : { incomplete: log.incomplete ?? 'not checked up to the latest attestation' }),
+    };
+  } catch (error) {
+    if (error instanceof ChainError) throw new CliFailure(2, `${error.code}: ${error.message}`);
+    if (error instanceof PoolNodeError) throw new CliFailure(2, `${error.code}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** `priv-stark audit`: the exit code. */
+export async function auditCommand(argv: string[], io: CliIo = stdio): Promise<number> {
+  try {
+    const f = flags(argv);
+    const report = await audit(f);
+    if (f.json) io.out(JSON.stringify(report));
+    else {
+      io.out(
+        report.ok
+          ? `clean: checked up to attestation ${report.checkedUpTo?.seq ?? '(none yet)'}`
+          : report.incomplete
+            ? `incomplete: ${report.incomplete}`
+            : `${report.findings.length} finding(s)`,
+      );
+      for (const finding of report.findings)
+        io.out(`${finding.code} ${JSON.stringify(finding.evidence)}`);
+    }
+    // Findings are evidence whether or not the rest could be checked; without any, an audit that
+    // did not reach the latest attestation is never clean.
+    if (report.findings.length > 0) return 1;
+    return report.ok ? 0 : 2;
+  } catch (error) {
+    if (error instanceof CliFailure) {
+      io.err(`priv-stark audit: ${error.message}`);
+      return error.exitCode;
+    }
+    if (error instanceof TypeError && 'code' in error) {
+      io.err(`priv-stark audit: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,185 @@
+// `priv-stark audit` against a chain pool on the shared node, as anyone runs it: no secret, the
+// pool node's public routes and the auditor's own RPC. A real pool — deposits through the escrow, a
+// wallet's exit paid out on chain, the attester's claim — audits clean (exit 0, checked up to the
+// attestation). Must-fail twins, one per chain code, each tampering the real store or the chain:
+// a payout the operator's payout key sends for no withdrawal, a deposit row written straight into
+// the store, a deposit accepted on chain and never shielded, a declined deposit shielded, a
+// shielded amount that is not the deposit's, a payout to another account than the withdrawal's,
+// and a withdrawal both paid and refunded — each found under its code (exit 1).
+
+import { type Hex, keccak256, toHex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type AuditReport, auditCommand } from '../../src/cli/audit.js';
+import { Wallet } from '../../src/client/index.js';
+import { commitmentOf } from '../../src/core/witness.js';
+import { loadCore, type PrivStarkCore, randomDigest } from '../../src/core/index.js';
+import { PoolNodeClient } from '../../src/pool-node/index.js';
+import { newAccount } from '../../testkit/chain.js';
+import { depositOp } from '../ledger/helpers/ops.js';
+import { type ChainStack, chainStack } from './chain-stack.js';
+import {
+  depositDirect,
+  depositIndexOf,
+  depositor,
+  escrowCall,
+  escrowRead,
+  tokenCall,
+} from './shared.js';
+
+const TOKEN = 'chain-stack-operator-token-0123456789';
+
+let core: PrivStarkCore;
+let stack: ChainStack;
+let wallet: Wallet;
+let rogue: Awaited<ReturnType<typeof newAccount>>;
+
+async function audit(...extra: string[]): Promise<{ code: number; report: AuditReport }> {
+  const out: string[] = [];
+  const code = await auditCommand(
+    [
+      '--rpc',
+      stack.f.chain.url,
+      '--escrow',
+      stack.f.escrow,
+      '--pool',
+      stack.poolUrl,
+      '--json',
+      ...extra,
+    ],
+    { out: (l) => out.push(l), err: (l) => out.push(l) },
+  );
+  return { code, report: JSON.parse(out[0]!) as AuditReport };
+}
+
+const codes = (report: AuditReport) => report.findings.map((f) => f.code);
+
+/** A deposit straight into the escrow by a new depositor: its index, amount and `pre`. */
+async function escrowDeposit(amount: bigint) {
+  const payer = await depositor(stack.f, amount);
+  const pre = randomDigest() as Hex;
+  await tokenCall(stack.f, payer, 'approve', [stack.f.escrow, amount]);
+  const index = depositIndexOf(await escrowCall(stack.f, payer, 'deposit', [amount, pre]));
+  return { index, amount, pre };
+}
+
+/** Grants `role` to the rogue account (the operator's own hot key, stolen or misused). */
+async function grant(role: 'ACCEPTOR_ROLE' | 'PAYOUT_ROLE') {
+  const id = await escrowRead<Hex>(stack.f, role);
+  await escrowCall(stack.f, stack.f.admin, 'grantRole', [id, rogue.address]);
+}
+
+const deadline = () => BigInt(Math.floor(Date.now() / 1000) + 3600);
+
+beforeAll(async () => {
+  core = await loadCore();
+  stack = await chainStack({ attester: true });
+  rogue = await newAccount(stack.f.chain);
+  wallet = await Wallet.create({ core, pool: stack.poolUrl, network: stack.profile });
+  const payer = await depositor(stack.f, 10_000_000n);
+  for (const amount of [3_000_000n, 2_000_000n]) {
+    const ticket = await wallet.depositTicket(amount.toString());
+    await depositDirect(stack.f, payer, amount, ticket.pre as Hex);
+  }
+  await stack.shieldAll();
+  await wallet.sync();
+  await wallet.exit(
+    `eip155:31337:${privateKeyToAccount(generatePrivateKey()).address}`,
+    500_000n,
+    {},
+  );
+  await stack.service.ledger.checkpoint();
+  await stack.payoutPass();
+  await stack.service.ledger.checkpoint();
+});
+afterAll(() => stack?.close());
+
+describe('priv-stark audit', () => {
+  it('a real pool audits clean up to its attestation (exit 0)', async () => {
+    const posted = await new PoolNodeClient(stack.poolUrl, { token: TOKEN }).attest();
+    expect(posted.outcome).toBe('attested');
+    const { code, report } = await audit();
+    expect(report.findings).toEqual([]);
+    expect(report).toMatchObject({
+      ok: true,
+      checkedUpTo: { seq: posted.seq, block: posted.block },
+    });
+    expect(code).toBe(0);
+  });
+});
+
+describe('must-fail twins: each tampering of the store or the chain is found under its code', () => {
+  it('a payout the payout key sends for no withdrawal: payout_without_withdrawal', async () => {
+    await grant('PAYOUT_ROLE');
+    const id = keccak256(toHex('no such withdrawal'));
+    await escrowCall(stack.f, rogue, 'payout', [id, rogue.address, 1000n, deadline()]);
+    const { code, report } = await audit();
+    expect(codes(report)).toContain('payout_without_withdrawal');
+    expect(code).toBe(1);
+  });
+
+  it('a deposit row written straight into the store: unbacked_deposit', async () => {
+    await stack.service.ledger.store.apply([depositOp({ amount: '777000' })], Date.now());
+    await stack.service.ledger.checkpoint();
+    expect(codes((await audit()).report)).toContain('unbacked_deposit');
+  });
+
+  it('a deposit accepted on chain and never shielded: unshielded_accepted_deposit past the deadline', async () => {
+    await grant('ACCEPTOR_ROLE');
+    const d = await escrowDeposit(1_234_000n);
+    await escrowCall(stack.f, rogue, 'acceptDeposits', [[d.index], []]);
+    const within = (await audit()).report;
+    expect(codes(within)).not.toContain('unshielded_accepted_deposit');
+    expect(codes((await audit('--shield-deadline', '0')).report)).toContain(
+      'unshielded_accepted_deposit',
+    );
+  });
+
+  it('a declined deposit shielded: shielded_reclaimed_deposit; a shielded amount not the deposit’s: deposit_mismatch', async () => {
+    const declined = await escrowDeposit(2_345_000n);
+    await escrowCall(stack.f, rogue, 'acceptDeposits', [[], [declined.index]]);
+    const accepted = await escrowDeposit(3_456_000n);
+    await escrowCall(stack.f, rogue, 'acceptDeposits', [[accepted.index], []]);
+    const cm = (d: { amount: bigint; pre: Hex }) => commitmentOf(core, d.amount.toString(), d.pre);
+    await stack.service.ledger.store.apply(
+      [
+        depositOp({ amount: declined.amount.toString(), commitment: cm(declined) }),
+        depositOp({ amount: '9999999', commitment: cm(accepted) }),
+      ],
+      Date.now(),
+    );
+    await stack.service.ledger.checkpoint();
+    const found = codes((await audit()).report);
+    expect(found).toContain('shielded_reclaimed_deposit');
+    expect(found).toContain('deposit_mismatch');
+  });
+
+  it('a payout to another account than the withdrawal’s: payout_mismatch; then refunded too: paid_and_refunded', async () => {
+    await wallet.sync();
+    const exit = await wallet.exit(
+      `eip155:31337:${privateKeyToAccount(generatePrivateKey()).address}`,
+      400_000n,
+    );
+    await stack.service.ledger.checkpoint();
+    await escrowCall(stack.f, rogue, 'payout', [
+      exit.transaction as Hex,
+      rogue.address,
+      400_000n,
+      deadline(),
+    ]);
+    expect(codes((await audit()).report)).toContain('payout_mismatch');
+    await stack.service.ledger.store.apply(
+      [{ kind: 'payout', withdrawalId: exit.transaction, status: 'paying' }],
+      Date.now(),
+    );
+    await stack.service.ledger.store.apply(
+      [{ kind: 'payout', withdrawalId: exit.transaction, status: 'failed' }],
+      Date.now(),
+    );
+    await stack.service.ledger.checkpoint();
+    const { code, report } = await audit();
+    expect(codes(report)).toContain('paid_and_refunded');
+    expect(code).toBe(1);
+  });
+});
