@@ -3,10 +3,14 @@ import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Suites outside test/chain/ that deploy on the chain project's shared node: the linkage test's
- * default run, whose deposits and exits are on chain.
+ * The linkage test's default run (issue 25's measure), which deploys on the shared chain node: a
+ * population at 10× whose wallets' syncs and proofs must keep up with the compressed epochs, so it
+ * runs in a group of its own after every other file (`sequence.groupOrder`). Beside the suites it
+ * read anchors two or more epochs behind the grid on a loaded machine ({0, 3, 86} payments current,
+ * one behind, more) and failed its pass on the anchor join; the must-fail twins stay in the first
+ * group (each is measured against its own 0.90 floor, not the pass).
  */
-const ON_THE_SHARED_NODE = ['test/privacy/linkage-defaults.test.ts'];
+const LINKAGE_DEFAULTS = ['test/privacy/linkage-defaults.test.ts'];
 
 export default defineConfig({
   test: {
@@ -30,7 +34,7 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/chain/**', ...ON_THE_SHARED_NODE],
+          exclude: [...configDefaults.exclude, 'test/chain/**', ...LINKAGE_DEFAULTS],
         },
       },
       // The chain suites (test/chain/): one local node shared by those that never rewrite
@@ -41,8 +45,18 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'chain',
-          include: ['test/chain/**/*.test.ts', ...ON_THE_SHARED_NODE],
+          include: ['test/chain/**/*.test.ts'],
           globalSetup: ['test/chain/shared-node.ts'],
+        },
+      },
+      // Last and alone, on the same shared node.
+      {
+        extends: true,
+        test: {
+          name: 'linkage',
+          include: LINKAGE_DEFAULTS,
+          globalSetup: ['test/chain/shared-node.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
     ],

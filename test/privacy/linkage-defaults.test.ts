@@ -6,7 +6,8 @@
 // deposit–payment and payment–exit pairs, with ≥ 2,000 pairs of each type; the table (and the
 // share of payments by transport) is printed.
 // Deposit–exit pairs are counted, not judged (docs/privacy.md, "The linkage test"). The pool is
-// backed by an escrow on the chain project's shared node (vitest.config.ts): each wallet deposits
+// backed by an escrow on the shared chain node, in a vitest project of its own that runs alone after
+// every other file (vitest.config.ts): each wallet deposits
 // from an EVM account of its own by signature through the pool's relayer, and exits are paid out
 // on chain.
 
