@@ -146,10 +146,10 @@ export async function auditCommand(argv: string[], io: CliIo = stdio): Promise<n
       io.err(`priv-stark audit: ${error.message}`);
       return error.exitCode;
     }
-    if (error instanceof TypeError && 'code' in error) {
-      io.err(`priv-stark audit: ${error.message}`);
-      return 2;
-    }
-    throw error;
+    // Bad flags, or a page that is not what the route answers (a hostile or broken pool node, a
+    // proxy in the way): the audit could not complete — one line, exit 2, never a stack trace.
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(`priv-stark audit: could not complete: ${message.slice(0, 300)}`);
+    return 2;
   }
 }

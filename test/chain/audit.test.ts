@@ -5,7 +5,11 @@
 // a payout the operator's payout key sends for no withdrawal, a deposit row written straight into
 // the store, a deposit accepted on chain and never shielded, a declined deposit shielded, a
 // shielded amount that is not the deposit's, a payout to another account than the withdrawal's,
-// and a withdrawal both paid and refunded — each found under its code (exit 1).
+// and a withdrawal both paid and refunded — each found under its code (exit 1). An audit that cannot
+// complete — the pool node unreachable, or a page that is not its route's — exits 2.
+
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 import { type Hex, keccak256, toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -94,6 +98,51 @@ beforeAll(async () => {
   await stack.service.ledger.checkpoint();
 });
 afterAll(() => stack?.close());
+
+describe('an audit that cannot complete exits 2, never 0', () => {
+  it('a pool node that does not answer, or answers pages that are not its routes’', async () => {
+    const io = () => {
+      const err: string[] = [];
+      return { err, io: { out: (l: string) => err.push(l), err: (l: string) => err.push(l) } };
+    };
+    const args = (pool: string) => [
+      '--rpc',
+      stack.f.chain.url,
+      '--escrow',
+      stack.f.escrow,
+      '--pool',
+      pool,
+    ];
+    const gone = io();
+    expect(await auditCommand(args('http://127.0.0.1:9'), gone.io)).toBe(2);
+    expect(gone.err.join('\n')).toMatch(/pool_unreachable/);
+    const junk = createServer((_request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(
+        JSON.stringify({
+          events: [{ id: 1, kind: 'deposit', amount: 'x' }],
+          checkpoints: [],
+          leaves: [],
+          digests: [],
+          proofs: [],
+          prunedThrough: 0,
+          legacyThrough: 0,
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => junk.listen(0, '127.0.0.1', resolve));
+    try {
+      const hostile = io();
+      const url = `http://127.0.0.1:${(junk.address() as AddressInfo).port}`;
+      expect(await auditCommand(args(url), hostile.io)).toBe(2);
+      // Before any attestation: the log is read, and its page does not parse.
+      expect(hostile.err).toHaveLength(1);
+      expect(hostile.err[0]).toMatch(/^priv-stark audit: could not complete: /);
+    } finally {
+      await new Promise((resolve) => junk.close(resolve));
+    }
+  });
+});
 
 describe('priv-stark audit', () => {
   it('a real pool audits clean up to its attestation (exit 0)', async () => {
