@@ -8,7 +8,7 @@
 
 import type { DigestHex } from '../core/digest.js';
 import type { Frontier } from '../core/facade.js';
-import type { AttestedClaim, AuditCore, AuditLogSource } from './log-audit.js';
+import type { AttestedClaim, AuditCore, AuditLogSource } from './audit-source.js';
 import type { LogFold } from './log-fold.js';
 
 /** An attested claim and the published checkpoint of its sequence (absent when none is). */

@@ -9,7 +9,7 @@
 import type { DigestHex } from '../core/digest.js';
 import { commitmentOf, precommitmentOf, recipientRhoOf } from '../core/witness.js';
 import type { PoolEvent } from '../ledger/index.js';
-import type { AuditCore, LogFacts } from './log-audit.js';
+import type { AuditCore, LogFacts } from './audit-source.js';
 import { Findings } from './findings.js';
 import { digestHex, GENESIS_LOG_DIGEST } from './log-digest.js';
 
