@@ -23,7 +23,7 @@ import type { Server } from 'node:http';
 import pg from 'pg';
 
 import { loadCore, type PrivStarkCore, VerifierThreads } from '../core/index.js';
-import { Facilitator } from '../facilitator/index.js';
+import { Facilitator, VerdictCache } from '../facilitator/index.js';
 import {
   ApiKeys,
   type AuthMode,
@@ -166,6 +166,8 @@ export interface RunningService {
   readonly depositWatcher: DepositWatcher | null;
   /** A chain pool's payout sender (in the pool node's instance, with the payout key), or `null`. */
   readonly payoutSender: PayoutSender | null;
+  /** Valid spend verdicts kept between a payment's `/verify` and `/settle` (and its counters). */
+  readonly verdicts: VerdictCache;
   /** Graceful shutdown (idempotent). */
   close(): Promise<void>;
 }
@@ -280,6 +282,10 @@ export async function startService(
         verify = threads.verify;
       }
     }
+    // An inline payment's proof is checked at /verify and again at /settle: the second time from
+    // the kept valid verdict of exactly those bytes and inputs (src/facilitator/verdict-cache.ts).
+    const verdicts = new VerdictCache(verify);
+    verify = verdicts.verify;
     // One memo of payment context digests for the ledger and the facilitator: a payment's context
     // is hashed once across its hand-over, /verify and /settle (about 60 µs each time otherwise).
     const contexts = new ContextDigests((payment) => core.contextDigest(payment));
@@ -320,6 +326,7 @@ export async function startService(
             backend: core.backend,
             pool: ledger,
             verifier: verifier ?? undefined,
+            verdicts,
             checkpointIntervalMs: config.checkpointIntervalMs,
             proofStoreCapacity: config.proofStoreCapacity,
             chain: chainStatus,
@@ -495,6 +502,7 @@ export async function startService(
       ledger,
       depositWatcher: watcher,
       payoutSender: payouts?.sender ?? null,
+      verdicts,
       close: () => {
         closing ??= cleanup();
         return closing;
