@@ -2,13 +2,16 @@
 // spend proof: a valid proof checked again with the same bytes and inputs is answered from its kept
 // verdict. Must-fail twins: any public input changed, or one byte of the proof, is verified anew and
 // refused; a refusal is never kept; a verdict past its age or pushed out by newer ones is verified
-// again. The proofs are the cached fixtures of the pool node's hand-over suite (test/server/).
+// again. Through a running service, an inline payment posted to /verify then /settle (as stock
+// middleware in the verify-then-settle flow does) is verified once. The proofs are the cached fixtures of the pool node's hand-over suite (test/server/).
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore, type SpendPublicInputs } from '../../src/core/index.js';
 import { VerdictCache, verdictKey } from '../../src/facilitator/index.js';
 import { fixtures } from '../../testkit/fixtures.js';
+import { API_KEY, startStack } from '../../testkit/stack.js';
+import { liveSpec, requestOf } from '../http/helpers/requests.js';
 
 let core: PrivStarkCore;
 let proof: Uint8Array;
@@ -91,5 +94,31 @@ describe('the verdict cache', () => {
     expect(full.calls.n).toBe(3);
     expect(full.cache.size).toBe(1);
     expect(() => new VerdictCache(core.verifySpend, { capacity: 0 })).toThrow(RangeError);
+  });
+});
+
+describe('the verdict cache in the running service', () => {
+  it('an inline payment posted to /verify then /settle is verified once', async () => {
+    const fx = await fixtures(core, liveSpec('http-auth', 2, 1));
+    const stack = await startStack(core);
+    try {
+      // The stack's checkpoint timer publishes the funded tree (every 100 ms).
+      for (const note of fx.notes)
+        await stack.service.ledger.deposit({ amount: note.value, pre: note.precommitment });
+      await stack.settle();
+      const post = (route: string) =>
+        fetch(`${stack.facilitatorUrl}/${route}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify(requestOf(fx.payments[0]!)),
+        });
+      const { verdicts } = stack.service;
+      expect(await (await post('verify')).json()).toMatchObject({ isValid: true });
+      expect({ hits: verdicts.hits, misses: verdicts.misses }).toEqual({ hits: 0, misses: 1 });
+      expect(await (await post('settle')).json()).toMatchObject({ success: true });
+      expect({ hits: verdicts.hits, misses: verdicts.misses }).toEqual({ hits: 1, misses: 1 });
+    } finally {
+      await stack.close();
+    }
   });
 });
