@@ -189,7 +189,6 @@ describe('wallet and header size', () => {
     });
     try {
       await stack.fund(payer, '40000');
-      const { hits, misses } = stack.service.verdicts;
       const sent: string[] = [];
       const response = await payingFetch(payer, {
         fetch: (input, init) => {
@@ -204,9 +203,6 @@ describe('wallet and header size', () => {
       expect(sent).toHaveLength(1);
       expect(sent[0]!.length).toBeGreaterThan(16 * 1024);
       expect(merchant.settled).toEqual(['inline']);
-      // Verified once at /verify; /settle reused that valid verdict of the same bytes and inputs.
-      expect(stack.service.verdicts.misses - misses).toBe(1);
-      expect(stack.service.verdicts.hits - hits).toBe(1);
       await stack.settle(payer, merchantWallet);
       expect(payer.payments()).toEqual([expect.objectContaining({ status: 'settled' })]);
       expect(merchantWallet.balance().total).toBe(PRICE_ATOMIC);
