@@ -31,7 +31,8 @@ export interface EpochFollowerOptions {
 /** How long the follower waits to look again while the wallet knows no grid yet, ms. */
 const NO_GRID_RECHECK_MS = 10_000;
 
-const UNREFERENCED_TIMERS: KeeperTimers = {
+/** `setTimeout` timers that never keep a process alive (the wallet's background work uses them). */
+export const UNREFERENCED_TIMERS: KeeperTimers = {
   set: (run, delayMs) => {
     const handle = setTimeout(run, delayMs);
     handle.unref?.();
@@ -160,4 +161,9 @@ export function followEpochs(wallet: Wallet, options: EpochFollowerOptions = {})
     followers.set(wallet, follower);
   }
   return follower.start();
+}
+
+/** Stops `wallet`'s follower, if one runs (`Wallet.stop`); a later {@link followEpochs} restarts it. */
+export async function stopFollowing(wallet: Wallet): Promise<void> {
+  await followers.get(wallet)?.stop();
 }
