@@ -236,7 +236,8 @@ export class BackingSchedule {
     if (!this.quiet()) {
       // Skipped, not carried over: the next check is drawn afresh from this slot.
       this.postponed++;
-      return this.scheduleNext();
+      this.scheduleNext();
+      return;
     }
     const began = this.wallet.lastWriteAt;
     let target: 'rpc' | 'pool' = 'pool';
