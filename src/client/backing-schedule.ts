@@ -17,7 +17,7 @@ import type { PublicClient } from 'viem';
 
 import type { EpochGrid } from '../scheme/index.js';
 import type { BackingReport } from './chain-backing.js';
-import { nextFollowTime, UNREFERENCED_TIMERS } from './epoch-follower.js';
+import { type FollowTime, nextFollowTime, UNREFERENCED_TIMERS } from './epoch-follower.js';
 import { WalletError } from './errors.js';
 import { cryptoRandom } from './note-age.js';
 import type { KeeperTimers } from './ready-notes.js';
@@ -127,8 +127,8 @@ export function slotsAhead(p: number, u: number): number {
 
 /**
  * When the check `slots` slots ahead of `now` runs, at a uniform point `u` of its slot: on a grid,
- * the follower's window of the `slots`-th boundary whose window has not passed; without one,
- * `slotMs` periods from `now`.
+ * the follower's window of the `slots`-th boundary after `followed` whose window has not passed;
+ * without one, `slotMs` periods from `now` (`boundary` is then the time itself).
  */
 export function nextCheckTime(
   now: number,
@@ -136,10 +136,15 @@ export function nextCheckTime(
   slotMs: number,
   slots: number,
   u: number,
-): number {
-  if (grid !== null && grid.epochMs > 1)
-    return nextFollowTime(now, grid, u).at + (slots - 1) * grid.epochMs;
-  return now + Math.round((slots - 1 + u) * slotMs);
+  followed = Number.NEGATIVE_INFINITY,
+): FollowTime {
+  if (grid !== null && grid.epochMs > 1) {
+    const first = nextFollowTime(now, grid, u, followed);
+    const later = (slots - 1) * grid.epochMs;
+    return { boundary: first.boundary + later, at: first.at + later };
+  }
+  const at = now + Math.round((slots - 1 + u) * slotMs);
+  return { boundary: at, at };
 }
 
 /** Thrown through `beforeRead` to stop a check that must not go on (a write began, or a stop). */
@@ -159,6 +164,8 @@ export class BackingSchedule {
   private stopped = true;
   /** After a failure the next slot retries. */
   private retry = false;
+  /** The boundary of the latest slot, so the next is for a later one. */
+  private slot = Number.NEGATIVE_INFINITY;
   private latest: BackingCheckResult | null = null;
   /** Slots skipped or checks stopped for a write (never reported: it would say the wallet wrote). */
   postponed = 0;
@@ -226,8 +233,9 @@ export class BackingSchedule {
       grid !== null && grid.epochMs > 1 ? grid.epochMs : Math.min(this.everyMs, NO_GRID_SLOT_MS);
     const slots = this.retry ? 1 : slotsAhead(slotMs / this.everyMs, this.random());
     this.retry = false;
-    const at = nextCheckTime(now, grid, slotMs, slots, this.random());
-    this.timer = this.timers.set(() => this.due(), at - now);
+    const next = nextCheckTime(now, grid, slotMs, slots, this.random(), this.slot);
+    this.slot = next.boundary;
+    this.timer = this.timers.set(() => this.due(), next.at - now);
   }
 
   private due(): void {
