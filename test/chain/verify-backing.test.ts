@@ -23,6 +23,7 @@ import {
 import { Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore, randomDigest } from '../../src/core/index.js';
 import { PoolNodeClient } from '../../src/pool-node/index.js';
+import { mcpBackingCheck, startMcpBackingCheck } from '../../src/cli/mcp-backing.js';
 import { listen, socks5, type Tunnel } from '../../testkit/proxy-servers.js';
 import { type ChainStack, chainStack } from './chain-stack.js';
 import { depositDirect, depositor, escrowCall, escrowRead } from './shared.js';
@@ -245,5 +246,25 @@ describe('wallet verify-backing', () => {
     expect(report).toMatchObject({ ok: false, problems: ['root_mismatch'] });
     expect(report.checkpoint?.localRoot).toBe(report.checkpoint?.root);
     expect(report.attestation?.root).not.toBe(report.checkpoint?.root);
+  });
+
+  it('the MCP server’s check (with --chain-rpc) logs the attested sequence and the problem, nothing of the wallet’s notes', async () => {
+    expect(mcpBackingCheck(undefined, undefined)).toBeNull();
+    expect(mcpBackingCheck(stack.f.chain.url, '0')).toBeNull();
+    expect(() => mcpBackingCheck(stack.f.chain.url, '1h')).toThrow(/--backing-check-every-ms/);
+    const config = mcpBackingCheck(stack.f.chain.url, '50')!;
+    const lines: string[] = [];
+    const logged = new Promise<void>((resolve) => {
+      void startMcpBackingCheck(b.wallet, config, (line) => {
+        lines.push(line);
+        if (line.includes('NOT shown') || line.includes('gives the attested root')) resolve();
+      });
+    });
+    await logged;
+    await b.wallet.stop();
+    // The liar's attestation of the test above is the latest: a root mismatch, said with its sequence.
+    const seq = (await stack.service.ledger.publishedState()).checkpoint!.seq;
+    expect(lines.at(-1)).toBe(`backing check: NOT shown (root_mismatch) at attestation ${seq}`);
+    for (const note of b.wallet.notes()) expect(lines.join('\n')).not.toContain(note.value);
   });
 });
