@@ -16,11 +16,15 @@
 import type { PublicClient } from 'viem';
 
 import type { EpochGrid } from '../scheme/index.js';
+import type { BackingCheckResult } from './backing-result.js';
 import type { BackingReport } from './chain-backing.js';
 import { type FollowTime, nextFollowTime, UNREFERENCED_TIMERS } from './epoch-follower.js';
 import { WalletError } from './errors.js';
 import { cryptoRandom } from './note-age.js';
 import type { KeeperTimers } from './ready-notes.js';
+import { backgroundTasks } from './wallet-background.js';
+
+export type { BackingCheckFailure, BackingCheckResult } from './backing-result.js';
 
 /** The mean time between checks by default, ms: the attester's default interval (hourly). */
 export const DEFAULT_BACKING_CHECK_EVERY_MS = 3_600_000;
@@ -54,28 +58,6 @@ export interface BackingCheckOptions {
   /** Unix ms (default `Date.now`). For tests. */
   readonly clock?: (() => number) | undefined;
 }
-
-/** Why a check did not complete: the RPC's read failed, or the pool node's (or its mirror's). */
-export type BackingCheckFailure = 'backing_rpc_failed' | 'backing_pool_failed';
-
-/** One background check's outcome. */
-export type BackingCheckResult =
-  | {
-      readonly kind: 'report';
-      /** Unix ms when it ended. */
-      readonly at: number;
-      /** The report's `ok`: the wallet's tree gives the attested root. */
-      readonly ok: boolean;
-      readonly report: BackingReport;
-    }
-  | {
-      readonly kind: 'failed';
-      readonly at: number;
-      readonly ok: false;
-      readonly code: BackingCheckFailure;
-      /** The failure's first line (the next slot retries). */
-      readonly message: string;
-    };
 
 /** One check: `verifyBacking` with its `beforeRead` hook (bound to the wallet and the RPC). */
 export type BackingCheckRun = (
@@ -285,29 +267,21 @@ export class BackingSchedule {
   }
 }
 
-/** Each wallet's background check, one per wallet (`Wallet.stop` ends it). */
-const schedules = new WeakMap<object, BackingSchedule>();
-
 /**
  * Starts `wallet`'s background check running `check` unless one runs already, and returns it:
  * `checkBackingInBackground` (`priv-stark/client/chain`) binds `verifyBacking` to the user's RPC.
+ * `Wallet.stop` ends it; `Wallet.backingCheck` reads its latest outcome.
  */
 export function runBackingSchedule(
   wallet: ScheduledWallet,
   check: BackingCheckRun,
   options: BackingCheckOptions,
 ): BackingSchedule {
-  let schedule = schedules.get(wallet);
-  if (schedule === undefined || !schedule.running) {
-    schedule = new BackingSchedule(wallet, check, options);
-    schedules.set(wallet, schedule);
-  }
+  const tasks = backgroundTasks(wallet);
+  if (tasks.backing instanceof BackingSchedule && tasks.backing.running) return tasks.backing;
+  const schedule = new BackingSchedule(wallet, check, options);
+  tasks.backing = schedule;
   return schedule.start();
-}
-
-/** `wallet`'s background check, `undefined` when none was started. */
-export function backingScheduleOf(wallet: ScheduledWallet): BackingSchedule | undefined {
-  return schedules.get(wallet);
 }
 
 /** An error's first line, at most 200 characters. */

@@ -14,6 +14,7 @@
 import type { EpochGrid } from '../scheme/index.js';
 import { cryptoRandom } from './note-age.js';
 import type { KeeperTimers } from './ready-notes.js';
+import { backgroundTasks } from './wallet-background.js';
 import type { Wallet } from './wallet.js';
 
 /** Options of {@link EpochFollower}. */
@@ -150,20 +151,14 @@ export class EpochFollower {
   }
 }
 
-/** Each wallet's follower started by {@link followEpochs}: one per wallet. */
-const followers = new WeakMap<Wallet, EpochFollower>();
-
-/** Starts `wallet`'s follower unless it runs already (`payingFetch` calls it), and returns it. */
+/**
+ * Starts `wallet`'s follower unless it runs already (`payingFetch` calls it), and returns it: one
+ * per wallet, which `Wallet.stop` stops and a later call starts again.
+ */
 export function followEpochs(wallet: Wallet, options: EpochFollowerOptions = {}): EpochFollower {
-  let follower = followers.get(wallet);
-  if (follower === undefined) {
-    follower = new EpochFollower(wallet, options);
-    followers.set(wallet, follower);
-  }
+  const tasks = backgroundTasks(wallet);
+  if (tasks.follower instanceof EpochFollower) return tasks.follower.start();
+  const follower = new EpochFollower(wallet, options);
+  tasks.follower = follower;
   return follower.start();
-}
-
-/** Stops `wallet`'s follower, if one runs (`Wallet.stop`); a later {@link followEpochs} restarts it. */
-export async function stopFollowing(wallet: Wallet): Promise<void> {
-  await followers.get(wallet)?.stop();
 }

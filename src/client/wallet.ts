@@ -30,9 +30,8 @@ import type {
 import type { PoolNodeClient } from '../pool-node/client.js';
 import type { TransferReceipt } from '../pool-node/transfer-schema.js';
 import type { TransitionReceipt } from '../pool-node/transition-schema.js';
-import { type BackingCheckResult, backingScheduleOf } from './backing-schedule.js';
+import type { BackingCheckResult } from './backing-result.js';
 import type { DepositTicket, OpenTicket } from './deposit-tickets.js';
-import { stopFollowing } from './epoch-follower.js';
 import type { PoolWrite } from './pool-transport.js';
 import type {
   ChainDepositRecord,
@@ -57,6 +56,7 @@ import { merchantOf } from './merchant-relay.js';
 import { newWalletState, openStored, pathOf, storeOf } from './wallet-persistence.js';
 import { type SyncReport, WalletSync } from './wallet-sync.js';
 import { exit, mergeNotes, refreshShownNotes, splitPrivately } from './wallet-transitions.js';
+import { backgroundTasks, stopBackground } from './wallet-background.js';
 import { lastWriteAt, writesUnderWay } from './wallet-writes.js';
 
 // What this module declared before its parts moved out, still importable from here.
@@ -108,7 +108,7 @@ export class Wallet {
    * `priv-stark/client/chain`), `null` before the first or without one.
    */
   get backingCheck(): BackingCheckResult | null {
-    return backingScheduleOf(this)?.last ?? null;
+    return backgroundTasks(this).backing?.last ?? null;
   }
 
   /**
@@ -116,7 +116,7 @@ export class Wallet {
    * its epoch follower (after the sync under way; `payingFetch` starts it again).
    */
   async stop(): Promise<void> {
-    await Promise.all([backingScheduleOf(this)?.stop(), stopFollowing(this)]);
+    await stopBackground(this);
   }
 
   /** Whether a payment, transfer, transition or exit is under way (until the log resolves it). */
