@@ -149,7 +149,7 @@ export class BackingSchedule {
   /** The boundary of the latest slot, so the next is for a later one. */
   private slot = Number.NEGATIVE_INFINITY;
   private latest: BackingCheckResult | null = null;
-  /** Slots skipped or checks stopped for a write (never reported: it would say the wallet wrote). */
+  /** Slots skipped or checks stopped for a write (not reported: it would say the wallet wrote). */
   postponed = 0;
 
   constructor(

@@ -22,7 +22,8 @@ import { type BackedWallet, verifyBacking } from './chain-backing.js';
  *   rpc: 'https://my-own-node.example/rpc',
  *   onResult: (r) => r.ok || alert(r.kind === 'report' ? r.report.problems : r.code),
  * });
- * @throws WalletError `backing_check_no_escrow`, `backing_check_rpc_invalid`, `backing_check_interval`
+ * @throws WalletError `backing_check_no_escrow`, `backing_check_rpc_invalid`,
+ *   `backing_check_interval`
  */
 export function checkBackingInBackground(
   wallet: ScheduledWallet & BackedWallet,
