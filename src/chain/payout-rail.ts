@@ -28,19 +28,10 @@
  *   key passes): the payout call cannot be aimed elsewhere, its proof binds the destination.
  */
 
-import {
-  type Address,
-  decodeFunctionData,
-  type Hex,
-  isAddressEqual,
-  type LocalAccount,
-  type PublicClient,
-  parseTransaction,
-} from 'viem';
+import { type Address, type Hex, isAddressEqual, type LocalAccount, type PublicClient } from 'viem';
 
 import type { AttestedSets } from '../ledger/attested-sets.js';
 import type { Lease, PayoutAttempt, PayoutJournal } from '../ledger/payout-journal.js';
-import { privStarkEscrowAbi } from './contract-artifacts.js';
 import { gasLimitFor } from './gas-limit.js';
 import type {
   PayoutFailure,
@@ -78,9 +69,8 @@ import {
   signStoreSend,
 } from './payout-signing.js';
 import { broadcast } from './payout-chain.js';
-import { type AttestedView, proofIn, readAttestedView } from './two-key-payouts.js';
+import { type AttestedView, proofIn, readAttestedView, staleProof } from './two-key-payouts.js';
 import { tokenTransferPasses } from './token-transfer.js';
-import { verifyUnpaid } from './unpaid-withdrawals.js';
 
 /** How the rail pays. */
 export interface EvmPayoutRailOptions {
@@ -440,21 +430,5 @@ export class EvmPayoutRail implements PayoutRail {
     outcome: string,
   ): void {
     this.options.onEvent?.({ kind, withdrawalId, nonce, hash, broadcast: outcome });
-  }
-}
-
-/** Whether `attempt`'s last transaction carries a proof that `attested`'s root rejects. */
-function staleProof(attempt: PayoutAttempt | undefined, attested: AttestedView): boolean {
-  const raw = attempt?.transactions.at(-1)?.raw;
-  if (raw === undefined) return false;
-  const data = parseTransaction(raw as Hex).data;
-  if (data === undefined) return false;
-  try {
-    const decoded = decodeFunctionData({ abi: privStarkEscrowAbi, data });
-    if (decoded.functionName !== 'payoutWithProof') return false;
-    const [withdrawalId, to, amount, , proof] = decoded.args;
-    return !verifyUnpaid(attested.unpaidRoot, { withdrawalId, to, amount }, proof);
-  } catch {
-    return false;
   }
 }

@@ -13,15 +13,23 @@ import {
   BaseError,
   ContractFunctionRevertedError,
   ContractFunctionZeroDataError,
+  decodeFunctionData,
   getAddress,
   type Hex,
   type PublicClient,
+  parseTransaction,
 } from 'viem';
 
 import type { AttestedSets } from '../ledger/attested-sets.js';
+import type { PayoutAttempt } from '../ledger/payout-journal.js';
 import { chainErrorOf } from './chain-errors.js';
 import { privStarkEscrowAbi } from './contract-artifacts.js';
-import { type UnpaidWithdrawal, unpaidProof, unpaidRoot } from './unpaid-withdrawals.js';
+import {
+  type UnpaidWithdrawal,
+  unpaidProof,
+  unpaidRoot,
+  verifyUnpaid,
+} from './unpaid-withdrawals.js';
 
 /**
  * Whether `escrow` requires two-key payouts. An escrow whose code has no such view (one deployed
@@ -89,4 +97,20 @@ export async function readAttestedView(
 export function proofIn(view: AttestedView, withdrawal: UnpaidWithdrawal): Hex[] | null {
   if (view.set === null) return null;
   return unpaidProof(view.set, withdrawal);
+}
+
+/** Whether `attempt`'s last transaction carries a proof that `attested`'s root rejects. */
+export function staleProof(attempt: PayoutAttempt | undefined, attested: AttestedView): boolean {
+  const raw = attempt?.transactions.at(-1)?.raw;
+  if (raw === undefined) return false;
+  const data = parseTransaction(raw as Hex).data;
+  if (data === undefined) return false;
+  try {
+    const decoded = decodeFunctionData({ abi: privStarkEscrowAbi, data });
+    if (decoded.functionName !== 'payoutWithProof') return false;
+    const [withdrawalId, to, amount, , proof] = decoded.args;
+    return !verifyUnpaid(attested.unpaidRoot, { withdrawalId, to, amount }, proof);
+  } catch {
+    return false;
+  }
 }
