@@ -332,18 +332,8 @@ export async function startService(
             chain: chainStatus,
           });
 
-    // The payout sender runs beside the watcher, with the payout key (docs/chain.md, "Payouts").
-    const payouts =
-      chain && config.chain && keys
-        ? (await import('./payout-wiring.js')).chainPayouts(chain, config.chain, {
-            ledger,
-            keys,
-            storeConfig,
-            registry: metrics?.registry,
-          })
-        : null;
-    if (payouts) closers.push(() => payouts.close());
-    // The attester too, with the attester key (docs/audit.md, "Attestations").
+    // The attester, with the attester key (docs/audit.md, "Attestations"); before the payout
+    // sender, which asks it to attest when a two-key payout waits for an attestation.
     const attesterLog: { target: null | import('./attest-wiring.js').AttesterLog['target'] } = {
       target: null,
     };
@@ -356,6 +346,18 @@ export async function startService(
           })
         : null;
     if (attester) closers.push(() => attester.stop());
+    // The payout sender runs beside the watcher, with the payout key (docs/chain.md, "Payouts").
+    const payouts =
+      chain && config.chain && keys
+        ? (await import('./payout-wiring.js')).chainPayouts(chain, config.chain, {
+            ledger,
+            keys,
+            storeConfig,
+            registry: metrics?.registry,
+            requestAttestation: attester ? () => void attester.attestNow() : undefined,
+          })
+        : null;
+    if (payouts) closers.push(() => payouts.close());
 
     let facilitatorUrl: string | null = null;
     let metricsUrl: string | null = null;
