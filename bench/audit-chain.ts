@@ -72,13 +72,18 @@ export async function sendAll(
         params: [{ from, to: c.to, data: c.data, gas: toHex(c.gas), nonce: toHex(nonce++) }],
       })),
     )) as Hex[];
-    const receipts = (await rpcBatch(
-      bc.chain.url,
-      hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
-    )) as ({ status: Hex } | null)[];
-    const bad = receipts.findIndex((r) => r?.status !== '0x1');
-    if (bad >= 0)
-      throw new Error(`transaction ${hashes[bad]} failed: ${JSON.stringify(receipts[bad])}`);
+    // Anvil answers a send before its block is sealed: a receipt may be a moment away.
+    for (let tries = 0; ; tries++) {
+      const receipts = (await rpcBatch(
+        bc.chain.url,
+        hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
+      )) as ({ status: Hex } | null)[];
+      const bad = receipts.findIndex((r) => r?.status !== '0x1');
+      if (bad < 0) break;
+      if (receipts[bad] !== null || tries > 600)
+        throw new Error(`transaction ${hashes[bad]} failed: ${JSON.stringify(receipts[bad])}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 }
 
