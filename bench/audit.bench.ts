@@ -8,10 +8,12 @@
 //
 // Run: npm run bench:audit → bench/results/audit.{json,md,svg}.
 // Knobs: AUDIT_BENCH_SCALE (1: the issue's log; 0.01 for a try), AUDIT_BENCH_PROOFS (10000
-// verifications), AUDIT_BENCH_DISTINCT_PROOFS (250 proved), AUDIT_BENCH_SKIP_PROOFS=1.
+// verifications), AUDIT_BENCH_DISTINCT_PROOFS (250 proved), AUDIT_BENCH_SKIP_PROOFS=1,
+// AUDIT_BENCH_AUDITOR_NODE_OPTIONS (the auditor's node flags, e.g. to profile it),
+// AUDIT_BENCH_AUDIT_WHEN (a file the audit waits for).
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,8 +41,11 @@ const dirBytes = (dir: string) =>
 /** Runs the auditor process; its report. */
 async function runAuditor(args: string[]): Promise<AuditRun> {
   const script = fileURLToPath(new URL('./audit-run.ts', import.meta.url));
-  const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
-  const child = spawn(tsx, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // AUDIT_BENCH_AUDITOR_NODE_OPTIONS: the auditor's node flags (e.g. `--cpu-prof`).
+  const flags = (process.env.AUDIT_BENCH_AUDITOR_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', script, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => {
     out += chunk.toString('utf8');
@@ -92,6 +97,13 @@ try {
     `${generated.exits.length} payouts, ${generated.claims.length} attestations in ${(payAttestMs / 1000).toFixed(1)} s`,
   );
 
+  // AUDIT_BENCH_AUDIT_WHEN=FILE: the audit waits for FILE to exist (a long generation can run
+  // while a change to the audit is still to come; the auditor process loads src/ when it starts).
+  const gate = process.env.AUDIT_BENCH_AUDIT_WHEN;
+  if (gate) {
+    log(`waiting for ${gate} before the audit`);
+    while (!existsSync(gate)) await new Promise((resolve) => setTimeout(resolve, 5000));
+  }
   service = await startService({ dataDir, poolNode: true, env: { LOG_LEVEL: 'warn' } });
   const loadAudit = loadNow();
   const cpuBefore = processCpuMs(service.pid);
