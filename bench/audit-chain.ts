@@ -2,7 +2,7 @@
 // deployed from the committed artifacts, and the escrow's side of the bench's log — every deposit
 // made and accepted through the escrow, every exit paid by `payout`, every claim posted by
 // `attest`. Thousands of transactions are sent as JSON-RPC batches of `eth_sendTransaction` from
-// impersonated accounts (anvil signs nothing and mines each at once): the contract runs each call
+// impersonated accounts (anvil signs nothing; blocks are mined by hand): the contract runs each call
 // as it would for a signed one, and a receipt that is not a success stops the bench.
 
 import { type Address, encodeFunctionData, type Hex, keccak256, toHex } from 'viem';
@@ -72,18 +72,26 @@ export async function sendAll(
         params: [{ from, to: c.to, data: c.data, gas: toHex(c.gas), nonce: toHex(nonce++) }],
       })),
     )) as Hex[];
-    // Anvil answers a send before its block is sealed: a receipt may be a moment away.
-    for (let tries = 0; ; tries++) {
-      const receipts = (await rpcBatch(
-        bc.chain.url,
-        hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
-      )) as ({ status: Hex } | null)[];
-      const bad = receipts.findIndex((r) => r?.status !== '0x1');
-      if (bad < 0) break;
-      if (receipts[bad] !== null || tries > 600)
-        throw new Error(`transaction ${hashes[bad]} failed: ${JSON.stringify(receipts[bad])}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    // Mined by hand (automine is off: sent out of nonce order in a batch, automining left a
+    // transaction unmined), block after block until the pool is empty.
+    for (let blocks = 0; ; blocks++) {
+      await rpcBatch(bc.chain.url, [{ method: 'evm_mine', params: [] }]);
+      const [status] = (await rpcBatch(bc.chain.url, [
+        { method: 'txpool_status', params: [] },
+      ])) as {
+        pending: Hex;
+        queued: Hex;
+      }[];
+      if (Number(status!.pending) === 0 && Number(status!.queued) === 0) break;
+      if (blocks > 10_000) throw new Error(`the pool does not empty: ${JSON.stringify(status)}`);
     }
+    const receipts = (await rpcBatch(
+      bc.chain.url,
+      hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
+    )) as ({ status: Hex } | null)[];
+    const bad = receipts.findIndex((r) => r?.status !== '0x1');
+    if (bad >= 0)
+      throw new Error(`transaction ${hashes[bad]} failed: ${JSON.stringify(receipts[bad])}`);
   }
 }
 
@@ -117,6 +125,9 @@ export async function startBenchChain(): Promise<BenchChain> {
         args: [id, operator],
       });
     }
+    // From here the bench mines by hand (sendAll), the admin's calls too.
+    await chain.test.impersonateAccount({ address: admin.address });
+    await chain.test.setAutomine(false);
     return { node, chain, token, escrow, operator, depositor, deployBlock, admin };
   } catch (error) {
     await node.stop();
@@ -127,12 +138,17 @@ export async function startBenchChain(): Promise<BenchChain> {
 /** Deposits each `(amount, pre)` through the escrow, then accepts them all (the acceptor's job). */
 export async function depositAll(bc: BenchChain, deposits: readonly ChainDeposit[]): Promise<void> {
   const total = deposits.reduce((s, d) => s + d.amount, 0n);
-  await send(bc.chain, bc.admin, {
-    address: bc.token,
-    abi: testUsdcAbi,
-    functionName: 'mint',
-    args: [bc.depositor, total],
-  });
+  await sendAll(bc, bc.admin.address, [
+    {
+      to: bc.token,
+      data: encodeFunctionData({
+        abi: testUsdcAbi,
+        functionName: 'mint',
+        args: [bc.depositor, total],
+      }),
+      gas: 200_000n,
+    },
+  ]);
   const escrowCall = (functionName: string, args: readonly unknown[]) =>
     encodeFunctionData({ abi: privStarkEscrowAbi, functionName, args } as never);
   await sendAll(bc, bc.depositor, [
@@ -167,7 +183,9 @@ export async function depositAll(bc: BenchChain, deposits: readonly ChainDeposit
 
 /** Pays every exit on chain, as the payout sender would. */
 export async function payAll(bc: BenchChain, exits: readonly LogExit[]): Promise<void> {
-  const deadline = BigInt(Math.floor(Date.now() / 1000) + 86_400);
+  // A day from the node's time (not this machine's): anvil's clock is the one `payout` reads.
+  const latest = await bc.chain.public.getBlock();
+  const deadline = latest.timestamp + 86_400n;
   await sendAll(
     bc,
     bc.operator,
