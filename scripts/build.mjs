@@ -3,9 +3,11 @@
 // addon, the WebAssembly module, the contract artifacts and the compiled TypeScript. Each step
 // runs only when its inputs changed since the last run (a content hash kept beside the output), so
 // later runs are quick.
-// On a fresh clone the WebAssembly compile starts at once, beside `npm install` (it needs nothing
-// from node_modules until its optimizer), and the native addon follows the install: two cargo
-// builds side by side keep both cores busy through each one's single-threaded LTO tail.
+// On a fresh clone both cargo builds start at once, beside `npm install`: the WebAssembly module
+// needs nothing from node_modules until its optimizer, and the native addon's dependencies compile
+// with plain cargo exactly as napi's CLI will ask (same profile and target) while npm installs that
+// CLI, which then compiles only the addon's own crate. `--start` (what `npm start` runs) builds the
+// WebAssembly module only when the native addon cannot be built: the service needs one backend.
 // Node built-ins only: this runs before `npm install`.
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -25,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quiet = process.argv.includes('--quiet');
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const forStart = process.argv.includes('--start');
 
 function log(message) {
   if (!quiet) process.stderr.write(`[build] ${message}\n`);
@@ -125,7 +128,27 @@ const native = step(
     extra: 'release',
   },
   async () => {
+    // The dependencies while npm installs; a failure here is napi's to report below.
+    const host = /^host: (\S+)$/m.exec(
+      spawnSync('rustc', ['-vV'], { encoding: 'utf8' }).stdout ?? '',
+    )?.[1];
+    const early = host
+      ? run(
+          'cargo',
+          [
+            'build',
+            '--manifest-path',
+            'crates/napi/Cargo.toml',
+            '--release',
+            '--target',
+            host,
+            '--quiet',
+          ],
+          { buffered: true },
+        ).catch(() => undefined)
+      : Promise.resolve();
     await deps;
+    await early;
     await run(
       join(root, 'node_modules/.bin/napi'),
       [
@@ -149,79 +172,89 @@ const native = step(
 );
 
 // 3. WebAssembly module: rustup's wasm32 target or Debian's rustc-web with -Zbuild-std
-const wasm = step(
-  'wasm',
-  {
-    inputs: [...rustInputs(), 'scripts/wasm-toolchain.sh'],
-    outputs: ['build/wasm/priv_stark.wasm'],
-    stampPath: 'build/wasm/.stamp',
-    // The optimizer's level below: a change rebuilds.
-    extra: 'wasm-opt -O1',
-  },
-  async () => {
-    const probe = spawnSync('bash', [join(root, 'scripts/wasm-toolchain.sh')], {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    if (probe.status !== 0) throw new Error('no WebAssembly toolchain (see the message above)');
-    const env = {
-      ...process.env,
-      CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS: '-C target-feature=+simd128',
-    };
-    const cargo = 'cargo';
-    for (const line of probe.stdout.split('\n')) {
-      const match = /^([A-Z_0-9]+)='?(.*?)'?$/.exec(line.trim());
-      if (!match) continue;
-      if (match[1] === 'WASM_CARGO' || match[1] === 'WASM_ROUTE') continue;
-      env[match[1]] = match[2];
-    }
-    const buildStd = probe.stdout.includes('WASM_ROUTE=rustc-web')
-      ? ['-Zbuild-std=std,panic_abort']
-      : [];
-    await run(
-      cargo,
-      [
-        'build',
-        '-p',
-        'priv-stark-wasm',
-        '--target',
-        'wasm32-unknown-unknown',
-        '--profile',
-        'wasm',
-        '--target-dir',
-        'target/wasm',
-        ...buildStd,
-      ],
-      { env, buffered: true },
-    );
-    await deps; // the optimizer below is an npm package
-    mkdirSync(join(root, 'build/wasm'), { recursive: true });
-    const raw = 'target/wasm/wasm32-unknown-unknown/wasm/priv_stark_wasm.wasm';
-    const out = 'build/wasm/priv_stark.wasm';
-    const wasmOpt = join(root, 'node_modules/binaryen/bin/wasm-opt');
-    if (existsSync(wasmOpt)) {
-      await run(process.execPath, [
-        wasmOpt,
-        raw,
-        // -O1: -O2 and above made this module 13 % slower to verify in Node 20's V8; -O1 is as
-        // fast as no wasm-opt and 4 % smaller (docs/proof.md §7.2).
-        '-O1',
-        '--enable-bulk-memory',
-        '--enable-bulk-memory-opt',
-        '--enable-sign-ext',
-        '--enable-mutable-globals',
-        '--enable-nontrapping-float-to-int',
-        '--enable-simd',
-        '--enable-call-indirect-overlong',
-        '-o',
-        out,
-      ]);
-    } else {
-      copyFileSync(join(root, raw), join(root, out));
-    }
-  },
-);
+const wasmStep = () =>
+  step(
+    'wasm',
+    {
+      inputs: [...rustInputs(), 'scripts/wasm-toolchain.sh'],
+      outputs: ['build/wasm/priv_stark.wasm'],
+      stampPath: 'build/wasm/.stamp',
+      // The optimizer's level below: a change rebuilds.
+      extra: 'wasm-opt -O1',
+    },
+    async () => {
+      const probe = spawnSync('bash', [join(root, 'scripts/wasm-toolchain.sh')], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      if (probe.status !== 0) throw new Error('no WebAssembly toolchain (see the message above)');
+      const env = {
+        ...process.env,
+        CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS: '-C target-feature=+simd128',
+      };
+      const cargo = 'cargo';
+      for (const line of probe.stdout.split('\n')) {
+        const match = /^([A-Z_0-9]+)='?(.*?)'?$/.exec(line.trim());
+        if (!match) continue;
+        if (match[1] === 'WASM_CARGO' || match[1] === 'WASM_ROUTE') continue;
+        env[match[1]] = match[2];
+      }
+      const buildStd = probe.stdout.includes('WASM_ROUTE=rustc-web')
+        ? ['-Zbuild-std=std,panic_abort']
+        : [];
+      await run(
+        cargo,
+        [
+          'build',
+          '-p',
+          'priv-stark-wasm',
+          '--target',
+          'wasm32-unknown-unknown',
+          '--profile',
+          'wasm',
+          '--target-dir',
+          'target/wasm',
+          ...buildStd,
+        ],
+        { env, buffered: true },
+      );
+      await deps; // the optimizer below is an npm package
+      mkdirSync(join(root, 'build/wasm'), { recursive: true });
+      const raw = 'target/wasm/wasm32-unknown-unknown/wasm/priv_stark_wasm.wasm';
+      const out = 'build/wasm/priv_stark.wasm';
+      const wasmOpt = join(root, 'node_modules/binaryen/bin/wasm-opt');
+      if (existsSync(wasmOpt)) {
+        await run(process.execPath, [
+          wasmOpt,
+          raw,
+          // -O1: -O2 and above made this module 13 % slower to verify in Node 20's V8; -O1 is as
+          // fast as no wasm-opt and 4 % smaller (docs/proof.md §7.2).
+          '-O1',
+          '--enable-bulk-memory',
+          '--enable-bulk-memory-opt',
+          '--enable-sign-ext',
+          '--enable-mutable-globals',
+          '--enable-nontrapping-float-to-int',
+          '--enable-simd',
+          '--enable-call-indirect-overlong',
+          '-o',
+          out,
+        ]);
+      } else {
+        copyFileSync(join(root, raw), join(root, out));
+      }
+    },
+  );
+
+// `npm start` needs one backend: the WebAssembly module only when the native addon failed.
+const wasm = forStart ? Promise.resolve() : wasmStep();
+const backend = forStart
+  ? native.catch(async (error) => {
+      log(`native: ${error.message}; building the WebAssembly module instead`);
+      await wasmStep();
+    })
+  : native;
 
 // 4. Solidity → the committed contract artifacts (contracts/artifacts/ and
 // src/chain/contract-artifacts.ts with a module per contract under src/chain/artifacts/,
@@ -251,7 +284,7 @@ const contracts = step(
 );
 
 // 5. TypeScript → dist/, once the addon's typings and the contract artifacts are regenerated
-const built = await Promise.allSettled([deps, native, wasm, contracts]);
+const built = await Promise.allSettled([deps, backend, wasm, contracts]);
 const failures = new Set(built.filter((r) => r.status === 'rejected').map((r) => r.reason.message));
 if (failures.size > 0) {
   for (const message of failures) process.stderr.write(`[build] ${message}\n`);

@@ -148,6 +148,20 @@ if (installed) {
   countReport(vitestNode26Report, 'vitest (node 26)');
 }
 
+// CI runs on a fresh clone: whatever the build and the suites wrote must be ignored output, never a
+// tracked file rewritten or a stray file left (a lockfile npm completed, a fixture a test rewrote).
+// Outside CI a developer's own edits are expected, so only CI checks.
+if (process.env.CI === 'true') {
+  const status = spawnSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' });
+  if (status.status === 0) {
+    const left = status.stdout.trim();
+    process.stderr.write(
+      `\n[test] work tree as cloned: ${left === '' ? 'ok' : `FAILED, changed or left:\n${left}`}\n`,
+    );
+    if (left !== '') failedSteps.push('work tree as cloned');
+  }
+}
+
 process.stdout.write(`\n${failedSteps.length ? `failed steps: ${failedSteps.join(', ')}\n` : ''}`);
 process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
 process.exitCode = failedSteps.length || failed ? 1 : 0;

@@ -20,6 +20,7 @@ export const FINDING_CODES = [
   'invalid_proof',
   'proof_missing',
   'totals_mismatch',
+  'split_view',
 ] as const;
 
 /** A finding's code. */
@@ -43,6 +44,13 @@ export class Findings {
     const count = (this.counts.get(code) ?? 0) + 1;
     this.counts.set(code, count);
     if (count <= EVIDENCE_PER_CODE) this.kept.push({ code, evidence });
+  }
+
+  /** Findings an earlier audit kept and counted (`priv-stark audit --state`), before any new. */
+  restore(kept: readonly Finding[], counts: Readonly<Partial<Record<FindingCode, number>>>): void {
+    this.kept.push(...kept);
+    for (const [code, count] of Object.entries(counts))
+      this.counts.set(code as FindingCode, (this.counts.get(code as FindingCode) ?? 0) + count!);
   }
 
   /** The findings kept, in the order found. */

@@ -31,7 +31,16 @@ export {
   type AttestedClaim,
   type AuditCore,
   type AuditLogSource,
+  type AuditResume,
   auditLog,
+  type CheckpointDigest,
   type LogAuditResult,
   type LogFacts,
 } from './log-audit.js';
+export {
+  AUDIT_STATE_VERSION,
+  AuditStateError,
+  parseAuditState,
+  serializeAuditState,
+} from './audit-state.js';
+export { compareTails, type TailComparison, tailOf } from './split-view.js';

@@ -1,75 +1,50 @@
 /**
  * @module The audit of the pool's public log (docs/audit.md, "The audit"), trusting nothing the
  * pool node says: from its public pages alone — events by position, archived proofs, leaves,
- * checkpoints — it folds the log digest, rebuilds which event explains each leaf, and checks every
- * retained proof with the core's verifier, every nullifier spent once and every recipient note;
- * then it holds each attested claim (from the chain: `src/chain/`) to what the log gives at that
- * checkpoint — its log digest, its tree root, its deposited, withdrawn and refunded totals. The
- * chain's side (deposits, payouts, the paid-out total, the escrow's balance) is the chain room's.
+ * checkpoints — it folds the log digest (`log-fold.ts`), rebuilds which event explains each leaf
+ * and checks every retained proof (`proof-check.ts`), every nullifier spent once and every
+ * recipient note; then it holds each attested claim (from the chain: `src/chain/`) to what the log
+ * gives at that checkpoint — its log digest, its tree root (`leaf-check.ts`), its deposited,
+ * withdrawn and refunded totals. The chain's side is the chain room's.
  *
  * What it needs from the pool node's records is only where each checkpoint's events end (the
  * node's recorded digests name the count): a count that lies gives a digest that does not match
  * the attested one, which is found as `log_rewritten`.
+ *
+ * Incremental: a complete audit hands back where it stopped (`resume`, the latest attestation it
+ * checked) and the next one starts there. After the archive was pruned an audit with nothing to
+ * resume from starts from the first attestation past the pruned proofs, takes that attestation's
+ * log digest as given, and says so: it is never complete.
  */
 
-import type { DigestHex } from '../core/digest.js';
-import type { PrivStarkCore } from '../core/facade.js';
-import { commitmentOf, precommitmentOf, recipientRhoOf } from '../core/witness.js';
-import type {
-  ArchivedProof,
-  ArchiveState,
-  Checkpoint,
-  LogDigestRecord,
-  PoolEvent,
-} from '../ledger/index.js';
-import { type Finding, Findings } from './findings.js';
-import {
-  digestHex,
-  GENESIS_LOG_DIGEST,
-  NO_PROOF_HASH,
-  nextLogDigest,
-  proofHashOf,
-} from './log-digest.js';
+import type { Frontier } from '../core/facade.js';
+import type { ArchivedProof, Checkpoint, PoolEvent } from '../ledger/index.js';
+import type { AttestedClaim, AuditCore, AuditLogSource, LogFacts } from './audit-source.js';
+import type { Finding, FindingCode } from './findings.js';
+import { checkLeaves } from './leaf-check.js';
+import { digestHex, NO_PROOF_HASH, nextLogDigest, proofHashOf } from './log-digest.js';
+import { type FoldSnapshot, LogFold, leavesCheckedTo } from './log-fold.js';
+import { proofProblem, proofsOf } from './proof-check.js';
 
-/** The public pages the audit reads (a pool node's routes, or a store's same reads in tests). */
-export interface AuditLogSource {
-  publishedEvents(after: number, limit: number): Promise<PoolEvent[]>;
-  archivedProofs(after: number, limit: number): Promise<ArchivedProof[]>;
-  archiveState(): Promise<ArchiveState>;
-  leaves(from: number, limit: number): Promise<DigestHex[]>;
-  checkpoints(after: number, limit: number): Promise<Checkpoint[]>;
-  logDigests(after: number, limit: number): Promise<LogDigestRecord[]>;
-}
+export type { AttestedClaim, AuditCore, AuditLogSource, LogFacts } from './audit-source.js';
 
-/** An attestation as the chain holds it. */
-export interface AttestedClaim {
+/** Where a complete audit stopped: what the next one resumes from (`--state`). */
+export interface AuditResume {
+  /** The latest attested checkpoint checked. */
   readonly seq: number;
-  readonly root: string;
-  readonly logDigest: string;
-  /** Deposited, withdrawn, paid out, refunded. */
-  readonly totals: readonly [bigint, bigint, bigint, bigint];
+  /** The fold at that checkpoint's last event, its leaves checked below `frontier.size`. */
+  readonly fold: FoldSnapshot;
+  readonly frontier: Frontier;
+  /** The log's findings so far (kept with evidence) and their counts. */
+  readonly findings: readonly Finding[];
+  readonly counts: Readonly<Partial<Record<FindingCode, number>>>;
 }
 
-/** The core's parts the audit uses. */
-export type AuditCore = Pick<
-  PrivStarkCore,
-  'hashElements' | 'decodeAddress' | 'treeRootAsync' | 'verifySpend' | 'verifyTransition'
->;
-
-/** What the log says of money, for the chain's half of the audit (`src/chain/chain-audit.ts`). */
-export interface LogFacts {
-  /** Each deposit's commitment: its position and amount. */
-  readonly deposits: ReadonlyMap<string, { readonly event: number; readonly amount: bigint }>;
-  /** Each withdrawal by id: amount, destination (CAIP-10), and whether it was refunded. */
-  readonly withdrawals: ReadonlyMap<
-    string,
-    {
-      readonly event: number;
-      readonly amount: bigint;
-      readonly destination: string;
-      refunded: boolean;
-    }
-  >;
+/** The log digest recomputed at one recorded checkpoint. */
+export interface CheckpointDigest {
+  readonly seq: number;
+  readonly eventId: number;
+  readonly logDigest: string;
 }
 
 /** What the log audit found and how far it got. */
@@ -81,13 +56,22 @@ export interface LogAuditResult {
   readonly checkedUpTo: { readonly seq: number; readonly eventId: number } | null;
   /** Why the audit could not check everything up to the latest attestation, or `null`. */
   readonly incomplete: string | null;
-  /** Positions read, and proofs verified. */
+  /** Positions read (the last one), and proofs verified by this run. */
   readonly events: number;
   readonly proofsVerified: number;
+  /** The attested checkpoint this run resumed after, or `null` from the log's start. */
+  readonly resumedAfter: number | null;
+  /** What the next audit resumes from; `null` unless this one was complete. */
+  readonly resume: AuditResume | null;
+  /**
+   * The digests recomputed at the latest checked attestation and every recorded checkpoint past
+   * it (the unattested tail, the last thousand): two auditors compare them (`--compare`).
+   */
+  readonly tail: readonly CheckpointDigest[];
 }
 
 const PAGE = 1000;
-const ARCHIVE_PAGE = 100;
+const TAIL_KEPT = 1000;
 const PROVEN = new Set<PoolEvent['kind']>(['settlement', 'transition', 'withdrawal']);
 
 /** Everything of a paged read (`after` cursors, pages of `limit`). */
@@ -100,146 +84,6 @@ async function all<T>(read: (after: number, limit: number) => Promise<T[]>, key:
   }
 }
 
-/** The audit's running state over the log. */
-class LogFold {
-  readonly findings = new Findings();
-  /** Leaf index → the event that appended it and the commitment it says. */
-  readonly expected: ({ event: number; leaf: string } | undefined)[] = [];
-  private readonly spent = new Map<string, number>();
-  private readonly refunds = new Map<string, string>();
-  readonly facts = {
-    deposits: new Map<string, { event: number; amount: bigint }>(),
-    withdrawals: new Map<
-      string,
-      { event: number; amount: bigint; destination: string; refunded: boolean }
-    >(),
-  };
-  readonly totals = { deposited: 0n, withdrawn: 0n, refunded: 0n };
-  digest = GENESIS_LOG_DIGEST;
-  position = 0;
-
-  constructor(private readonly core: AuditCore) {}
-
-  private explain(index: number, leaf: string, event: number): void {
-    const before = this.expected[index];
-    if (before !== undefined)
-      this.findings.add('leaf_unexplained', { index, events: `${before.event},${event}` });
-    else this.expected[index] = { event, leaf };
-  }
-
-  private spend(nullifier: string, event: number): void {
-    const first = this.spent.get(nullifier);
-    if (first !== undefined)
-      this.findings.add('nullifier_reused', { nullifier, first, again: event });
-    else this.spent.set(nullifier, event);
-  }
-
-  /** Applies one event's leaves, nullifiers, totals and recipient note. */
-  apply(e: PoolEvent): void {
-    switch (e.kind) {
-      case 'deposit':
-        this.explain(e.index, e.commitment, e.id);
-        this.totals.deposited += BigInt(e.amount);
-        this.facts.deposits.set(e.commitment, { event: e.id, amount: BigInt(e.amount) });
-        return;
-      case 'settlement':
-        this.spend(e.nullifier, e.id);
-        this.explain(e.changeIndex, e.change, e.id);
-        this.explain(e.recipientIndex, e.recipientNote, e.id);
-        if (this.recipientNote(e) !== e.recipientNote)
-          this.findings.add('recipient_note_mismatch', {
-            event: e.id,
-            recipientNote: e.recipientNote,
-          });
-        return;
-      case 'transition':
-      case 'withdrawal':
-        for (const nf of e.nullifiers) this.spend(nf, e.id);
-        this.explain(e.outputIndexes[0], e.outputs[0], e.id);
-        this.explain(e.outputIndexes[1], e.outputs[1], e.id);
-        if (e.kind === 'withdrawal') {
-          this.totals.withdrawn += BigInt(e.amount);
-          this.refunds.set(e.withdrawalId, e.refund);
-          this.facts.withdrawals.set(e.withdrawalId, {
-            event: e.id,
-            amount: BigInt(e.amount),
-            destination: e.destination,
-            refunded: false,
-          });
-        }
-        return;
-      case 'refund':
-        this.explain(e.index, e.commitment, e.id);
-        this.totals.refunded += BigInt(e.amount);
-        {
-          const withdrawal = this.facts.withdrawals.get(e.withdrawalId);
-          if (withdrawal) withdrawal.refunded = true;
-        }
-        // A refund appends the exit's proven refund note, of its amount, once.
-        if (this.refunds.get(e.withdrawalId) !== e.commitment)
-          this.findings.add('leaf_unexplained', {
-            index: e.index,
-            event: e.id,
-            refundOf: e.withdrawalId,
-          });
-        this.refunds.delete(e.withdrawalId);
-        return;
-    }
-  }
-
-  /** The recipient note a settlement must append, `null` for a recipient that is no address. */
-  private recipientNote(e: Extract<PoolEvent, { kind: 'settlement' }>): string | null {
-    try {
-      const owner = this.core.decodeAddress(e.recipient);
-      const pre = precommitmentOf(this.core, owner, recipientRhoOf(this.core, e.nullifier));
-      return commitmentOf(this.core, e.amount, pre);
-    } catch {
-      return null;
-    }
-  }
-}
-
-/** Checks one proof against the public inputs its event and its archive entry give. */
-async function proofProblem(
-  core: AuditCore,
-  e: PoolEvent,
-  archived: ArchivedProof,
-  anchors: ReadonlyMap<string, number>,
-): Promise<string | null> {
-  const anchoredAt = anchors.get(archived.root);
-  if (anchoredAt === undefined || anchoredAt > e.time) return 'anchor_not_published_before';
-  const { root, ctx, proof } = archived;
-  if (e.kind === 'settlement') {
-    const { nullifier, change, amount } = e;
-    const verdict = await core.verifySpend(proof, { root, nullifier, change, amount, ctx });
-    return verdict.ok ? null : verdict.code;
-  }
-  if (e.kind !== 'transition' && e.kind !== 'withdrawal') return 'unexpected_proof';
-  const refund = e.kind === 'withdrawal' ? e.refund : archived.refund;
-  if (refund === null) return 'refund_not_archived';
-  const exit = e.kind === 'withdrawal' ? e.amount : '0';
-  const inputs = {
-    root,
-    nullifiers: e.nullifiers,
-    outputs: e.outputs,
-    exit,
-    ctx,
-    memo: e.memo,
-    refund,
-  };
-  const verdict = await core.verifyTransition(proof, inputs);
-  return verdict.ok ? null : verdict.code;
-}
-
-/** The archived proofs of positions `(after, after + count]`, by position. */
-async function proofsOf(source: AuditLogSource, after: number, count: number) {
-  const out = new Map<number, ArchivedProof>();
-  for (let at = after; at < after + count; at += ARCHIVE_PAGE)
-    for (const p of await source.archivedProofs(at, Math.min(ARCHIVE_PAGE, after + count - at)))
-      out.set(p.id, p);
-  return out;
-}
-
 /** Where each attested checkpoint's events end, by the node's recorded digests. */
 interface Target {
   readonly claim: AttestedClaim;
@@ -247,36 +91,44 @@ interface Target {
   readonly checkpoint: Checkpoint | undefined;
 }
 
+/** Options of {@link auditLog}. */
+export interface LogAuditOptions {
+  /** false to skip proof checks (the bench's log-only pass). */
+  readonly verifyProofs?: boolean;
+  /** Where an earlier complete audit of this pool stopped. */
+  readonly resume?: AuditResume | null;
+}
+
 /**
  * Audits the public log against the attested claims.
  * @param claims the escrow's attestations, any order
- * @param options.verifyProofs false to skip proof checks (the bench's log-only pass)
  */
 export async function auditLog(
   core: AuditCore,
   source: AuditLogSource,
   claims: readonly AttestedClaim[],
-  options: { verifyProofs?: boolean } = {},
+  options: LogAuditOptions = {},
 ): Promise<LogAuditResult> {
-  const fold = new LogFold(core);
+  const resume = options.resume ?? null;
+  const fold = resume ? LogFold.resume(core, resume.fold) : new LogFold(core);
+  if (resume) fold.findings.restore(resume.findings, resume.counts);
+  const frontier = resume?.frontier ?? core.emptyFrontier();
   const checkpoints = await all(
     (a, l) => source.checkpoints(a, l),
     (c) => c.seq,
   );
-  const digests = new Map(
-    (
-      await all(
-        (a, l) => source.logDigests(a, l),
-        (d) => d.seq,
-      )
-    ).map((d) => [d.seq, d.events]),
+  const recorded = await all(
+    (a, l) => source.logDigests(a, l),
+    (d) => d.seq,
   );
+  const digests = new Map(recorded.map((d) => [d.seq, d.events]));
   const anchors = new Map<string, number>();
   for (const c of checkpoints) if (!anchors.has(c.root)) anchors.set(c.root, c.time);
   const bySeq = new Map(checkpoints.map((c) => [c.seq, c]));
   let incomplete: string | null = null;
   const targets: Target[] = [];
   for (const claim of [...claims].sort((a, b) => a.seq - b.seq)) {
+    if (resume && claim.seq <= resume.seq) continue;
     const events = digests.get(claim.seq);
     if (events === undefined) {
       incomplete ??= `the pool node serves no log digest for attested checkpoint ${claim.seq}`;
@@ -285,17 +137,46 @@ export async function auditLog(
     targets.push({ claim, events, checkpoint: bySeq.get(claim.seq) });
   }
   const { prunedThrough, legacyThrough } = await source.archiveState();
-  if (prunedThrough > 0)
-    incomplete ??= `the archive was pruned through position ${prunedThrough}: digests from genesis cannot be recomputed`;
+  // Proofs at or below `prunedThrough` are gone: their hashes too, so the digest cannot be
+  // recomputed through them; it is taken from the first attestation past them.
+  let trustAt: Target | undefined;
+  let digestKnown = prunedThrough <= fold.position;
+  let unchecked: string | null = null;
+  if (!digestKnown) {
+    trustAt = targets.find((t) => t.events >= prunedThrough);
+    unchecked = trustAt
+      ? `the archive was pruned through position ${prunedThrough}: log digests and proofs before attestation ${trustAt.claim.seq} were not checked (an audit kept with --state from before the pruning checks them)`
+      : `the archive was pruned through position ${prunedThrough}, past every attestation: log digests and proofs were not checked`;
+  }
+  const lastSeq = targets.at(-1)?.claim.seq ?? resume?.seq ?? 0;
+  const tailMarks = recorded.filter((d) => d.seq >= lastSeq && d.events >= fold.position);
+  const tail: CheckpointDigest[] = [];
+  let mark = 0;
+  const markTail = () => {
+    while (mark < tailMarks.length && tailMarks[mark]!.events <= fold.position) {
+      const { seq, events: at } = tailMarks[mark++]!;
+      if (at === fold.position && digestKnown)
+        tail.push({ seq, eventId: at, logDigest: digestHex(fold.digest) });
+    }
+  };
+  const resumedAfter = resume?.seq ?? null;
   let proofsVerified = 0;
   let next = 0;
-  let checked: { seq: number; eventId: number } | null = null;
+  markTail();
+  let snapshot: { seq: number; fold: FoldSnapshot } | null = null;
+  let checked: { seq: number; eventId: number } | null = resume
+    ? { seq: resume.seq, eventId: resume.fold.position }
+    : null;
   // The whole published log: the claims are checked where they fall, and the chain's half needs
   // every deposit and withdrawal published so far.
   while (incomplete === null) {
     const events = await source.publishedEvents(fold.position, PAGE);
     if (events.length === 0) break;
-    const proofs = await proofsOf(source, fold.position, events.length);
+    const unpruned = Math.max(fold.position, prunedThrough);
+    const proofs: Map<number, ArchivedProof> =
+      events.at(-1)!.id > unpruned
+        ? await proofsOf(source, unpruned, events.at(-1)!.id - unpruned)
+        : new Map();
     const verdicts = await Promise.all(
       events.map(async (e) => {
         const archived = proofs.get(e.id);
@@ -311,7 +192,7 @@ export async function auditLog(
         break;
       }
       const archived = proofs.get(e.id);
-      if (PROVEN.has(e.kind) && archived === undefined && e.id > legacyThrough)
+      if (PROVEN.has(e.kind) && !archived && e.id > Math.max(legacyThrough, prunedThrough))
         fold.findings.add('proof_missing', { event: e.id, kind: e.kind });
       if (verdicts[i]) fold.findings.add('invalid_proof', { event: e.id, reason: verdicts[i]! });
       fold.apply(e);
@@ -322,31 +203,82 @@ export async function auditLog(
       );
       fold.position = e.id;
       while (next < targets.length && targets[next]!.events === fold.position) {
-        compareClaim(fold, targets[next]!);
-        checked = { seq: targets[next]!.claim.seq, eventId: fold.position };
+        const target = targets[next]!;
+        if (target === trustAt) {
+          fold.digest = Uint8Array.from(Buffer.from(target.claim.logDigest.slice(2), 'hex'));
+          digestKnown = true;
+        }
+        compareClaim(fold, target, !digestKnown);
+        checked = { seq: target.claim.seq, eventId: fold.position };
+        if (next === targets.length - 1)
+          snapshot = { seq: target.claim.seq, fold: fold.snapshot() };
         next++;
       }
+      markTail();
     }
   }
   if (incomplete === null && next < targets.length)
     incomplete = `the public log ends at position ${fold.position}, before attested checkpoint ${targets[next]!.claim.seq}`;
-  await checkLeaves(core, source, fold, targets.slice(0, next));
+  const checkedTargets = targets.slice(0, next).map(({ claim, checkpoint }) => ({
+    claim,
+    checkpoint,
+  }));
+  const tree = await checkLeaves(core, source, fold, checkedTargets, frontier);
+  incomplete ??= unchecked;
+  const findings = fold.findings.list();
+  const counts = fold.findings.countsByCode() as Record<string, number>;
   return {
     facts: fold.facts,
-    findings: fold.findings.list(),
-    counts: fold.findings.countsByCode() as Record<string, number>,
+    findings,
+    counts,
     checkedUpTo: incomplete === null ? checked : null,
     incomplete,
     events: fold.position,
     proofsVerified,
+    resumedAfter,
+    resume: nextResume(incomplete, snapshot, tree, fold, resume),
+    tail: tail.slice(-TAIL_KEPT),
   };
 }
 
-/** One claim against the log at its checkpoint: digest and totals (the roots come with the leaves). */
-function compareClaim(fold: LogFold, target: Target): void {
+/** What the next audit resumes from: the last checked attestation, once nothing stood in the way. */
+function nextResume(
+  incomplete: string | null,
+  snapshot: { seq: number; fold: FoldSnapshot } | null,
+  tree: Frontier,
+  fold: LogFold,
+  previous: AuditResume | null,
+): AuditResume | null {
+  if (incomplete !== null) return null;
+  if (snapshot === null) return previous;
+  // The findings of the log so far, less those of events past the snapshot: the next run reads
+  // those events again and finds them again.
+  const past = fold.findings.list().filter((f) => pastSnapshot(f, snapshot.fold.position));
+  const counts: Partial<Record<FindingCode, number>> = { ...fold.findings.countsByCode() };
+  for (const f of past) counts[f.code] = (counts[f.code] ?? 0) - 1;
+  return {
+    seq: snapshot.seq,
+    fold: leavesCheckedTo(snapshot.fold, tree.size),
+    frontier: tree,
+    findings: fold.findings.list().filter((f) => !past.includes(f)),
+    counts: Object.fromEntries(Object.entries(counts).filter(([, n]) => n! > 0)),
+  };
+}
+
+/** Whether a finding is of an event past `position` (the next run reads those again). */
+function pastSnapshot(f: Finding, position: number): boolean {
+  const event = f.evidence.event ?? f.evidence.again;
+  return typeof event === 'number' && event > position;
+}
+
+/**
+ * One claim against the log at its checkpoint: digest (unless the digest is not known there, the
+ * archive pruned) and totals; the roots come with the leaves.
+ */
+function compareClaim(fold: LogFold, target: Target, digestUnknown: boolean): void {
   const { claim } = target;
   const recomputed = digestHex(fold.digest);
-  if (recomputed !== claim.logDigest.toLowerCase())
+  if (!digestUnknown && recomputed !== claim.logDigest.toLowerCase())
     fold.findings.add('log_rewritten', {
       seq: claim.seq,
       attestedLogDigest: claim.logDigest,
@@ -365,46 +297,4 @@ function compareClaim(fold: LogFold, target: Target): void {
         attested: claim.totals[i].toString(),
         log: total.toString(),
       });
-}
-
-/**
- * Every served leaf against the event that explains it, and each attested root against the root
- * of the served leaves at its checkpoint's size.
- */
-async function checkLeaves(
-  core: AuditCore,
-  source: AuditLogSource,
-  fold: LogFold,
-  targets: readonly Target[],
-): Promise<void> {
-  const leaves: DigestHex[] = [];
-  for (;;) {
-    const page = await source.leaves(leaves.length, PAGE);
-    leaves.push(...page);
-    if (page.length < PAGE) break;
-  }
-  // Every leaf an event read explains; below the last attested size, every leaf must be explained
-  // (leaves past both belong to events published after the log was read).
-  const attested = targets.at(-1)?.checkpoint?.size ?? 0;
-  for (let index = 0; index < Math.max(attested, fold.expected.length); index++) {
-    const want = fold.expected[index];
-    const leaf = index < leaves.length ? leaves[index]! : null;
-    if (want === undefined) fold.findings.add('leaf_unexplained', { index, leaf });
-    else if (leaf !== want.leaf)
-      fold.findings.add('leaf_unexplained', { index, event: want.event, leaf });
-  }
-  for (const { claim, checkpoint } of targets) {
-    const size = checkpoint?.size;
-    const root =
-      size === undefined || size > leaves.length
-        ? null
-        : await core.treeRootAsync(leaves.slice(0, size));
-    if (checkpoint?.root !== claim.root || root !== claim.root)
-      fold.findings.add('log_rewritten', {
-        seq: claim.seq,
-        attestedRoot: claim.root,
-        checkpointRoot: checkpoint?.root ?? null,
-        leavesRoot: root,
-      });
-  }
 }

@@ -7,17 +7,22 @@
  * missing page, a pruned archive, bad flags) — never 0 then.
  */
 
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 import { CliFailure, type CliIo, stdio } from './cli-io.js';
 
 export const AUDIT_USAGE = `  audit --rpc URL --escrow ADDRESS --pool URL [--json] [--shield-deadline S] [--from-block N]
+        [--state FILE [--full]] [--compare OTHER.json]
                     checks the pool against its escrow with no secret: every archived proof verified,
                     every leaf explained, nullifiers spent once, recipient notes, each attestation's log
                     digest, root and totals recomputed; every shielded deposit accepted on chain with its
                     amount, every accepted one shielded within S seconds (3600), every payout a
                     withdrawal's, none also refunded, the escrow's balance covering what is owed; exit 0
-                    clean up to the latest attestation, 1 with findings, 2 when it could not complete`;
+                    clean up to the latest attestation, 1 with findings, 2 when it could not complete.
+                    --state FILE continues from the last complete audit kept in FILE (and keeps this
+                    one); --full reads the log from its start all the same; --compare holds the log
+                    digests past the latest attestation against another auditor's --json report`;
 
 /** The JSON report. */
 export interface AuditReport {
@@ -32,6 +37,16 @@ export interface AuditReport {
     readonly evidence: Record<string, unknown>;
   }[];
   readonly incomplete?: string;
+  /** The attested checkpoint a `--state` audit resumed after. */
+  readonly resumedAfter?: number;
+  /** The log digests at the latest attestation and every checkpoint past it (`--compare`). */
+  readonly tail: readonly {
+    readonly seq: number;
+    readonly eventId: number;
+    readonly logDigest: string;
+  }[];
+  /** Checkpoints compared with the other report (`--compare`). */
+  readonly compared?: number;
 }
 
 function flags(argv: string[]) {
@@ -44,6 +59,9 @@ function flags(argv: string[]) {
       json: { type: 'boolean' },
       'shield-deadline': { type: 'string' },
       'from-block': { type: 'string' },
+      state: { type: 'string' },
+      full: { type: 'boolean' },
+      compare: { type: 'string' },
     },
     strict: true,
   });
@@ -67,7 +85,17 @@ function flags(argv: string[]) {
     if (!/^[0-9]{1,12}$/.test(text)) throw new CliFailure(2, `${name} expects a whole number`);
     return Number(text);
   };
+  if (values.full === true && values.state === undefined)
+    throw new CliFailure(
+      2,
+      '--full goes with --state FILE (an audit without one always reads it all)',
+    );
+  for (const name of ['state', 'compare'] as const)
+    if (values[name] === '') throw new CliFailure(2, `--${name} expects a file`);
   return {
+    state: values.state,
+    full: values.full === true,
+    compare: values.compare,
     rpc,
     pool,
     escrow: escrow as `0x${string}`,
@@ -78,9 +106,50 @@ function flags(argv: string[]) {
   };
 }
 
+/** The other auditor's report named by `--compare`: its tail. */
+function otherTail(path: string, tailOf: (report: unknown) => AuditReport['tail'] | string) {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliFailure(2, `--compare: cannot read ${path} (${(error as Error).message})`);
+  }
+  let report: unknown;
+  try {
+    report = JSON.parse(text);
+  } catch {
+    throw new CliFailure(2, `--compare: ${path} is not JSON`);
+  }
+  const tail = tailOf(report);
+  if (typeof tail === 'string') throw new CliFailure(2, `--compare: ${path}: ${tail}`);
+  return tail;
+}
+
+/** The last complete audit `--state` kept, `null` when there is none yet (or `--full`). */
+function readState(f: ReturnType<typeof flags>): string | null {
+  if (f.state === undefined || f.full) return null;
+  try {
+    return readFileSync(f.state, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new CliFailure(2, `--state: cannot read ${f.state} (${(error as Error).message})`);
+  }
+}
+
+/** Keeps `text` in `path` whole or not at all (written aside, then renamed over). */
+function writeState(path: string, text: string): void {
+  const aside = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(aside, text, { mode: 0o644 });
+    renameSync(aside, path);
+  } catch (error) {
+    throw new CliFailure(2, `--state: cannot write ${path} (${(error as Error).message})`);
+  }
+}
+
 /** Runs the audit; the report, or a `CliFailure` of exit 2 when it cannot complete. */
 async function audit(f: ReturnType<typeof flags>): Promise<AuditReport> {
-  const [{ createPublicClient, http }, { loadCore }, { auditLog }, chain, { PublicLogReader }] =
+  const [{ createPublicClient, http }, { loadCore }, auditRoom, chain, { PublicLogReader }] =
     await Promise.all([
       import('viem'),
       import('../core/index.js'),
@@ -91,31 +160,49 @@ async function audit(f: ReturnType<typeof flags>): Promise<AuditReport> {
   const { ChainError } = await import('../chain/chain-errors.js');
   const { findDeployBlock } = await import('../chain/chain-binding.js');
   const { PoolNodeError } = await import('../pool-node/index.js');
+  const other = f.compare === undefined ? null : otherTail(f.compare, auditRoom.tailOf);
   const core = await loadCore();
   const client = createPublicClient({ transport: http(f.rpc, { retryCount: 1 }) });
   try {
+    const binding = { escrow: f.escrow, chainId: await client.getChainId() };
+    const saved = readState(f);
+    const resume = saved === null ? null : auditRoom.parseAuditState(saved, core, binding);
     const from = f.fromBlock ?? (await findDeployBlock(client, f.escrow));
     const facts = await chain.readChainFacts(client, f.escrow, from);
-    const log = await auditLog(core, new PublicLogReader(f.pool), facts.attestations);
+    const log = await auditRoom.auditLog(core, new PublicLogReader(f.pool), facts.attestations, {
+      resume,
+    });
     const findings = [...log.findings, ...chain.chainFindings(core, log.facts, facts, f)];
+    const compared = other === null ? null : auditRoom.compareTails(log.tail, other);
+    if (compared) findings.push(...compared.findings);
     const latest = facts.attestations.at(-1);
     const checked =
       log.checkedUpTo === null || latest === undefined
         ? null
         : { ...log.checkedUpTo, block: latest.block };
-    const complete =
-      log.incomplete === null && (latest === undefined || checked?.seq === latest.seq);
+    const incomplete =
+      log.incomplete ??
+      (latest !== undefined && checked?.seq !== latest.seq
+        ? 'not checked up to the latest attestation'
+        : compared?.compared === 0
+          ? '--compare: the two reports have no checkpoint in common'
+          : null);
+    if (f.state !== undefined && log.resume !== null)
+      writeState(f.state, auditRoom.serializeAuditState(log.resume, binding));
     return {
-      ok: complete && findings.length === 0,
+      ok: incomplete === null && findings.length === 0,
       checkedUpTo: checked,
       findings,
-      ...(complete
-        ? {}
-        : { incomplete: log.incomplete ?? 'not checked up to the latest attestation' }),
+      ...(incomplete === null ? {} : { incomplete }),
+      ...(log.resumedAfter === null ? {} : { resumedAfter: log.resumedAfter }),
+      tail: log.tail,
+      ...(compared === null ? {} : { compared: compared.compared }),
     };
   } catch (error) {
     if (error instanceof ChainError) throw new CliFailure(2, `${error.code}: ${error.message}`);
     if (error instanceof PoolNodeError) throw new CliFailure(2, `${error.code}: ${error.message}`);
+    if (error instanceof auditRoom.AuditStateError)
+      throw new CliFailure(2, `${error.code}: ${error.message}`);
     throw error;
   }
 }

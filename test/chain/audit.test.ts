@@ -8,8 +8,11 @@
 // and a withdrawal both paid and refunded — each found under its code (exit 1). An audit that cannot
 // complete — the pool node unreachable, or a page that is not its route's — exits 2.
 
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { type Hex, keccak256, toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -55,6 +58,12 @@ async function audit(...extra: string[]): Promise<{ code: number; report: AuditR
     { out: (l) => out.push(l), err: (l) => out.push(l) },
   );
   return { code, report: JSON.parse(out[0]!) as AuditReport };
+}
+
+/** The exit code of an audit that prints no report (exit 2 writes one line to stderr). */
+async function exitOf(...extra: string[]): Promise<number> {
+  const args = ['--rpc', stack.f.chain.url, '--escrow', stack.f.escrow, '--pool', stack.poolUrl];
+  return auditCommand([...args, ...extra], { out: () => undefined, err: () => undefined });
 }
 
 const codes = (report: AuditReport) => report.findings.map((f) => f.code);
@@ -155,6 +164,68 @@ describe('priv-stark audit', () => {
       checkedUpTo: { seq: posted.seq, block: posted.block },
     });
     expect(code).toBe(0);
+  });
+
+  it('--state: the next audit resumes after the last attestation checked; --full reads it all', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'priv-stark-audit-state-'));
+    try {
+      const state = join(dir, 'state.json');
+      const first = await audit('--state', state);
+      expect(first.code).toBe(0);
+      expect(first.report.resumedAfter).toBeUndefined();
+      expect(existsSync(state)).toBe(true);
+      // More history and a newer attestation: the resumed audit starts after the first one.
+      await stack.shieldAll();
+      await escrowDeposit(1_111_000n);
+      await stack.shieldAll();
+      await stack.service.ledger.checkpoint();
+      const posted = await new PoolNodeClient(stack.poolUrl, { token: TOKEN }).attest();
+      const resumed = await audit('--state', state);
+      expect(resumed.code).toBe(0);
+      expect(resumed.report).toMatchObject({
+        ok: true,
+        resumedAfter: first.report.checkedUpTo?.seq,
+        checkedUpTo: { seq: posted.seq },
+      });
+      const full = await audit('--state', state, '--full');
+      expect(full.code).toBe(0);
+      expect(full.report.resumedAfter).toBeUndefined();
+      expect(full.report.tail).toEqual(resumed.report.tail);
+      // Must-fail: a state kept for another escrow is refused, and the audit does not complete.
+      const kept = JSON.parse(readFileSync(state, 'utf8')) as { escrow: string };
+      writeFileSync(state, JSON.stringify({ ...kept, escrow: `0x${'12'.repeat(20)}` }));
+      expect(await exitOf('--state', state)).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--compare: two auditors agree on the tail; a report that differs is a split_view (exit 1)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'priv-stark-audit-compare-'));
+    try {
+      const mine = await audit();
+      expect(mine.report.tail.length).toBeGreaterThan(0);
+      const other = join(dir, 'other.json');
+      writeFileSync(other, JSON.stringify(mine.report));
+      const agreed = await audit('--compare', other);
+      expect(agreed.code).toBe(0);
+      expect(agreed.report.compared).toBeGreaterThan(0);
+      const last = mine.report.tail.at(-1)!;
+      const differing = {
+        ...mine.report,
+        tail: [...mine.report.tail.slice(0, -1), { ...last, logDigest: `0x${'ee'.repeat(32)}` }],
+      };
+      writeFileSync(other, JSON.stringify(differing));
+      const split = await audit('--compare', other);
+      expect(split.code).toBe(1);
+      expect(codes(split.report)).toEqual(['split_view']);
+      // Must-fail: something that is no report, or no file, is no comparison (exit 2).
+      writeFileSync(other, '{"ok":true}');
+      expect(await exitOf('--compare', other)).toBe(2);
+      expect(await exitOf('--compare', join(dir, 'missing.json'))).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

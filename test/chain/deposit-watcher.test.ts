@@ -5,8 +5,7 @@
 // shield (a commitment in the tree, a depositor on the deny list) are declined in the same batch,
 // reclaimable at once, and never hold up the deposits after them.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Registry } from 'prom-client';
@@ -28,6 +27,7 @@ import {
   tickets,
 } from './shared.js';
 import { depositGasless, leaves, type WatchedPool, watchedPool } from './watcher-harness.js';
+import { scratchDir } from '../scratch-dir.js';
 
 const N = 10;
 
@@ -141,7 +141,7 @@ describe('the deposit watcher', () => {
   });
 
   it('declines a commitment in the tree and a denied depositor, and shields the deposits after them', async () => {
-    const list = join(mkdtempSync(join(tmpdir(), 'priv-stark-deny-')), 'deny-list');
+    const list = join(scratchDir('priv-stark-deny-'), 'deny-list');
     writeFileSync(list, '# screened depositors\n');
     const p = await pool({ denyList: new DenyList(list) });
     const [ok, dup, blocked, later] = await tickets([1_000n, 2_000n, 3_000n, 4_000n]);

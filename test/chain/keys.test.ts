@@ -4,8 +4,7 @@
 // published development keys are refused on any chain but the local one.
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
@@ -23,8 +22,9 @@ import {
   refuseDevelopmentKeys,
   takeEnvironmentKey,
 } from '../../src/chain/keys.js';
+import { scratchDir } from '../scratch-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'priv-stark-keys-'));
+const dir = scratchDir('priv-stark-keys-');
 let files = 0;
 
 /** Writes `text` to a new file of `mode`. */

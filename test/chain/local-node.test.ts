@@ -1,9 +1,3 @@
-// The local node the chain suites, the bench and the demo use: anvil from the npm package, on
-// loopback, chain 31337, Cancun (the contracts' evmVersion); stopped, it no longer answers; and
-// without the package, a clear error that names it.
-
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -15,6 +9,7 @@ import {
   startLocalNode,
 } from '../../src/chain/local-node.js';
 import { connect } from '../../testkit/chain.js';
+import { scratchDir } from '../scratch-dir.js';
 
 describe('startLocalNode', () => {
   it('starts anvil on 127.0.0.1, chain 31337, Cancun, and stops it', async () => {
@@ -50,7 +45,7 @@ describe('startLocalNode', () => {
   });
 
   it('must-fail twin: without @foundry-rs/anvil, anvil_missing naming the package', () => {
-    const elsewhere = join(mkdtempSync(join(tmpdir(), 'no-anvil-')), 'index.js');
+    const elsewhere = join(scratchDir('no-anvil-'), 'index.js');
     let error: unknown;
     try {
       anvilBinary(elsewhere);

@@ -31,6 +31,7 @@ import { openPayoutJournal } from '../../src/ledger/open-payout-journal.js';
 import { ledgerDepositSink } from '../../src/pool-node/deposit-sink.js';
 import { type Chain, minedFrom } from '../../testkit/chain.js';
 import { type EscrowFixture, escrowCall, escrowFixture, gaslessArgs } from './shared.js';
+import { scratchDir } from '../scratch-dir.js';
 
 let core: Promise<PrivStarkCore> | undefined;
 
@@ -184,7 +185,7 @@ export async function leaves(pool: WatchedPool): Promise<string[]> {
 
 /** A key file of `mode` holding `key`, in a directory of its own. */
 export function keyFileOf(key: Hex, mode = 0o600): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'priv-stark-key-')), 'operator.key');
+  const path = join(scratchDir('priv-stark-key-'), 'operator.key');
   writeFileSync(path, `${key}\n`, { mode });
   chmodSync(path, mode);
   return path;

@@ -4,10 +4,6 @@
 // RPC answers truthfully again, what was paid meanwhile is shielded, nothing skipped. In the
 // service, /health stays 200 with the chain lagging, the lag gauges rise, and payments go on.
 
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -23,6 +19,7 @@ import type { Chain } from '../../testkit/chain.js';
 import { type RpcProxy, startRpcProxy } from './rpc-proxy.js';
 import { depositDirect, depositor, escrowFixture, sharedChain, tickets } from './shared.js';
 import { acceptorKey, leaves, type WatchedPool, watchedPool } from './watcher-harness.js';
+import { scratchDir } from '../scratch-dir.js';
 
 const N = 10;
 
@@ -189,7 +186,7 @@ describe('the deposit watcher behind a hostile RPC', () => {
         epoch: NO_EPOCH_GRID,
         port: 0,
         poolPort: 0,
-        dataDir: mkdtempSync(join(tmpdir(), 'priv-stark-rpc-')),
+        dataDir: scratchDir('priv-stark-rpc-'),
         logLevel: 'silent',
         insecureNoAuth: true,
         verifyThreads: 0,

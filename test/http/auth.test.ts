@@ -1,7 +1,7 @@
 // Auth and access configuration: keys from API_KEYS and the CONFIG file (SHA-256 hashes with
 // policies), checked before any parsing; auth off only on loopback; secrets never in logs.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -23,6 +23,7 @@ import { SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
 import { API_KEY, AUTH, facilitatorHarness } from './helpers/harness.js';
 import { startFacilitatorProcess } from './helpers/process.js';
 import { liveSpec, requestOf } from './helpers/requests.js';
+import { scratchDir } from '../scratch-dir.js';
 
 describe('API keys', () => {
   it('finds a key by its SHA-256 hash and nothing else', () => {
@@ -74,7 +75,7 @@ describe('API keys', () => {
       [...ids].reverse(),
     );
     expect(() => keysFromList('short')).toThrow(ConfigError);
-    const dir = mkdtempSync(join(tmpdir(), 'priv-stark-config-'));
+    const dir = scratchDir('priv-stark-config-');
     const path = join(dir, 'config.json');
     writeFileSync(
       path,
@@ -165,7 +166,7 @@ describe('auth off on loopback, in a real process', () => {
     const off = await startFacilitatorProcess([
       '--insecure-no-auth',
       '--data-dir',
-      mkdtempSync(join(tmpdir(), 'priv-stark-noauth-')),
+      scratchDir('priv-stark-noauth-'),
     ]);
     try {
       const warning = off
@@ -185,10 +186,9 @@ describe('auth off on loopback, in a real process', () => {
       off.process.kill('SIGTERM');
       await off.exited;
     }
-    const on = await startFacilitatorProcess(
-      ['--data-dir', mkdtempSync(join(tmpdir(), 'priv-stark-auth-'))],
-      { API_KEYS: API_KEY },
-    );
+    const on = await startFacilitatorProcess(['--data-dir', scratchDir('priv-stark-auth-')], {
+      API_KEYS: API_KEY,
+    });
     try {
       expect(on.output()).not.toMatch(/auth is OFF/);
       expect((await post(on.url)).status).toBe(401);

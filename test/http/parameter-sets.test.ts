@@ -2,13 +2,10 @@
 // verifier accepts with its security figures, a configured list narrows it, and an id this
 // release does not know refuses to start. In a file of its own: the list is the process's core's.
 
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 
 import { SERVICE_DEFAULTS, ServiceConfigError, startService } from '../../src/service/index.js';
+import { scratchDir } from '../scratch-dir.js';
 
 const config = () => ({
   ...SERVICE_DEFAULTS,
@@ -16,7 +13,7 @@ const config = () => ({
   poolNode: false,
   insecureNoAuth: true,
   verifyThreads: 1,
-  dataDir: mkdtempSync(join(tmpdir(), 'priv-stark-sets-')),
+  dataDir: scratchDir('priv-stark-sets-'),
 });
 
 async function healthSets(parameterSets: readonly number[] | undefined) {
