@@ -114,7 +114,10 @@ function transition(core: PrivStarkCore, to: Address | null, chainId: number): S
     transitionId: transitionId(nullifiers[0]),
     nullifiers,
     outputs: [note(core, PAYMENT), note(core, PAYMENT)],
-    memo: [String(Math.floor(Math.random() * 2 ** 48)), String(Math.floor(Math.random() * 2 ** 48))],
+    memo: [
+      String(Math.floor(Math.random() * 2 ** 48)),
+      String(Math.floor(Math.random() * 2 ** 48)),
+    ],
     exit: to === null ? '0' : EXIT.toString(),
     destination: to === null ? null : `eip155:${chainId}:${to}`,
     refund: note(core, 0n),
@@ -181,7 +184,10 @@ export async function generateLog(
       else if (kind === 't') ops.push(transition(core, null, options.chainId));
       else {
         const to = options.destinations[exited++ % options.destinations.length]!;
-        const op = transition(core, to, options.chainId) as Extract<StoreOp, { kind: 'transition' }>;
+        const op = transition(core, to, options.chainId) as Extract<
+          StoreOp,
+          { kind: 'transition' }
+        >;
         ops.push(op);
         paid.push(op.transitionId);
         exits.push({ withdrawalId: op.transitionId as DigestHex, to, amount: EXIT });
