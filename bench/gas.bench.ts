@@ -22,6 +22,7 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 
 import { privStarkEscrowAbi, testUsdcAbi } from '../src/chain/contract-artifacts.js';
 import { startLocalNode } from '../src/chain/local-node.js';
+import { type UnpaidWithdrawal, unpaidProof, unpaidRoot } from '../src/chain/unpaid-withdrawals.js';
 import { randomDigest } from '../src/core/witness.js';
 import {
   type Call,
@@ -349,6 +350,68 @@ const attestations: TransactionReceipt[] = [];
 for (let i = 0; i < SAMPLES; i++)
   attestations.push(await escrowCall(attester, 'attest', attestation(60 * (i + 1) + 1)));
 await record('attestation (each later one)', attestations);
+
+// --- two-key payouts ---------------------------------------------------------------------------
+
+// The same payouts on an escrow deployed with two-key payouts: each proves its withdrawal in an
+// attested unpaid set of TWO_KEY_UNPAID withdrawals (a proof of 10 siblings).
+const TWO_KEY_UNPAID = 1_000;
+const twoKey = await deployEscrow(chain, admin, token, {
+  adminDelay: 86_400,
+  reclaimDelay: 86_400n,
+  minDeposit: 1_000_000n,
+  payoutCapPerDay: 10n ** 15n,
+  twoKeyPayouts: true,
+});
+const twoKeyCall = (as: PrivateKeyAccount, functionName: string, args: readonly unknown[]) =>
+  send(chain, as, { address: twoKey, abi: privStarkEscrowAbi, functionName, args } satisfies Call);
+for (const [role, holder] of [
+  ['ACCEPTOR_ROLE', acceptor],
+  ['PAYOUT_ROLE', payer],
+  ['ATTESTER_ROLE', attester],
+] as const)
+  await twoKeyCall(admin, 'grantRole', [
+    await chain.public.readContract({
+      address: twoKey,
+      abi: privStarkEscrowAbi,
+      functionName: role,
+    }),
+    holder.address,
+  ]);
+const funder = await newAccount(chain);
+await tokenCall(admin, 'mint', [funder.address, 2n * BigInt(SAMPLES) * 1_000_000n]);
+await tokenCall(funder, 'approve', [twoKey, 2n * BigInt(SAMPLES) * 1_000_000n]);
+const twoKeyDeposits: bigint[] = [];
+for (let i = 0; i < 2 * SAMPLES; i++) {
+  await twoKeyCall(funder, 'deposit', [1_000_000n, randomDigest()]);
+  twoKeyDeposits.push(BigInt(i));
+}
+await twoKeyCall(acceptor, 'acceptDeposits', [twoKeyDeposits, []]);
+// Destinations holding no token yet, as for the plain payouts above (the same write costs).
+const unpaid: UnpaidWithdrawal[] = Array.from({ length: TWO_KEY_UNPAID }, () => ({
+  withdrawalId: randomDigest() as Hex,
+  to: `0x${randomDigest().slice(26)}` as Address,
+  amount: 1_000_000n,
+}));
+await twoKeyCall(attester, 'attest', [...attestation(1).slice(0, 4), unpaidRoot(unpaid)]);
+const provenFirst: TransactionReceipt[] = [];
+const provenSame: TransactionReceipt[] = [];
+const proven = (w: UnpaidWithdrawal, deadline: bigint) =>
+  twoKeyCall(payer, 'payoutWithProof', [
+    w.withdrawalId,
+    w.to,
+    w.amount,
+    deadline,
+    unpaidProof(unpaid, w),
+  ]);
+for (let i = 0; i < SAMPLES; i++) {
+  hour += 3_600n;
+  await chain.test.setNextBlockTimestamp({ timestamp: hour + 60n });
+  provenFirst.push(await proven(unpaid[2 * i]!, hour + 86_400n));
+  provenSame.push(await proven(unpaid[2 * i + 1]!, hour + 86_400n));
+}
+await record('two-key payout, set of 1,000 (first of its hour)', provenFirst);
+await record('two-key payout, set of 1,000 (same hour)', provenSame);
 
 await node.stop();
 

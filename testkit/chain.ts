@@ -175,6 +175,8 @@ export interface EscrowParameters {
   readonly reclaimDelay: bigint;
   readonly minDeposit: bigint;
   readonly payoutCapPerDay: bigint;
+  /** Payouts need a proof under the latest attestation (default off). */
+  readonly twoKeyPayouts?: boolean;
 }
 
 /** Parameters for tests: no admin delay to wait, a day's reclaim delay, 1 µUSDC minimum. */
@@ -202,6 +204,7 @@ export function deployEscrow(
       parameters.reclaimDelay,
       parameters.minDeposit,
       parameters.payoutCapPerDay,
+      parameters.twoKeyPayouts ?? false,
     ],
   });
 }

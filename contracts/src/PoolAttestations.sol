@@ -44,6 +44,11 @@ abstract contract PoolAttestations {
         return _latestAttestation;
     }
 
+    /// @dev The latest attestation's sequence (0 before the first) and unpaid root.
+    function _latestUnpaidRoot() internal view returns (uint64 seq, bytes32 unpaidRoot) {
+        return (_latestAttestation.seq, _latestAttestation.unpaidRoot);
+    }
+
     /// @dev Records an attestation later than the latest, or reverts with {AttestationNotNewer}.
     function _attest(
         uint64 seq,

@@ -13,8 +13,8 @@ import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/Signa
 import {CanonicalDigest} from "./CanonicalDigest.sol";
 import {DelayedParameters} from "./DelayedParameters.sol";
 import {IReceiveWithAuthorization} from "./IReceiveWithAuthorization.sol";
-import {PoolAttestations} from "./PoolAttestations.sol";
 import {RollingPayoutCap} from "./RollingPayoutCap.sol";
+import {TwoKeyPayouts} from "./TwoKeyPayouts.sol";
 
 /// @title The escrow that backs a priv-stark pool with one ERC-20 (USDC on Base)
 /// @notice Deposits come in as `(amount, pre)` — the amount and the wallet's precommitment of a
@@ -23,18 +23,21 @@ import {RollingPayoutCap} from "./RollingPayoutCap.sol";
 /// `Declined` (reclaimable at once). A deposit still `Pending` after the reclaim delay it was made
 /// under, or `Declined`, goes back to its depositor, by the depositor's own call or by anyone
 /// carrying the depositor's EIP-712 signature. Payouts (exits from the pool) are made by the
-/// payout role only, from custody, each withdrawal id once, within a rolling 24-hour cap.
+/// payout role only, from custody, each withdrawal id once, within a rolling 24-hour cap; with
+/// two-key payouts (a deployment choice, TwoKeyPayouts) only for a withdrawal the latest
+/// attestation claims unpaid.
 ///
 /// Who can do what:
 /// * The default admin (OpenZeppelin's AccessControlDefaultAdminRules: a transfer of the admin
 ///   role, or a change of its delay, takes effect only after the delay) grants and revokes roles
 ///   and changes the three parameters by schedule-then-apply after the same delay. It cannot move
-///   funds: no function does but `payout`, `reclaim` and the deposits themselves.
+///   funds: no function does but the payouts, `reclaim` and the deposits themselves.
 /// * ACCEPTOR_ROLE accepts and declines Pending deposits. PAYOUT_ROLE pays out from custody,
 ///   within the cap. PAUSER_ROLE pauses and unpauses deposits and payouts — never reclaims.
 /// * ATTESTER_ROLE posts the operator's attestations of the pool's log (`attest`,
 ///   PoolAttestations): claims kept in order, each later than the last, checked by the audit, not
-///   here. It moves no funds, so a pause does not stop it.
+///   here. It moves no funds, so a pause does not stop it. With two-key payouts its unpaid root is
+///   the second key of every payout: PAYOUT_ROLE pays only what it lists.
 /// * The relayer has no role: anyone may relay a gasless deposit (and is paid its fee by the
 ///   depositor's signed `value − amount`) or a signed reclaim (the funds go to the depositor).
 ///
@@ -48,7 +51,7 @@ contract PrivStarkEscrow is
     EIP712,
     DelayedParameters,
     RollingPayoutCap,
-    PoolAttestations
+    TwoKeyPayouts
 {
     using SafeERC20 for IERC20;
 
@@ -183,14 +186,20 @@ contract PrivStarkEscrow is
     /// @param reclaimDelay_ seconds before a Pending deposit may be reclaimed (1 to 30 days)
     /// @param minDeposit_ the smallest deposit (atomic units, > 0)
     /// @param payoutCapPerDay_ the most paid out in any 24 hours (atomic units)
+    /// @param twoKeyPayouts_ whether a payout needs a proof under the latest attestation (for good)
     constructor(
         IERC20 token_,
         address admin,
         uint48 adminDelay,
         uint256 reclaimDelay_,
         uint256 minDeposit_,
-        uint256 payoutCapPerDay_
-    ) AccessControlDefaultAdminRules(adminDelay, admin) EIP712("PrivStarkEscrow", "1") {
+        uint256 payoutCapPerDay_,
+        bool twoKeyPayouts_
+    )
+        AccessControlDefaultAdminRules(adminDelay, admin)
+        EIP712("PrivStarkEscrow", "1")
+        TwoKeyPayouts(twoKeyPayouts_)
+    {
         if (address(token_).code.length == 0) revert TokenNotContract(address(token_));
         token = token_;
         _initParameter(Parameter.ReclaimDelay, reclaimDelay_);
@@ -324,25 +333,29 @@ contract PrivStarkEscrow is
     // --- payouts --------------------------------------------------------------------------------
 
     /// @notice Pays `amount` from custody to `to` for the pool's withdrawal `withdrawalId`, once,
-    /// by `deadline`, within the rolling 24-hour cap.
+    /// by `deadline`, within the rolling 24-hour cap. Refused with two-key payouts
+    /// ({UnpaidProofRequired}): then {payoutWithProof}.
     function payout(bytes32 withdrawalId, address to, uint256 amount, uint64 deadline)
         external
         onlyRole(PAYOUT_ROLE)
         whenNotPaused
         nonReentrant
     {
-        if (block.timestamp > deadline) revert PayoutExpired(withdrawalId, deadline);
-        if (_paid[withdrawalId]) revert WithdrawalAlreadyPaid(withdrawalId);
-        if (to == address(0) || to == address(this) || to == address(token)) {
-            revert InvalidPayoutRecipient(to);
-        }
-        if (amount == 0) revert ZeroPayout(withdrawalId);
-        if (amount > custody) revert PayoutExceedsCustody(amount, custody);
-        _consumePayoutAllowance(amount, parameter(Parameter.PayoutCapPerDay));
-        _paid[withdrawalId] = true;
-        custody -= amount;
-        token.safeTransfer(to, amount);
-        emit Paid(withdrawalId, to, amount);
+        _requireNoProofNeeded(withdrawalId);
+        _payout(withdrawalId, to, amount, deadline);
+    }
+
+    /// @notice {payout} with two-key payouts: `proof` shows `(withdrawalId, to, amount)` in the
+    /// unpaid set of the latest attestation (TwoKeyPayouts). Refused without the mode.
+    function payoutWithProof(
+        bytes32 withdrawalId,
+        address to,
+        uint256 amount,
+        uint64 deadline,
+        bytes32[] calldata proof
+    ) external onlyRole(PAYOUT_ROLE) whenNotPaused nonReentrant {
+        _requireUnpaidProof(withdrawalId, to, amount, proof);
+        _payout(withdrawalId, to, amount, deadline);
     }
 
     /// @notice Whether the withdrawal `withdrawalId` was paid out.
@@ -421,6 +434,22 @@ contract PrivStarkEscrow is
             if (value == 0 || value >= MAX_AMOUNT_EXCLUSIVE) revert MinDepositOutOfRange(value);
         }
         // PayoutCapPerDay: any value (0 stops payouts, as revoking PAYOUT_ROLE would).
+    }
+
+    /// @dev A payout's checks and effects, then the transfer (the callers hold the guards).
+    function _payout(bytes32 withdrawalId, address to, uint256 amount, uint64 deadline) private {
+        if (block.timestamp > deadline) revert PayoutExpired(withdrawalId, deadline);
+        if (_paid[withdrawalId]) revert WithdrawalAlreadyPaid(withdrawalId);
+        if (to == address(0) || to == address(this) || to == address(token)) {
+            revert InvalidPayoutRecipient(to);
+        }
+        if (amount == 0) revert ZeroPayout(withdrawalId);
+        if (amount > custody) revert PayoutExceedsCustody(amount, custody);
+        _consumePayoutAllowance(amount, parameter(Parameter.PayoutCapPerDay));
+        _paid[withdrawalId] = true;
+        custody -= amount;
+        token.safeTransfer(to, amount);
+        emit Paid(withdrawalId, to, amount);
     }
 
     function _checkNewDeposit(uint256 amount, bytes32 pre) private view {

@@ -10,12 +10,15 @@
  * - the root of the withdrawals published by then and not yet paid or refunded
  *   (`unpaid-withdrawals.ts`), those to an account on the escrow's chain (no other can be paid).
  *
- * A checkpoint the escrow already holds is not posted again (nothing is sent). One attestation at
+ * Before it is sent, the claimed unpaid set is recorded under its root (`attested-sets.ts`): with
+ * two-key payouts the payout rail proves from it (docs/chain.md, "Two-key payouts"). A checkpoint
+ * the escrow already holds is not posted again (nothing is sent). One attestation at
  * a time: a call while one runs shares it. A failure is reported and the next interval tries again.
  */
 
 import type { Address, Hex } from 'viem';
 
+import type { AttestedSets } from '../ledger/attested-sets.js';
 import type { PoolStore } from '../ledger/store.js';
 import type { AttestReport, AttestResult, Attester } from '../pool-node/attest-route.js';
 import { ChainError } from './chain-errors.js';
@@ -44,13 +47,16 @@ export interface AttesterOptions {
   readonly clients: ChainClients;
   readonly chainId: number;
   readonly sender: AttestationSender;
+  /** Where each claimed unpaid set is recorded before it is sent (none: not recorded). */
+  readonly sets?: AttestedSets | undefined;
   readonly onEvent?: (event: AttesterEvent) => void;
 }
 
-/** The claim of the latest published checkpoint and how many withdrawals it leaves unpaid. */
+/** The claim of the latest published checkpoint and the withdrawals it leaves unpaid. */
 export interface ClaimAt {
   readonly claim: AttestationClaim;
   readonly unpaid: number;
+  readonly withdrawals: readonly UnpaidWithdrawal[];
 }
 
 /**
@@ -101,6 +107,7 @@ export async function claimOfLatest(
       unpaidRoot: unpaidRoot(unpaid),
     },
     unpaid: unpaid.length,
+    withdrawals: unpaid,
   };
 }
 
@@ -174,12 +181,29 @@ export class ChainAttester implements Attester {
     await this.running;
   }
 
+  /** Durable before the claim is sent: a root on chain always has its set recorded. */
+  private async recordSet(at: ClaimAt): Promise<void> {
+    await this.options.sets?.record(
+      {
+        seq: at.claim.seq,
+        unpaidRoot: at.claim.unpaidRoot,
+        withdrawals: at.withdrawals.map((w) => ({
+          withdrawalId: w.withdrawalId,
+          to: w.to,
+          amount: w.amount.toString(),
+        })),
+      },
+      Date.now(),
+    );
+  }
+
   private async attest(): Promise<AttestResult> {
     const { onEvent, clients, sender } = this.options;
     try {
       const at = await claimOfLatest(this.options);
       if (at === null) return { ok: true, report: NO_CHECKPOINT };
       const latest = await latestAttestedSeq(clients.public, sender.escrow);
+      if (latest < at.claim.seq) await this.recordSet(at);
       const sent = latest >= at.claim.seq ? null : await sender.send(at.claim);
       const report = reportOf(at, sent);
       onEvent?.({ kind: 'attested', report });

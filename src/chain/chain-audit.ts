@@ -14,7 +14,15 @@
  *   still holds for their depositors (pending or declined).
  */
 
-import { type Address, getAddress, type Hex, isAddressEqual, type PublicClient } from 'viem';
+import {
+  type Address,
+  BaseError,
+  getAddress,
+  type Hex,
+  isAddressEqual,
+  type PublicClient,
+  ResponseBodyTooLargeError,
+} from 'viem';
 
 import type { AttestedClaim, Finding, LogFacts } from '../audit/index.js';
 import type { CoreHash } from '../core/witness.js';
@@ -71,7 +79,20 @@ async function readRange(
   [from, to]: readonly [number, number],
   out: { deposits: Map<number, Pending>; paid: Paid[]; attestations: ChainAttestation[] },
 ): Promise<void> {
-  for (const e of await readEscrowEvents(client, escrow, from, to)) {
+  const range = {
+    address: escrow,
+    abi: privStarkEscrowAbi,
+    fromBlock: BigInt(from),
+    toBlock: BigInt(to),
+  } as const;
+  // Every read before anything is applied: a range that fails leaves `out` as it was, so it can
+  // be read again in halves.
+  const [events, paidLogs, attestedLogs] = [
+    await readEscrowEvents(client, escrow, from, to),
+    await client.getContractEvents({ ...range, eventName: 'Paid' }),
+    await client.getContractEvents({ ...range, eventName: 'Attested' }),
+  ];
+  for (const e of events) {
     if (e.kind === 'deposited') {
       const { index, pre } = e;
       out.deposits.set(index, {
@@ -91,13 +112,7 @@ async function readRange(
         ...(e.kind === 'accepted' ? { acceptedBlock: e.block } : {}),
       });
   }
-  const range = {
-    address: escrow,
-    abi: privStarkEscrowAbi,
-    fromBlock: BigInt(from),
-    toBlock: BigInt(to),
-  } as const;
-  for (const log of await client.getContractEvents({ ...range, eventName: 'Paid' })) {
+  for (const log of paidLogs) {
     const {
       withdrawalId,
       to: payee,
@@ -105,7 +120,7 @@ async function readRange(
     } = log.args as { withdrawalId: Hex; to: Address; amount: bigint };
     out.paid.push({ withdrawalId, to: payee, amount, block: Number(log.blockNumber) });
   }
-  for (const log of await client.getContractEvents({ ...range, eventName: 'Attested' })) {
+  for (const log of attestedLogs) {
     const a = log.args as {
       seq: bigint;
       root: Hex;
@@ -122,6 +137,41 @@ async function readRange(
       totals: [d!, w!, p!, r!],
       block: Number(log.blockNumber),
     });
+  }
+}
+
+/** Ranges read again in halves at most, per audit, before the RPC's refusal is final. */
+const SPLITS_MAX = 64;
+
+/**
+ * Whether a failed read may succeed over fewer blocks: a reply over the client's size cap, or the
+ * RPC's own refusal (too many results, too wide a range) — not an RPC that does not answer.
+ */
+function narrowerMayPass(error: unknown): boolean {
+  if (error instanceof BaseError && error.walk((e) => e instanceof ResponseBodyTooLargeError))
+    return true;
+  return chainErrorOf(error, 'eth_getLogs').code !== 'rpc_unreachable';
+}
+
+/**
+ * {@link readRange}, read again in halves while a range's reply is too large for the client or
+ * the RPC refuses it (an escrow with thousands of deposits in one range is megabytes of logs).
+ */
+async function readSplitting(
+  client: PublicClient,
+  escrow: Address,
+  [from, to]: readonly [number, number],
+  out: Parameters<typeof readRange>[3],
+  splits: { count: number },
+): Promise<void> {
+  try {
+    await readRange(client, escrow, [from, to], out);
+  } catch (error) {
+    if (from === to || splits.count >= SPLITS_MAX || !narrowerMayPass(error)) throw error;
+    splits.count++;
+    const middle = Math.floor((from + to) / 2);
+    await readSplitting(client, escrow, [from, middle], out, splits);
+    await readSplitting(client, escrow, [middle + 1, to], out, splits);
   }
 }
 
@@ -171,8 +221,9 @@ export async function readChainFacts(
       paid: [] as Paid[],
       attestations: [] as ChainAttestation[],
     };
+    const splits = { count: 0 };
     for (let from = fromBlock; from <= to; from += LOG_RANGE)
-      await readRange(client, escrow, [from, Math.min(to, from + LOG_RANGE - 1)], out);
+      await readSplitting(client, escrow, [from, Math.min(to, from + LOG_RANGE - 1)], out, splits);
     const token = await client.readContract({
       address: escrow,
       abi: privStarkEscrowAbi,

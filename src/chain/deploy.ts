@@ -50,6 +50,11 @@ export interface EscrowParameters {
   readonly reclaimDelay: bigint;
   readonly minDeposit: bigint;
   readonly payoutCapPerDay: bigint;
+  /**
+   * Every payout needs an inclusion proof under the latest attestation's unpaid root (fixed at
+   * deployment; docs/chain.md, "Two-key payouts"). Default off.
+   */
+  readonly twoKeyPayouts?: boolean;
 }
 
 /** What a deployment asks. */
@@ -189,6 +194,7 @@ export async function deployEscrow(request: DeployRequest): Promise<Deployment> 
     parameters.reclaimDelay,
     parameters.minDeposit,
     parameters.payoutCapPerDay,
+    parameters.twoKeyPayouts ?? false,
   ]);
   let last = escrow.receipt;
   for (const [role, holder] of Object.entries(request.roles ?? {}) as [EscrowRole, Address][]) {

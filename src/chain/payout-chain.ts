@@ -150,7 +150,10 @@ export async function paidReference(
   }
 }
 
-/** A payout call: `payout(withdrawalId, to, amount, deadline)` sent by `from`. */
+/**
+ * A payout call sent by `from`: `payout(withdrawalId, to, amount, deadline)`, or with `proof` (two-key
+ * payouts) `payoutWithProof(withdrawalId, to, amount, deadline, proof)`.
+ */
 export interface PayoutCall {
   readonly escrow: Address;
   readonly from: Address;
@@ -159,14 +162,19 @@ export interface PayoutCall {
   readonly amount: bigint;
   /** Unix seconds. */
   readonly deadline: bigint;
+  /** The inclusion proof under the latest attestation's unpaid root (two-key payouts only). */
+  readonly proof?: readonly Hex[] | undefined;
 }
 
 /** The calldata of a payout call. */
 export function payoutData(call: PayoutCall): Hex {
+  const head = [call.withdrawalId, call.to, call.amount, call.deadline] as const;
+  if (call.proof === undefined)
+    return encodeFunctionData({ abi: privStarkEscrowAbi, functionName: 'payout', args: head });
   return encodeFunctionData({
     abi: privStarkEscrowAbi,
-    functionName: 'payout',
-    args: [call.withdrawalId, call.to, call.amount, call.deadline],
+    functionName: 'payoutWithProof',
+    args: [...head, call.proof],
   });
 }
 

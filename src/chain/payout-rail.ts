@@ -19,10 +19,18 @@
  *   reverts for every destination (a paused token or escrow, the cap, the custody) it waits.
  * - **Gas.** Below the minimum balance, or with fees above the ceiling, nothing new is signed; the
  *   transactions already signed keep being broadcast.
+ * - **Two-key payouts** (`two-key-payouts.ts`). A withdrawal is signed for only once the latest
+ *   attestation's unpaid set holds it, with its proof (`payoutWithProof`); until then it waits
+ *   (`awaiting_attestation`) and the attester is asked to attest. An attempt that reverted with
+ *   a proof the latest root no longer accepts (a newer attestation landed first) does not count
+ *   towards the reverted attempts that fail a payout. A destination is judged refused by the
+ *   token itself (a transfer from the escrow to it fails at the final block, one to the payout
+ *   key passes): the payout call cannot be aimed elsewhere, its proof binds the destination.
  */
 
 import { type Address, type Hex, isAddressEqual, type LocalAccount, type PublicClient } from 'viem';
 
+import type { AttestedSets } from '../ledger/attested-sets.js';
 import type { Lease, PayoutAttempt, PayoutJournal } from '../ledger/payout-journal.js';
 import { gasLimitFor } from './gas-limit.js';
 import type {
@@ -61,6 +69,8 @@ import {
   signStoreSend,
 } from './payout-signing.js';
 import { broadcast } from './payout-chain.js';
+import { type AttestedView, proofIn, readAttestedView, staleProof } from './two-key-payouts.js';
+import { tokenTransferPasses } from './token-transfer.js';
 
 /** How the rail pays. */
 export interface EvmPayoutRailOptions {
@@ -95,6 +105,16 @@ export interface EvmPayoutRailOptions {
   readonly clock?: () => number;
   /** What it signed, replaced and broadcast again (hashes and nonces only, never the bytes). */
   readonly onEvent?: (event: RailEvent) => void;
+  /** The escrow requires two-key payouts: the attested sets to prove from. */
+  readonly twoKey?: TwoKeyOptions | undefined;
+}
+
+/** Two-key payouts' part of the rail. */
+export interface TwoKeyOptions {
+  /** Where the attester recorded its unpaid sets (the same database). */
+  readonly sets: AttestedSets;
+  /** Called when a withdrawal waits for an attestation (the wiring asks the attester, throttled). */
+  readonly onUnattested?: (() => void) | undefined;
 }
 
 /** What the rail did. */
@@ -116,6 +136,8 @@ interface EvmPass extends RailPass {
   readonly market: Fees | null;
   /** Why nothing new may be signed in this pass, or `null`. */
   readonly hold: PayoutWait | null;
+  /** Two-key payouts: the latest attestation's set at the latest block; `null` without the mode. */
+  readonly attested: AttestedView | null;
 }
 
 const pending = (wait: PayoutWait): PayoutProgress => ({ state: 'pending', wait });
@@ -158,7 +180,11 @@ export class EvmPayoutRail implements PayoutRail {
     const market = offeredFees(view.baseFee, view.tip, maxFeePerGas);
     const hold: PayoutWait | null =
       view.gasBalance < minGasBalance ? 'gas_low' : market === null ? 'gas_above_ceiling' : null;
-    const pass: EvmPass = { lease, view, market, hold };
+    const twoKey = this.options.twoKey;
+    const attested = twoKey
+      ? await readAttestedView(client, this.options.escrow, twoKey.sets, view.latest.number)
+      : null;
+    const pass: EvmPass = { lease, view, market, hold, attested };
     await this.keepGoing(pass);
     return pass;
   }
@@ -185,7 +211,7 @@ export class EvmPayoutRail implements PayoutRail {
     if (last?.kind === 'unsigned' && lastAttempt)
       return this.signReserved(lastAttempt, order, to, pass);
     if (last !== undefined && !isDead(last)) return pending('in_flight');
-    return this.afterEveryAttempt(order, to, pass, states);
+    return this.afterEveryAttempt(order, to, pass, attempts, states);
   }
 
   /** A payment found: recorded once final (the crash point `payout:after-mined` is just before). */
@@ -200,6 +226,7 @@ export class EvmPayoutRail implements PayoutRail {
     order: PayoutOrder,
     to: Address,
     pass: EvmPass,
+    attempts: readonly PayoutAttempt[],
     states: readonly AttemptState[],
   ): Promise<PayoutProgress> {
     const { client, escrow, fromBlock } = this.options;
@@ -217,14 +244,18 @@ export class EvmPayoutRail implements PayoutRail {
     if (await isPaidAt(client, escrow, id, pass.view.latest.number))
       return pending('awaiting_finality');
     if (states.at(-1)?.kind === 'expired') return failed('deadline_passed');
-    const reverted = states.filter((s) => s.kind === 'reverted').length;
+    const reverted = this.countedReverts(attempts, states, pass);
     // Every attempt is dead and none paid (checked just above at the final block): failing it
     // refunds the exit and can never pay it twice. Signing again forever would keep the exit from
     // its owner, and the operator records no step by hand in a chain pool.
     if (reverted >= (this.options.maxRevertedAttempts ?? 3))
       return failed('every_attempt_reverted');
     const deadline = pass.view.latest.timestamp + BigInt(this.options.deadlineSeconds ?? 86_400);
-    const call = this.callFor(order, to, deadline);
+    const call = this.callFor(order, to, deadline, pass);
+    if (call === null) {
+      this.options.twoKey?.onUnattested?.();
+      return pending('awaiting_attestation');
+    }
     const simulation = await simulatePayout(client, call);
     if (!simulation.ok) return this.refusedNow(call, pass);
     if (pass.hold !== null) return pending(pass.hold);
@@ -236,12 +267,37 @@ export class EvmPayoutRail implements PayoutRail {
    * reverts for this destination and passes for another (the payout key's own address).
    */
   private async refusedNow(call: PayoutCall, pass: EvmPass): Promise<PayoutProgress> {
-    const { client, account } = this.options;
+    const { client, account, escrow, token } = this.options;
     const final = pass.view.final.number;
     const atFinal = await simulatePayout(client, call, final);
     if (atFinal.ok) return pending('rail_refusing');
+    if (call.proof !== undefined) {
+      // The proof binds the destination: the token itself is asked instead.
+      const transfer = { client, token, from: escrow, amount: call.amount, blockNumber: final };
+      const refused =
+        !(await tokenTransferPasses({ ...transfer, to: call.to })) &&
+        (await tokenTransferPasses({ ...transfer, to: account.address }));
+      return refused ? failed('destination_refused') : pending('rail_refusing');
+    }
     const control = await simulatePayout(client, { ...call, to: account.address }, final);
     return control.ok ? failed('destination_refused') : pending('rail_refusing');
+  }
+
+  /**
+   * Reverted attempts that count towards failing the payout: with two-key payouts, not one whose
+   * proof the latest root rejects (a newer attestation landed before it: no fault of the payout).
+   */
+  private countedReverts(
+    attempts: readonly PayoutAttempt[],
+    states: readonly AttemptState[],
+    pass: EvmPass,
+  ): number {
+    let count = 0;
+    for (const [i, state] of states.entries()) {
+      if (state.kind !== 'reverted') continue;
+      if (pass.attested === null || !staleProof(attempts[i], pass.attested)) count++;
+    }
+    return count;
   }
 
   /** A new attempt: a nonce reserved for the withdrawal, then its transaction signed, stored, sent. */
@@ -270,7 +326,12 @@ export class EvmPayoutRail implements PayoutRail {
     pass: EvmPass,
   ): Promise<PayoutProgress> {
     if (pass.hold !== null) return pending(pass.hold);
-    const call = this.callFor(order, to, BigInt(attempt.deadline));
+    // A nonce reserved must be filled: with no proof now, an empty one (it reverts, harmlessly).
+    const deadline = BigInt(attempt.deadline);
+    const call = this.callFor(order, to, deadline, pass) ?? {
+      ...this.baseCall(order, to, deadline),
+      proof: [],
+    };
     const simulation = await simulatePayout(this.options.client, call);
     return this.signFirst(
       attempt,
@@ -323,7 +384,8 @@ export class EvmPayoutRail implements PayoutRail {
     }
   }
 
-  private callFor(order: PayoutOrder, to: Address, deadline: bigint): PayoutCall {
+  /** The plain call (no proof). */
+  private baseCall(order: PayoutOrder, to: Address, deadline: bigint): PayoutCall {
     return {
       escrow: this.options.escrow,
       from: this.options.account.address,
@@ -332,6 +394,19 @@ export class EvmPayoutRail implements PayoutRail {
       amount: BigInt(order.amount),
       deadline,
     };
+  }
+
+  /** The call, with two-key payouts with its proof; `null` when the latest attestation lacks it. */
+  private callFor(
+    order: PayoutOrder,
+    to: Address,
+    deadline: bigint,
+    pass: EvmPass,
+  ): PayoutCall | null {
+    const call = this.baseCall(order, to, deadline);
+    if (pass.attested === null) return call;
+    const proof = proofIn(pass.attested, call);
+    return proof === null ? null : { ...call, proof };
   }
 
   private signing(pass: EvmPass): SigningContext {

@@ -4,6 +4,7 @@
  *   chain deploy --rpc URL --key-file FILE [--token ADDRESS] [--confirmations N] [--reclaim-delay S]
  *                [--min-deposit X] [--payout-cap-per-day X] [--admin-delay S]
  *                [--acceptor ADDRESS] [--payout ADDRESS] [--pauser ADDRESS] [--attester ADDRESS]
+ *                [--two-key-payouts]
  *   chain mint --rpc URL --token ADDRESS --to ADDRESS --amount X [--key-file FILE]
  *
  * Amounts are atomic units, or whole tokens with a decimal point (`token-amount.ts`). With `--json`
@@ -21,10 +22,12 @@ import { AmountFlagError, isWholeTokens, parseTokenAmount } from './token-amount
 
 export const CHAIN_USAGE = `  chain deploy --rpc URL --key-file FILE [--token ADDRESS] [--confirmations N] [--reclaim-delay S]
                [--min-deposit X] [--payout-cap-per-day X] [--admin-delay S] [--acceptor|--payout|--pauser|--attester ADDRESS]
+               [--two-key-payouts]
                     deploys the escrow (the deploying key is its admin; on chain 31337 without --token
                     also the test token) and grants the hot roles to the addresses given; prints
-                    {"chainId","escrow","token","deployBlock"} (defaults: 1 confirmation, reclaim
-                    delay 86400 s, minimum deposit 0.01, payout cap 10000.00 a day, admin delay 86400 s)
+                    {"chainId","escrow","token","deployBlock","twoKeyPayouts"} (defaults: 1 confirmation, reclaim
+                    delay 86400 s, minimum deposit 0.01, payout cap 10000.00 a day, admin delay 86400 s);
+                    --two-key-payouts: every payout needs a proof under the latest attestation (for good)
   chain mint --rpc URL --token ADDRESS --to ADDRESS --amount X [--key-file FILE]
                     mints the test token (chain 31337 only; without --key-file as the token's owner
                     through the local node); amounts in atomic units, or whole tokens with a point
@@ -66,6 +69,7 @@ function parseChainArgs(args: string[]) {
       payout: { type: 'string' },
       pauser: { type: 'string' },
       attester: { type: 'string' },
+      'two-key-payouts': { type: 'boolean' },
       json: { type: 'boolean' },
     },
     strict: true,
@@ -179,6 +183,7 @@ async function deploy(values: ChainValues, io: CliIo): Promise<number> {
     DEPLOY_DEFAULTS.adminDelay,
     2 ** 47,
   );
+  const twoKeyPayouts = values['two-key-payouts'] === true;
   const minText = values['min-deposit'] ?? DEPLOY_DEFAULTS.minDeposit;
   const capText = values['payout-cap-per-day'] ?? DEPLOY_DEFAULTS.payoutCapPerDay;
   // The amounts' syntax before anything is read or sent.
@@ -217,6 +222,7 @@ async function deploy(values: ChainValues, io: CliIo): Promise<number> {
       reclaimDelay: BigInt(reclaimDelay),
       minDeposit: parseTokenAmount('--min-deposit', minText, decimals),
       payoutCapPerDay: parseTokenAmount('--payout-cap-per-day', capText, decimals, 2n ** 200n),
+      twoKeyPayouts,
     },
   });
   const line = {
@@ -224,11 +230,14 @@ async function deploy(values: ChainValues, io: CliIo): Promise<number> {
     escrow: deployment.escrow,
     token: deployment.token,
     deployBlock: deployment.deployBlock,
+    twoKeyPayouts,
   };
   if (values.json) io.out(JSON.stringify(line));
   else {
     io.out(`escrow ${line.escrow} on chain ${line.chainId}, deployed in block ${line.deployBlock}`);
     io.out(`token ${line.token}${token === undefined ? ' (the test token, deployed now)' : ''}`);
+    if (twoKeyPayouts)
+      io.out('two-key payouts: each payout needs a proof under the latest attestation');
     io.out(
       `pool node: priv-stark start --chain-rpc ${rpc} --escrow ${line.escrow} --operator-key-file FILE`,
     );

@@ -21,6 +21,7 @@ import {
 } from '../client/index.js';
 import { loadCore } from '../core/index.js';
 import { parseAmount } from '../scheme/index.js';
+import { type McpBackingCheck, mcpBackingCheck, startMcpBackingCheck } from './mcp-backing.js';
 import { TRANSPORT_FLAGS, TRANSPORT_USAGE } from './transport-flags.js';
 import { walletLocation } from './wallet.js';
 import { walletNetwork } from './wallet-network.js';
@@ -36,7 +37,10 @@ export const MCP_USAGE = `  mcp [--http PORT] [--policy FILE] [--ledger FILE] [-
                     (PRIV_STARK_POOL_MIRROR) reads the public log from a cache or mirror (docs/mcp.md);
                     --transport and --pool-proxy as for pay (the direct path's warning on stderr);
                     in a chain pool, --evm-key-file FILE (PRIV_STARK_EVM_KEY_FILE) and --chain-rpc URL
-                    (CHAIN_RPC_URL) let the deposit tool fund the wallet from that EVM account`;
+                    (CHAIN_RPC_URL) let the deposit tool fund the wallet from that EVM account; with
+                    --chain-rpc the wallet checks its notes against the escrow's latest attestation in
+                    the background, never next to a payment, through --pool-proxy, on average every
+                    --backing-check-every-ms N (PRIV_STARK_BACKING_CHECK_EVERY_MS, 3600000; 0: never)`;
 
 /**
  * `--ready-notes COUNTxVALUE` (`8x100000`: eight notes of at least 100,000 atomic units).
@@ -160,6 +164,7 @@ export async function mcpCommand(
       'transitions-per-minute': { type: 'string' },
       'evm-key-file': { type: 'string' },
       'chain-rpc': { type: 'string' },
+      'backing-check-every-ms': { type: 'string' },
     },
     strict: true,
   });
@@ -179,6 +184,17 @@ export async function mcpCommand(
   let deposits: Awaited<ReturnType<typeof depositConfig>>;
   try {
     deposits = await depositConfig(values, env);
+  } catch (error) {
+    log((error as Error).message);
+    return 2;
+  }
+  let backing: McpBackingCheck | null;
+  try {
+    const rpc = values['chain-rpc'] ?? (env.CHAIN_RPC_URL || undefined);
+    if (rpc !== undefined && !/^https?:\/\/\S+$/.test(rpc))
+      throw new RangeError('--chain-rpc expects an http(s) URL (CHAIN_RPC_URL)');
+    const every = values['backing-check-every-ms'] ?? env.PRIV_STARK_BACKING_CHECK_EVERY_MS;
+    backing = mcpBackingCheck(rpc, every);
   } catch (error) {
     log((error as Error).message);
     return 2;
@@ -207,10 +223,13 @@ export async function mcpCommand(
   const ledger = await LedgerFile.open(ledgerPath); // and on a ledger another server holds
   let timer: NodeJS.Timeout | undefined;
   let keeper: KeptReadyNotes | undefined;
+  let wallet: Wallet | undefined;
   let stopped = false;
   const stop = async () => {
     stopped = true;
     clearTimeout(timer);
+    // The backing check sends nothing more.
+    await wallet?.stop();
     // After the round under way: a split already sent settles (or expires) as a payment does.
     await keeper?.stop();
     await ledger.close();
@@ -222,7 +241,7 @@ export async function mcpCommand(
   process.once('SIGTERM', onSignal);
   try {
     const core = await loadCore();
-    const wallet = await Wallet.open({ core, ...where, network: await walletNetwork(where) });
+    wallet = await Wallet.open({ core, ...where, network: await walletNetwork(where) });
     const agent = new PaymentAgent({ wallet, policy, ledger, transitionsPerMinute, deposits });
     await agent.start();
     if (syncEvery > 0) {
@@ -244,6 +263,7 @@ export async function mcpCommand(
     // Splits keep value in the wallet: the spend ledger never links them (not spending), and the
     // keeper splits only while fewer than its count are ready.
     if (readyNotes) keeper = keepReadyNotes(wallet, readyNotes, log);
+    if (backing) await startMcpBackingCheck(wallet, backing, log);
     if (port === null) {
       log(`serving on stdio (pool ${where.pool})`);
       await serveStdio(agent, log);

@@ -70,6 +70,11 @@ export interface BackingAccess {
   readonly rpc: string | PublicClient;
   /** The escrow (default: the wallet's network's). */
   readonly escrow?: Address | undefined;
+  /**
+   * Called before each read after the first sync, naming where it goes; a throw stops the check
+   * there, nothing more sent (the background check stops so when a payment began meanwhile).
+   */
+  readonly beforeRead?: ((target: 'rpc' | 'pool') => void) | undefined;
 }
 
 async function clientOf(wallet: BackedWallet, rpc: string | PublicClient): Promise<PublicClient> {
@@ -95,7 +100,9 @@ export async function verifyBacking(
   const escrow = access.escrow ?? (wallet.network.chain?.escrow as Address | undefined);
   if (escrow === undefined) throw new Error('the wallet is not for a pool backed by an escrow');
   const client = await clientOf(wallet, access.rpc);
+  const beforeRead = access.beforeRead ?? (() => undefined);
   await wallet.sync();
+  beforeRead('rpc');
   const latest = await client.readContract({
     address: escrow,
     abi: ESCROW_ABI,
@@ -129,10 +136,13 @@ export async function verifyBacking(
     };
   };
   if (seq === 0) return report(['not_attested'], null);
+  beforeRead('pool');
   let checkpoint = await wallet.publishedCheckpoint(seq);
   if (checkpoint?.localRoot === null) {
     // Attested after the sync read that far: one more sync, the same for every wallet.
+    beforeRead('pool');
     await wallet.sync();
+    beforeRead('pool');
     checkpoint = await wallet.publishedCheckpoint(seq);
   }
   if (checkpoint === null) return report(['attested_checkpoint_missing'], null);

@@ -6,7 +6,17 @@
  * viem.
  */
 
+export {
+  BACKING_QUIET_EPOCHS,
+  BACKING_QUIET_MIN_MS,
+  type BackingCheckFailure,
+  type BackingCheckOptions,
+  type BackingCheckResult,
+  BackingSchedule,
+  DEFAULT_BACKING_CHECK_EVERY_MS,
+} from './backing-schedule.js';
 export { ESCROW_ABI, TOKEN_ABI } from './chain-abi.js';
+export { checkBackingInBackground } from './chain-backing-background.js';
 export {
   type BackedWallet,
   type BackingAccess,

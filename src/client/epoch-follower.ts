@@ -14,6 +14,7 @@
 import type { EpochGrid } from '../scheme/index.js';
 import { cryptoRandom } from './note-age.js';
 import type { KeeperTimers } from './ready-notes.js';
+import { backgroundTasks } from './wallet-background.js';
 import type { Wallet } from './wallet.js';
 
 /** Options of {@link EpochFollower}. */
@@ -31,7 +32,8 @@ export interface EpochFollowerOptions {
 /** How long the follower waits to look again while the wallet knows no grid yet, ms. */
 const NO_GRID_RECHECK_MS = 10_000;
 
-const UNREFERENCED_TIMERS: KeeperTimers = {
+/** `setTimeout` timers that never keep a process alive (the wallet's background work uses them). */
+export const UNREFERENCED_TIMERS: KeeperTimers = {
   set: (run, delayMs) => {
     const handle = setTimeout(run, delayMs);
     handle.unref?.();
@@ -149,15 +151,14 @@ export class EpochFollower {
   }
 }
 
-/** Each wallet's follower started by {@link followEpochs}: one per wallet. */
-const followers = new WeakMap<Wallet, EpochFollower>();
-
-/** Starts `wallet`'s follower unless it runs already (`payingFetch` calls it), and returns it. */
+/**
+ * Starts `wallet`'s follower unless it runs already (`payingFetch` calls it), and returns it: one
+ * per wallet, which `Wallet.stop` stops and a later call starts again.
+ */
 export function followEpochs(wallet: Wallet, options: EpochFollowerOptions = {}): EpochFollower {
-  let follower = followers.get(wallet);
-  if (follower === undefined) {
-    follower = new EpochFollower(wallet, options);
-    followers.set(wallet, follower);
-  }
+  const tasks = backgroundTasks(wallet);
+  if (tasks.follower instanceof EpochFollower) return tasks.follower.start();
+  const follower = new EpochFollower(wallet, options);
+  tasks.follower = follower;
   return follower.start();
 }

@@ -17,6 +17,13 @@ export type ReservedFor = 'payment' | 'transition' | 'exit';
 /** The notes reserved by operations under way, each by one operation only. */
 export class NoteReservations {
   private readonly held = new Map<string, ReservedFor>();
+  /**
+   * When the latest reservation was made (unix ms, `clock`), `null` before the first: the start of
+   * the wallet's latest write, which the background backing check keeps away from.
+   */
+  lastReservedAt: number | null = null;
+
+  constructor(private readonly clock: () => number = Date.now) {}
 
   /**
    * Reserves all of `commitments` for `purpose`, or none.
@@ -32,6 +39,7 @@ export class NoteReservations {
       asked.add(commitment);
     }
     for (const commitment of asked) this.held.set(commitment, purpose);
+    this.lastReservedAt = this.clock();
   }
 
   /** Gives `commitments` back (nothing of the operation that reserved them left the wallet). */

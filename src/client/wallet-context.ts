@@ -115,7 +115,7 @@ export function walletContext(
     state,
     tree,
     tickets: new DepositTickets(core, owner, state),
-    reserved: new NoteReservations(),
+    reserved: new NoteReservations(clock),
     noteAges: new NoteAges(options.notes ?? {}, () => poolEpochMs(state), clock),
     minEpochMs: minEpochMsOf(options.minEpochMs),
     save: () => writer.save(),

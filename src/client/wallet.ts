@@ -30,6 +30,7 @@ import type {
 import type { PoolNodeClient } from '../pool-node/client.js';
 import type { TransferReceipt } from '../pool-node/transfer-schema.js';
 import type { TransitionReceipt } from '../pool-node/transition-schema.js';
+import type { BackingCheckResult } from './backing-result.js';
 import type { DepositTicket, OpenTicket } from './deposit-tickets.js';
 import type { PoolWrite } from './pool-transport.js';
 import type {
@@ -55,6 +56,8 @@ import { merchantOf } from './merchant-relay.js';
 import { newWalletState, openStored, pathOf, storeOf } from './wallet-persistence.js';
 import { type SyncReport, WalletSync } from './wallet-sync.js';
 import { exit, mergeNotes, refreshShownNotes, splitPrivately } from './wallet-transitions.js';
+import { backgroundTasks, stopBackground } from './wallet-background.js';
+import { lastWriteAt, writesUnderWay } from './wallet-writes.js';
 
 // What this module declared before its parts moved out, still importable from here.
 export type { Balance } from './wallet-notes.js';
@@ -98,6 +101,32 @@ export class Wallet {
     this.owner = context.owner;
     this.address = context.address;
     this.syncer = new WalletSync(context);
+  }
+
+  /**
+   * The latest outcome of the background backing check (`checkBackingInBackground` of
+   * `priv-stark/client/chain`), `null` before the first or without one.
+   */
+  get backingCheck(): BackingCheckResult | null {
+    return backgroundTasks(this).backing?.last ?? null;
+  }
+
+  /**
+   * Stops what runs in the background for this wallet: its backing check (nothing more sent) and
+   * its epoch follower (after the sync under way; `payingFetch` starts it again).
+   */
+  async stop(): Promise<void> {
+    await stopBackground(this);
+  }
+
+  /** Whether a payment, transfer, transition or exit is under way (until the log resolves it). */
+  writesUnderWay(): boolean {
+    return writesUnderWay(this.context);
+  }
+
+  /** When the latest payment, transfer, transition or exit began (unix ms), `null` if unknown. */
+  get lastWriteAt(): number | null {
+    return lastWriteAt(this.context);
   }
 
   /**

@@ -11,6 +11,12 @@ export {
 } from './checks.js';
 export { Facilitator, type FacilitatorOptions } from './facilitator.js';
 export { InFlightVerifier } from './inflight.js';
+export {
+  type SpendVerifier,
+  VerdictCache,
+  type VerdictCacheOptions,
+  verdictKey,
+} from './verdict-cache.js';
 export type {
   CallerPolicy,
   FacilitatorCore,

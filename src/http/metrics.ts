@@ -37,6 +37,8 @@ export interface FacilitatorMetricsOptions {
   readonly pool: PoolGaugeSource;
   /** The verification threads, when the service runs them. */
   readonly verifier?: VerifierGaugeSource | undefined;
+  /** The verdict cache: valid verdicts reused and verifications run (`verdict-cache.ts`). */
+  readonly verdicts?: { readonly hits: number; readonly misses: number } | undefined;
   /** The ledger's checkpoint cadence, ms (exported for the staleness alert). */
   readonly checkpointIntervalMs?: number | undefined;
   /** The proof store's capacity (`PROOF_STORE_MAX`). */
@@ -119,6 +121,18 @@ export class FacilitatorMetrics {
         },
       });
     }
+    const verdicts = options.verdicts;
+    if (verdicts)
+      new Gauge({
+        name: 'priv_stark_verify_verdicts',
+        help: 'Spend proof checks since start: a kept valid verdict reused, or a verification run',
+        labelNames: ['outcome'],
+        registers,
+        collect() {
+          this.set({ outcome: 'reused' }, verdicts.hits);
+          this.set({ outcome: 'verified' }, verdicts.misses);
+        },
+      });
     if (options.checkpointIntervalMs !== undefined) {
       new Gauge({
         name: 'priv_stark_checkpoint_interval_seconds',

@@ -30,6 +30,7 @@ const WAITS = [
   'gas_low',
   'gas_above_ceiling',
   'rail_unreachable',
+  'awaiting_attestation',
 ] as const;
 
 /** The payout sender's metrics in a registry. */

@@ -7,6 +7,7 @@
  * Never edit a migration that has shipped; add the next version.
  */
 
+import { ATTESTED_SETS_MIGRATION } from './attested-sets.js';
 import { PROOF_ARCHIVE_MIGRATION } from './proof-archive.js';
 import { PUBLIC_LOG_MIGRATION } from './public-log.js';
 
@@ -399,8 +400,11 @@ const V6 = { version: 6, ...PUBLIC_LOG_MIGRATION } satisfies Migration;
 /** The proof archive (`proof-archive.ts`). */
 const V7 = { version: 7, ...PROOF_ARCHIVE_MIGRATION } satisfies Migration;
 
+/** The unpaid sets the attester claimed (`attested-sets.ts`). */
+const V8 = { version: 8, ...ATTESTED_SETS_MIGRATION } satisfies Migration;
+
 /** Every migration, ascending. */
-export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, V6, V7];
+export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, V6, V7, V8];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -46,7 +46,9 @@ export type PayoutWait =
   /** Fees are above the configured ceiling: nothing new is signed. */
   | 'gas_above_ceiling'
   /** The rail could not be read (its RPC down or failing): retried. */
-  | 'rail_unreachable';
+  | 'rail_unreachable'
+  /** Two-key payouts: not in the latest attestation's unpaid set yet; paid after the next one. */
+  | 'awaiting_attestation';
 
 /** Where a withdrawal's payout stands after {@link PayoutRail.advance}. */
 export type PayoutProgress =

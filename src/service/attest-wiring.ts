@@ -37,6 +37,7 @@ export function chainAttester(
     clients,
     chainId: checked.chainId,
     sender: new AttestationSender(clients, checked.chainId, checked.escrow, account),
+    sets: opened.attestedSets,
     // Checkpoint numbers, roots, totals and transaction hashes: all public on chain.
     onEvent: (event: AttesterEvent) => {
       if (event.kind === 'attested')

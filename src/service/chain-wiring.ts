@@ -11,6 +11,8 @@
 import type { PrivStarkCore } from '../core/index.js';
 import type { Ledger, PoolStore, StoreConfig } from '../ledger/index.js';
 import { type DepositWatchStore, openDepositWatch, watchSource } from '../ledger/index.js';
+import type { AttestedSets } from '../ledger/attested-sets.js';
+import { openAttestedSets } from '../ledger/open-attested-sets.js';
 import { openPayoutJournal } from '../ledger/open-payout-journal.js';
 import type { PayoutJournal } from '../ledger/payout-journal.js';
 import { ledgerDepositSink } from '../pool-node/deposit-sink.js';
@@ -29,6 +31,7 @@ import {
   refuseDevelopmentKeys,
 } from '../chain/keys.js';
 import { type ChainClients, chainClients } from '../chain/rpc-client.js';
+import { readTwoKeyMode } from '../chain/two-key-payouts.js';
 import { ServiceConfigError } from './config-error.js';
 
 /** A chain pool's configuration (`--chain-rpc`, `--escrow`, … on `start` and `pool serve`). */
@@ -71,6 +74,10 @@ export interface OpenedChain {
   readonly watch: DepositWatchStore;
   /** Where the watcher's lease is kept (the payout journal's `leases`). */
   readonly journal: PayoutJournal;
+  /** The attester's recorded unpaid sets (two-key payouts prove from them). */
+  readonly attestedSets: AttestedSets;
+  /** Whether the escrow requires two-key payouts (read from it: fixed at its deployment). */
+  readonly twoKeyPayouts: boolean;
   close(): Promise<void>;
 }
 
@@ -93,9 +100,11 @@ export async function openChain(
   const clients = chainClients(config.rpcUrl);
   const watch = openDepositWatch(storeConfig);
   const journal = openPayoutJournal(storeConfig);
+  const attestedSets = openAttestedSets(storeConfig);
   const close = async () => {
     await watch.close();
     await journal.close();
+    await attestedSets.close();
   };
   try {
     const [bound] = await watch.bindings();
@@ -121,7 +130,8 @@ export async function openChain(
       },
       Date.now(),
     );
-    return { checked, clients, watch, journal, close };
+    const twoKeyPayouts = await readTwoKeyMode(clients.public, checked.escrow).catch(refusal);
+    return { checked, clients, watch, journal, attestedSets, twoKeyPayouts, close };
   } catch (error) {
     await close();
     throw error;

@@ -15,7 +15,7 @@ import type { Address, LocalAccount, PublicClient } from 'viem';
 import type { Finality } from '../chain/finality.js';
 import { DEFAULT_MIN_GAS_BALANCE } from '../chain/gas-balances.js';
 import type { OperatorKeys } from '../chain/keys.js';
-import { EvmPayoutRail, type RailEvent } from '../chain/payout-rail.js';
+import { EvmPayoutRail, type RailEvent, type TwoKeyOptions } from '../chain/payout-rail.js';
 import { PayoutMetrics } from '../http/payout-metrics.js';
 import type { Ledger, StoreConfig } from '../ledger/index.js';
 import { openPayoutJournal } from '../ledger/open-payout-journal.js';
@@ -106,6 +106,8 @@ export interface PayoutParts {
   readonly metrics?: PayoutMetrics | undefined;
   /** This instance's name in the lease (default: random). */
   readonly holder?: string | undefined;
+  /** The escrow requires two-key payouts (docs/chain.md, "Two-key payouts"). */
+  readonly twoKey?: TwoKeyOptions | undefined;
 }
 
 /** A sender wired, not started yet. */
@@ -134,6 +136,7 @@ export function payoutSender(parts: PayoutParts): WiredPayouts {
     replaceAfterBlocks: parts.config.replaceAfterBlocks,
     fromBlock: BigInt(parts.deployBlock),
     onEvent: (event) => railEvent(parts, event),
+    twoKey: parts.twoKey,
   });
   const sender = new PayoutSender({
     ledger: parts.ledger,
@@ -235,6 +238,25 @@ export interface ChainPayoutParts {
   readonly registry?: Registry | undefined;
   /** The settings (default: from the environment, `payoutConfigFromEnv`). */
   readonly config?: PayoutServiceConfig | undefined;
+  /**
+   * Two-key payouts: asks this instance's attester to attest now (none: the payout waits for the
+   * next interval of whichever instance holds the attester key).
+   */
+  readonly requestAttestation?: (() => void) | undefined;
+}
+
+/** The least time between two attestations the payout rail asks for, ms. */
+export const ATTESTATION_REQUEST_GAP_MS = 30_000;
+
+/** `request`, at most once per {@link ATTESTATION_REQUEST_GAP_MS}. */
+function throttled(request: () => void, clock: () => number = Date.now): () => void {
+  let last = Number.NEGATIVE_INFINITY;
+  return () => {
+    const now = clock();
+    if (now - last < ATTESTATION_REQUEST_GAP_MS) return;
+    last = now;
+    request();
+  };
 }
 
 /**
@@ -282,6 +304,12 @@ export function chainPayouts(
     config: parts.config ?? payoutConfigFromEnv(),
     log,
     metrics,
+    twoKey: opened.twoKeyPayouts
+      ? {
+          sets: opened.attestedSets,
+          onUnattested: parts.requestAttestation && throttled(parts.requestAttestation),
+        }
+      : undefined,
   });
   return { ...wired, log };
 }

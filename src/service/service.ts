@@ -23,7 +23,7 @@ import type { Server } from 'node:http';
 import pg from 'pg';
 
 import { loadCore, type PrivStarkCore, VerifierThreads } from '../core/index.js';
-import { Facilitator } from '../facilitator/index.js';
+import { Facilitator, VerdictCache } from '../facilitator/index.js';
 import {
   ApiKeys,
   type AuthMode,
@@ -166,6 +166,8 @@ export interface RunningService {
   readonly depositWatcher: DepositWatcher | null;
   /** A chain pool's payout sender (in the pool node's instance, with the payout key), or `null`. */
   readonly payoutSender: PayoutSender | null;
+  /** Valid spend verdicts kept between a payment's `/verify` and `/settle` (and its counters). */
+  readonly verdicts: VerdictCache;
   /** Graceful shutdown (idempotent). */
   close(): Promise<void>;
 }
@@ -280,6 +282,10 @@ export async function startService(
         verify = threads.verify;
       }
     }
+    // An inline payment's proof is checked at /verify and again at /settle: the second time from
+    // the kept valid verdict of exactly those bytes and inputs (src/facilitator/verdict-cache.ts).
+    const verdicts = new VerdictCache(verify);
+    verify = verdicts.verify;
     // One memo of payment context digests for the ledger and the facilitator: a payment's context
     // is hashed once across its hand-over, /verify and /settle (about 60 µs each time otherwise).
     const contexts = new ContextDigests((payment) => core.contextDigest(payment));
@@ -320,23 +326,14 @@ export async function startService(
             backend: core.backend,
             pool: ledger,
             verifier: verifier ?? undefined,
+            verdicts,
             checkpointIntervalMs: config.checkpointIntervalMs,
             proofStoreCapacity: config.proofStoreCapacity,
             chain: chainStatus,
           });
 
-    // The payout sender runs beside the watcher, with the payout key (docs/chain.md, "Payouts").
-    const payouts =
-      chain && config.chain && keys
-        ? (await import('./payout-wiring.js')).chainPayouts(chain, config.chain, {
-            ledger,
-            keys,
-            storeConfig,
-            registry: metrics?.registry,
-          })
-        : null;
-    if (payouts) closers.push(() => payouts.close());
-    // The attester too, with the attester key (docs/audit.md, "Attestations").
+    // The attester, with the attester key (docs/audit.md, "Attestations"); before the payout
+    // sender, which asks it to attest when a two-key payout waits for an attestation.
     const attesterLog: { target: null | import('./attest-wiring.js').AttesterLog['target'] } = {
       target: null,
     };
@@ -349,6 +346,18 @@ export async function startService(
           })
         : null;
     if (attester) closers.push(() => attester.stop());
+    // The payout sender runs beside the watcher, with the payout key (docs/chain.md, "Payouts").
+    const payouts =
+      chain && config.chain && keys
+        ? (await import('./payout-wiring.js')).chainPayouts(chain, config.chain, {
+            ledger,
+            keys,
+            storeConfig,
+            registry: metrics?.registry,
+            requestAttestation: attester ? () => void attester.attestNow() : undefined,
+          })
+        : null;
+    if (payouts) closers.push(() => payouts.close());
 
     let facilitatorUrl: string | null = null;
     let metricsUrl: string | null = null;
@@ -495,6 +504,7 @@ export async function startService(
       ledger,
       depositWatcher: watcher,
       payoutSender: payouts?.sender ?? null,
+      verdicts,
       close: () => {
         closing ??= cleanup();
         return closing;

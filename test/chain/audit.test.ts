@@ -14,10 +14,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { type Hex, keccak256, toHex } from 'viem';
+import { createPublicClient, type Hex, http, keccak256, toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { findDeployBlock } from '../../src/chain/chain-binding.js';
+import { readChainFacts } from '../../src/chain/chain-audit.js';
 import { type AuditReport, auditCommand } from '../../src/cli/audit.js';
 import { Wallet } from '../../src/client/index.js';
 import { commitmentOf } from '../../src/core/witness.js';
@@ -301,5 +303,57 @@ describe('must-fail twins: each tampering of the store or the chain is found und
     const { code, report } = await audit();
     expect(codes(report)).toContain('paid_and_refunded');
     expect(code).toBe(1);
+  });
+});
+
+describe("the escrow's logs, read from an RPC that refuses wide ranges", () => {
+  /** A client of the shared node whose eth_getLogs over more than `span` blocks is refused. */
+  function narrowClient(span: number) {
+    const refused = { count: 0 };
+    const fetchFn: typeof fetch = async (input, init) => {
+      const call = JSON.parse(String(init?.body)) as {
+        id: number;
+        method: string;
+        params: { fromBlock: Hex; toBlock: Hex }[];
+      };
+      const range = call.method === 'eth_getLogs' ? call.params[0]! : null;
+      if (range && Number(BigInt(range.toBlock) - BigInt(range.fromBlock)) >= span) {
+        refused.count++;
+        const error = { code: -32005, message: 'query returned more than 10000 results' };
+        return new Response(JSON.stringify({ jsonrpc: '2.0', id: call.id, error }), {
+          headers: { 'content-type': 'application/json' },
+        });
+      }
+      return fetch(input, init);
+    };
+    return {
+      refused,
+      client: createPublicClient({ transport: http(stack.f.chain.url, { fetchFn }) }),
+    };
+  }
+
+  it('reads every range again in halves and gets what one wide read gets', async () => {
+    const whole = createPublicClient({ transport: http(stack.f.chain.url) });
+    const from = await findDeployBlock(whole, stack.f.escrow);
+    const { refused, client } = narrowClient(4);
+    const [narrow, wide] = [
+      await readChainFacts(client, stack.f.escrow, from),
+      await readChainFacts(whole, stack.f.escrow, from),
+    ];
+    expect(refused.count).toBeGreaterThan(0);
+    const { block: _n, time: _t, ...narrowFacts } = narrow;
+    const { block: _w, time: _u, ...wideFacts } = wide;
+    expect(narrowFacts.deposits.length).toBeGreaterThan(0);
+    expect(narrowFacts).toEqual(wideFacts);
+  });
+
+  it('must-fail: an RPC that refuses every read fails the read after a bounded number of halvings', async () => {
+    const whole = createPublicClient({ transport: http(stack.f.chain.url) });
+    const from = await findDeployBlock(whole, stack.f.escrow);
+    const { refused, client } = narrowClient(0);
+    await expect(readChainFacts(client, stack.f.escrow, from)).rejects.toMatchObject({
+      code: 'rpc_error',
+    });
+    expect(refused.count).toBeLessThanOrEqual(2 * 64 + 1);
   });
 });

@@ -19,7 +19,7 @@ import {
 } from '../../src/scheme/index.js';
 import { type RunningService, SERVICE_DEFAULTS, startService } from '../../src/service/index.js';
 import { type EscrowFixture, escrowCall, escrowFixture, sharedChain } from './shared.js';
-import { minedFrom } from '../../testkit/chain.js';
+import { minedFrom, TEST_ESCROW_PARAMETERS } from '../../testkit/chain.js';
 import { keyFileOf } from './watcher-harness.js';
 
 /** A running chain pool. */
@@ -31,6 +31,8 @@ export interface ChainStack {
   readonly profile: ChainNetworkProfile;
   /** The operator's address (acceptor, payout, relayer, attester). */
   readonly operator: Address;
+  /** The service's data directory (its SQLite file). */
+  readonly dataDir: string;
   /** Polls the watcher until every deposit the escrow holds is shielded and in a checkpoint. */
   shieldAll(): Promise<void>;
   /** One payout pass (the payout sender's). */
@@ -40,12 +42,16 @@ export interface ChainStack {
 
 /**
  * Starts a chain pool over a new escrow on the shared node, the relayer taking `fee`; the operator's
- * key holds the attester role too when `attester` (it is the attester key either way).
+ * key holds the attester role too when `attester` (it is the attester key either way); the escrow
+ * requires two-key payouts when `twoKeyPayouts`.
  */
 export async function chainStack(
-  options: { fee?: bigint; attester?: boolean } = {},
+  options: { fee?: bigint; attester?: boolean; twoKeyPayouts?: boolean } = {},
 ): Promise<ChainStack> {
-  const f = await escrowFixture(sharedChain());
+  const f = await escrowFixture(sharedChain(), {
+    ...TEST_ESCROW_PARAMETERS,
+    twoKeyPayouts: options.twoKeyPayouts ?? false,
+  });
   const key: Hex = generatePrivateKey();
   const operator = privateKeyToAccount(key).address;
   await f.chain.test.setBalance({ address: operator, value: 10n ** 20n });
@@ -109,6 +115,7 @@ export async function chainStack(
     facilitatorUrl: service.facilitatorUrl!,
     profile,
     operator,
+    dataDir,
     shieldAll,
     payoutPass: async () => {
       await service.payoutSender!.pass();

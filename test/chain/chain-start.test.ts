@@ -63,7 +63,15 @@ async function deployEscrow(url: string): Promise<Address> {
     await wallet.deployContract({
       abi: privStarkEscrowAbi,
       bytecode: privStarkEscrowBytecode,
-      args: [token, account.address, p.adminDelay, p.reclaimDelay, p.minDeposit, p.payoutCapPerDay],
+      args: [
+        token,
+        account.address,
+        p.adminDelay,
+        p.reclaimDelay,
+        p.minDeposit,
+        p.payoutCapPerDay,
+        false,
+      ],
     }),
   );
 }

@@ -52,6 +52,22 @@ const read = <T>(
 ) => chain.public.readContract({ address, abi, functionName, args } as never) as Promise<T>;
 
 describe('chain deploy', () => {
+  it('--two-key-payouts: the escrow requires proofs, for good (read back from the contract)', async () => {
+    const { code, out } = await run(
+      'deploy',
+      '--rpc',
+      chain.url,
+      '--key-file',
+      keyFile,
+      '--two-key-payouts',
+      '--json',
+    );
+    expect(code).toBe(0);
+    const line = JSON.parse(out[0]!) as { escrow: Address; twoKeyPayouts: boolean };
+    expect(line.twoKeyPayouts).toBe(true);
+    expect(await read(line.escrow, privStarkEscrowAbi, 'twoKeyPayouts')).toBe(true);
+  });
+
   it('deploys the test token and the escrow on chain 31337, with the parameters and roles asked, and prints one JSON line', async () => {
     const acceptor = privateKeyToAccount(generatePrivateKey()).address;
     const attester = privateKeyToAccount(generatePrivateKey()).address;
@@ -77,8 +93,15 @@ describe('chain deploy', () => {
     expect(code).toBe(0);
     expect(out).toHaveLength(1);
     const line = JSON.parse(out[0]!) as Record<string, unknown>;
-    expect(Object.keys(line)).toEqual(['chainId', 'escrow', 'token', 'deployBlock']);
+    expect(Object.keys(line)).toEqual([
+      'chainId',
+      'escrow',
+      'token',
+      'deployBlock',
+      'twoKeyPayouts',
+    ]);
     expect(line.chainId).toBe(31337);
+    expect(line.twoKeyPayouts).toBe(false);
     const escrow = line.escrow as Address;
     expect(escrow).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(await read(escrow, privStarkEscrowAbi, 'token')).toBe(line.token);

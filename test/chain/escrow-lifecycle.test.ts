@@ -527,6 +527,8 @@ describe('roles and the admin', () => {
       'grantRole(bytes32,address)',
       'pause()',
       'payout(bytes32,address,uint256,uint64)',
+      // Two-key payouts only (escrow-two-key.test.ts).
+      'payoutWithProof(bytes32,address,uint256,uint64,bytes32[])',
       'reclaim(uint256)',
       'reclaimWithSignature(uint256,uint256,bytes)',
       'renounceRole(bytes32,address)',
@@ -576,7 +578,7 @@ describe('the constructor', () => {
   });
 
   it('refuses the zero admin', async () => {
-    const args = (admin: Address) => [f.token, admin, 0, 86_400n, 1n, 1n];
+    const args = (admin: Address) => [f.token, admin, 0, 86_400n, 1n, 1n, false];
     const escrow = (admin: Address) =>
       deploy(f.chain, f.admin, {
         abi: privStarkEscrowAbi,

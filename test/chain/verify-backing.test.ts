@@ -4,16 +4,27 @@
 // sorted into those the attestation covers and those newer. Two wallets holding different notes
 // send the identical requests — to the pool node and to the RPC. Must-fail twins: nothing attested
 // yet, and an attestation whose root is not the pool's (an attester that lies) is a root mismatch.
+// In the background (`checkBackingInBackground`), two such wallets read the user's RPC through
+// their SOCKS5 proxy and again send the identical requests.
+
+import { createServer } from 'node:http';
 
 import type { Hex } from 'viem';
 import { createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type BackingReport, verifyBacking } from '../../src/client/chain.js';
+import {
+  type BackingCheckResult,
+  type BackingReport,
+  checkBackingInBackground,
+  verifyBacking,
+} from '../../src/client/chain.js';
 import { Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore, randomDigest } from '../../src/core/index.js';
 import { PoolNodeClient } from '../../src/pool-node/index.js';
+import { mcpBackingCheck, startMcpBackingCheck } from '../../src/cli/mcp-backing.js';
+import { listen, socks5, type Tunnel } from '../../testkit/proxy-servers.js';
 import { type ChainStack, chainStack } from './chain-stack.js';
 import { depositDirect, depositor, escrowCall, escrowRead } from './shared.js';
 
@@ -34,6 +45,34 @@ function recorder() {
     return globalThis.fetch(input, init);
   };
   return { sent, fetch };
+}
+
+/** An RPC in front of the node that records each body it passes on (JSON-RPC ids left out). */
+async function recordingRpc(target: string) {
+  const sent: string[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', async () => {
+      const body = Buffer.concat(chunks).toString();
+      const parsed = JSON.parse(body);
+      const strip = (m: Record<string, unknown>) => ({ ...m, id: 0 });
+      sent.push(JSON.stringify(Array.isArray(parsed) ? parsed.map(strip) : strip(parsed)));
+      const answer = await globalThis.fetch(target, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      response.writeHead(answer.status, { 'content-type': 'application/json' });
+      response.end(await answer.text());
+    });
+  });
+  const port = await listen(server);
+  return {
+    sent,
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 interface Recorded {
@@ -120,6 +159,75 @@ describe('wallet verify-backing', () => {
     expect(later.notYetCovered).toEqual({ notes: 1, value: '1000000' });
   });
 
+  it('in the background, through the wallet’s proxy: two wallets holding different notes send the same requests', async () => {
+    const tunnels: Tunnel[] = [];
+    const proxy = socks5(tunnels);
+    const proxyUrl = `socks5h://127.0.0.1:${await listen(proxy)}`;
+    const rpc = await recordingRpc(stack.f.chain.url);
+    try {
+      const background = async () => {
+        const pool = recorder();
+        const wallet = await Wallet.create({
+          core,
+          pool: new PoolNodeClient(stack.poolUrl, { fetch: pool.fetch }),
+          network: stack.profile,
+          poolProxy: proxyUrl,
+        });
+        return { wallet, pool };
+      };
+      const [x, y] = [await background(), await background()];
+      await fund(x.wallet, [1_200_000n]);
+      await fund(y.wallet, [1_300_000n, 1_400_000n]);
+      const posted = await attest();
+      // Both at the same head first, as in the test above.
+      await x.wallet.sync();
+      await y.wallet.sync();
+      const outcomes: BackingCheckResult[][] = [];
+      const rpcSent: string[][] = [];
+      for (const w of [x, y]) {
+        w.pool.sent.length = 0;
+        const before = rpc.sent.length;
+        // One check (every slot a check's on a pool without a grid), then the wallet stops.
+        const first = new Promise<BackingCheckResult>((resolve) => {
+          checkBackingInBackground(w.wallet, {
+            rpc: rpc.url,
+            everyMs: 50,
+            onResult: (result) => {
+              void w.wallet.stop();
+              resolve(result);
+            },
+          });
+        });
+        const result = await first;
+        outcomes.push([result]);
+        rpcSent.push(rpc.sent.slice(before));
+        expect(w.wallet.backingCheck).toBe(result);
+      }
+      for (const [result] of outcomes)
+        expect(result).toMatchObject({
+          kind: 'report',
+          ok: true,
+          report: { attestation: { seq: posted.seq, root: posted.root } },
+        });
+      const reports = outcomes.map(
+        ([r]) => (r as Extract<BackingCheckResult, { kind: 'report' }>).report,
+      );
+      expect(reports.map((r) => r.covered.notes)).toEqual([1, 2]);
+      // The RPC was read through the proxy; the same requests from both wallets.
+      const rpcTarget = `127.0.0.1:${new URL(rpc.url).port}`;
+      expect(tunnels.filter((t) => t.target === rpcTarget).length).toBeGreaterThanOrEqual(2);
+      expect(rpcSent[0]!.length).toBeGreaterThan(0);
+      expect([...rpcSent[0]!].sort()).toEqual([...rpcSent[1]!].sort());
+      expect(x.pool.sent.length).toBeGreaterThan(0);
+      expect([...x.pool.sent].sort()).toEqual([...y.pool.sent].sort());
+      // A checkpoint past this attestation, for the next test's attester to claim.
+      await fund(x.wallet, [1_000_000n]);
+    } finally {
+      await rpc.close();
+      proxy.close();
+    }
+  });
+
   it('must-fail twin: an attestation of a root the pool does not have is a root mismatch', async () => {
     // An attester that lies: the checkpoint is the pool's, the root is not.
     const liar = privateKeyToAccount(generatePrivateKey());
@@ -138,5 +246,25 @@ describe('wallet verify-backing', () => {
     expect(report).toMatchObject({ ok: false, problems: ['root_mismatch'] });
     expect(report.checkpoint?.localRoot).toBe(report.checkpoint?.root);
     expect(report.attestation?.root).not.toBe(report.checkpoint?.root);
+  });
+
+  it('the MCP server’s check (with --chain-rpc) logs the attested sequence and the problem, nothing of the wallet’s notes', async () => {
+    expect(mcpBackingCheck(undefined, undefined)).toBeNull();
+    expect(mcpBackingCheck(stack.f.chain.url, '0')).toBeNull();
+    expect(() => mcpBackingCheck(stack.f.chain.url, '1h')).toThrow(/--backing-check-every-ms/);
+    const config = mcpBackingCheck(stack.f.chain.url, '50')!;
+    const lines: string[] = [];
+    const logged = new Promise<void>((resolve) => {
+      void startMcpBackingCheck(b.wallet, config, (line) => {
+        lines.push(line);
+        if (line.includes('NOT shown') || line.includes('gives the attested root')) resolve();
+      });
+    });
+    await logged;
+    await b.wallet.stop();
+    // The liar's attestation of the test above is the latest: a root mismatch, said with its sequence.
+    const seq = (await stack.service.ledger.publishedState()).checkpoint!.seq;
+    expect(lines.at(-1)).toBe(`backing check: NOT shown (root_mismatch) at attestation ${seq}`);
+    for (const note of b.wallet.notes()) expect(lines.join('\n')).not.toContain(note.value);
   });
 });
