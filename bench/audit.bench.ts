@@ -114,6 +114,7 @@ try {
     String(bc.deployBlock),
   ]);
   const poolNodeCpuMs = processCpuMs(service.pid) - cpuBefore;
+  const loadAuditEnd = loadNow();
   log(`audit: ${JSON.stringify(run)}`);
   if (!run.ok) throw new Error(`the generated log did not audit clean: ${JSON.stringify(run)}`);
   await stopService(service);
@@ -163,6 +164,9 @@ try {
     peakRssMiB: Math.round(run.maxRssMiB),
     poolNodeCpuSeconds: poolNodeCpuMs / 1000,
     loadAverageAtStart: loadAudit,
+    loadAverageAtEnd: loadAuditEnd,
+    // The pass is linear in the log: a smaller scale's time, for the issue's 1,000,000 events.
+    projectedFullSeconds: (run.totalMs / 1000) * (eventsOf(FULL_PLAN) / run.events),
   };
   const generation = {
     plan,
@@ -183,6 +187,7 @@ try {
     `| log-only audit, wall (HTTP from a pool node process) | ${logOnly.wallSeconds.toFixed(1)} s |`,
     `| of which the chain's facts (RPC) | ${logOnly.chainSeconds.toFixed(1)} s |`,
     `| events/s | ${Math.round(logOnly.eventsPerSecond).toLocaleString('en-US')} |`,
+    `| projected for 1,000,000 events (linear) | ${(logOnly.projectedFullSeconds / 60).toFixed(1)} min |`,
     `| auditor peak RSS | ${logOnly.peakRssMiB} MiB |`,
     `| pool node CPU while serving it | ${logOnly.poolNodeCpuSeconds.toFixed(1)} s |`,
     `| generation through the store | ${generation.seconds.toFixed(0)} s (${Math.round(generation.eventsPerSecond)} events/s), store ${(storeBytes / 1e9).toFixed(2)} GB |`,
