@@ -15,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 
+import { auditChart } from './audit-chart.js';
+
 /** A results file that does not have the shape its chart reads. */
 export class ChartInputError extends Error {
   override readonly name = 'ChartInputError';
@@ -22,15 +24,15 @@ export class ChartInputError extends Error {
 
 // --- reading the results JSON --------------------------------------------------------------------
 
-type Fields = Record<string, unknown>;
+export type Fields = Record<string, unknown>;
 
-function fields(value: unknown, path: string): Fields {
+export function fields(value: unknown, path: string): Fields {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new ChartInputError(`${path}: expected an object`);
   return value as Fields;
 }
 
-function num(value: unknown, path: string): number {
+export function num(value: unknown, path: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value))
     throw new ChartInputError(`${path}: expected a finite number`);
   return value;
@@ -82,7 +84,10 @@ const TWO_LINE_LABELS =
   "indexof(datum.label, ' (') < 0 ? datum.label : [slice(datum.label, 0, indexof(datum.label, ' (')), slice(datum.label, indexof(datum.label, ' (') + 1)]";
 const FONT = { font: 'Helvetica, Arial, sans-serif' };
 
-function frame(title: string, json: Fields): Pick<TopLevelSpec, '$schema' | 'config' | 'title'> {
+export function frame(
+  title: string,
+  json: Fields,
+): Pick<TopLevelSpec, '$schema' | 'config' | 'title'> {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: title, subtitle: subtitle(json), anchor: 'start' },
@@ -1093,6 +1098,7 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   gas: gasChart,
   linkage: linkageChart,
   archive: archiveChart,
+  audit: auditChart,
 };
 
 /** The Vega-Lite spec of bench `name`'s chart from its results JSON; refuses a malformed one. */
