@@ -9,7 +9,6 @@
 import { createPublicClient, http } from 'viem';
 
 import { auditLog } from '../src/audit/index.js';
-import { LogFold } from '../src/audit/log-fold.js';
 import { chainFindings, readChainFacts } from '../src/chain/chain-audit.js';
 import { loadCore } from '../src/core/index.js';
 import { PublicLogReader } from '../src/pool-node/public-log-reader.js';
@@ -28,34 +27,13 @@ export interface AuditRun {
   readonly maxRssMiB: number;
 }
 
-// Workaround, not a fix (src/audit/ is not the bench's to edit): `checkLeaves` tests
-// `index < Math.max(attested, fold.leafEnd)` on every leaf, and `leafEnd` is a getter that walks
-// every key of `expected` — O(leaves²): a 500,000-event log (1M leaves) never finished. The value
-// cannot change during that loop, so the bench caches it by the map's size; remove once fixed.
-const leafEnd = Object.getOwnPropertyDescriptor(LogFold.prototype, 'leafEnd')!.get!;
-const cached = new WeakMap<object, { size: number; below: number; end: number }>();
-Object.defineProperty(LogFold.prototype, 'leafEnd', {
-  get(this: LogFold) {
-    const hit = cached.get(this);
-    const key = { size: this.expected.size, below: this.explainedBelow };
-    if (hit && hit.size === key.size && hit.below === key.below) return hit.end;
-    const end = leafEnd.call(this) as number;
-    cached.set(this, { ...key, end });
-    return end;
-  },
-});
-
 const [pool, rpc, escrow, fromBlock] = process.argv.slice(2);
 if (!pool || !rpc || !escrow || fromBlock === undefined)
   throw new Error('usage: audit-run.ts POOL_URL RPC_URL ESCROW FROM_BLOCK');
 const core = await loadCore();
 const started = performance.now();
-// No cap on a reply's size, unlike the CLI's client (viem's 10 MB): one 10,000-block `eth_getLogs`
-// of this escrow's 10,000 deposits and acceptances is 13.9 MB, and the CLI stops there
-// (`rpc_malformed`; docs/audit-bench.md).
-const client = createPublicClient({
-  transport: http(rpc, { retryCount: 1, maxResponseBodySize: false }),
-});
+// The CLI's client: viem's 10 MB reply cap; a wider range is read again in halves (chain-audit.ts).
+const client = createPublicClient({ transport: http(rpc, { retryCount: 1 }) });
 const facts = await readChainFacts(client, escrow as `0x${string}`, Number(fromBlock));
 const chainRead = performance.now();
 const log = await auditLog(core, new PublicLogReader(pool), facts.attestations, {
