@@ -3,11 +3,11 @@
 // addon, the WebAssembly module, the contract artifacts and the compiled TypeScript. Each step
 // runs only when its inputs changed since the last run (a content hash kept beside the output), so
 // later runs are quick.
-// On a fresh clone both cargo builds start at once, beside `npm install`: the WebAssembly module
-// needs nothing from node_modules until its optimizer, and the native addon's dependencies compile
-// with plain cargo exactly as napi's CLI will ask (same profile and target) while npm installs that
-// CLI, which then compiles only the addon's own crate. `--start` (what `npm start` runs) builds the
-// WebAssembly module only when the native addon cannot be built: the service needs one backend.
+// On a fresh clone the WebAssembly compile starts at once, beside `npm install` (it needs nothing
+// from node_modules until its optimizer), and the native addon follows the install. `--start`
+// (what `npm start` runs) builds the WebAssembly module only when the native addon cannot be built
+// — the service needs one backend — and compiles the addon's dependencies with plain cargo, exactly
+// as napi's CLI will ask (same profile and target), while npm installs that CLI.
 // Node built-ins only: this runs before `npm install`.
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -128,10 +128,12 @@ const native = step(
     extra: 'release',
   },
   async () => {
-    // The dependencies while npm installs; a failure here is napi's to report below.
-    const host = /^host: (\S+)$/m.exec(
-      spawnSync('rustc', ['-vV'], { encoding: 'utf8' }).stdout ?? '',
-    )?.[1];
+    // For `npm start` (no WebAssembly build beside it) the dependencies compile while npm
+    // installs; a failure here is napi's to report below. Beside the WebAssembly build too, three
+    // jobs on two cores made the whole build slower (531 s against 452 in a fresh-clone CI).
+    const host = !forStart
+      ? undefined
+      : /^host: (\S+)$/m.exec(spawnSync('rustc', ['-vV'], { encoding: 'utf8' }).stdout ?? '')?.[1];
     const early = host
       ? run(
           'cargo',
