@@ -188,7 +188,10 @@ describe.each(kinds)('the public log on the %s store', (kind) => {
     await rawSql(
       kind,
       config,
-      `DROP TABLE proof_archive;
+      `DROP TABLE attested_withdrawals;
+       DROP TABLE attested_sets;
+       DELETE FROM schema_migrations WHERE version = 8;
+       DROP TABLE proof_archive;
        DROP TABLE archive_state;
        DROP TABLE log_digests;
        DROP INDEX checkpoints_time;
