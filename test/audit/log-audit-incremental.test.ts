@@ -11,7 +11,6 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
@@ -25,61 +24,17 @@ import {
   serializeAuditState,
 } from '../../src/audit/index.js';
 import { claimOfLatest } from '../../src/chain/attester.js';
-import { MemoryWalletStore, Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
-import { Ledger, openStore, type PoolStore } from '../../src/ledger/index.js';
-import { buildPoolNode, PoolNodeClient } from '../../src/pool-node/index.js';
+import { openStore, type PoolStore } from '../../src/ledger/index.js';
 import { depositOp } from '../ledger/helpers/ops.js';
 import { rawSql } from '../ledger/helpers/raw-sql.js';
+import { writeRealPool } from './helpers/real-pool.js';
 
-const TOKEN = 'operator-token-for-the-audit-0123456789';
 const ESCROW = { escrow: `0x${'ab'.repeat(20)}`, chainId: 31337 };
 
 let core: PrivStarkCore;
 let base: string;
 const copies: string[] = [];
-
-/** A real pool's store with every kind of event, its digests recorded; closed. */
-async function realPool(dataDir: string): Promise<void> {
-  const store = await openStore(core, { dataDir });
-  const ledger = new Ledger({ core, store, checkpointIntervalMs: 600_000 });
-  const app: FastifyInstance = await buildPoolNode({
-    ledger,
-    operatorToken: TOKEN,
-    logger: false,
-    logDigestIntervalMs: 0,
-    handOver: { max: 1_000_000, timeWindowMs: 60_000 },
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  try {
-    const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-    const operator = new PoolNodeClient(url, { token: TOKEN });
-    const wallet = await Wallet.create({ core, pool: url, store: new MemoryWalletStore() });
-    const other = await Wallet.create({ core, pool: url, store: new MemoryWalletStore() });
-    for (const amount of [300_000n, 200_000n]) {
-      const ticket = await wallet.depositTicket(amount.toString());
-      await operator.deposit(ticket.amount, ticket.pre);
-    }
-    const step = async () => {
-      await ledger.checkpoint();
-      await wallet.sync();
-    };
-    await step();
-    await wallet.mergeNotes();
-    await step();
-    await wallet.transfer(other.address, 100_000n);
-    await step();
-    const exit = await wallet.exit('eip155:1:0x000000000000000000000000000000000000dEaD', 50_000n);
-    await step();
-    await operator.payout(exit.transaction, 'paying');
-    await operator.payout(exit.transaction, 'failed');
-    await step();
-    await extendLogDigests(store);
-  } finally {
-    await app.close();
-    await store.close();
-  }
-}
 
 /** A copy of the real pool's store, open, with a raw SQL hand on it. */
 async function copy() {
@@ -110,7 +65,7 @@ async function more(store: PoolStore): Promise<void> {
 beforeAll(async () => {
   core = await loadCore();
   base = mkdtempSync(join(tmpdir(), 'priv-stark-audit-inc-base-'));
-  await realPool(base);
+  await writeRealPool(core, base, [300_000n, 200_000n]);
 }, 120_000);
 afterAll(() => {
   for (const dir of [base, ...copies]) rmSync(dir, { recursive: true, force: true });
