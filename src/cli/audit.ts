@@ -157,7 +157,8 @@ async function audit(f: ReturnType<typeof flags>): Promise<AuditReport> {
       import('../chain/chain-audit.js'),
       import('../pool-node/public-log-reader.js'),
     ]);
-  const { ChainError } = await import('../chain/chain-errors.js');
+  const { ChainError, chainErrorOf } = await import('../chain/chain-errors.js');
+  const { BaseError } = await import('viem');
   const { findDeployBlock } = await import('../chain/chain-binding.js');
   const { PoolNodeError } = await import('../pool-node/index.js');
   const other = f.compare === undefined ? null : otherTail(f.compare, auditRoom.tailOf);
@@ -200,6 +201,11 @@ async function audit(f: ReturnType<typeof flags>): Promise<AuditReport> {
     };
   } catch (error) {
     if (error instanceof ChainError) throw new CliFailure(2, `${error.code}: ${error.message}`);
+    // A read of viem's own (the chain id, the deployment block): its stable code, one line.
+    if (error instanceof BaseError) {
+      const failure = chainErrorOf(error, 'the RPC');
+      throw new CliFailure(2, `${failure.code}: ${failure.message}`);
+    }
     if (error instanceof PoolNodeError) throw new CliFailure(2, `${error.code}: ${error.message}`);
     if (error instanceof auditRoom.AuditStateError)
       throw new CliFailure(2, `${error.code}: ${error.message}`);

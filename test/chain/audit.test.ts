@@ -127,6 +127,12 @@ describe('an audit that cannot complete exits 2, never 0', () => {
     const gone = io();
     expect(await auditCommand(args('http://127.0.0.1:9'), gone.io)).toBe(2);
     expect(gone.err.join('\n')).toMatch(/pool_unreachable/);
+    // An RPC that does not answer: one line with its stable code, never viem's report.
+    const noRpc = io();
+    const withRpc = ['--rpc', 'http://127.0.0.1:9', ...args(stack.poolUrl).slice(2)];
+    expect(await auditCommand(withRpc, noRpc.io)).toBe(2);
+    expect(noRpc.err).toHaveLength(1);
+    expect(noRpc.err[0]).toMatch(/^priv-stark audit: rpc_unreachable: /);
     const junk = createServer((_request, response) => {
       response.setHeader('content-type', 'application/json');
       response.end(
