@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The TypeScript suites on one maintained Node line from tools/runtimes: `node
-// scripts/test-node-line.mjs 22|24|26 [vitest arguments]`. `npm test` runs it for Node 26 (the
-// newest line); run it for 22 or 24 by hand. better-sqlite3 comes built for that line
-// (scripts/runtimes.mjs) and resolves through testkit/node-line-sqlite.mjs.
+// scripts/test-node-line.mjs 22|24|26 [vitest arguments]`. `npm test` runs every suite on Node 24
+// (the active LTS line) and these on Node 26 (the newest); run it for 22 by hand. better-sqlite3
+// comes built for that line (scripts/runtimes.mjs) and resolves through
+// testkit/node-line-sqlite.mjs.
 //
 // The suites are those that exercise what differs between lines: the native addon (N-API),
 // better-sqlite3, worker threads, the stores, the facilitator's HTTP surface, the wallet, the pool
@@ -71,24 +72,22 @@ export function nodeLineFiles() {
 
 /**
  * The command that runs the suites on `line`: vitest under that line's node, better-sqlite3
- * redirected, that node first on PATH (children started as `node` run it too). `installed`: what
- * `runtimes()` returned with `sqliteLines` holding `line`; installed here when not given.
+ * redirected, that node first on PATH (children started as `node` or by `process.execPath` run it
+ * too). `installed`: what `runtimes()` returned with `sqliteLines` holding `line`; installed here
+ * when not given. `files`: the test files, {@link nodeLineFiles} unless given; `[]` runs every
+ * suite (npm test's first pass, on the active LTS line).
  */
 export function nodeLineCommand(
   line,
   vitestArgs = [],
   installed = runtimes({ sqliteLines: [line] }),
+  files = nodeLineFiles(),
 ) {
   if (!installed.sqlite[line]) throw new Error(`better-sqlite3 for Node ${line} was not installed`);
   const node = installed.node[line];
   return {
     command: node,
-    args: [
-      join(root, 'node_modules', 'vitest', 'vitest.mjs'),
-      'run',
-      ...nodeLineFiles(),
-      ...vitestArgs,
-    ],
+    args: [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files, ...vitestArgs],
     env: {
       ...process.env,
       NODE_OPTIONS: `--import ${join(root, 'testkit', 'node-line-sqlite.mjs')}`,

@@ -80,26 +80,33 @@ step('system packages', 'bash', [join(root, 'scripts', 'system-deps.sh')]);
 const runtimesInstalled = besideStep('runtimes', process.execPath, [
   join(root, 'scripts', 'runtimes.mjs'),
   '--sqlite-lines',
-  '26',
+  '24,26',
 ]);
 const nextMerchantBuilt = besideStep('next merchant', process.execPath, [
   join(root, 'scripts', 'next-merchant.mjs'),
 ]);
 step('rustfmt', 'cargo', ['fmt', '--all', '--', '--check']);
-// Clippy's lints and the Rust tests in one build: clippy-driver compiles the workspace's crates
-// for the tests (as `cargo clippy` has it do for a check), so the dependencies are compiled once
-// instead of once for a check and again for the tests (`cargo clippy` took 158–341 s before the
-// tests' own build). The test build covers every target the workspace has (libraries, tests,
-// examples; it has no benches); `-D warnings` joins the config's target flags (cargo joins a
-// matching `cfg` table's rustflags with the triple's) and reaches only the workspace's crates, as
-// cargo caps the lints of dependencies.
+// Clippy's lints and the Rust tests in one build, in the native addon's profile and target
+// (release, the host triple) so that the dependencies `npm run build` compiled for the addon serve
+// the tests too (Cargo.toml, crates/napi/Cargo.toml; docs/build.md, "Profiles"): only the
+// workspace's crates compile here. clippy-driver wraps those crates alone
+// (RUSTC_WORKSPACE_WRAPPER) and takes `-D warnings` from CLIPPY_ARGS, as `cargo clippy` hands it
+// over; a `-D warnings` in rustflags would reach every dependency's fingerprint and rebuild them.
+// The test build covers every target the workspace has (libraries, tests, examples; no benches).
+const host = /^host: (\S+)$/m.exec(
+  spawnSync('rustc', ['-vV'], { encoding: 'utf8' }).stdout ?? '',
+)?.[1];
 step(
   'clippy and cargo test',
   'cargo',
-  ['test', '--workspace', '--config', `target.'cfg(all())'.rustflags = ["-D", "warnings"]`],
+  ['test', '--workspace', '--release', ...(host ? ['--target', host] : [])],
   {
     count: 'cargo',
-    env: { ...process.env, RUSTC_WORKSPACE_WRAPPER: 'clippy-driver' },
+    env: {
+      ...process.env,
+      RUSTC_WORKSPACE_WRAPPER: 'clippy-driver',
+      CLIPPY_ARGS: '-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__',
+    },
   },
 );
 step('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
@@ -109,7 +116,7 @@ step('biome', bin('biome'), ['ci', '--error-on-warnings', '.']);
 await settle(runtimesInstalled);
 let installed = null;
 try {
-  installed = runtimes({ quiet: true, sqliteLines: ['26'] });
+  installed = runtimes({ quiet: true, sqliteLines: ['24', '26'] });
 } catch (error) {
   if (!failedSteps.includes('runtimes')) failedSteps.push('runtimes');
   process.stderr.write(`[test] runtimes: FAILED (${error.message})\n`);
@@ -126,13 +133,18 @@ function countReport(path, name) {
   failed += report.numFailedTests ?? 0;
 }
 
+// Every TypeScript suite on the active LTS line (Node 24, from tools/runtimes, better-sqlite3
+// built for it), whatever Node runs `npm test`: users run the supported lines, and this machine's
+// Node 20 is past its end of life. Without the runtimes (their install failed, already a failed
+// step) the suites still run, on this Node.
 rmSync(vitestReport, { force: true });
-step('vitest', bin('vitest'), [
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${vitestReport}`,
-]);
+const reporters = ['--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`];
+if (installed) {
+  const { command, args, env } = nodeLineCommand('24', reporters, installed, []);
+  step('vitest (node 24)', command, args, { env });
+} else {
+  step(`vitest (node ${process.versions.node})`, bin('vitest'), ['run', ...reporters]);
+}
 countReport(vitestReport, 'vitest');
 
 // The TypeScript suites again on the newest maintained Node line (scripts/test-node-line.mjs says
