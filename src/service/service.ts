@@ -52,7 +52,7 @@ import {
   type EpochGrid,
   SCHEME,
 } from '../scheme/index.js';
-import { sharedTracing, tracingRequested } from '../tracing/index.js';
+import { tracingRequested } from '../tracing/requested.js';
 import { generatedApiKey } from './api-key.js';
 import type { ChainServiceConfig, OpenedChain } from './chain-wiring.js';
 import { ServiceConfigError } from './config-error.js';
@@ -228,7 +228,10 @@ export async function startService(
   // One list for every verifier of the process: the core, its threads and the ledger's stored
   // verdicts of handed-over proofs.
   const accepted = core.acceptedParameterSets().map((set) => set.id);
-  const tracing = tracingRequested() ? sharedTracing() : null;
+  // The SDK is loaded only when asked for (tracing/requested.ts).
+  const tracing = tracingRequested()
+    ? (await import('../tracing/sdk.js')).sharedTracing()
+    : null;
   // Closed last: spans still queued are exported once everything else has stopped.
   const closers: (() => Promise<unknown>)[] = tracing ? [() => tracing.shutdown()] : [];
   const cleanup = async () => {

@@ -13,11 +13,8 @@ export {
   scrubbedTracer,
   scrubbedTracerProvider,
 } from './scrub.js';
-export {
-  sharedTracing,
-  type Tracing,
-  tracingRequested,
-} from './sdk.js';
+export { tracingRequested } from './requested.js';
+export { sharedTracing, type Tracing } from './sdk.js';
 export {
   activeContext,
   inContext,

@@ -32,29 +32,6 @@ export interface Tracing {
 
 const SERVICE_NAME = 'priv-stark';
 
-function listOf(text: string | undefined): string[] {
-  return (text ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-}
-
-/**
- * Whether the environment asks for traces (see the module comment).
- * @example
- * tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }); // true
- */
-export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
-  const exporters = listOf(env.OTEL_TRACES_EXPORTER);
-  if (exporters.includes('none')) return false;
-  if (exporters.length > 0) return true;
-  return (
-    listOf(env.OTEL_EXPORTER_OTLP_ENDPOINT).length > 0 ||
-    listOf(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT).length > 0
-  );
-}
-
 let running: NodeSDK | null = null;
 
 /**
