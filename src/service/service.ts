@@ -229,9 +229,7 @@ export async function startService(
   // verdicts of handed-over proofs.
   const accepted = core.acceptedParameterSets().map((set) => set.id);
   // The SDK is loaded only when asked for (tracing/requested.ts).
-  const tracing = tracingRequested()
-    ? (await import('../tracing/sdk.js')).sharedTracing()
-    : null;
+  const tracing = tracingRequested() ? (await import('../tracing/sdk.js')).sharedTracing() : null;
   // Closed last: spans still queued are exported once everything else has stopped.
   const closers: (() => Promise<unknown>)[] = tracing ? [() => tracing.shutdown()] : [];
   const cleanup = async () => {
