@@ -24,6 +24,8 @@ import {
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { supportedNode } from './runtimes.mjs';
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quiet = process.argv.includes('--quiet');
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -249,6 +251,26 @@ const wasmStep = () =>
     },
   );
 
+// On a Node older than the supported lines the CLI runs itself on the checkout's Node 24
+// (src/cli/supported-node.ts; better-sqlite3 13 does not load on Node 20): `npm start` fetches it
+// from npm beside the install. A failure is the CLI's to report when it needs it.
+const ltsNode =
+  forStart && !supportedNode(process.versions.node)
+    ? new Promise((resolve) => {
+        log(`node-lts: Node ${process.versions.node} is not a supported line; fetching Node 24`);
+        const started = Date.now();
+        spawn(process.execPath, [join(root, 'scripts/runtimes.mjs'), '--lts', '--quiet'], {
+          cwd: root,
+          stdio: 'ignore',
+        }).on('close', (status) => {
+          log(
+            `node-lts: ${status === 0 ? 'done' : `failed (${status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+          );
+          resolve();
+        });
+      })
+    : Promise.resolve();
+
 // `npm start` needs one backend: the WebAssembly module only when the native addon failed.
 const wasm = forStart ? Promise.resolve() : wasmStep();
 const backend = forStart
@@ -286,7 +308,7 @@ const contracts = step(
 );
 
 // 5. TypeScript → dist/, once the addon's typings and the contract artifacts are regenerated
-const built = await Promise.allSettled([deps, backend, wasm, contracts]);
+const built = await Promise.allSettled([deps, backend, wasm, contracts, ltsNode]);
 const failures = new Set(built.filter((r) => r.status === 'rejected').map((r) => r.reason.message));
 if (failures.size > 0) {
   for (const message of failures) process.stderr.write(`[build] ${message}\n`);

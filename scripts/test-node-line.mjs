@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 // The TypeScript suites on one maintained Node line from tools/runtimes: `node
 // scripts/test-node-line.mjs 22|24|26 [vitest arguments]`. `npm test` runs every suite on Node 24
-// (the active LTS line) and these on Node 26 (the newest); run it for 22 by hand. better-sqlite3
-// comes built for that line (scripts/runtimes.mjs) and resolves through
-// testkit/node-line-sqlite.mjs.
+// (the active LTS line) and these on Node 26 (the newest); run it for 22 by hand. better-sqlite3's
+// Node-API binary loads on every line, so nothing is rebuilt per line.
 //
 // The suites are those that exercise what differs between lines: the native addon (N-API),
 // better-sqlite3, worker threads, the stores, the facilitator's HTTP surface, the wallet, the pool
@@ -71,26 +70,25 @@ export function nodeLineFiles() {
 }
 
 /**
- * The command that runs the suites on `line`: vitest under that line's node, better-sqlite3
- * redirected, that node first on PATH (children started as `node` or by `process.execPath` run it
- * too). `installed`: what `runtimes()` returned with `sqliteLines` holding `line`; installed here
- * when not given. `files`: the test files, {@link nodeLineFiles} unless given; `[]` runs every
- * suite (npm test's first pass, on the active LTS line).
+ * The command that runs the suites on `line`: vitest under that line's node, that node first on
+ * PATH (children started as `node` or by `process.execPath` run it too). `installed`: what
+ * `runtimes()` returned; installed here when not given. `files`: the test files,
+ * {@link nodeLineFiles} unless given; `[]` runs every suite (npm test's first pass, on the active
+ * LTS line).
  */
 export function nodeLineCommand(
   line,
   vitestArgs = [],
-  installed = runtimes({ sqliteLines: [line] }),
+  installed = runtimes(),
   files = nodeLineFiles(),
 ) {
-  if (!installed.sqlite[line]) throw new Error(`better-sqlite3 for Node ${line} was not installed`);
   const node = installed.node[line];
+  if (!node) throw new Error(`no Node ${line} among the pinned runtimes`);
   return {
     command: node,
     args: [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files, ...vitestArgs],
     env: {
       ...process.env,
-      NODE_OPTIONS: `--import ${join(root, 'testkit', 'node-line-sqlite.mjs')}`,
       PATH: `${dirname(node)}:${process.env.PATH}`,
     },
   };

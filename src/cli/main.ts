@@ -5,6 +5,8 @@
  * demo code (1.4 s instead of 0.5 s).
  */
 
+import { rerunOnSupportedNode } from './supported-node.js';
+
 /** A subcommand: its arguments after the command's name in, an exit code out. */
 type Command = (rest: string[]) => Promise<number>;
 
@@ -71,12 +73,17 @@ async function main(argv: string[]): Promise<number> {
   return 2;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`priv-stark: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+const rest = process.argv.slice(2);
+rerunOnSupportedNode(rest)
+  .then((status) => status ?? main(rest))
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(
+        `priv-stark: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      process.exitCode = 1;
+    },
+  );

@@ -19,8 +19,6 @@ export interface Runtimes {
   readonly deno: string;
   readonly workerd: string;
   readonly node: Readonly<Record<'22' | '24' | '26', string>>;
-  /** better-sqlite3 built for each line asked for in `sqliteLines` (none by default). */
-  readonly sqlite: Readonly<Record<string, string>>;
 }
 
 /** The runtimes, installed when missing; `null` when they cannot be here and this is not CI. */
