@@ -61,7 +61,10 @@ ${AUDIT_USAGE}
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [command = 'start', ...rest] = argv;
+  // Options without a command are `start`'s: `npm start -- --port 5000`.
+  const first = argv[0];
+  const implicitStart = first?.startsWith('-') && !['--help', '-h'].includes(first);
+  const [command = 'start', ...rest] = implicitStart ? ['start', ...argv] : argv;
   // Own properties only: `toString` or `__proto__` is an unknown command, not an inherited function.
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (run !== undefined) return run(rest);
