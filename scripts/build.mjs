@@ -25,6 +25,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { supportedNode } from './runtimes.mjs';
+import { hostTriple } from './rust-host.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quiet = process.argv.includes('--quiet');
@@ -133,9 +134,7 @@ const native = step(
     // For `npm start` (no WebAssembly build beside it) the dependencies compile while npm
     // installs; a failure here is napi's to report below. Beside the WebAssembly build too, three
     // jobs on two cores made the whole build slower (531 s against 452 in a fresh-clone CI).
-    const host = !forStart
-      ? undefined
-      : /^host: (\S+)$/m.exec(spawnSync('rustc', ['-vV'], { encoding: 'utf8' }).stdout ?? '')?.[1];
+    const host = !forStart ? undefined : hostTriple();
     const early = host
       ? run(
           'cargo',

@@ -9,6 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { hostTriple } from './rust-host.mjs';
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
@@ -44,9 +46,7 @@ export function featureDifferences(addon, tests, workspaceRoot) {
 }
 
 function tree(args) {
-  const host = /^host: (\S+)$/m.exec(
-    spawnSync('rustc', ['-vV'], { encoding: 'utf8' }).stdout ?? '',
-  )?.[1];
+  const host = hostTriple();
   const result = spawnSync(
     'cargo',
     ['tree', '--target', host, '--prefix', 'none', '-f', '{p}|{f}', ...args],

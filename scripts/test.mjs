@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { runtimes, supportedNode } from './runtimes.mjs';
+import { hostTriple } from './rust-host.mjs';
 import { nodeLineCommand } from './test-node-line.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -91,9 +92,7 @@ step('rustfmt', 'cargo', ['fmt', '--all', '--', '--check']);
 // (RUSTC_WORKSPACE_WRAPPER) and takes `-D warnings` from CLIPPY_ARGS, as `cargo clippy` hands it
 // over; a `-D warnings` in rustflags would reach every dependency's fingerprint and rebuild them.
 // The test build covers every target the workspace has (libraries, tests, examples; no benches).
-const host = /^host: (\S+)$/m.exec(
-  spawnSync('rustc', ['-vV'], { encoding: 'utf8' }).stdout ?? '',
-)?.[1];
+const host = hostTriple();
 step(
   'clippy and cargo test',
   'cargo',

@@ -8,6 +8,7 @@
 
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 import { satisfiesEngines } from './node-lines.js';
@@ -16,14 +17,6 @@ import { satisfiesEngines } from './node-lines.js';
 const RERUN = 'PRIV_STARK_RERUN';
 
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
-/** The signals' numbers, for an exit status of 128 + n as a shell gives. */
-const SIGNAL_NUMBERS: Readonly<Partial<Record<NodeJS.Signals, number>>> = {
-  SIGHUP: 1,
-  SIGINT: 2,
-  SIGKILL: 9,
-  SIGTERM: 15,
-};
 
 function engines(): string | null {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -77,7 +70,8 @@ export async function rerunOnSupportedNode(argv: readonly string[]): Promise<num
     });
     child.on('exit', (code, signal) => {
       for (const s of FORWARDED) process.off(s, forward);
-      resolve(code ?? 128 + (signal ? (SIGNAL_NUMBERS[signal] ?? 0) : 0));
+      // Killed by a signal: 128 + its number, as a shell reports it.
+      resolve(code ?? 128 + (signal ? constants.signals[signal] : 0));
     });
   });
 }
