@@ -14,7 +14,11 @@ import {
   SERVICE_DEFAULTS,
   type ServiceConfig,
   ServiceConfigError,
+  defaultWorkerCount,
+  MAX_WORKERS,
+  type RunningWorkers,
   startService,
+  startWorkers,
 } from '../service/index.js';
 import { CHAIN_FLAGS_USAGE, CHAIN_OPTIONS, chainConfig } from './chain-flags.js';
 import { EPOCH_FLAGS_USAGE, EPOCH_OPTIONS, epochGridConfig } from './epoch-flags.js';
@@ -26,6 +30,9 @@ export const START_USAGE = `usage: priv-stark start [options]
 
   --port N                    facilitator listener port (PORT, 4020)
   --host H                    listen address (HOST, 127.0.0.1)
+  --workers N                 processes serving both listeners (WORKERS; one per core, at most
+                              16; a chain pool: 1); the primary process writes the SQLite store
+                              and runs the checkpoint timer
   --pool-port N               devnet pool node port (POOL_PORT, 4021)
   --no-pool-node              do not run the pool node (extra instances on one PostgreSQL)
   --pool-cors ORIGINS         browser wallets on these origins (comma-separated, or *) may read
@@ -78,6 +85,21 @@ export function startConfig(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): ServiceConfig {
+  return startPlan(argv, env).config;
+}
+
+/** What `start` runs: the service's configuration and how many worker processes run it. */
+export interface StartPlan {
+  readonly config: ServiceConfig;
+  /** 1: the service in this process; more: a primary and that many workers (`service/workers.ts`). */
+  readonly workers: number;
+}
+
+/** Reads flags (which win) and the environment into a {@link StartPlan}. */
+export function startPlan(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): StartPlan {
   let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
@@ -85,6 +107,7 @@ export function startConfig(
       options: {
         port: { type: 'string' },
         host: { type: 'string' },
+        workers: { type: 'string' },
         'pool-port': { type: 'string' },
         'no-pool-node': { type: 'boolean' },
         'pool-cors': { type: 'string' },
@@ -112,7 +135,7 @@ export function startConfig(
     (values[flag] as string | undefined) ?? (env[name] || undefined);
   const metrics = str('metrics-port', 'METRICS_PORT');
   const d = SERVICE_DEFAULTS;
-  return {
+  const config: ServiceConfig = {
     facilitator: true,
     port: integer(str('port', 'PORT'), 'PORT', d.port),
     host: str('host', 'HOST') ?? d.host,
@@ -166,6 +189,16 @@ export function startConfig(
     parameterSets: parameterSetList(str('parameter-sets', 'PROOF_PARAMETER_SETS')),
     chain: chainConfig(values, env),
   };
+  // A chain pool's keys are held by one process: it runs in one unless told otherwise (and then
+  // the service refuses with the reason).
+  const workers = integer(
+    str('workers', 'WORKERS'),
+    'WORKERS',
+    config.chain ? 1 : defaultWorkerCount(),
+    1,
+    MAX_WORKERS,
+  );
+  return { config, workers };
 }
 
 /**
@@ -189,10 +222,25 @@ export async function runStart(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${START_USAGE}\n`);
     return 0;
   }
-  let running: RunningService;
+  // Listened for before the start: a worker may answer while the others still start, and a
+  // signal then must still stop the service gracefully (once it has started), not kill it.
+  let signalled: NodeJS.Signals | null = null;
+  let onSignal = (signal: NodeJS.Signals) => {
+    signalled = signal;
+  };
+  const listener = (signal: NodeJS.Signals) => onSignal(signal);
+  process.once('SIGTERM', listener);
+  process.once('SIGINT', listener);
+  let running: RunningService | RunningWorkers;
   try {
-    running = await startService(startConfig(argv));
+    const plan = startPlan(argv);
+    running =
+      plan.workers > 1
+        ? await startWorkers(plan.config, plan.workers)
+        : await startService(plan.config);
   } catch (error) {
+    process.off('SIGTERM', listener);
+    process.off('SIGINT', listener);
     if (
       error instanceof UsageError ||
       error instanceof ConfigError ||
@@ -203,15 +251,16 @@ export async function runStart(argv: readonly string[]): Promise<number> {
     }
     throw error;
   }
+  const service = running;
   return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
+    onSignal = (signal: NodeJS.Signals) => {
       process.stderr.write(`${signal}: shutting down\n`);
-      running.close().then(
+      service.close().then(
         () => resolve(0),
         () => resolve(1),
       );
     };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    if (signalled) onSignal(signalled);
+    if ('stopped' in service) void service.stopped.then(resolve);
   });
 }

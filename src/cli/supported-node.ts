@@ -57,7 +57,7 @@ export async function rerunOnSupportedNode(argv: readonly string[]): Promise<num
   process.stderr.write(
     `priv-stark: Node ${process.version} is not a supported line (${range}); running on ${node}\n`,
   );
-  const child = spawn(node, [process.argv[1]!, ...argv], {
+  const child = spawn(node, [...process.execArgv, process.argv[1]!, ...argv], {
     stdio: 'inherit',
     env: { ...process.env, [RERUN]: '1' },
   });

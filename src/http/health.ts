@@ -40,6 +40,19 @@ export interface HealthSource {
   readonly timeoutMs?: number;
   /** The deposit watcher of a chain pool (`chain-health.ts`); absent for the devnet pool. */
   readonly chain?: (() => ChainHealth) | undefined;
+  /**
+   * The service's processes (`priv-stark start --workers N`), asked of its primary, which also
+   * writes the pool: when it does not answer, the pool is down. Absent for one process.
+   */
+  readonly workers?: (() => Promise<WorkersHealth>) | undefined;
+}
+
+/** The workers of a multi-process service. */
+export interface WorkersHealth {
+  /** Workers the service runs (`--workers`). */
+  readonly configured: number;
+  /** Workers serving now (fewer while one that died is restarted). */
+  readonly alive: number;
 }
 
 const CheckpointSchema = Type.Object({
@@ -75,6 +88,12 @@ const common = {
     { description: 'the proof parameter sets accepted, with their security in bits' },
   ),
   chain: Type.Optional(ChainHealthSchema),
+  workers: Type.Optional(
+    Type.Object(
+      { configured: Type.Integer(), alive: Type.Integer() },
+      { description: 'the processes serving (--workers N), absent for one process' },
+    ),
+  ),
 };
 
 const HealthOkSchema = Type.Object(
@@ -171,17 +190,25 @@ export function registerHealth(app: FastifyInstance, source: HealthSource): void
     { schema: { response: { 200: HealthOkSchema, 503: HealthDownSchema } } },
     async (_request, reply) => {
       let state: StoreState | null = null;
+      let workers: WorkersHealth | null = null;
       try {
-        state = await withTimeout(source.pool.state(), source.timeoutMs ?? 2000);
+        [state, workers] = await withTimeout(
+          Promise.all([source.pool.state(), source.workers?.() ?? null]),
+          source.timeoutMs ?? 2000,
+        );
       } catch {
         state = null;
       }
+      const processes = workers
+        ? { workers: { configured: workers.configured, alive: workers.alive } }
+        : {};
       if (state && source.backend) {
         const { checkpoint } = state;
         const body: HealthOk = {
           status: 'ok',
           ...base,
           ...(source.chain ? { chain: chainBody(source.chain()) } : {}),
+          ...processes,
           backend: source.backend,
           pool: {
             kind: source.pool.kind,
@@ -206,6 +233,7 @@ export function registerHealth(app: FastifyInstance, source: HealthSource): void
         status: 'unavailable',
         ...base,
         ...(source.chain ? { chain: chainBody(source.chain()) } : {}),
+        ...processes,
         backend: source.backend,
         pool: { kind: source.pool.kind, ok: state !== null },
         down,

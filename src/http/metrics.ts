@@ -97,6 +97,7 @@ export class FacilitatorMetrics {
     });
     this.backend = new Gauge({
       name: 'priv_stark_proof_backend',
+      aggregator: 'first',
       help: 'The loaded proof backend (1 for the one in use)',
       labelNames: ['backend'],
       registers,
@@ -136,6 +137,7 @@ export class FacilitatorMetrics {
     if (options.checkpointIntervalMs !== undefined) {
       new Gauge({
         name: 'priv_stark_checkpoint_interval_seconds',
+        aggregator: 'first',
         help: 'The ledger checkpoint cadence',
         registers,
       }).set(options.checkpointIntervalMs / 1000);
@@ -143,6 +145,7 @@ export class FacilitatorMetrics {
     if (options.proofStoreCapacity !== undefined) {
       new Gauge({
         name: 'priv_stark_proof_store_capacity',
+        aggregator: 'first',
         help: 'Handed-over proofs the store may hold (PROOF_STORE_MAX)',
         registers,
       }).set(options.proofStoreCapacity);
@@ -159,6 +162,7 @@ export class FacilitatorMetrics {
     };
     new Gauge({
       name: 'priv_stark_pool_up',
+      aggregator: 'min',
       help: 'Whether the pool store answered this scrape (1) or not (0)',
       registers,
       async collect() {
@@ -167,6 +171,7 @@ export class FacilitatorMetrics {
     });
     new Gauge({
       name: 'priv_stark_pool_leaves',
+      aggregator: 'max',
       help: 'Leaves in the pool tree',
       registers,
       async collect() {
@@ -176,6 +181,7 @@ export class FacilitatorMetrics {
     });
     new Gauge({
       name: 'priv_stark_pool_checkpoint_leaves',
+      aggregator: 'max',
       help: 'Leaves covered by the latest checkpoint',
       registers,
       async collect() {
@@ -185,6 +191,7 @@ export class FacilitatorMetrics {
     });
     new Gauge({
       name: 'priv_stark_pool_checkpoint_age_seconds',
+      aggregator: 'min',
       help: 'Age of the latest checkpoint',
       registers,
       async collect() {
@@ -197,6 +204,7 @@ export class FacilitatorMetrics {
     if (proofCount) {
       new Gauge({
         name: 'priv_stark_proof_store_proofs',
+        aggregator: 'max',
         help: 'Handed-over proofs stored now (compact payments)',
         registers,
         async collect() {
@@ -209,11 +217,12 @@ export class FacilitatorMetrics {
 }
 
 /**
- * Serves `GET /metrics` of a registry on its own listener.
+ * Serves `GET /metrics` of a registry — or of the text a multi-process service aggregates from its
+ * workers' registries — on its own listener.
  * @returns the listening server (close it on shutdown)
  */
 export async function listenMetrics(
-  registry: Registry,
+  registry: { metrics(): Promise<string>; readonly contentType: string },
   port: number,
   host: string,
 ): Promise<Server> {

@@ -10,18 +10,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 
 import { PoolUnavailableError } from '../ledger/errors.js';
+import type { RateLimitStore, RateLimitStoreClass } from '../listener/shared-rate-limit.js';
 import { ReasonError } from './errors.js';
-
-/** The store interface `@fastify/rate-limit` calls. */
-interface RateLimitStore {
-  incr(
-    key: string,
-    callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
-    timeWindow: number,
-    max: number,
-  ): void;
-  child(routeOptions: unknown): RateLimitStore;
-}
 
 /** The table of shared counters. */
 export const RATE_LIMIT_TABLE = 'priv_stark_rate_limits';
@@ -42,9 +32,7 @@ RETURNING count, window_start + $2 - (extract(epoch from clock_timestamp()) * 10
  * A rate-limit store over PostgreSQL (one row per key, windows by the database's clock), shared
  * by every instance on that database. Creates its table if missing.
  */
-export async function postgresRateLimitStore(
-  connections: pg.Pool,
-): Promise<new (options: unknown) => RateLimitStore> {
+export async function postgresRateLimitStore(connections: pg.Pool): Promise<RateLimitStoreClass> {
   // CREATE TABLE IF NOT EXISTS is not safe against itself: two instances starting together on a
   // fresh database both create the table's row type and one fails ("type … already exists").
   // A transaction-scoped advisory lock makes the second wait and then find the table.
@@ -104,7 +92,7 @@ export async function registerRateLimit(
   app: FastifyInstance,
   options: {
     callerOf: (request: FastifyRequest) => RateLimitedCaller | null;
-    store?: (new (options: unknown) => RateLimitStore) | undefined;
+    store?: RateLimitStoreClass | undefined;
   },
 ): Promise<void> {
   const limitOf = (request: FastifyRequest) => options.callerOf(request)?.policy.rateLimit;

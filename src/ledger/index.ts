@@ -42,6 +42,7 @@ export type { CheckpointCoverage, LogDigestRecord } from './log-digests.js';
 export { ARCHIVE_PAGE_SIZE, DEFAULT_PROOF_RETENTION_MS } from './proof-archive.js';
 export type { SettlementAccepted, SettlementInput, SettleResult } from './settle.js';
 export { openSqliteStore, type SqliteStoreOptions, sqlitePath } from './sqlite-store.js';
+export type { SqliteWriteChannel } from './sqlite-writer-messages.js';
 export type { TransferInput } from './transfer.js';
 export { tracedStore } from './traced-store.js';
 export type {

@@ -7,6 +7,7 @@
 
 import { openPostgresStore } from './postgres-store.js';
 import { openSqliteStore } from './sqlite-store.js';
+import type { SqliteWriteChannel } from './sqlite-writer-messages.js';
 import type { PoolStore, TreeHasher } from './store.js';
 
 /** Where the ledger lives. */
@@ -17,6 +18,11 @@ export interface StoreConfig {
   readonly dataDir?: string | undefined;
   /** SQLite: how long a writer waits for another process's lock, ms. */
   readonly busyTimeoutMs?: number | undefined;
+  /**
+   * SQLite: writes go to another process's writer instead of a thread of this one (a worker of
+   * `priv-stark start --workers N`).
+   */
+  readonly sqliteWriter?: SqliteWriteChannel | undefined;
   /** PostgreSQL: connections in the pool. */
   readonly maxConnections?: number | undefined;
   /** PostgreSQL: idle connection errors (server restarts), which never crash the process. */
@@ -47,5 +53,6 @@ export async function openStore(tree: TreeHasher, config: StoreConfig = {}): Pro
     tree,
     dataDir: config.dataDir ?? './data',
     ...(config.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: config.busyTimeoutMs }),
+    ...(config.sqliteWriter === undefined ? {} : { writer: config.sqliteWriter, migrate: false }),
   });
 }

@@ -34,7 +34,7 @@ import {
   publishingCheckpointOf,
   type SqliteStatements,
 } from './sqlite-statements.js';
-import type { WriterData, WriterJob } from './sqlite-writer-messages.js';
+import type { SqliteWriteChannel, WriterData, WriterJob } from './sqlite-writer-messages.js';
 import type {
   ArchivedProof,
   ArchivePrune,
@@ -75,9 +75,10 @@ export interface SqliteStoreOptions {
   readonly busyTimeoutMs?: number;
   /**
    * Where writes run: `thread` (default) — a worker thread of their own, so a commit's fsync never
-   * stops this thread's event loop; `inline` — on the calling thread.
+   * stops this thread's event loop; `inline` — on the calling thread; or a channel to another
+   * process's writer (a worker of `priv-stark start --workers N`), so that one process writes.
    */
-  readonly writer?: 'thread' | 'inline';
+  readonly writer?: 'thread' | 'inline' | SqliteWriteChannel;
   /** Apply missing migrations (default true; the writer thread opens an already migrated file). */
   readonly migrate?: boolean;
 }
@@ -126,11 +127,13 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Pool
   const writer =
     options.writer === 'inline'
       ? null
-      : new WriterThread({
-          path,
-          busyTimeoutMs: options.busyTimeoutMs ?? 5000,
-          backend: backendOf(options.tree),
-        });
+      : typeof options.writer === 'object'
+        ? options.writer
+        : new WriterThread({
+            path,
+            busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+            backend: backendOf(options.tree),
+          });
   return new SqliteStore(db, options.tree, writer, retained);
 }
 
@@ -146,7 +149,7 @@ function backendOf(tree: TreeHasher): Backend | undefined {
  * have committed: a retried settlement then reports `duplicate_settlement`); the next write starts
  * a fresh thread.
  */
-class WriterThread {
+class WriterThread implements SqliteWriteChannel {
   private readonly thread: WorkerThreads<WriterJob, unknown>;
 
   constructor(workerData: WriterData) {
@@ -233,7 +236,7 @@ class SqliteStore implements PoolStore {
   constructor(
     private readonly db: Database.Database,
     private readonly tree: TreeHasher,
-    private readonly writer: WriterThread | null,
+    private readonly writer: SqliteWriteChannel | null,
     /**
      * The statements of the open and the migration, kept for the connection's life (see
      * {@link openSqliteStore}): only holding them matters, nothing reads them.

@@ -13,6 +13,17 @@ export interface WriterData {
   readonly backend: Backend | undefined;
 }
 
+/**
+ * Where a store's writes run when not on a thread of its own: the primary process's writer, for a
+ * worker of `priv-stark start --workers N` (`src/service/workers.ts`). `call` runs one write
+ * (`apply`, `checkpoint`, …) and resolves with its result only after that write's commit returned;
+ * it rejects with `PoolUnavailableError` when the write's outcome cannot be known.
+ */
+export interface SqliteWriteChannel {
+  call<T>(method: Exclude<WriterJob['method'], 'close'>, args: readonly unknown[]): Promise<T>;
+  close(): Promise<void>;
+}
+
 /** A call from the main thread (`close` is the farewell before the thread is stopped). */
 export interface WriterJob {
   readonly method:

@@ -58,6 +58,7 @@ export {
 export { PAGE_LIMITS } from './schema-parts.js';
 export { PAGE_SIZES } from './public-pages.js';
 export { parseCorsOrigins } from './cors.js';
-export type { HandOverLimits } from './wallet-writes.js';
+export type { HandOverLimits, SharedLimits } from './wallet-writes.js';
 export type { RelayKeys } from './relayed-handovers.js';
 export { buildPoolNode, errorCodeOf, type PoolNodeOptions } from './server.js';
+export { LOG_DIGEST_INTERVAL_MS } from './log-digest-timer.js';

@@ -34,7 +34,7 @@ import { type ReplyCounter, registerReplyMetrics } from './reply-metrics.js';
 import { PAGE_LIMITS } from './schema-parts.js';
 import type { PayoutRail } from './payout-rail.js';
 import type { RelayKeys } from './relayed-handovers.js';
-import { type HandOverLimits, registerWalletWrites } from './wallet-writes.js';
+import { type HandOverLimits, registerWalletWrites, type SharedLimits } from './wallet-writes.js';
 
 export { errorCodeOf } from './reply-metrics.js';
 
@@ -62,6 +62,11 @@ export interface PoolNodeOptions {
    * hand-over is refused 401.
    */
   readonly relayKeys?: RelayKeys | undefined;
+  /**
+   * The wallets' writes' rate-limit counters and address salt, shared by the workers of one
+   * service; absent: in memory, a salt of this process.
+   */
+  readonly sharedLimits?: SharedLimits | undefined;
   /** Counts each reply by route pattern, status and error code (the service's metrics). */
   readonly requests?: ReplyCounter | undefined;
   /** Request tracing (the service's, when traces are on): registered before anything else. */
@@ -132,6 +137,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
     limits: options.handOver,
     payoutRail: options.payoutRail,
     relayKeys: options.relayKeys,
+    shared: options.sharedLimits,
   });
   registerPayouts(app, {
     ledger,

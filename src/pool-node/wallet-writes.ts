@@ -17,6 +17,7 @@ import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 import type { Ledger } from '../ledger/ledger.js';
+import type { RateLimitStoreClass } from '../listener/shared-rate-limit.js';
 import { messageOf } from '../scheme/index.js';
 import { type CorsOrigins, registerWritePreflights, writeCors } from './cors.js';
 import { registerHandOver } from './handover-route.js';
@@ -24,6 +25,15 @@ import { handOverRateLimit, type RelayKeys } from './relayed-handovers.js';
 import type { PayoutRail } from './payout-rail.js';
 import { registerTransfer } from './transfer-route.js';
 import { registerTransition } from './transition-route.js';
+
+/**
+ * Counters and salt shared by the workers of one service (`priv-stark start --workers N`): the
+ * counts live in the primary process, the salt is drawn there once.
+ */
+export interface SharedLimits {
+  readonly store: RateLimitStoreClass;
+  readonly clientSalt: Uint8Array;
+}
 
 /** The per-client rate limit of the wallets' writes. */
 export interface HandOverLimits {
@@ -41,9 +51,11 @@ export function rateLimitOptions(limits: HandOverLimits): RateLimitPluginOptions
   return rateLimitWithKey(limits, saltedClientKey());
 }
 
-/** The client key: the peer address hashed with a salt of this process, never stored as is. */
-function saltedClientKey(): (request: FastifyRequest) => string {
-  const salt = randomBytes(16);
+/**
+ * The client key: the peer address hashed with a salt, never stored as is — drawn here, or the
+ * one every worker of the service shares (so one client has one key whichever worker it reaches).
+ */
+function saltedClientKey(salt: Uint8Array = randomBytes(16)): (request: FastifyRequest) => string {
   return (request) => createHash('sha256').update(salt).update(request.ip).digest('base64url');
 }
 
@@ -86,12 +98,16 @@ export async function registerWalletWrites(
     limits?: HandOverLimits | undefined;
     payoutRail?: Pick<PayoutRail, 'refusal'> | undefined;
     relayKeys?: RelayKeys | undefined;
+    shared?: SharedLimits | undefined;
   },
 ): Promise<void> {
   const { ledger, corsOrigins } = options;
   const limits = options.limits ?? { max: 120, timeWindowMs: 60_000 };
-  const clientKey = saltedClientKey();
-  const pluginOptions = rateLimitWithKey(limits, clientKey);
+  const clientKey = saltedClientKey(options.shared?.clientSalt);
+  const pluginOptions: RateLimitPluginOptions = {
+    ...rateLimitWithKey(limits, clientKey),
+    ...(options.shared ? { store: options.shared.store } : {}),
+  };
   const cors = writeCors(corsOrigins);
   const route = { ledger, rateLimit: { max: limits.max, timeWindow: limits.timeWindowMs }, cors };
 

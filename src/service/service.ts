@@ -21,6 +21,7 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 
 import pg from 'pg';
+import type { Registry } from 'prom-client';
 
 import { loadCore, type PrivStarkCore, VerifierThreads } from '../core/index.js';
 import { Facilitator, VerdictCache } from '../facilitator/index.js';
@@ -34,10 +35,18 @@ import {
   listenMetrics,
   loadAccessConfig,
   postgresRateLimitStore,
+  type WorkersHealth,
 } from '../http/index.js';
 import type { DepositWatcher } from '../chain/deposit-watcher.js';
 import type { OperatorKeys } from '../chain/keys.js';
-import { Ledger, openStore, type PoolStore, tracedStore } from '../ledger/index.js';
+import {
+  Ledger,
+  openStore,
+  type PoolStore,
+  type SqliteWriteChannel,
+  tracedStore,
+} from '../ledger/index.js';
+import { type CountRequest, sharedRateLimitStore } from '../listener/shared-rate-limit.js';
 import type { PayoutSender } from '../pool-node/payout-sender.js';
 import {
   buildPoolNode,
@@ -150,6 +159,30 @@ export const SERVICE_DEFAULTS: ServiceConfig = {
   parameterSets: undefined,
 };
 
+/**
+ * What a worker of `priv-stark start --workers N` takes from its primary process (`workers.ts`),
+ * which runs what must run once: the SQLite store's writes, the checkpoint timer, the log
+ * digests, the rate-limit counters with the address salt, and the metrics listener.
+ */
+export interface WorkerParts {
+  /** The primary's writer of the SQLite store (PostgreSQL is written by each worker). */
+  readonly sqliteWriter: SqliteWriteChannel;
+  /** Counts a request against the window every worker shares. */
+  readonly countRequest: CountRequest;
+  /** The salt of the pool node's client addresses, the same in every worker. */
+  readonly clientSalt: Uint8Array;
+  /** How many workers run and serve (`/health`). */
+  readonly workers: () => Promise<WorkersHealth>;
+  /** Hands this worker's metrics registry to the primary's aggregation. */
+  readonly exposeMetrics: (registry: Registry) => void;
+  /**
+   * `true`: each worker binds its own sockets on the shared ports (`SO_REUSEPORT`, Node 22.12 and
+   * later), the kernel spreading connections; `false`: the primary accepts and hands connections
+   * over (`node:cluster`'s shared handle, Node 20).
+   */
+  readonly reusePort: boolean;
+}
+
 /** A running service. */
 export interface RunningService {
   /** Base URL of the facilitator listener, `null` when it does not run. */
@@ -170,6 +203,11 @@ export interface RunningService {
   readonly verdicts: VerdictCache;
   /** Graceful shutdown (idempotent). */
   close(): Promise<void>;
+}
+
+/** A worker's listen options when it binds its own sockets on the shared ports. */
+function ownSockets(worker: WorkerParts | undefined): { exclusive?: true; reusePort?: true } {
+  return worker?.reusePort ? { exclusive: true, reusePort: true } : {};
 }
 
 function urlOf(host: string, port: number): string {
@@ -196,6 +234,7 @@ const VERSION = (
 /**
  * Starts what the configuration names and returns once every listener is listening.
  * @param say where generated secrets and operational notes go (default stderr)
+ * @param worker the primary's parts when this process is one of several workers (`workers.ts`)
  * @throws ServiceConfigError for a configuration the service refuses; ConfigError (http) for an
  *   unusable `CONFIG` or `API_KEYS`; the store's or the core's error when they cannot be opened
  * @example
@@ -206,7 +245,10 @@ const VERSION = (
 export async function startService(
   config: ServiceConfig,
   say: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+  worker?: WorkerParts,
 ): Promise<RunningService> {
+  if (worker && config.chain)
+    throw new ServiceConfigError('a chain pool runs in one process: use --workers 1');
   if (!config.facilitator && !config.poolNode)
     throw new ServiceConfigError('nothing to run: neither the facilitator nor the pool node');
   if (config.insecureNoAuth && !isLoopbackHost(config.host))
@@ -241,6 +283,7 @@ export async function startService(
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       onIdleError: (error) => say(`priv-stark: a database connection closed: ${error.message}`),
+      sqliteWriter: worker?.sqliteWriter,
     });
   } catch (error) {
     await cleanup();
@@ -304,7 +347,8 @@ export async function startService(
       onTimerError: (error) => say(`priv-stark: checkpoint failed: ${messageOf(error)}`),
     });
     closers.push(() => ledger.stop());
-    ledger.start();
+    // A worker's checkpoints come from the primary's timer: one per interval for the service.
+    if (!worker) ledger.start();
 
     // The watcher of a chain pool runs where the pool node does; a facilitator alone reads no key.
     const watcherLog = wiring?.deferredLog();
@@ -390,7 +434,9 @@ export async function startService(
         };
       }
 
-      let rateLimitStore: Awaited<ReturnType<typeof postgresRateLimitStore>> | undefined;
+      let rateLimitStore = worker
+        ? sharedRateLimitStore(worker.countRequest, 'facilitator')
+        : undefined;
       if (config.databaseUrl) {
         const connections = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });
         connections.on('error', () => undefined);
@@ -414,6 +460,7 @@ export async function startService(
           parameterSets: core.acceptedParameterSets(),
           pool: { kind: store.kind, state: () => ledger.state() },
           chain: chainStatus,
+          workers: worker?.workers,
         },
       });
       closers.push(() => app.close());
@@ -421,7 +468,7 @@ export async function startService(
         app.log.warn(
           'auth is OFF (--insecure-no-auth): anyone who can reach this loopback listener may verify and settle',
         );
-      await app.listen({ port: config.port, host: config.host });
+      await app.listen({ port: config.port, host: config.host, ...ownSockets(worker) });
       facilitatorUrl = urlOf(config.host, addressPort(app.server));
       const url = facilitatorUrl;
       announce = (poolNode) =>
@@ -453,6 +500,12 @@ export async function startService(
         corsOrigins: config.poolCorsOrigins,
         handOver: config.handOverRateLimit,
         relayKeys,
+        sharedLimits: worker && {
+          store: sharedRateLimitStore(worker.countRequest, 'pool-node'),
+          clientSalt: worker.clientSalt,
+        },
+        // The primary extends the log digests for every worker.
+        logDigestIntervalMs: worker ? 0 : undefined,
         requests: metrics?.poolNodeRequests,
         instrument: tracing?.poolNodePlugin((_request, reply, payload) =>
           errorCodeOf(reply.statusCode, payload),
@@ -466,7 +519,7 @@ export async function startService(
             : undefined,
       });
       closers.push(() => node.close());
-      await node.listen({ port: config.poolPort, host: config.host });
+      await node.listen({ port: config.poolPort, host: config.host, ...ownSockets(worker) });
       poolNodeUrl = urlOf(config.host, addressPort(node.server));
       node.log.info(
         {
@@ -489,7 +542,10 @@ export async function startService(
         payouts.start();
       }
     }
-    if (metrics && config.metricsPort !== undefined) {
+    if (metrics && worker) {
+      // The primary's listener serves every worker's metrics, aggregated.
+      worker.exposeMetrics(metrics.registry);
+    } else if (metrics && config.metricsPort !== undefined) {
       const server: Server = await listenMetrics(metrics.registry, config.metricsPort, config.host);
       closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
       metricsUrl = `${urlOf(config.host, addressPort(server))}/metrics`;

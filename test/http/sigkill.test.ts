@@ -1,4 +1,5 @@
-// SIGKILL (and SIGTERM) during settle load: a facilitator process — on the embedded SQLite store,
+// SIGKILL (and SIGTERM) during settle load: a facilitator process (the primary of two workers, for
+// SIGKILL) — on the embedded SQLite store,
 // and on a PostgreSQL server — is killed while settles are in flight, then restarted on the same
 // ledger. No acknowledged settlement is
 // missing, none is half-applied (the ledger's invariants hold), and every payment offered again is
@@ -53,7 +54,10 @@ describe.each(KINDS)('SIGKILL during settle load (%s)', (kind) => {
     await fundPool(new Ledger({ core, store }), fx);
     await store.close();
 
-    const first = await startFacilitatorProcess(ledgerArgs(config), { API_KEYS: API_KEY });
+    // Two workers whatever the cores: the primary, which writes, is what is killed.
+    const first = await startFacilitatorProcess(['--workers', '2', ...ledgerArgs(config)], {
+      API_KEYS: API_KEY,
+    });
     const url = `${first.url}/settle`;
     const acked = new Map<string, string>();
     let next = 0;

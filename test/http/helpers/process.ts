@@ -30,20 +30,36 @@ export async function startFacilitatorProcess(
   env: Record<string, string> = {},
   timeoutMs = 60_000,
 ): Promise<FacilitatorProcess> {
+  return spawnStart(['--no-pool-node', ...args], env, timeoutMs, false);
+}
+
+/** A running service with both listeners. */
+export interface ServiceProcess extends FacilitatorProcess {
+  /** Base URL of its pool node. */
+  readonly poolUrl: string;
+}
+
+/**
+ * Starts `priv-stark start --port 0 --pool-port 0 …` (both listeners) and waits until both listen.
+ * @param args more flags (e.g. `--workers 2`, `--data-dir`)
+ */
+export async function startServiceProcess(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<ServiceProcess> {
+  return spawnStart(['--pool-port', '0', ...args], env, timeoutMs, true) as Promise<ServiceProcess>;
+}
+
+async function spawnStart(
+  args: readonly string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+  poolNode: boolean,
+): Promise<FacilitatorProcess | ServiceProcess> {
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      MAIN,
-      'start',
-      '--port',
-      '0',
-      '--no-pool-node',
-      '--host',
-      '127.0.0.1',
-      ...args,
-    ],
+    ['--import', 'tsx', MAIN, 'start', '--port', '0', '--host', '127.0.0.1', ...args],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, LOG_LEVEL: 'info', ...env },
@@ -57,7 +73,7 @@ export async function startFacilitatorProcess(
   }>((resolve) => {
     child.on('exit', (code, signal) => setImmediate(() => resolve({ code, signal, output })));
   });
-  const url = await new Promise<string>((resolve, reject) => {
+  const urls = await new Promise<{ url: string; poolUrl: string | null }>((resolve, reject) => {
     const timer = setTimeout(
       () =>
         reject(
@@ -70,9 +86,10 @@ export async function startFacilitatorProcess(
       const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)"[^\n]*"msg":"Facilitator listening"/.exec(
         output,
       );
-      if (match) {
+      const pool = /"url":"(http:\/\/127\.0\.0\.1:\d+)"[^\n]*"msg":"pool node ready"/.exec(output);
+      if (match && (!poolNode || pool)) {
         clearTimeout(timer);
-        resolve(match[1]!);
+        resolve({ url: match[1]!, poolUrl: pool?.[1] ?? null });
       }
     };
     child.stdout!.on('data', onData);
@@ -86,7 +103,13 @@ export async function startFacilitatorProcess(
       );
     });
   });
-  return { process: child, url, exited, output: () => output };
+  return {
+    process: child,
+    url: urls.url,
+    ...(urls.poolUrl ? { poolUrl: urls.poolUrl } : {}),
+    exited,
+    output: () => output,
+  };
 }
 
 /** POSTs a JSON body; resolves with the status and parsed body, or `null` when the connection failed. */
