@@ -565,6 +565,39 @@ function flowChart(json: Fields): TopLevelSpec {
   } as TopLevelSpec;
 }
 
+/** Scale: payments/s and CPU per payment by worker count, one bar group per flow. */
+function scaleChart(json: Fields): TopLevelSpec {
+  const rows = list(json.rows, 'rows').map((value, i) => {
+    const r = fields(value, `rows[${i}]`);
+    return {
+      flow: text(r.flow, `rows[${i}].flow`) === 'inline-authorization' ? 'inline' : 'compact',
+      workers: `${num(r.workers, `rows[${i}].workers`)} worker(s)`,
+      paymentsPerSec: num(r.paymentsPerSec, `rows[${i}].paymentsPerSec`),
+      cpu: num(r.serverCpuMsPerPayment, `rows[${i}].serverCpuMsPerPayment`),
+    };
+  });
+  const panel = (title: string, field: string, axis: string) => ({
+    width: 260,
+    height: 220,
+    title,
+    data: { values: rows },
+    mark: { type: 'bar' as const, tooltip: true },
+    encoding: {
+      x: { field: 'flow', type: 'nominal' as const, title: null, axis: { labelAngle: 0 } },
+      xOffset: { field: 'workers' },
+      y: { field, type: 'quantitative' as const, title: axis },
+      color: { field: 'workers', type: 'nominal' as const, title: 'processes' },
+    },
+  });
+  return {
+    ...frame('The service on N worker processes (verify + settle, SQLite)', json),
+    hconcat: [
+      panel('payments per second (median)', 'paymentsPerSec', 'payments/s'),
+      panel('service CPU per payment', 'cpu', 'ms'),
+    ],
+  } as TopLevelSpec;
+}
+
 const TRACING_MODES = ['off', 'on'];
 
 /** Traces: /verify throughput and CPU per request with tracing off and on, interleaved rounds. */
@@ -1085,6 +1118,7 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   client: clientChart,
   http: httpChart,
   flow: flowChart,
+  scale: scaleChart,
   tracing: tracingChart,
   runtimes: runtimesChart,
   recovery: recoveryChart,

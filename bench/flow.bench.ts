@@ -402,9 +402,13 @@ const stepLatency = (r: FlowResult) =>
     .map(([name, s]) => `${name.replace('POST ', '')} ${s.latencyMs.p50}/${s.latencyMs.p99}`)
     .join(', ');
 const byThread = (
-  t: { main: number; niced: number; other: number; busiestOther: number } | undefined,
+  t:
+    | { main: number; primary?: number; niced: number; other: number; busiestOther: number }
+    | undefined,
 ) =>
-  t ? ` (main ${t.main}, verify ${t.niced}, other ${t.other}; writer ≤ ${t.busiestOther})` : '';
+  t
+    ? ` (main ${t.main}${t.primary ? `, primary ${t.primary}` : ''}, verify ${t.niced}, other ${t.other}; writer ≤ ${t.busiestOther})`
+    : '';
 const dbCpu = (ms: number) => (Number.isFinite(ms) ? String(ms) : '–');
 const statuses = (r: FlowResult) =>
   Object.entries(r.steps)

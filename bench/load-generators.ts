@@ -68,6 +68,7 @@ function threadsPerRequest(
   return {
     serverThreadsCpuMsPerRequest: {
       main: perRequest(t.main, requests),
+      primary: perRequest(t.primary, requests),
       niced: perRequest(t.niced, requests),
       other: perRequest(t.other, requests),
       busiestOther: perRequest(t.busiestOther, requests),

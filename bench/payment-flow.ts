@@ -199,6 +199,7 @@ export async function runFlow(options: {
     serverCpuMsPerPayment: perPayment(serverCpu),
     serverThreadsCpuMsPerPayment: {
       main: perPayment(threads.main),
+      primary: perPayment(threads.primary),
       niced: perPayment(threads.niced),
       other: perPayment(threads.other),
       busiestOther: perPayment(threads.busiestOther),

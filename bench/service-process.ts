@@ -117,12 +117,14 @@ async function answers(url: string): Promise<boolean> {
  * (whatever the log level).
  * @param options.dataDir the data directory (the SQLite store unless `databaseUrl` is given)
  * @param options.poolNode run the devnet pool node too (default off)
+ * @param options.workers `--workers` (default BENCH_WORKERS, or 1)
  * @param options.env extra environment (e.g. `PROOF_STORE_MAX`, `HANDOVER_RATE_LIMIT`)
  */
 export async function startService(options: {
   dataDir: string;
   databaseUrl?: string | undefined;
   poolNode?: boolean;
+  workers?: number;
   env?: Record<string, string>;
 }): Promise<ServiceProcess> {
   // A free port can be taken between our probe and the service's listen (the load generators'
@@ -151,6 +153,9 @@ async function startOnce(options: Parameters<typeof startService>[0]): Promise<S
   if (poolPort !== null) args.push('--pool-port', String(poolPort));
   else args.push('--no-pool-node');
   if (options.databaseUrl) args.push('--database-url', options.databaseUrl);
+  // One process unless asked (BENCH_WORKERS, or the caller's `workers`): the figures before
+  // `--workers` existed were one process's.
+  args.push('--workers', String(options.workers ?? process.env.BENCH_WORKERS ?? 1));
   // The service logs (one line per request) to a file, as a deployment would, not to a pipe this
   // busy process must drain.
   const logFile = join(mkdtempSync(join(tmpdir(), 'priv-stark-bench-log-')), 'service.log');
@@ -210,20 +215,56 @@ export async function stopService(service: ServiceProcess): Promise<void> {
   rmSync(dirname(service.logFile), { recursive: true, force: true });
 }
 
-/** CPU time (user + system) a process has used, ms (Linux /proc), or NaN. */
-export function processCpuMs(pid: number): number {
+/**
+ * The processes of the service started as `pid`: it and its descendants (Linux /proc) — the
+ * workers of `--workers N`, and the supported Node line's process when the CLI reran itself on it
+ * (`src/cli/supported-node.ts`).
+ */
+export function serviceProcesses(pid: number): number[] {
+  const children = new Map<number, number[]>();
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    for (const entry of readdirSync('/proc')) {
+      if (!/^[0-9]+$/.test(entry)) continue;
+      try {
+        const ppid = Number(
+          readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1],
+        );
+        children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+      } catch {
+        // the process ended
+      }
+    }
   } catch {
-    return Number.NaN;
+    return [pid];
   }
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i]!) ?? []));
+  return out;
 }
 
-/** CPU time of a process's threads, ms, by role. */
+/** CPU time (user + system) the service started as `pid` has used, ms (its every process), or NaN. */
+export function processCpuMs(pid: number): number {
+  let total = 0;
+  for (const proc of serviceProcesses(pid)) {
+    try {
+      const fields = readFileSync(`/proc/${proc}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      if (proc === pid) return Number.NaN;
+    }
+  }
+  return total;
+}
+
+/** CPU time of a service's threads, ms, by role. */
 export interface ThreadsCpu {
-  /** The main thread: the event loop (HTTP, JSON, checks, logging, store reads). */
+  /** The serving processes' main threads: the event loops (HTTP, JSON, checks, logging, store reads). */
   readonly main: number;
+  /**
+   * The main threads of processes with children: the primary of `--workers N` (the calls of its
+   * workers: writes, rate-limit counts) and a supported-line rerun's parent; 0 for one process.
+   */
+  readonly primary: number;
   /** Niced threads: the service's verification threads (nice 10). */
   readonly niced: number;
   /** Every other thread: the SQLite writer thread, V8's GC and compiler helpers, libuv's pool. */
@@ -232,49 +273,75 @@ export interface ThreadsCpu {
   readonly busiestOther: number;
 }
 
-/** Per-thread CPU times of `pid` (Linux /proc), by thread id: [ms, nice]. */
-export function threadTimes(pid: number): Map<number, { ms: number; nice: number }> {
-  const out = new Map<number, { ms: number; nice: number }>();
-  try {
-    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+/** A thread's CPU time and nice value, and its role if it is its process's main thread. */
+export interface ThreadTime {
+  readonly ms: number;
+  readonly nice: number;
+  /** `serving`: a process without children; `parent`: one with (a primary); absent: not a main thread. */
+  readonly main?: 'serving' | 'parent';
+}
+
+/** Per-thread CPU times of the service started as `pid` (Linux /proc), by thread id. */
+export function threadTimes(pid: number): Map<number, ThreadTime> {
+  const out = new Map<number, ThreadTime>();
+  const procs = serviceProcesses(pid);
+  const parents = new Set<number>();
+  for (const proc of procs) {
+    try {
+      const ppid = Number(readFileSync(`/proc/${proc}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      if (proc !== pid) parents.add(ppid);
+    } catch {
+      // the process ended
+    }
+  }
+  for (const proc of procs) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${proc}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
       try {
-        const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+        const fields = readFileSync(`/proc/${proc}/task/${tid}/stat`, 'utf8')
           .split(') ')[1]!
           .split(' ');
+        const main = Number(tid) === proc ? (parents.has(proc) ? 'parent' : 'serving') : undefined;
         out.set(Number(tid), {
           ms: (Number(fields[11]) + Number(fields[12])) * 10,
           nice: Number(fields[16]),
+          ...(main ? { main } : {}),
         });
       } catch {
         // the thread ended
       }
     }
-  } catch {
-    // no /proc
   }
   return out;
 }
 
-/** The CPU each role of `pid`'s threads used between two {@link threadTimes} readings. */
+/** The CPU each role of a service's threads used between two {@link threadTimes} readings. */
 export function threadsCpuBetween(
-  pid: number,
-  before: Map<number, { ms: number; nice: number }>,
-  after: Map<number, { ms: number; nice: number }>,
+  _pid: number,
+  before: Map<number, ThreadTime>,
+  after: Map<number, ThreadTime>,
 ): ThreadsCpu {
   let main = 0;
+  let primary = 0;
   let niced = 0;
   let other = 0;
   let busiestOther = 0;
   for (const [tid, now] of after) {
     const used = now.ms - (before.get(tid)?.ms ?? 0);
-    if (tid === pid) main += used;
+    if (now.main === 'serving') main += used;
+    else if (now.main === 'parent') primary += used;
     else if (now.nice > 0) niced += used;
     else {
       other += used;
       busiestOther = Math.max(busiestOther, used);
     }
   }
-  return { main, niced, other, busiestOther };
+  return { main, primary, niced, other, busiestOther };
 }
 
 /**

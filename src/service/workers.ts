@@ -164,7 +164,9 @@ export async function startWorkers(
       const port = typeof address === 'object' && address ? address.port : config.metricsPort;
       metricsUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/metrics`;
     }
-    say(`priv-stark: ${count} workers serving (pids ${pool.pids().join(', ')})`);
+    say(
+      `priv-stark: ${count} workers serving (pids ${pool.pids().join(', ')})${metricsUrl ? `; metrics at ${metricsUrl}` : ''}`,
+    );
     let closing: Promise<void> | null = null;
     const close = () => {
       closing ??= stopParts();

@@ -130,6 +130,8 @@ describe('priv-stark start --workers 2', () => {
       config,
       '--handover-rate-limit',
       String(HANDOVER_LIMIT),
+      '--metrics-port',
+      '0',
     ]);
     // Both workers listen before any request is counted.
     await until(async () => (await health(service.url)).workers?.alive === 2, 30_000);
@@ -155,6 +157,21 @@ describe('priv-stark start --workers 2', () => {
     await until(() => pidsReplying(service.output(), '/verify').size === 2, 5000);
     expect(statuses.slice(0, LIMIT).filter((status) => status === 429)).toEqual([]);
     expect(statuses[LIMIT]).toBe(429);
+  });
+
+  it("serves every worker's metrics from the primary's listener, summed", async () => {
+    const url = /metrics at (http:\/\/[0-9.:]+\/metrics)/.exec(service.output())?.[1];
+    expect(url).toBeDefined();
+    const text = await (await fetch(url!)).text();
+    // The LIMIT + 1 /verify replies of the test before, spread over both workers: counted once.
+    const verifies = [
+      ...text.matchAll(/^priv_stark_http_requests_total\{route="\/verify"[^}]*\} (\d+)$/gm),
+    ]
+      .map((match) => Number(match[1]))
+      .reduce((a, b) => a + b, 0);
+    expect(verifies).toBe(LIMIT + 1);
+    // A pool gauge is the pool's, taken once, not summed over the workers.
+    expect(text).toMatch(/^priv_stark_checkpoint_interval_seconds 2$/m);
   });
 
   it("shares the pool node's per-address limit and its salt across workers", async () => {

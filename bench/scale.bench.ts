@@ -1,0 +1,195 @@
+// The service on 1, 2, … worker processes (`priv-stark start --workers N`): payments per second of
+// the two flows a stock merchant runs — inline (POST /verify then POST /settle, the proof in the
+// payment) and compact (the wallet's hand-over to the pool node, then /verify and /settle) — and
+// the service's CPU per payment by thread role, for each worker count, side by side in one run.
+//
+// Method. Each measurement is one bench/flow.bench.ts run in a process of its own (the load
+// generator; its results through BENCH_JSON_OUT) against a fresh `priv-stark start --workers N`
+// from the built dist/ on a freshly funded SQLite pool: BENCH_NOTES payments (3300: 256 warm up
+// each fresh service, the 3044 others are measured, each settles once), 32 in flight,
+// CHECKPOINT_INTERVAL_MS=500, the run lasting until the payments run out. Worker counts
+// (BENCH_WORKER_COUNTS, default 1 and 2, or every power of two up to the cores) are interleaved over
+// BENCH_ROUNDS rounds (2), the order reversed every other round, so that drift of the machine's
+// load falls on each alike; a figure is the median over the rounds.
+//
+// Reported per flow and worker count: payments/s, and the service's CPU ms per payment — all its
+// processes — by role: main (the workers' event loops), primary (the primary process's main thread:
+// its workers' writes and rate-limit counts over IPC; 0 for one process), verify (the niced
+// verification threads), other (the SQLite writer thread, V8 and libuv helpers). Scaling
+// efficiency is reported only where at least 4 cores serve the workers beside the load generator:
+// on fewer, the generator and the workers share the cores and the figure would measure that.
+//
+// Run: npm run bench:scale → bench/results/scale.{json,md,svg}. The fixtures of 3300 payments are
+// proved on first use (about 4 minutes on two cores) and cached.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { loadAverage } from './load-generators.js';
+import { environment, writeResults } from './report.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CORES = availableParallelism();
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const NOTES = process.env.BENCH_NOTES ?? '3300';
+const FLOWS = ['inline-authorization', 'compact-authorization'] as const;
+const COUNTS = (
+  process.env.BENCH_WORKER_COUNTS ??
+  [1, 2, 4, 8, 16].filter((n) => n === 1 || n <= Math.max(2, CORES)).join(',')
+)
+  .split(',')
+  .map(Number);
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+interface FlowJson {
+  flows: {
+    flow: { id: string };
+    paymentsPerSec: number;
+    completed: number;
+    ended: string;
+    serverCpuMsPerPayment: number;
+    serverThreadsCpuMsPerPayment: {
+      main: number;
+      primary: number;
+      niced: number;
+      other: number;
+      busiestOther: number;
+    };
+    generatorCpuMsPerPayment: number;
+    load: number;
+  }[];
+}
+
+/** One flow.bench run of both flows against `workers` workers. */
+function measure(workers: number): FlowJson {
+  const dir = mkdtempSync(join(tmpdir(), 'priv-stark-scale-'));
+  const out = join(dir, 'flow.json');
+  try {
+    const result = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'bench/flow.bench.ts')],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: {
+          ...process.env,
+          BENCH_WORKERS: String(workers),
+          BENCH_NOTES: NOTES,
+          BENCH_STORES: 'sqlite',
+          BENCH_ONLY: FLOWS.map((flow) => `sqlite:${flow}`).join(','),
+          BENCH_DURATION_S: process.env.BENCH_DURATION_S ?? '60',
+          BENCH_RAW_VERIFY_S: '0',
+          CHECKPOINT_INTERVAL_MS: '500',
+          BENCH_JSON_OUT: out,
+        },
+      },
+    );
+    if (result.status !== 0) throw new Error(`flow.bench with ${workers} workers failed`);
+    return JSON.parse(readFileSync(out, 'utf8')) as FlowJson;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const round2 = (x: number) => Number(x.toFixed(2));
+
+const loadBefore = loadAverage();
+const runs: { round: number; workers: number; json: FlowJson }[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  const order = round % 2 === 0 ? COUNTS : [...COUNTS].reverse();
+  for (const workers of order) {
+    log(`round ${round + 1}/${ROUNDS}: ${workers} worker${workers === 1 ? '' : 's'}`);
+    runs.push({ round, workers, json: measure(workers) });
+  }
+}
+const loadAfter = loadAverage();
+
+const rows = FLOWS.flatMap((flow) =>
+  COUNTS.map((workers) => {
+    const of = runs
+      .filter((run) => run.workers === workers)
+      .map((run) => run.json.flows.find((f) => f.flow.id === flow)!);
+    const role = (key: keyof FlowJson['flows'][number]['serverThreadsCpuMsPerPayment']) =>
+      round2(median(of.map((f) => f.serverThreadsCpuMsPerPayment[key])));
+    return {
+      flow,
+      workers,
+      paymentsPerSec: Math.round(median(of.map((f) => f.paymentsPerSec))),
+      rounds: of.map((f) => Math.round(f.paymentsPerSec)),
+      completed: of.map((f) => f.completed),
+      ended: of.map((f) => f.ended),
+      serverCpuMsPerPayment: round2(median(of.map((f) => f.serverCpuMsPerPayment))),
+      cpuByRole: {
+        main: role('main'),
+        primary: role('primary'),
+        verify: role('niced'),
+        other: role('other'),
+        writer: role('busiestOther'),
+      },
+      generatorCpuMsPerPayment: round2(median(of.map((f) => f.generatorCpuMsPerPayment))),
+      load: of.map((f) => f.load),
+    };
+  }),
+);
+const efficiencyReported = CORES >= 4 + 1;
+const json = {
+  environment: { ...environment(), loadAverageBefore: loadBefore, loadAverageAfter: loadAfter },
+  notes: Number(NOTES),
+  inFlight: 32,
+  checkpointIntervalMs: 500,
+  rounds: ROUNDS,
+  workerCounts: COUNTS,
+  rows,
+  scalingEfficiency: efficiencyReported
+    ? Object.fromEntries(
+        FLOWS.map((flow) => {
+          const one = rows.find((r) => r.flow === flow && r.workers === 1)!.paymentsPerSec;
+          return [
+            flow,
+            Object.fromEntries(
+              rows
+                .filter((r) => r.flow === flow)
+                .map((r) => [r.workers, round2(r.paymentsPerSec / (one * r.workers))]),
+            ),
+          ];
+        }),
+      )
+    : null,
+};
+const flowName = (flow: string) =>
+  flow === 'inline-authorization'
+    ? 'inline: POST /verify → POST /settle'
+    : 'compact: POST /proofs → POST /verify → POST /settle';
+const markdown = [
+  '## The service on several processes: payments/s by worker count',
+  '',
+  `SQLite, ${Number(NOTES) - 256} measured payments per run (after 256 warm-up), 32 in flight, checkpoint interval 500 ms, the load generator in a process of its own on the same machine (${CORES} cores, ${environment().cpu}); median of ${ROUNDS} interleaved rounds. Load average (1 min) before: ${loadBefore}, after: ${loadAfter}.`,
+  '',
+  '| flow | workers | payments/s (median) | rounds | service CPU ms/payment | main | primary | verify | other (writer ≤) | generator CPU ms/payment | load avg |',
+  '|---|---:|---:|---|---:|---:|---:|---:|---|---:|---|',
+  ...rows.map(
+    (r) =>
+      `| ${flowName(r.flow)} | ${r.workers} | **${r.paymentsPerSec}** | ${r.rounds.join(', ')} | ${r.serverCpuMsPerPayment} | ${r.cpuByRole.main} | ${r.cpuByRole.primary} | ${r.cpuByRole.verify} | ${r.cpuByRole.other} (${r.cpuByRole.writer}) | ${r.generatorCpuMsPerPayment} | ${r.load.join(', ')} |`,
+  ),
+  '',
+  efficiencyReported
+    ? `Scaling efficiency (payments/s ÷ (1 worker's × N)): ${JSON.stringify(json.scalingEfficiency)}`
+    : `Scaling efficiency: not reported — ${CORES} cores cannot serve the workers on at least 4 cores with the load generator on others.`,
+  '',
+  '- Target (issue 27): ≥ 900 payments/s for both flows on this 2-core machine.',
+  `- ${rows
+    .filter((r) => r.workers === Math.max(...COUNTS))
+    .map((r) => `${r.paymentsPerSec >= 900 ? 'met' : 'MISSED'}: ${flowName(r.flow)} ≥ 900/s`)
+    .join('\n- ')}`,
+  "- CPU roles: main = the workers' event loops (or the one process's); primary = the primary process's main thread (IPC: its workers' writes and rate-limit counts); verify = the niced verification threads; other = the SQLite writer thread (the busiest, \"writer ≤\"), V8 and libuv helpers. All the service's processes are counted.",
+].join('\n');
+await writeResults('scale', json, markdown);
+process.stdout.write(`${markdown}\n`);
