@@ -8,6 +8,11 @@
  * only — the process and host detectors are left out, since the command line may hold a database
  * URL with its password.
  *
+ * The sampler, unless `OTEL_TRACES_SAMPLER` names one, is this service's default
+ * ({@link defaultSampler}): a caller's sampled trace is followed, and one request in ten
+ * (`OTEL_TRACES_SAMPLER_ARG` changes the ratio) starts a sampled trace — every request traced cost
+ * 11 % of `/verify` throughput on two cores, over the 5 % allowed (docs/operations.md, "Cost").
+ *
  * The SDK is global to the process. The services of one process share the one started from the
  * environment; the last to close shuts it down (spans still queued are exported first) and
  * unregisters it, so a later start begins afresh.
@@ -16,6 +21,11 @@
 import { context, logs, propagation, trace } from '@opentelemetry/api';
 import { defaultResource, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import {
+  ParentBasedSampler,
+  type Sampler,
+  TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace';
 import type { FastifyPluginAsync } from 'fastify';
 
 import { type ReplyReason, requestTracing } from './fastify.js';
@@ -32,6 +42,22 @@ export interface Tracing {
 
 const SERVICE_NAME = 'priv-stark';
 
+/** The share of requests that start a sampled trace when the environment names no sampler. */
+export const DEFAULT_TRACE_RATIO = 0.1;
+
+/**
+ * The sampler when `OTEL_TRACES_SAMPLER` is unset: parent-based (a caller's sampled or dropped
+ * trace decides), and otherwise a trace-id ratio of `OTEL_TRACES_SAMPLER_ARG` when it is a number
+ * in [0, 1], else {@link DEFAULT_TRACE_RATIO}. `undefined` when the environment names a sampler:
+ * the SDK reads it.
+ */
+export function defaultSampler(env: NodeJS.ProcessEnv = process.env): Sampler | undefined {
+  if (env.OTEL_TRACES_SAMPLER?.trim()) return undefined;
+  const arg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
+  const ratio = arg && /^(0(\.[0-9]+)?|1(\.0+)?)$/.test(arg) ? Number(arg) : DEFAULT_TRACE_RATIO;
+  return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+}
+
 let running: NodeSDK | null = null;
 
 /**
@@ -40,7 +66,9 @@ let running: NodeSDK | null = null;
  */
 export function startTracing(): Tracing {
   if (running) throw new Error('tracing already runs in this process');
+  const sampler = defaultSampler();
   const sdk = new NodeSDK({
+    ...(sampler ? { sampler } : {}),
     resource: defaultResource().merge(resourceFromAttributes({ 'service.name': SERVICE_NAME })),
     resourceDetectors: [envDetector],
     metricReaders: [],

@@ -163,6 +163,8 @@ describe('the service and the OTEL_* environment', () => {
         OTEL_BSP_SCHEDULE_DELAY: '50',
         OTEL_SERVICE_NAME: 'priv-stark-traces-test',
         OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=ci',
+        // Every request sampled, so each one's spans can be looked for (the default: sampler.test.ts).
+        OTEL_TRACES_SAMPLER: 'parentbased_always_on',
       });
       expect(tracingRequested()).toBe(true);
       const s = await start();

@@ -134,6 +134,9 @@ describe('traces of the service', () => {
       if (key.startsWith('OTEL_')) delete process.env[key];
     process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.url;
     process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json';
+    // Every request sampled: the suite scans each one's spans (the default samples one in ten:
+    // sampler.test.ts).
+    process.env.OTEL_TRACES_SAMPLER = 'parentbased_always_on';
     dir = mkdtempSync(join(tmpdir(), 'priv-stark-tracing-'));
     service = await startService(
       {
