@@ -61,4 +61,4 @@ export { parseCorsOrigins } from './cors.js';
 export type { HandOverLimits, SharedLimits } from './wallet-writes.js';
 export type { RelayKeys } from './relayed-handovers.js';
 export { buildPoolNode, errorCodeOf, type PoolNodeOptions } from './server.js';
-export { LOG_DIGEST_INTERVAL_MS } from './log-digest-timer.js';
+export { LOG_DIGEST_INTERVAL_MS, nodeProofHash } from './log-digest-timer.js';

@@ -14,6 +14,7 @@ import {
 } from '../chain/attester.js';
 import type { OperatorKeys } from '../chain/keys.js';
 import type { Ledger } from '../ledger/ledger.js';
+import { nodeProofHash } from '../pool-node/index.js';
 import type { ChainServiceConfig, OpenedChain } from './chain-wiring.js';
 
 /** Where the attester reports; set once the pool node's logger exists. */
@@ -33,7 +34,7 @@ export function chainAttester(
   const { store } = parts.ledger;
   const attester = new ChainAttester({
     store,
-    extendLogDigests: () => extendLogDigests(store),
+    extendLogDigests: () => extendLogDigests(store, nodeProofHash),
     clients,
     chainId: checked.chainId,
     sender: new AttestationSender(clients, checked.chainId, checked.escrow, account),

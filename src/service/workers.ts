@@ -31,7 +31,7 @@ import { loadCore } from '../core/index.js';
 import { workerScript } from '../core/worker-threads.js';
 import { isLoopbackHost, listenMetrics, loadAccessConfig } from '../http/index.js';
 import { Ledger, openStore, type PoolStore } from '../ledger/index.js';
-import { LOG_DIGEST_INTERVAL_MS, resolveOperatorToken } from '../pool-node/index.js';
+import { LOG_DIGEST_INTERVAL_MS, nodeProofHash, resolveOperatorToken } from '../pool-node/index.js';
 import { DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
 import { generatedApiKey } from './api-key.js';
 import { ServiceConfigError } from './config-error.js';
@@ -218,7 +218,7 @@ function showGeneratedSecrets(
 function keepLogDigests(store: PoolStore, say: (line: string) => void): () => Promise<void> {
   let running: Promise<void> | null = null;
   const timer = setInterval(() => {
-    running ??= extendLogDigests(store)
+    running ??= extendLogDigests(store, nodeProofHash)
       .then(() => undefined)
       .catch((error: unknown) => say(`priv-stark: log digests not extended: ${messageOf(error)}`))
       .finally(() => {

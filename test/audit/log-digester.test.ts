@@ -97,3 +97,34 @@ describe.each(kinds)('the log digests on the %s store', (kind) => {
     expect(legacy).toEqual({ seq: 1, events: 3, digest: await recomputed(store, 3) });
   });
 });
+
+describe("the pool node's proof hash (Node's SHA-256)", () => {
+  const h = storeHarness('sqlite');
+
+  it('is the audit proof hash, so the digests it records are those a browser reader recomputes', async () => {
+    const { nodeProofHash } = await import('../../src/pool-node/log-digest-timer.js');
+    for (const size of [0, 1, 63, 64, 65, 81_772, 83_736]) {
+      const bytes = new Uint8Array(size).map((_, i) => (i * 131 + size) & 0xff);
+      expect(Buffer.from(nodeProofHash(bytes)).toString('hex')).toBe(
+        Buffer.from(proofHashOf(bytes)).toString('hex'),
+      );
+    }
+  });
+
+  it('must-fail twin: the digester records the hash it is given (another hash, other digests)', async () => {
+    const { store } = await h.fresh();
+    const [root, ctx] = [randomDigest(), randomDigest()];
+    await store.apply(
+      [
+        depositOp(),
+        settlementOp(h.core(), { proof: { root, ctx, bytes: new Uint8Array([7, 7]) } }),
+      ],
+      NOW,
+    );
+    await store.checkpoint(NOW, 0);
+    const wrong = await extendLogDigests(store, (proof) =>
+      proofHashOf(new Uint8Array([...proof, 0])),
+    );
+    expect(wrong.at(-1)!.digest).not.toBe(await recomputed(store, wrong.at(-1)!.events));
+  });
+});
