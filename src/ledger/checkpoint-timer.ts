@@ -16,7 +16,8 @@ const ARCHIVE_PRUNE_EVERY_MS = 60_000;
 /** Runs the ledger's periodic store work; it never keeps the process alive. */
 export class CheckpointTimer {
   private timer: NodeJS.Timeout | null = null;
-  private ticking = false;
+  /** The tick under way, if any. */
+  private ticking: Promise<void> | null = null;
   /** When the archive was last pruned (unix ms; 0: not yet). */
   private archivePrunedAt = 0;
 
@@ -44,15 +45,25 @@ export class CheckpointTimer {
     this.timer.unref();
   }
 
-  /** Stops the timer; a tick under way finishes on its own. */
-  stop(): void {
+  /**
+   * Stops the timer and resolves once a tick under way has finished, so that the store can be
+   * closed after it (a tick left running would fail on the closed store, and say so).
+   */
+  async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.ticking;
   }
 
-  private async tick(): Promise<void> {
-    if (this.ticking) return;
-    this.ticking = true;
+  private tick(): Promise<void> {
+    if (this.ticking) return this.ticking;
+    this.ticking = this.run().finally(() => {
+      this.ticking = null;
+    });
+    return this.ticking;
+  }
+
+  private async run(): Promise<void> {
     try {
       // 90% of the interval: timers in several processes publish about once per interval.
       await this.store.checkpoint(this.clock(), Math.floor(this.intervalMs * 0.9), this.epochMs);
@@ -65,8 +76,6 @@ export class CheckpointTimer {
       }
     } catch (error) {
       this.onError(error);
-    } finally {
-      this.ticking = false;
     }
   }
 }

@@ -192,9 +192,9 @@ export class Ledger {
     this.timer.start();
   }
 
-  /** Stops the timer and waits for pending commits. Does not close the store. */
+  /** Stops the timer (a tick under way finishes first) and waits for pending commits. Does not close the store. */
   async stop(): Promise<void> {
-    this.timer.stop();
+    await this.timer.stop();
     await this.committer.idle();
   }
 
