@@ -3,10 +3,12 @@
  * (`NGINX_PATH`, or `/usr/sbin/nginx`: scripts/system-deps.sh installs it) started here in the
  * foreground with a configuration generated in a temporary directory — `daemon off`, its pid file,
  * error log and temp paths in that directory, a loopback listener on a free port, `proxy_pass` to
- * the upstream — and nginx's **default** header buffers: `large_client_header_buffers` is not set
- * (4 × 8 KB: a request header line over 8 KB is answered 400) unless a test adds directives of its
- * own to the server block. As root its workers run as `nobody` (nginx's own default user, with
- * Debian's `nogroup`).
+ * the upstream, or to an `upstream` block of several (a load balancer on nginx's defaults: round
+ * robin, `max_fails=1 fail_timeout=10s`, `proxy_next_upstream error timeout`, so a POST goes to the
+ * next server only when it could not be sent) — and nginx's **default** header buffers:
+ * `large_client_header_buffers` is not set (4 × 8 KB: a request header line over 8 KB is answered
+ * 400) unless a test adds directives of its own to the server block. As root its workers run as
+ * `nobody` (nginx's own default user, with Debian's `nogroup`).
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -36,7 +38,9 @@ export function nginxPath(): string | null {
 }
 
 /**
- * Starts nginx proxying to `upstream` (`http://127.0.0.1:<port>`); resolves once it answers.
+ * Starts nginx proxying to `upstream` (`http://127.0.0.1:<port>`); resolves once it answers. Given
+ * several URLs, nginx balances them: an `upstream priv_stark_upstreams` block with one `server` per
+ * URL (its host and port), nginx's defaults otherwise.
  * @param options.server directives added to the server block (none: nginx's defaults)
  * @param options.cache a caching proxy: responses kept as the upstream's `Cache-Control` allows
  *   (`proxy_cache`, in this directory), stale ones revalidated with their validators
@@ -44,12 +48,14 @@ export function nginxPath(): string | null {
  * @throws when there is no nginx binary, or it does not come up (with its error log)
  */
 export async function startNginx(
-  upstream: string,
+  upstream: string | readonly string[],
   options: { server?: readonly string[]; cache?: boolean } = {},
 ): Promise<Nginx> {
   const binary = nginxPath();
   if (!binary)
     throw new Error('nginx not found: install it (apt-get install nginx) or set NGINX_PATH');
+  const servers = typeof upstream === 'string' ? null : upstream.map((url) => new URL(url).host);
+  if (servers?.length === 0) throw new Error('startNginx: no upstream');
   const dir = mkdtempSync(join(tmpdir(), 'priv-stark-nginx-'));
   // nginx's workers (nobody, as root) reach their temp paths through this directory.
   chmodSync(dir, 0o755);
@@ -74,6 +80,13 @@ export async function startNginx(
           `  proxy_cache_path ${join(dir, 'cache')} levels=1:2 keys_zone=pages:1m use_temp_path=off;`,
         ]
       : []),
+    ...(servers
+      ? [
+          '  upstream priv_stark_upstreams {',
+          ...servers.map((host) => `    server ${host};`),
+          '  }',
+        ]
+      : []),
     '  server {',
     `    listen 127.0.0.1:${port};`,
     ...(options.cache
@@ -85,7 +98,7 @@ export async function startNginx(
       : []),
     ...(options.server ?? []).map((directive) => `    ${directive}`),
     '    location / {',
-    `      proxy_pass ${upstream};`,
+    `      proxy_pass ${servers ? 'http://priv_stark_upstreams' : upstream};`,
     '    }',
     '  }',
     '}',
