@@ -77,7 +77,7 @@ describe('sharedRateLimitStore', () => {
   it('gives a route limited on its own a namespace of its own, and fails a request whose count fails', async () => {
     const seen: string[] = [];
     let fail = false;
-    const store = sharedRateLimitStore(async (namespace, key, ms) => {
+    const store = sharedRateLimitStore(async (namespace, _key, ms) => {
       seen.push(namespace);
       if (fail) throw new PoolUnavailableError('the primary process is gone');
       return { current: 1, ttl: ms };
