@@ -27,7 +27,10 @@ export default defineConfig({
     // "Anchors and sync"): a checkpoint whenever the timer asks, anchored to at once, as before the
     // grid — the product's 60 s epochs would make every suite wait. The suites of the grid
     // itself (test/anchors/) pass their grid explicitly.
-    env: { EPOCH_MS: '1', ANCHOR_DELAY_MS: '0', PRIV_STARK_MIN_EPOCH_MS: '1' },
+    // And one process for each service they spawn, as before `--workers` (its default is one per
+    // core): the suites of the workers themselves (test/http/workers.test.ts, sigkill.test.ts)
+    // pass `--workers 2`, and test/cli/start.test.ts checks the default.
+    env: { EPOCH_MS: '1', ANCHOR_DELAY_MS: '0', PRIV_STARK_MIN_EPOCH_MS: '1', WORKERS: '1' },
     projects: [
       {
         extends: true,

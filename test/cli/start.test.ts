@@ -3,7 +3,9 @@
 
 import { describe, expect, it } from 'vitest';
 
-import { startConfig, UsageError } from '../../src/cli/start.js';
+import { availableParallelism } from 'node:os';
+
+import { startConfig, startPlan, UsageError } from '../../src/cli/start.js';
 
 describe('start configuration', () => {
   it("reads flags over environment, with the profile's defaults", () => {
@@ -62,5 +64,25 @@ describe('start configuration', () => {
     ).toEqual([3, 2]);
     for (const junk of ['3;2', 'x', '-1', '256', '3,,2', '0x3'])
       expect(() => startConfig([], { PROOF_PARAMETER_SETS: junk })).toThrow(UsageError);
+  });
+
+  it('runs one worker per available core by default, at most 16; WORKERS and --workers (flag wins) choose; out of range is a usage error', () => {
+    expect(startPlan([], {}).workers).toBe(Math.min(16, Math.max(1, availableParallelism())));
+    expect(startPlan([], { WORKERS: '3' }).workers).toBe(3);
+    expect(startPlan(['--workers', '2'], { WORKERS: '3' }).workers).toBe(2);
+    expect(startPlan(['--workers', '1'], {}).workers).toBe(1);
+    for (const argv of [
+      ['--workers', '0'],
+      ['--workers', '17'],
+      ['--workers', 'all'],
+    ])
+      expect(() => startPlan(argv, {})).toThrow(UsageError);
+    // A chain pool's keys are held by one process: one worker unless asked (the service then
+    // refuses with the reason).
+    const chain = ['--chain-rpc', 'http://127.0.0.1:8545', '--escrow', `0x${'11'.repeat(20)}`];
+    expect(startPlan(chain, {}).workers).toBe(1);
+    expect(startPlan([...chain, '--workers', '2'], {}).workers).toBe(2);
+    // startConfig takes the flag (the service's configuration does not hold it).
+    expect(() => startConfig(['--workers', '2'], {})).not.toThrow();
   });
 });
