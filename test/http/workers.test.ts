@@ -18,6 +18,7 @@ import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
 import { allEvents, ledgerProblems } from '../ledger/helpers/invariants.js';
 import { API_KEY } from './helpers/harness.js';
 import {
+  type FacilitatorProcess,
   postJson,
   type ServiceProcess,
   startFacilitatorProcess,
@@ -227,10 +228,18 @@ describe('SIGKILL of a worker during settle load (--workers 2, SQLite)', () => {
   const SPEC = liveSpec('http-workers', 44, 1);
   let core: PrivStarkCore;
   let fx: Fixtures;
+  /** The service under test, stopped here too if the test ends early (a timeout leaves it up). */
+  let started: FacilitatorProcess | null = null;
   beforeAll(async () => {
     core = await loadCore();
     fx = await fixtures(core, SPEC);
   }, 600_000);
+  afterAll(async () => {
+    if (started && started.process.exitCode === null && started.process.signalCode === null) {
+      started.process.kill('SIGKILL');
+      await started.exited;
+    }
+  });
 
   it('loses no acknowledged settlement; SIGTERM then stops the service with exit 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'priv-stark-workers-kill-'));
@@ -241,6 +250,7 @@ describe('SIGKILL of a worker during settle load (--workers 2, SQLite)', () => {
       const service = await startFacilitatorProcess(['--workers', '2', '--data-dir', dir], {
         API_KEYS: API_KEY,
       });
+      started = service;
       await until(async () => (await health(service.url)).workers?.alive === 2, 30_000);
       const url = `${service.url}/settle`;
       const acked = new Map<string, string>();
