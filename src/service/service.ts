@@ -23,7 +23,7 @@ import type { Server } from 'node:http';
 import pg from 'pg';
 import type { Registry } from 'prom-client';
 
-import { loadCore, type PrivStarkCore, VerifierThreads } from '../core/index.js';
+import { type PrivStarkCore, VerifierThreads } from '../core/index.js';
 import { Facilitator, VerdictCache } from '../facilitator/index.js';
 import {
   ApiKeys,
@@ -31,9 +31,7 @@ import {
   build,
   FacilitatorMetrics,
   hashKey,
-  isLoopbackHost,
   listenMetrics,
-  loadAccessConfig,
   postgresRateLimitStore,
   type WorkersHealth,
 } from '../http/index.js';
@@ -48,12 +46,7 @@ import {
 } from '../ledger/index.js';
 import { type CountRequest, sharedRateLimitStore } from '../listener/shared-rate-limit.js';
 import type { PayoutSender } from '../pool-node/payout-sender.js';
-import {
-  buildPoolNode,
-  errorCodeOf,
-  type HandOverLimits,
-  resolveOperatorToken,
-} from '../pool-node/index.js';
+import { buildPoolNode, errorCodeOf, type HandOverLimits } from '../pool-node/index.js';
 import {
   ContextDigests,
   DEFAULT_EPOCH_GRID,
@@ -62,9 +55,15 @@ import {
   SCHEME,
 } from '../scheme/index.js';
 import { tracingRequested } from '../tracing/requested.js';
-import { generatedApiKey } from './api-key.js';
 import type { ChainServiceConfig, OpenedChain } from './chain-wiring.js';
 import { ServiceConfigError } from './config-error.js';
+import {
+  apiKeyShownOnce,
+  checkedAccess,
+  configuredCore,
+  messageOf,
+  operatorTokenShownOnce,
+} from './startup.js';
 import { refuseChainBoundStore } from './store-binding.js';
 
 export { ServiceConfigError };
@@ -221,10 +220,6 @@ function addressPort(server: { address(): unknown }): number {
     : 0;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     version: string;
@@ -249,24 +244,8 @@ export async function startService(
 ): Promise<RunningService> {
   if (worker && config.chain)
     throw new ServiceConfigError('a chain pool runs in one process: use --workers 1');
-  if (!config.facilitator && !config.poolNode)
-    throw new ServiceConfigError('nothing to run: neither the facilitator nor the pool node');
-  if (config.insecureNoAuth && !isLoopbackHost(config.host))
-    throw new ServiceConfigError('--insecure-no-auth is refused unless the host is loopback');
-  const access = config.facilitator
-    ? loadAccessConfig({ apiKeys: config.apiKeys, configPath: config.configPath })
-    : null;
-  if (config.chain && access?.networks)
-    throw new ServiceConfigError('a chain pool names its own network: drop "networks" from CONFIG');
-
-  const core = await loadCore();
-  if (config.parameterSets !== undefined) {
-    try {
-      core.acceptParameterSets(config.parameterSets);
-    } catch (error) {
-      throw new ServiceConfigError(`PROOF_PARAMETER_SETS: ${messageOf(error)}`);
-    }
-  }
+  const access = checkedAccess(config);
+  const core = await configuredCore(config);
   // One list for every verifier of the process: the core, its threads and the ledger's stored
   // verdicts of handed-over proofs.
   const accepted = core.acceptedParameterSets().map((set) => set.id);
@@ -417,11 +396,7 @@ export async function startService(
       } else if (access.keys.length > 0) {
         auth = { mode: 'keys', keys: new ApiKeys(access.keys) };
       } else {
-        const { key, generated, file } = generatedApiKey(config.dataDir);
-        if (generated)
-          say(
-            `priv-stark start: no API key configured; generated one (shown once; kept in ${file}; set API_KEYS or CONFIG to choose your own):\n${key}`,
-          );
+        const key = apiKeyShownOnce(config.dataDir, say);
         auth = {
           mode: 'keys',
           keys: new ApiKeys([
@@ -488,14 +463,10 @@ export async function startService(
 
     let poolNodeUrl: string | null = null;
     if (config.poolNode) {
-      const token = resolveOperatorToken({ token: config.operatorToken, dataDir: config.dataDir });
-      if (token.generated)
-        say(
-          `priv-stark: generated the pool operator token (shown once; kept in ${token.file}):\n${token.token}`,
-        );
+      const operatorToken = operatorTokenShownOnce(config, say);
       const node = await buildPoolNode({
         ledger,
-        operatorToken: token.token,
+        operatorToken,
         logger: { level: config.logLevel },
         corsOrigins: config.poolCorsOrigins,
         handOver: config.handOverRateLimit,

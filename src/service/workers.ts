@@ -27,14 +27,19 @@ import { fileURLToPath } from 'node:url';
 import { AggregatorRegistry } from 'prom-client';
 
 import { extendLogDigests } from '../audit/index.js';
-import { loadCore } from '../core/index.js';
 import { workerScript } from '../core/worker-threads.js';
-import { isLoopbackHost, listenMetrics, loadAccessConfig } from '../http/index.js';
+import { listenMetrics } from '../http/index.js';
 import { Ledger, openStore, type PoolStore } from '../ledger/index.js';
-import { LOG_DIGEST_INTERVAL_MS, nodeProofHash, resolveOperatorToken } from '../pool-node/index.js';
+import { LOG_DIGEST_INTERVAL_MS, nodeProofHash } from '../pool-node/index.js';
 import { DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
-import { generatedApiKey } from './api-key.js';
 import { ServiceConfigError } from './config-error.js';
+import {
+  apiKeyShownOnce,
+  checkedAccess,
+  configuredCore,
+  messageOf,
+  operatorTokenShownOnce,
+} from './startup.js';
 import { type IpcHandlers, serveIpcCalls } from './ipc-calls.js';
 import { RateWindows } from './rate-windows.js';
 import type { ServiceConfig } from './service.js';
@@ -74,10 +79,6 @@ export interface RunningWorkers {
   close(): Promise<void>;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * Starts the service on `count` worker processes and returns once every worker listens.
  * @throws ServiceConfigError for a configuration the service refuses (a chain pool: one process);
@@ -93,23 +94,9 @@ export async function startWorkers(
     throw new ServiceConfigError(
       'a chain pool runs in one process (its watcher, payout sender and attester hold the keys): use --workers 1',
     );
-  if (!config.facilitator && !config.poolNode)
-    throw new ServiceConfigError('nothing to run: neither the facilitator nor the pool node');
-  if (config.insecureNoAuth && !isLoopbackHost(config.host))
-    throw new ServiceConfigError('--insecure-no-auth is refused unless the host is loopback');
-  // Read here first, so that a bad CONFIG stops the start before any worker exists.
-  const access = config.facilitator
-    ? loadAccessConfig({ apiKeys: config.apiKeys, configPath: config.configPath })
-    : null;
-
-  const core = await loadCore();
-  if (config.parameterSets !== undefined) {
-    try {
-      core.acceptParameterSets(config.parameterSets);
-    } catch (error) {
-      throw new ServiceConfigError(`PROOF_PARAMETER_SETS: ${messageOf(error)}`);
-    }
-  }
+  // Checked here first, so that a bad CONFIG stops the start before any worker exists.
+  const access = checkedAccess(config);
+  const core = await configuredCore(config);
   const storeConfig = { databaseUrl: config.databaseUrl, dataDir: config.dataDir };
   // Opened (and migrated) once, before any worker opens it.
   const store: PoolStore = await openStore(core, {
@@ -198,20 +185,9 @@ function showGeneratedSecrets(
   needsApiKey: boolean,
   say: (line: string) => void,
 ): void {
-  if (config.facilitator && !config.insecureNoAuth && needsApiKey) {
-    const { key, generated, file } = generatedApiKey(config.dataDir);
-    if (generated)
-      say(
-        `priv-stark start: no API key configured; generated one (shown once; kept in ${file}; set API_KEYS or CONFIG to choose your own):\n${key}`,
-      );
-  }
-  if (config.poolNode) {
-    const token = resolveOperatorToken({ token: config.operatorToken, dataDir: config.dataDir });
-    if (token.generated)
-      say(
-        `priv-stark: generated the pool operator token (shown once; kept in ${token.file}):\n${token.token}`,
-      );
-  }
+  if (config.facilitator && !config.insecureNoAuth && needsApiKey)
+    apiKeyShownOnce(config.dataDir, say);
+  if (config.poolNode) operatorTokenShownOnce(config, say);
 }
 
 /** The pool node's log digests, extended by the primary for every worker (`log-digest-timer.ts`). */
