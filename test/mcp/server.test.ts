@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from '../../src/client/index.js';
 import { loadCore, type PrivStarkCore } from '../../src/core/index.js';
 import { settlementId } from '../../src/ledger/index.js';
+import { EXPIRY_GRANULARITY_SECONDS } from '../../src/scheme/index.js';
 import {
   PrivStarkFacilitatorClient,
   PrivStarkSchemeServer,
@@ -86,6 +87,18 @@ async function shortTimeoutMerchant(facilitatorUrl: string, payTo: string) {
         http.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The rejecting merchant allows one second, which the payer rounds up to the next whole minute
+ * (EXPIRY_GRANULARITY_SECONDS): paid in a minute's last seconds, the payment would expire while it
+ * is proved and handed to the pool node, and the pool would answer `payment_expired` instead of the
+ * merchant's refusal. Waiting out a boundary this close leaves the payment a minute less that.
+ */
+async function clearOfExpiryBoundary(marginMs = 20_000): Promise<void> {
+  const granule = EXPIRY_GRANULARITY_SECONDS * 1000;
+  const left = granule - (Date.now() % granule);
+  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 250));
 }
 
 // The child gets only what is named here, not vitest's test env: its wallet accepts this gridless
@@ -182,6 +195,7 @@ describe('priv-stark mcp over stdio', () => {
   });
 
   it("a merchant whose facilitator rejects the payment: a tool error, and the note stays the wallet's (pending until expiry)", async () => {
+    await clearOfExpiryBoundary();
     const result = await mcp.call('pay_and_fetch', { url: `${rejecting.url}/weather` });
     expect(errorCode(result), textOf(result)).toBe('payment_not_accepted');
     expect(textOf(result)).toMatch(/stays pending until the pool's clock passes its expiry/);
