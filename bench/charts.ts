@@ -598,6 +598,43 @@ function scaleChart(json: Fields): TopLevelSpec {
   } as TopLevelSpec;
 }
 
+/** Levers: payments/s and service CPU per payment before and after each lever. */
+function leversChart(json: Fields): TopLevelSpec {
+  const rows = list(json.levers, 'levers').flatMap((value, i) => {
+    const lever = fields(value, `levers[${i}]`);
+    return (['before', 'after'] as const).map((side) => {
+      const s = fields(lever[side], `levers[${i}].${side}`);
+      return {
+        lever: text(lever.id, `levers[${i}].id`),
+        side: `${side}: ${text(s.name, `levers[${i}].${side}.name`)}`,
+        order: side === 'before' ? 0 : 1,
+        paymentsPerSec: num(s.paymentsPerSec, `levers[${i}].${side}.paymentsPerSec`),
+        cpu: num(s.serverCpuMsPerPayment, `levers[${i}].${side}.serverCpuMsPerPayment`),
+      };
+    });
+  });
+  const panel = (title: string, field: string, axis: string) => ({
+    width: 260,
+    height: 220,
+    title,
+    data: { values: rows },
+    mark: { type: 'bar' as const, tooltip: true },
+    encoding: {
+      x: { field: 'lever', type: 'nominal' as const, title: null, axis: { labelAngle: 0 } },
+      xOffset: { field: 'side', sort: { field: 'order' } },
+      y: { field, type: 'quantitative' as const, title: axis },
+      color: { field: 'side', type: 'nominal' as const, title: null, sort: { field: 'order' } },
+    },
+  });
+  return {
+    ...frame('One lever at a time (compact flow, SQLite)', json),
+    hconcat: [
+      panel('payments per second (median)', 'paymentsPerSec', 'payments/s'),
+      panel('service CPU per payment (median)', 'cpu', 'ms'),
+    ],
+  } as TopLevelSpec;
+}
+
 const TRACING_MODES = ['off', 'on'];
 
 /** Traces: /verify throughput and CPU per request with tracing off and on, interleaved rounds. */
@@ -1119,6 +1156,7 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   http: httpChart,
   flow: flowChart,
   scale: scaleChart,
+  levers: leversChart,
   tracing: tracingChart,
   runtimes: runtimesChart,
   recovery: recoveryChart,

@@ -23,7 +23,8 @@
 // (256, at most a quarter of the set) warm each fresh service up through the same calls and are
 // not measured; the measured run lasts BENCH_DURATION_S (10 s) or until the payments run out, and
 // says which. The wallet's hand-over goes over a connection of its own per payment, as the wallet
-// does in Node (BENCH_HANDOVER_KEEPALIVE=1: keep-alive instead); the merchant's calls to the
+// does in Node (BENCH_HANDOVER_KEEPALIVE=1: keep-alive instead), as a hand-over frame (raw bytes,
+// as the wallet sends it; BENCH_HANDOVER_BODY=json: the JSON body instead); the merchant's calls to the
 // facilitator over keep-alive connections. The wallet's own work (proving, computing the
 // reference) is done before the run; the bench checks the node's reference against it, as the
 // wallet does, and checks every reply (201 with the reference, isValid, success).
@@ -57,7 +58,7 @@ import { join } from 'node:path';
 
 import { loadCore } from '../src/core/index.js';
 import { openStore } from '../src/ledger/index.js';
-import type { ProofTransport } from '../src/scheme/index.js';
+import { HANDOVER_FRAME_MEDIA_TYPE, type ProofTransport } from '../src/scheme/index.js';
 import { startTestPostgres, type TestPostgres } from '../testkit/postgres.js';
 import { benchFixtures } from './http-fixtures.js';
 import { JSON_HEADERS, loadAverage, paced, type RunResult, saturated } from './load-generators.js';
@@ -65,6 +66,7 @@ import {
   compactPayload,
   facilitatorBody,
   handOverBody,
+  handOverFrameBody,
   inlinePayload,
   paymentPayloadOf,
   paymentSignatureHeader,
@@ -98,6 +100,8 @@ const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',') as (
 )[];
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
 const HANDOVER_KEEPALIVE = process.env.BENCH_HANDOVER_KEEPALIVE === '1';
+/** The hand-over's body: a frame, as the wallet sends it, or JSON (the lever's before). */
+const HANDOVER_BODY = process.env.BENCH_HANDOVER_BODY === 'json' ? 'json' : 'frame';
 /** Hand-overs per minute from one address: far above what one load generator sends. */
 const HANDOVER_RATE_LIMIT = 10_000_000;
 
@@ -136,7 +140,7 @@ log(
   `${N} payments: computing references and hand-over bodies (the wallet's work, before the runs)`,
 );
 const references = fx.payments.map((p) => referenceOf(core, p));
-const handOvers = fx.payments.map(handOverBody);
+const handOvers = fx.payments.map(HANDOVER_BODY === 'json' ? handOverBody : handOverFrameBody);
 
 /** The facilitator bodies of a flow (the same for /verify and /settle) and its PAYMENT-SIGNATURE sizes. */
 function facilitatorBodies(flow: Flow): { bodies: Buffer[]; headerBytes: number[] } {
@@ -229,7 +233,9 @@ interface RouteRuns {
 const handOverStep = (poolNodeUrl: string): FlowStep => ({
   name: 'POST /proofs',
   url: `${poolNodeUrl}/proofs`,
-  headers: { 'content-type': 'application/json' },
+  headers: {
+    'content-type': HANDOVER_BODY === 'json' ? 'application/json' : HANDOVER_FRAME_MEDIA_TYPE,
+  },
   body: (i) => handOvers[i]!,
   ok: (status, reply, i) =>
     status === 201 && (JSON.parse(reply) as { reference?: string }).reference === references[i],
@@ -435,7 +441,7 @@ const routeRow = (name: string, r: WithDatabaseCpu<RunResult>) =>
 const notes = [
   `Load generator: this process, on the same 2-core machine as the service; ${IN_FLIGHT} payments in flight (closed loop: a payment starts when one ends), each of the ${N} fixture payments (one note each) used once per run, on a freshly funded pool and a fresh service per run, so every payment settles once. The first ${WARMUP} payments of each run warm the fresh service up (same calls, not measured); the measured run lasts ${DURATION_S} s or until the payments run out ("ended").`,
   `Service: \`priv-stark start\` (built dist/, facilitator and pool node in one process over one ledger, one log line per request), PROOF_STORE_MAX=${PROOF_STORE_MAX} (above the ${N} payments), HANDOVER_RATE_LIMIT=${HANDOVER_RATE_LIMIT} per minute (one load generator sends every hand-over from one address). PostgreSQL: a throwaway local cluster (testkit/postgres.ts, fsync on), a fresh database per run.`,
-  `Hand-overs: ${HANDOVER_KEEPALIVE ? 'keep-alive connections (BENCH_HANDOVER_KEEPALIVE=1)' : 'a fresh connection per hand-over, as the wallet does in Node'}; the merchant's /verify and /settle: keep-alive connections. The wallet's reference is computed before the run and compared with the node's answer, as the wallet does.`,
+  `Hand-overs: ${HANDOVER_BODY === 'json' ? 'JSON bodies (BENCH_HANDOVER_BODY=json)' : 'hand-over frames, as the wallet sends them'}, ${HANDOVER_KEEPALIVE ? 'keep-alive connections (BENCH_HANDOVER_KEEPALIVE=1)' : 'a fresh connection per hand-over, as the wallet does in Node'}; the merchant's /verify and /settle: keep-alive connections. The wallet's reference is computed before the run and compared with the node's answer, as the wallet does.`,
   `server CPU ms/payment: CPU time (user + system) of the service process per completed payment, verification included, and by thread: main (the event loop: HTTP, JSON, checks, logging, store reads), verify (the niced verification threads), other (the SQLite writer thread, V8 GC and compiler helpers, libuv; "writer ≤": the busiest of them, the SQLite writer when the store is SQLite). PostgreSQL CPU: the local cluster's processes (postmaster, backends, background workers) per payment or request (SQLite runs inside the service). gen. CPU ms/payment: this process. 2 cores ÷ (server + database + generator) bounds the payments/s on this machine.`,
   'Bytes: mean request body of each call over the payment set, and the PAYMENT-SIGNATURE header a stock merchant would receive (base64 of the x402 PaymentPayload JSON with the payload, `resource` and `accepted`, as the stock x402Client builds it). The facilitator bodies are what the stock HTTPFacilitatorClient posts (the PaymentPayload and the requirements).',
   "load avg: the machine's 1-minute load average at the end of each run; the bench's own processes keep both cores busy during a run (about 2). Other sessions shared this machine: figures to compare must be taken on a quiet machine.",
@@ -513,6 +519,7 @@ const json = {
   durationS: DURATION_S,
   warmUpPayments: WARMUP,
   handOverKeepAlive: HANDOVER_KEEPALIVE,
+  handOverBody: HANDOVER_BODY,
   proofStoreMax: PROOF_STORE_MAX,
   handOverRateLimit: HANDOVER_RATE_LIMIT,
   rawVerifyPerSec,

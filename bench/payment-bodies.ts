@@ -1,15 +1,15 @@
 // What goes over the wire for one bench payment, built as the stock parts build it: the payment
 // requirements a merchant's `x402ResourceServer` sends with `PrivStarkSchemeServer` (the route's
 // `extra.resourceId`, the transports it takes, the flow), the payload the wallet makes (inline, or
-// compact with the reference of the proof it handed over), the hand-over body the wallet posts to
-// the pool node (`POST /proofs`), the `/verify` and `/settle` body of the stock
+// compact with the reference of the proof it handed over), the hand-over the wallet posts to
+// the pool node (`POST /proofs`, a frame or JSON), the `/verify` and `/settle` body of the stock
 // `HTTPFacilitatorClient`, and the `PAYMENT-SIGNATURE` header of the stock `x402Client` (base64 of
 // the PaymentPayload JSON with the payload, the merchant's `resource` and the `accepted`
 // requirements).
 
 import type { PrivStarkCore } from '../src/core/index.js';
 import { encodeProof, type ProofTransport } from '../src/scheme/index.js';
-import { handOverBody as handOverRequest } from '../testkit/bodies.js';
+import { handOverFrame, handOverBody as handOverRequest } from '../testkit/bodies.js';
 import type { PaymentFixture } from '../testkit/fixtures.js';
 
 /** x402 payment requirements of a bench payment. */
@@ -92,9 +92,14 @@ export function referenceOf(core: PrivStarkCore, p: PaymentFixture): string {
   return core.proofReference(p.proof, p.publicInputs).reference;
 }
 
-/** The body the wallet posts to the pool node's `POST /proofs`, as bytes (testkit's builder). */
+/** The JSON body of `POST /proofs` (the proof in base64), as bytes (testkit's builder). */
 export function handOverBody(p: PaymentFixture): Buffer {
   return Buffer.from(JSON.stringify(handOverRequest(p)));
+}
+
+/** The hand-over frame the wallet posts to `POST /proofs` (testkit's builder). */
+export function handOverFrameBody(p: PaymentFixture): Buffer {
+  return Buffer.from(handOverFrame(p));
 }
 
 /** The x402 PaymentPayload the stock client builds (`resource` omitted: the older benches). */

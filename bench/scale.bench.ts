@@ -22,16 +22,12 @@
 // Run: npm run bench:scale → bench/results/scale.{json,md,svg}. The fixtures of 3300 payments are
 // proved on first use (about 4 minutes on two cores) and cached.
 
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { availableParallelism } from 'node:os';
 
+import { type FlowRunJson, flowBenchRun, round2, summarize } from './flow-runs.js';
 import { loadAverage } from './load-generators.js';
 import { environment, writeResults } from './report.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CORES = availableParallelism();
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const NOTES = process.env.BENCH_NOTES ?? '3300';
@@ -44,100 +40,31 @@ const COUNTS = (
   .map(Number);
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-interface FlowJson {
-  flows: {
-    flow: { id: string };
-    paymentsPerSec: number;
-    completed: number;
-    ended: string;
-    serverCpuMsPerPayment: number;
-    serverThreadsCpuMsPerPayment: {
-      main: number;
-      primary: number;
-      niced: number;
-      other: number;
-      busiestOther: number;
-    };
-    generatorCpuMsPerPayment: number;
-    load: number;
-  }[];
-}
-
-/** One flow.bench run of both flows against `workers` workers. */
-function measure(workers: number): FlowJson {
-  const dir = mkdtempSync(join(tmpdir(), 'priv-stark-scale-'));
-  const out = join(dir, 'flow.json');
-  try {
-    const result = spawnSync(
-      process.execPath,
-      [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'bench/flow.bench.ts')],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'ignore', 'inherit'],
-        env: {
-          ...process.env,
-          BENCH_WORKERS: String(workers),
-          BENCH_NOTES: NOTES,
-          BENCH_STORES: 'sqlite',
-          BENCH_ONLY: FLOWS.map((flow) => `sqlite:${flow}`).join(','),
-          BENCH_DURATION_S: process.env.BENCH_DURATION_S ?? '60',
-          BENCH_RAW_VERIFY_S: '0',
-          CHECKPOINT_INTERVAL_MS: '500',
-          BENCH_JSON_OUT: out,
-        },
-      },
-    );
-    if (result.status !== 0) throw new Error(`flow.bench with ${workers} workers failed`);
-    return JSON.parse(readFileSync(out, 'utf8')) as FlowJson;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-const round2 = (x: number) => Number(x.toFixed(2));
-
 const loadBefore = loadAverage();
-const runs: { round: number; workers: number; json: FlowJson }[] = [];
+const runs: { round: number; workers: number; flows: FlowRunJson[] }[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   const order = round % 2 === 0 ? COUNTS : [...COUNTS].reverse();
   for (const workers of order) {
     log(`round ${round + 1}/${ROUNDS}: ${workers} worker${workers === 1 ? '' : 's'}`);
-    runs.push({ round, workers, json: measure(workers) });
+    runs.push({
+      round,
+      workers,
+      flows: flowBenchRun(FLOWS, { BENCH_WORKERS: String(workers), BENCH_NOTES: NOTES }),
+    });
   }
 }
 const loadAfter = loadAverage();
 
 const rows = FLOWS.flatMap((flow) =>
-  COUNTS.map((workers) => {
-    const of = runs
-      .filter((run) => run.workers === workers)
-      .map((run) => run.json.flows.find((f) => f.flow.id === flow)!);
-    const role = (key: keyof FlowJson['flows'][number]['serverThreadsCpuMsPerPayment']) =>
-      round2(median(of.map((f) => f.serverThreadsCpuMsPerPayment[key])));
-    return {
-      flow,
-      workers,
-      paymentsPerSec: Math.round(median(of.map((f) => f.paymentsPerSec))),
-      rounds: of.map((f) => Math.round(f.paymentsPerSec)),
-      completed: of.map((f) => f.completed),
-      ended: of.map((f) => f.ended),
-      serverCpuMsPerPayment: round2(median(of.map((f) => f.serverCpuMsPerPayment))),
-      cpuByRole: {
-        main: role('main'),
-        primary: role('primary'),
-        verify: role('niced'),
-        other: role('other'),
-        writer: role('busiestOther'),
-      },
-      generatorCpuMsPerPayment: round2(median(of.map((f) => f.generatorCpuMsPerPayment))),
-      load: of.map((f) => f.load),
-    };
-  }),
+  COUNTS.map((workers) => ({
+    flow,
+    workers,
+    ...summarize(
+      runs
+        .filter((run) => run.workers === workers)
+        .map((run) => run.flows.find((f) => f.flow.id === flow)!),
+    ),
+  })),
 );
 const efficiencyReported = CORES >= 4 + 1;
 const json = {

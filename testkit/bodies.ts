@@ -1,7 +1,7 @@
 /**
  * @module The bodies of the pool node's writes, one builder per body, as the wallet builds them
  * (the same fields in the same order, so the same bytes once serialised): `POST /proofs` for a
- * fixture payment, `POST /transfers` for an inline payload, `POST /transitions` for a proven
+ * fixture payment (as JSON or as a frame), `POST /transfers` for an inline payload, `POST /transitions` for a proven
  * transition. Their types are the node's own (`src/pool-node/*-schema.ts`); tests and benches
  * build bodies here instead of spelling them out.
  */
@@ -12,7 +12,12 @@ import type {
   TransferRequest,
   TransitionRequest,
 } from '../src/pool-node/index.js';
-import { encodeProof, type PrivStarkPayload, SCHEME } from '../src/scheme/index.js';
+import {
+  encodeHandOverFrame,
+  encodeProof,
+  type PrivStarkPayload,
+  SCHEME,
+} from '../src/scheme/index.js';
 import type { PaymentFixture } from './fixtures.js';
 
 /** The body of `POST /proofs` handing `p`'s proof over (what `Wallet.handOver` posts). */
@@ -30,6 +35,12 @@ export function handOverBody(p: PaymentFixture): HandOverRequest {
     commitment: p.publicInputs.change,
     proof: encodeProof(p.proof),
   };
+}
+
+/** The same hand-over as a frame (`application/octet-stream`): the fields, the proof as bytes. */
+export function handOverFrame(p: PaymentFixture): Uint8Array {
+  const { proof: _base64, ...fields } = handOverBody(p);
+  return encodeHandOverFrame(fields, p.proof);
 }
 
 /**

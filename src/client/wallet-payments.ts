@@ -420,7 +420,8 @@ export async function handOver(
     root: payload.root,
     nullifier: payload.nullifier,
     commitment: payload.commitment,
-    proof: payload.proof,
+    // As bytes: sent as a frame, a quarter smaller than its base64 in JSON (`handover-frame.ts`).
+    proof: decoded.bytes,
   };
   let answer = merchant?.relay ? await relayHandOver(merchant.relay, body) : null;
   if (answer === null || typeof answer === 'string') {

@@ -10,7 +10,7 @@
 import type { AttestReport } from './attest-route.js';
 import type { DigestHex } from '../core/digest.js';
 import type { PayoutStatus } from '../ledger/store.js';
-import type { HandOverReply, HandOverRequest } from './handover-schema.js';
+import type { HandOverFrameRequest, HandOverReply, HandOverRequest } from './handover-schema.js';
 import { PoolNodeOperatorClient, type PoolNodeOperatorClientOptions } from './operator-client.js';
 import type { DepositReceipt, PayoutReply, WithdrawalsPage } from './operator-schemas.js';
 import type { CheckpointsPage, EventsPage, LeavesPage, PoolNodeState } from './read-schemas.js';
@@ -28,7 +28,7 @@ export type {
 } from './chain-schemas.js';
 export { PAGE_SIZES } from './public-pages.js';
 export type { Checkpoint, PoolEvent } from '../ledger/store.js';
-export type { HandOverReply, HandOverRequest } from './handover-schema.js';
+export type { HandOverFrameRequest, HandOverReply, HandOverRequest } from './handover-schema.js';
 export type { PoolNodeState } from './read-schemas.js';
 export type { TransferReceipt, TransferRequest } from './transfer-schema.js';
 export type { TransitionReceipt, TransitionRequest } from './transition-schema.js';
@@ -99,7 +99,7 @@ export class PoolNodeClient {
   }
 
   /** Hands a proof over before a compact payment ({@link PoolNodeWalletClient.handOver}). */
-  handOver(body: HandOverRequest): Promise<HandOverReply> {
+  handOver(body: HandOverRequest | HandOverFrameRequest): Promise<HandOverReply> {
     return this.wallet.handOver(body);
   }
 

@@ -10,6 +10,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 
 import { PoolUnavailableError } from '../ledger/errors.js';
 import { messageOf } from '../scheme/reasons.js';
+import { HandOverFrameRefusal } from './refusal.js';
 
 const UNAVAILABLE = {
   error: 'pool_unavailable',
@@ -27,6 +28,10 @@ export function registerErrorReplies(app: FastifyInstance): void {
       request.log.error({ err: error }, 'pool store unavailable');
       return reply.code(503).send(UNAVAILABLE);
     }
+    // A hand-over frame its decoder refused: the reason a JSON body's proof would get.
+    if (error instanceof HandOverFrameRefusal) {
+      return reply.code(error.statusCode).send({ error: error.reason, message: error.message });
+    }
     if (error.validation) {
       return reply.code(400).send({
         error: 'invalid_request',
@@ -39,9 +44,10 @@ export function registerErrorReplies(app: FastifyInstance): void {
           .code(413)
           .send({ error: 'payload_too_large', message: 'the request body is too large' });
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return reply
-          .code(415)
-          .send({ error: 'unsupported_media_type', message: 'send application/json' });
+        return reply.code(415).send({
+          error: 'unsupported_media_type',
+          message: 'send application/json (or a hand-over frame to /proofs)',
+        });
       default:
         break;
     }

@@ -8,6 +8,7 @@
 import { type Static, Type } from 'typebox';
 
 import type { ProofReference } from '../core/facade.js';
+import { HANDOVER_FRAME_MEDIA_TYPE } from '../scheme/index.js';
 import {
   amount,
   count,
@@ -39,9 +40,24 @@ export const HandOverBodySchema = Type.Object(
 /**
  * What `POST /proofs` takes: the payment fields the proof is bound to (`resourceId` is `""` when
  * the route has none), its inputs (`commitment` is the change note) and the proof in canonical
- * standard base64.
+ * standard base64 — or, as a frame, its bytes ({@link HandOverFrameRequest}).
  */
 export type HandOverRequest = Static<typeof HandOverBodySchema>;
+
+/**
+ * The fields of a hand-over sent as a frame (`application/octet-stream`, `scheme/handover-frame.ts`):
+ * the JSON body's, checked by the same rules, with the proof as the frame's bytes (its length is
+ * bounded by the frame's decoder before this schema runs).
+ */
+export const HandOverFrameBodySchema = Type.Object(
+  {
+    ...HandOverBodySchema.properties,
+    proof: Type.Unsafe<Uint8Array>({ description: "the proof's bytes, the frame's tail" }),
+  },
+  { additionalProperties: false },
+);
+/** A hand-over as its frame decodes: the JSON body's fields, the proof as bytes. */
+export type HandOverFrameRequest = Static<typeof HandOverFrameBodySchema>;
 
 const reference = () => Type.Unsafe<ProofReference>(digest());
 const expires = () => count('unix seconds when the node drops it');
@@ -55,7 +71,13 @@ export type HandOverReply = Static<typeof HandOverReplySchema>;
 export const handOverSchema = {
   description:
     'keeps a verified spend proof for a compact payment and answers its reference; the payment fields are only those the proof is bound to',
-  body: HandOverBodySchema,
+  // Per media type: Fastify validates a body that is not JSON only against a schema named for it.
+  body: {
+    content: {
+      'application/json': { schema: HandOverBodySchema },
+      [HANDOVER_FRAME_MEDIA_TYPE]: { schema: HandOverFrameBodySchema },
+    },
+  },
   response: {
     200: Type.Object(
       { reference: reference(), expires: expires() },

@@ -5,6 +5,7 @@
  */
 
 export {
+  type HandOverFrameRequest,
   type HandOverRequest,
   PoolNodeClient,
   type PoolNodeClientOptions,

@@ -30,6 +30,16 @@ export function refuse(
     .send({ error: reason, message: messageOf(reason), ...(transaction ? { transaction } : {}) });
 }
 
+/** A frame the decoder refused, answered with its reason by the node's error handler (`error-replies.ts`). */
+export class HandOverFrameRefusal extends Error {
+  readonly statusCode: number;
+  constructor(readonly reason: 'payload_too_large' | 'invalid_payload') {
+    super(messageOf(reason));
+    this.name = 'HandOverFrameRefusal';
+    this.statusCode = statusOf(reason);
+  }
+}
+
 /** The public inputs a route's body claims (the change note travels as `commitment`). */
 export function claimedInputs(body: {
   readonly root: string;

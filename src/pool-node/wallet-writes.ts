@@ -116,7 +116,7 @@ export async function registerWalletWrites(
     registerWritePreflights(scope, corsOrigins, ['/proofs', '/transfers', '/transitions'], cors);
     registerTransfer(scope, route);
     registerTransition(scope, { ...route, payoutRail: options.payoutRail });
-    registerHandOver(scope, {
+    await registerHandOver(scope, {
       ...route,
       // Relayed by a merchant: per API key (`relayed-handovers.ts`).
       rateLimit: handOverRateLimit(options.relayKeys, limits, clientKey),

@@ -64,6 +64,15 @@ export {
   type ProofDecoding,
 } from './encoding.js';
 export {
+  decodeHandOverFrame,
+  encodeHandOverFrame,
+  HANDOVER_FRAME_HEADER_MAX_BYTES,
+  HANDOVER_FRAME_LIMIT_BYTES,
+  HANDOVER_FRAME_MEDIA_TYPE,
+  type HandOverFrameDecoding,
+  isHandOverFrame,
+} from './handover-frame.js';
+export {
   BODY_LIMIT_BYTES,
   type ChainBacking,
   COMPACT_HEADER_MAX_BYTES,

@@ -3,6 +3,7 @@
  * gives its proof to the merchant — the party it is already talking to — instead of to the pool
  * operator's node, and the relay forwards the body unchanged to the pool node (`POST /proofs`)
  * under the merchant's API key, so the operator sees the merchant's address, never the payer's.
+ * The body is JSON or a hand-over frame (`scheme/handover-frame.ts`), forwarded as it came.
  * The pool node limits relayed hand-overs per API key (the facilitator's per-key limits), not per
  * address.
  *
@@ -19,8 +20,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RoutesConfig } from '@x402/core/server';
 
 import {
+  decodeHandOverFrame,
   EXIT_RESOURCE_ID,
   HANDOVER_BODY_LIMIT_BYTES,
+  HANDOVER_FRAME_MEDIA_TYPE,
+  isHandOverFrame,
   messageOf,
   type PoolNodeReason,
   type Reason,
@@ -109,6 +113,29 @@ function refusalOf(body: unknown, payments: Set<string>): Reason | PoolNodeReaso
     : 'merchant_relay_foreign';
 }
 
+/**
+ * The fields of a body — a hand-over frame (told by its first bytes, `scheme/handover-frame.ts`)
+ * or JSON — and the media type it is forwarded as.
+ */
+function fieldsOf(
+  body: Uint8Array,
+):
+  | { ok: true; fields: unknown; mediaType: string }
+  | { ok: false; reason: 'invalid_payload' | 'payload_too_large' } {
+  if (isHandOverFrame(body)) {
+    const frame = decodeHandOverFrame(body);
+    return frame.ok
+      ? { ok: true, fields: frame.fields, mediaType: HANDOVER_FRAME_MEDIA_TYPE }
+      : frame;
+  }
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+    return { ok: true, fields: JSON.parse(text), mediaType: 'application/json' };
+  } catch {
+    return { ok: false, reason: 'invalid_payload' };
+  }
+}
+
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 
 function refusal(reason: Reason | PoolNodeReason): RelayReply {
@@ -138,19 +165,15 @@ export function privStarkRelay(options: PrivStarkRelayOptions): PrivStarkRelay {
 
   const relay = async (body: Uint8Array | null): Promise<RelayReply> => {
     if (body === null) return refusal('payload_too_large');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
-    } catch {
-      return refusal('invalid_payload');
-    }
-    const refused = refusalOf(parsed, payments);
+    const read = fieldsOf(body);
+    if (!read.ok) return refusal(read.reason);
+    const refused = refusalOf(read.fields, payments);
     if (refused !== null) return refusal(refused);
     let answer: Response;
     try {
       answer = await doFetch(target, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` },
+        headers: { 'content-type': read.mediaType, authorization: `Bearer ${options.apiKey}` },
         body: body as Uint8Array<ArrayBuffer>,
         signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
       });

@@ -2,7 +2,7 @@
 // and the operator's under one name and sends exactly what each of them sends; the wallet's client
 // never sends the operator token, the operator's always does (empty without one); every failure is
 // a PoolNodeError with the node's code, `http_error` or `pool_unreachable`. And the bodies testkit
-// builds pass the node's schemas, fields in their order.
+// builds pass the node's schemas, fields in their order. A proof given as bytes goes as a frame.
 
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import {
 import { HandOverBodySchema } from '../../src/pool-node/handover-schema.js';
 import { TransferBodySchema } from '../../src/pool-node/transfer-schema.js';
 import { TransitionBodySchema } from '../../src/pool-node/transition-schema.js';
+import { encodeHandOverFrame, HANDOVER_FRAME_MEDIA_TYPE } from '../../src/scheme/index.js';
 import { transferBody, transitionBody } from '../../testkit/bodies.js';
 
 const URL = 'http://pool.example:4021';
@@ -206,6 +207,45 @@ describe('the pool node clients', () => {
     const unreachable = new PoolNodeWalletClient(URL, { fetch: down }).state();
     await expect(unreachable).rejects.toBeInstanceOf(PoolNodeError);
     await expect(unreachable).rejects.toMatchObject({ code: 'pool_unreachable', status: 0 });
+  });
+
+  it('hand over a proof given as bytes as a frame; a node that takes no frames (415) gets the JSON body next, any other refusal is final', async () => {
+    const bytes = Uint8Array.from([0, 0, 0]); // 'AAAA' in base64
+    const { proof: _base64, ...fields } = handOver;
+    const sent: { type: string; body: Uint8Array | string }[] = [];
+    const node = (frameStatus: number) =>
+      new PoolNodeWalletClient(URL, {
+        fetch: async (_input, init) => {
+          const type = (init!.headers as Record<string, string>)['content-type']!;
+          sent.push({ type, body: init?.body as Uint8Array | string });
+          return type === HANDOVER_FRAME_MEDIA_TYPE && frameStatus !== 201
+            ? Response.json(
+                { error: 'unsupported_media_type', message: 'no' },
+                { status: frameStatus },
+              )
+            : Response.json({ reference: D, expires: 1 }, { status: 201 });
+        },
+      });
+    expect(await node(201).handOver({ ...fields, proof: bytes })).toEqual({
+      reference: D,
+      expires: 1,
+    });
+    expect(sent).toEqual([
+      { type: HANDOVER_FRAME_MEDIA_TYPE, body: encodeHandOverFrame(fields, bytes) },
+    ]);
+    sent.length = 0;
+    expect(await node(415).handOver({ ...fields, proof: bytes })).toEqual({
+      reference: D,
+      expires: 1,
+    });
+    expect(sent.map((s) => s.type)).toEqual([HANDOVER_FRAME_MEDIA_TYPE, 'application/json']);
+    expect(sent[1]!.body).toBe(JSON.stringify(handOver));
+    // The twin: a refusal other than 415 is the node's answer, not a reason to send it again.
+    sent.length = 0;
+    await expect(node(400).handOver({ ...fields, proof: bytes })).rejects.toMatchObject({
+      status: 400,
+    });
+    expect(sent).toHaveLength(1);
   });
 
   it("the bodies the testkit builds are the node's: each passes its schema, fields in the schema's order", () => {

@@ -3,106 +3,26 @@
 // healthy afterwards; the per-client rate limit; the full store; CORS on that route only; logs
 // without client address, proof, nullifier or reference.
 
-import { Writable } from 'node:stream';
-
 import fc from 'fast-check';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { PrivStarkCore } from '../../src/core/index.js';
-import { Ledger, type LedgerOptions } from '../../src/ledger/index.js';
-import { buildPoolNode, type PoolNodeOptions } from '../../src/pool-node/index.js';
-import {
-  encodeProof,
-  HANDOVER_BODY_LIMIT_BYTES,
-  messageOf,
-  POOL_NODE_REASONS,
-  REASON_CODES,
-} from '../../src/scheme/index.js';
+import { encodeProof, HANDOVER_BODY_LIMIT_BYTES, messageOf } from '../../src/scheme/index.js';
 import { handOverBody } from '../../testkit/bodies.js';
-import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
-import { storeHarness } from '../ledger/helpers/stores.js';
+import type { Fixtures } from '../../testkit/fixtures.js';
+import { expectRefusal, handOverNodes, TOKEN } from './helpers/handover-node.js';
 
-const TOKEN = 'operator-token-for-tests-0123456789';
 const SHOP = 'https://shop.example';
-const SPEC = { seed: 'pool-node-handover', notes: 4 };
-
-/** The codes an error body of the pool node may carry. */
-const KNOWN_CODES = new Set<string>([
-  ...REASON_CODES,
-  ...Object.keys(POOL_NODE_REASONS),
-  'invalid_request',
-  'payload_too_large',
-  'unsupported_media_type',
-  'not_found',
-  'unauthorized',
-]);
-
-/** A stable 4xx error body: exactly { error, message }, a known code. */
-function expectRefusal(response: LightMyRequestResponse, what: string) {
-  expect(response.statusCode, `${what}: ${response.body.slice(0, 300)}`).toBeGreaterThanOrEqual(
-    400,
-  );
-  expect(response.statusCode, `${what}: ${response.body.slice(0, 300)}`).toBeLessThan(500);
-  expect(response.headers['content-type'], what).toMatch(/^application\/json/);
-  const body = response.json() as Record<string, unknown>;
-  expect(Object.keys(body).sort(), what).toEqual(['error', 'message']);
-  expect(typeof body.message, what).toBe('string');
-  expect(KNOWN_CODES.has(String(body.error)), `${what}: ${String(body.error)}`).toBe(true);
-}
 
 describe('POST /proofs', () => {
-  const h = storeHarness('sqlite');
+  const harness = handOverNodes();
+  const { node } = harness;
   let core: PrivStarkCore;
   let fx: Fixtures;
-  const apps: FastifyInstance[] = [];
-
-  beforeAll(async () => {
-    core = h.core();
-    fx = await fixtures(core, SPEC);
-  }, 300_000);
-  afterEach(async () => {
-    await Promise.all(apps.splice(0).map((app) => app.close()));
+  beforeAll(() => {
+    ({ core, fx } = harness);
   });
-
-  /** A node over a funded ledger; its log lines collected. */
-  async function node(
-    options: Partial<PoolNodeOptions> = {},
-    ledgerOptions: Partial<LedgerOptions> = {},
-  ) {
-    const { store } = await h.fresh();
-    const ledger = new Ledger({ core, store, ...ledgerOptions });
-    await fundPool(ledger, fx);
-    const lines: string[] = [];
-    const app = await buildPoolNode({
-      ledger,
-      operatorToken: TOKEN,
-      logger: {
-        level: 'trace',
-        stream: new Writable({
-          write(chunk, _encoding, done) {
-            lines.push(String(chunk));
-            done();
-          },
-        }),
-      },
-      ...options,
-    });
-    apps.push(app);
-    // Always JSON, whatever the value: a string or a number is a JSON body too.
-    const post = (payload: unknown, extra: { remoteAddress?: string; origin?: string } = {}) =>
-      app.inject({
-        method: 'POST',
-        url: '/proofs',
-        payload: JSON.stringify(payload),
-        headers: {
-          'content-type': 'application/json',
-          ...(extra.origin ? { origin: extra.origin } : {}),
-        },
-        ...(extra.remoteAddress ? { remoteAddress: extra.remoteAddress } : {}),
-      });
-    return { app, ledger, store, lines, post };
-  }
 
   it('keeps a valid proof (201 with its reference), answers it again (200); the twin: a flipped proof is 422 and nothing is kept', async () => {
     const { post, store } = await node();
@@ -234,7 +154,8 @@ describe('POST /proofs', () => {
       ['text/plain', raw(valid, 'text/plain'), 415],
       ['form', raw('a=1', 'application/x-www-form-urlencoded'), 415],
       ['multipart', raw('--x\r\n\r\n--x--', 'multipart/form-data; boundary=x'), 415],
-      ['octet-stream', raw(Buffer.from(valid), 'application/octet-stream'), 415],
+      // A body of that type must be a hand-over frame (handover-frame.test.ts): JSON is not one.
+      ['JSON as octet-stream', raw(Buffer.from(valid), 'application/octet-stream'), 400],
       ['no content type', raw(valid), 415],
       [
         'over the body limit',

@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { encodeHandOverFrame } from '../../src/scheme/index.js';
 import { bodyFields } from '../../testkit/linkage/body-fields.js';
 import { addressJoin } from '../../testkit/linkage/heuristics/address-join.js';
 import { anchorCandidates, anchorJoin } from '../../testkit/linkage/heuristics/anchor-join.js';
@@ -165,7 +166,22 @@ describe('body fields', () => {
     });
     expect(bodyFields('not json').nullifiers).toEqual([]);
   });
+
+  it("reads a hand-over frame's header as the operator would; a broken frame names nothing", () => {
+    const frame = Buffer.from(
+      encodeHandOverFrame({ root: 'R', nullifier: 'N', payTo: 'pstark1x', amount: '10' }, PROOF),
+    );
+    expect(bodyFields(frame)).toMatchObject({
+      roots: ['R'],
+      nullifiers: ['N'],
+      recipients: ['pstark1x'],
+      amounts: ['10'],
+    });
+    expect(bodyFields(frame.subarray(0, 12)).nullifiers).toEqual([]);
+  });
 });
+
+const PROOF = Uint8Array.from([1, 2, 3]);
 
 /** A payment item for the hand-made view. */
 const payment = (

@@ -1,6 +1,7 @@
 // The merchant's hand-over relay (priv-stark/server, issue 25 part 1) on real loopback listeners:
 // stock express with the relay in one line, in front of a real pool node over a funded ledger.
-// It forwards the body byte for byte under the merchant's key and nothing of the payer's request;
+// It forwards the body byte for byte under the merchant's key and nothing of the payer's request,
+// JSON or a hand-over frame alike;
 // it refuses another merchant's payTo or route, transfers, transitions and exits, and an oversize
 // body, with nothing forwarded; the pool node limits relayed hand-overs per API key (the key's own
 // limit, above the per-address one) and refuses an unknown key.
@@ -14,9 +15,14 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivStarkCore } from '../../src/core/index.js';
 import { Ledger } from '../../src/ledger/index.js';
 import { buildPoolNode, type RelayKeys } from '../../src/pool-node/index.js';
-import { HANDOVER_BODY_LIMIT_BYTES, TRANSFER_RESOURCE_ID } from '../../src/scheme/index.js';
+import {
+  encodeHandOverFrame,
+  HANDOVER_BODY_LIMIT_BYTES,
+  HANDOVER_FRAME_MEDIA_TYPE,
+  TRANSFER_RESOURCE_ID,
+} from '../../src/scheme/index.js';
 import { PRIV_STARK_RELAY_PATH, privStarkRelay, privStarkRoutes } from '../../src/server/index.js';
-import { handOverBody } from '../../testkit/bodies.js';
+import { handOverBody, handOverFrame } from '../../testkit/bodies.js';
 import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
 import { storeHarness } from '../ledger/helpers/stores.js';
 
@@ -139,6 +145,50 @@ describe('the merchant relay', () => {
     const oversize = await post(relayUrl, `"${'a'.repeat(HANDOVER_BODY_LIMIT_BYTES)}"`);
     expect(oversize.status).toBe(413);
     expect(((await oversize.json()) as { error: string }).error).toBe('payload_too_large');
+    expect(forwarded).toHaveLength(1);
+  });
+
+  it('forwards a hand-over frame byte for byte as a frame; refuses a frame for another payTo or a malformed one, nothing forwarded', async () => {
+    const { relayUrl } = await setup();
+    const p = fx.payments[0]!;
+    const frame = Buffer.from(handOverFrame(p));
+    const asFrame = (bytes: Uint8Array) =>
+      fetch(relayUrl, {
+        method: 'POST',
+        headers: { 'content-type': HANDOVER_FRAME_MEDIA_TYPE },
+        body: bytes as Uint8Array<ArrayBuffer>,
+      });
+    const answer = await asFrame(frame);
+    expect(answer.status, await answer.clone().text()).toBe(201);
+    expect(((await answer.json()) as { reference: string }).reference).toBe(
+      core.proofReference(p.proof, p.publicInputs).reference,
+    );
+    expect(forwarded).toHaveLength(1);
+    expect(forwarded[0]!.body.equals(frame)).toBe(true);
+    const { proof: _base64, ...fields } = handOverBody(fx.payments[1]!);
+    const refusals: [Uint8Array, number, string][] = [
+      [
+        encodeHandOverFrame({ ...fields, payTo: fields.payTo.replace(/.$/, 'q') }, p.proof),
+        403,
+        'merchant_relay_foreign',
+      ],
+      [
+        encodeHandOverFrame({ ...fields, resourceId: TRANSFER_RESOURCE_ID }, p.proof),
+        400,
+        'merchant_relay_handovers_only',
+      ],
+      [frame.subarray(0, 12), 400, 'invalid_payload'],
+      [
+        Buffer.concat([frame.subarray(0, 4), Buffer.from([2]), frame.subarray(5)]),
+        400,
+        'invalid_payload',
+      ],
+    ];
+    for (const [refused, status, code] of refusals) {
+      const reply = await asFrame(refused);
+      expect(reply.status, code).toBe(status);
+      expect(((await reply.json()) as { error: string }).error).toBe(code);
+    }
     expect(forwarded).toHaveLength(1);
   });
 

@@ -1,9 +1,11 @@
 /**
- * @module The identifiers an operator reads in a JSON body, found wherever they sit (the
+ * @module The identifiers an operator reads in a JSON body or a hand-over frame, found wherever they sit (the
  * facilitator's `/settle` nests them in the payload, the pool node's writes carry them at the top):
  * anchors (`root`), nullifiers, proof references, amounts, recipients and exit destinations, and
  * the read cursors of a reply (`next`). Anything else — a proof's bytes — is left out.
  */
+
+import { decodeHandOverFrame, isHandOverFrame } from '../../src/scheme/index.js';
 
 /** What one body names (every list possibly empty). */
 export interface BodyFields {
@@ -68,9 +70,17 @@ function walk(value: unknown, into: BodyFields, depth: number): void {
   }
 }
 
-/** The fields of a JSON body (none when it is not JSON). */
+/**
+ * The fields of a JSON body or of a hand-over frame's header (`scheme/handover-frame.ts`: the
+ * operator reads a frame as easily as JSON); none when it is neither.
+ */
 export function bodyFields(body: Buffer | string): BodyFields {
   const fields = noFields();
+  if (typeof body !== 'string' && isHandOverFrame(body)) {
+    const frame = decodeHandOverFrame(body);
+    if (frame.ok) walk(frame.fields, fields, 0);
+    return fields;
+  }
   const text = typeof body === 'string' ? body : body.toString('utf8');
   if (text.length === 0 || (text[0] !== '{' && text[0] !== '[')) return fields;
   try {
