@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import type { CommitFigures } from './commit-figures.js';
+
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** One flow of a flow.bench run, as its results JSON has it. */
@@ -27,6 +29,7 @@ export interface FlowRunJson {
   generatorCpuMsPerPayment: number;
   load: number;
   bytes: Record<string, number>;
+  commits: CommitFigures | null;
 }
 
 /**
@@ -93,6 +96,24 @@ export function summarize(of: readonly FlowRunJson[]) {
     },
     generatorCpuMsPerPayment: round2(median(of.map((f) => f.generatorCpuMsPerPayment))),
     bytes: of[0]?.bytes ?? {},
+    commits: commitMedians(of.map((f) => f.commits)),
     load: of.map((f) => f.load),
+  };
+}
+
+/** The medians of the runs' commit figures (`null` when a run has none). */
+function commitMedians(all: readonly (CommitFigures | null)[]) {
+  if (all.length === 0 || all.some((c) => c === null)) return null;
+  const of = all as readonly CommitFigures[];
+  const m = (read: (c: CommitFigures) => number | null | undefined) => {
+    const values = of.map(read).filter((v): v is number => typeof v === 'number');
+    return values.length === of.length ? round2(median(values)) : null;
+  };
+  return {
+    opsPerGroup: m((c) => c.opsPerGroup),
+    groupsPerPayment: m((c) => c.groupsPerPayment),
+    queueWaitMsPerOp: m((c) => c.queueWaitMsPerOp),
+    storeMsPerPayment: m((c) => c.storeMsPerPayment),
+    syncMsPerCommit: m((c) => c.storeMsPerCommit?.sync),
   };
 }

@@ -35,7 +35,8 @@
 // PostgreSQL cluster, and of the load generator, the 1-minute load average, what the store holds
 // afterwards (settlements, handed-over proofs left), and the bytes of each hop (hand-over body,
 // /verify and /settle bodies, and the PAYMENT-SIGNATURE header the merchant would receive, built
-// as the stock x402Client builds it). Then, per store, the routes alone: the hand-over route
+// as the stock x402Client builds it), and the run's durable commits from the service's metrics
+// (groups per payment, ops per group, queue wait, the store's lock / work / sync per commit). Then, per store, the routes alone: the hand-over route
 // saturated (every payment handed over once, BENCH_IN_FLIGHT at a time), /verify of the compact
 // payments it made, saturated (autocannon, BENCH_IN_FLIGHT keep-alive connections) and at a fixed
 // rate (open loop, BENCH_VERIFY_RATE, 1000 req/s), and the raw two-core verify throughput of the
@@ -61,6 +62,7 @@ import { openStore } from '../src/ledger/index.js';
 import { HANDOVER_FRAME_MEDIA_TYPE, type ProofTransport } from '../src/scheme/index.js';
 import { startTestPostgres, type TestPostgres } from '../testkit/postgres.js';
 import { benchFixtures } from './http-fixtures.js';
+import { type CommitFigures, commitFigures, scrapeCommits } from './commit-figures.js';
 import { JSON_HEADERS, loadAverage, paced, type RunResult, saturated } from './load-generators.js';
 import {
   compactPayload,
@@ -221,6 +223,8 @@ interface FlowRun extends WithDatabaseCpu<FlowResult> {
   readonly bytes: Record<string, number>;
   readonly settlements: number;
   readonly proofsKept: number;
+  /** The durable writes of the measured run (`commit-figures.ts`), `null` when not exported. */
+  readonly commits: CommitFigures | null;
 }
 
 interface RouteRuns {
@@ -282,6 +286,7 @@ async function flowRun(
   ];
   log(`${store}: ${flow.id} (${steps.map((s) => s.name).join(', ')}), ${IN_FLIGHT} in flight`);
   await warmUp(steps, service);
+  const commitsBefore = await scrapeCommits(service.metricsUrl);
   const result = await withDatabaseCpu(
     pg,
     () =>
@@ -295,6 +300,11 @@ async function flowRun(
       }),
     (r) => r.completed,
   );
+  const commits = commitFigures(
+    commitsBefore,
+    await scrapeCommits(service.metricsUrl),
+    result.completed,
+  );
   await stopService(service);
   const after = await afterRun(dataDir, databaseUrl);
   const facilitatorBytes = mean(bodies.map((b) => b.length));
@@ -302,6 +312,7 @@ async function flowRun(
     ...result,
     store,
     flow,
+    commits,
     calls: steps.map((s) => s.name),
     bytes: {
       ...(flow.transport === 'reference'
@@ -466,6 +477,19 @@ const markdown = [
     (r) =>
       `- ${r.store}, ${flowName(r.flow)}: ${statuses(r)}; ${r.settlements} settlements, ${r.proofsKept} proofs kept`,
   ),
+  '',
+  "### Durable commits of each run (the service's metrics, `priv_stark_commit_*`)",
+  '',
+  '| store | transport, flow | groups per payment | ops per group | queue wait ms/op | apply ms/group | store lock / work / sync ms per commit | store ms per payment | queue max (since start) |',
+  '|---|---|---:|---:|---:|---:|---|---:|---:|',
+  ...flows.map((r) => {
+    const c = r.commits;
+    if (c === null) return `| ${r.store} | ${flowName(r.flow)} | – | – | – | – | – | – | – |`;
+    const phases = c.storeMsPerCommit
+      ? `${c.storeMsPerCommit.lock} / ${c.storeMsPerCommit.work} / ${c.storeMsPerCommit.sync}`
+      : "– (another process's writer)";
+    return `| ${r.store} | ${flowName(r.flow)} | ${c.groupsPerPayment} | ${c.opsPerGroup} | ${c.queueWaitMsPerOp} | ${c.applyMsPerGroup} | ${phases} | ${c.storeMsPerPayment ?? '–'} | ${c.queueMax} |`;
+  }),
   '',
   '### Bytes per payment on each hop',
   '',

@@ -9,6 +9,10 @@
 //                  `application/octet-stream`, scheme/handover-frame.ts), on the compact flow
 //                  (POST /proofs → POST /verify → POST /settle)
 //
+// And the bounds of two levers, measured instead of built: the proof copied to the verification and
+// writer threads against moved (zero copy, bench/copy-bound.ts), and one hand-over body read on the
+// event loop, JSON against frame (what parsing off the event loop could save, bench/parse-bound.ts).
+//
 // Method: bench/flow-runs.ts (one flow.bench run in a process of its own per measurement: a fresh
 // SQLite service, 32 in flight, a 500 ms checkpoint interval, each payment settled once).
 // BENCH_ROUNDS (3), BENCH_NOTES (3300; proved on first use and cached), BENCH_WORKERS (1),
@@ -18,6 +22,8 @@
 
 import { availableParallelism } from 'node:os';
 
+import { copyBound } from './copy-bound.js';
+import { parseBound } from './parse-bound.js';
 import { type FlowRunJson, flowBenchRun, round2, summarize } from './flow-runs.js';
 import { loadAverage } from './load-generators.js';
 import { environment, writeResults } from './report.js';
@@ -78,6 +84,13 @@ const results = LEVERS.map((lever) => {
     },
   };
 });
+// The zero-copy lever's bound, measured rather than built: a buffer the size of the hand-over
+// (the proof and its fields) copied to a thread against moved (`copy-bound.ts`).
+const copiedBytes = Math.round(results[0]?.after.bytes['POST /proofs'] ?? 82_000);
+log(`copy bound: ${copiedBytes} bytes to a thread, copied against moved`);
+const copy = await copyBound(copiedBytes);
+log('parse bound: one hand-over body read on the event loop, JSON against frame');
+const parse = parseBound(Math.max(1, copiedBytes - 700));
 const loadAfter = loadAverage();
 
 const json = {
@@ -88,6 +101,8 @@ const json = {
   inFlight: 32,
   checkpointIntervalMs: 500,
   levers: results,
+  copyBound: copy,
+  parseBound: parse,
 };
 
 const bytesOf = (bytes: Record<string, number>) =>
@@ -99,12 +114,12 @@ const markdown = [
   '',
   `SQLite, ${Number(NOTES) - 256} measured payments per run (after 256 warm-up), 32 in flight, checkpoint interval 500 ms, ${WORKERS} service process(es), the load generator in a process of its own on the same machine (${availableParallelism()} cores, ${environment().cpu}); median of ${ROUNDS} interleaved rounds per side. Load average (1 min) before: ${loadBefore}, after: ${loadAfter}.`,
   '',
-  '| lever | side | payments/s (median) | rounds | service CPU ms/payment | rounds | main | verify | other (writer ≤) | bytes per payment per hop | load avg |',
-  '|---|---|---:|---|---:|---|---:|---:|---|---|---|',
+  '| lever | side | payments/s (median) | rounds | service CPU ms/payment | rounds | main | verify | other (writer ≤) | ops per commit | store ms/payment | bytes per payment per hop | load avg |',
+  '|---|---|---:|---|---:|---|---:|---:|---|---:|---:|---|---|',
   ...results.flatMap((r) =>
     [r.before, r.after].map(
       (s) =>
-        `| ${r.id} | ${s.name} | **${s.paymentsPerSec}** | ${s.rounds.join(', ')} | **${s.serverCpuMsPerPayment}** | ${s.serverCpuRounds.join(', ')} | ${s.cpuByRole.main} | ${s.cpuByRole.verify} | ${s.cpuByRole.other} (${s.cpuByRole.writer}) | ${bytesOf(s.bytes)} | ${s.load.join(', ')} |`,
+        `| ${r.id} | ${s.name} | **${s.paymentsPerSec}** | ${s.rounds.join(', ')} | **${s.serverCpuMsPerPayment}** | ${s.serverCpuRounds.join(', ')} | ${s.cpuByRole.main} | ${s.cpuByRole.verify} | ${s.cpuByRole.other} (${s.cpuByRole.writer}) | ${s.commits?.opsPerGroup ?? '–'} | ${s.commits?.storeMsPerPayment ?? '–'} | ${bytesOf(s.bytes)} | ${s.load.join(', ')} |`,
     ),
   ),
   '',
@@ -112,6 +127,8 @@ const markdown = [
     (r) =>
       `- ${r.id} (${r.what}, flow ${r.flow}): payments/s ${r.change.paymentsPerSec >= 0 ? '+' : ''}${Math.round(r.change.paymentsPerSec * 100)} %, service CPU ${r.change.serverCpuMsPerPayment >= 0 ? '+' : ''}${r.change.serverCpuMsPerPayment} ms per payment.`,
   ),
+  `- reading one hand-over body on the event loop (a ${parse.proofBytes.toLocaleString('en')}-byte proof): JSON parsed and its base64 decoded ${parse.jsonHandOverUs} µs, the frame decoded ${parse.frameHandOverUs} µs; a compact /settle body (${parse.settleBodyBytes.toLocaleString('en')} bytes) parsed ${parse.settleBodyUs} µs — parsing off the event loop (not built) could save at most what is left, less a message to a thread (the copy bound below).`,
+  `- zero-copy hand-off to the verification and writer threads (bound, not built): a ${copy.bytes.toLocaleString('en')}-byte buffer sent to a thread costs the sender ${copy.copy.cpuUs} µs of CPU (${copy.copy.processCpuUs} µs over all threads) copied, ${copy.transfer.cpuUs} µs (${copy.transfer.processCpuUs} µs) moved; a compact payment's proof is copied twice (to a verification thread, to the writer thread), so moving both would save at most ${round2((2 * (copy.copy.processCpuUs - copy.transfer.processCpuUs)) / 1000)} ms of service CPU per payment.`,
   '- CPU roles as in the scale bench: main = the event loop(s); verify = the niced verification threads; other = the SQLite writer thread (the busiest, "writer ≤"), V8 and libuv helpers.',
 ].join('\n');
 await writeResults('levers', json, markdown);

@@ -99,6 +99,8 @@ export interface ServiceProcess {
   readonly poolNodeUrl: string | null;
   /** Its log (stdout), removed by {@link stopService}. */
   readonly logFile: string;
+  /** Its metrics listener (`METRICS_PORT`), scraped for the commit figures (`commit-figures.ts`). */
+  readonly metricsUrl: string;
 }
 
 /** Whether `url` answers 200 now. */
@@ -149,6 +151,7 @@ async function startOnce(options: Parameters<typeof startService>[0]): Promise<S
   const nodeFlags = (process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
   const port = await freePort();
   const poolPort = options.poolNode ? await freePort() : null;
+  const metricsPort = await freePort();
   const args = [...nodeFlags, MAIN, 'start', '--port', String(port), '--data-dir', options.dataDir];
   if (poolPort !== null) args.push('--pool-port', String(poolPort));
   else args.push('--no-pool-node');
@@ -171,6 +174,8 @@ async function startOnce(options: Parameters<typeof startService>[0]): Promise<S
       // the builds they are compared with did; EPOCH_MS set in the environment measures a grid.
       EPOCH_MS: process.env.EPOCH_MS ?? '1',
       ANCHOR_DELAY_MS: process.env.ANCHOR_DELAY_MS ?? '0',
+      // As a deployment runs it: the metrics listener on (its counters cost every request a little).
+      METRICS_PORT: String(metricsPort),
       ...options.env,
     },
   });
@@ -201,7 +206,14 @@ async function startOnce(options: Parameters<typeof startService>[0]): Promise<S
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { child, pid: child.pid!, url, poolNodeUrl, logFile };
+  return {
+    child,
+    pid: child.pid!,
+    url,
+    poolNodeUrl,
+    logFile,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+  };
 }
 
 /** SIGTERM, then waits for the exit (the service shuts down gracefully). */

@@ -10,7 +10,8 @@ import { createServer, type Server } from 'node:http';
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-import type { StoreState } from '../ledger/index.js';
+import type { CommitStatsSnapshot, StoreState } from '../ledger/index.js';
+import { registerCommitGauges } from './commit-metrics.js';
 import type { ChainHealth } from './chain-health.js';
 import { registerChainGauges } from './chain-metrics.js';
 
@@ -19,6 +20,8 @@ export interface PoolGaugeSource {
   state(): Promise<StoreState>;
   /** Handed-over proofs stored (compact payments). */
   proofCount?(): Promise<number>;
+  /** Where the durable writes spend their time (`Ledger.commitStats`). */
+  commitStats?(): CommitStatsSnapshot;
 }
 
 /** Where the verification queue gauges come from (the verification threads). */
@@ -122,6 +125,8 @@ export class FacilitatorMetrics {
         },
       });
     }
+    const commitStats = options.pool.commitStats?.bind(options.pool);
+    if (commitStats) registerCommitGauges(registers, commitStats);
     const verdicts = options.verdicts;
     if (verdicts)
       new Gauge({

@@ -7,6 +7,7 @@
 
 import { hasExpired } from '../scheme/index.js';
 import { activeContext, inContext, type TraceContext } from '../tracing/spans.js';
+import { CommitStats } from './commit-stats.js';
 import type { PoolStore, StoreOp, StoreOpResult } from './store.js';
 
 /** What a submitted op resolves to: the store's verdict, or expiry by the pool's clock at commit time. */
@@ -20,6 +21,8 @@ interface Pending {
   readonly expiry: number | undefined;
   /** The submitter's trace context: its group's store call is traced under the first op's. */
   readonly context: TraceContext;
+  /** `performance.now()` at submit. */
+  readonly submittedAt: number;
   readonly resolve: (result: CommitResult) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -28,6 +31,8 @@ interface Pending {
 export class GroupCommitter {
   private queue: Pending[] = [];
   private running: Promise<void> | null = null;
+  /** Group sizes, queue waits and apply times since start (`commit-stats.ts`). */
+  readonly stats = new CommitStats();
 
   /**
    * @param store where groups are applied
@@ -43,7 +48,15 @@ export class GroupCommitter {
   /** Queues an op; resolves once its group is durable, rejects with the store's error if that group failed. */
   submit(op: StoreOp, expiry?: number): Promise<CommitResult> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ op, expiry, context: activeContext(), resolve, reject });
+      this.queue.push({
+        op,
+        expiry,
+        context: activeContext(),
+        submittedAt: performance.now(),
+        resolve,
+        reject,
+      });
+      this.stats.queued(this.queue.length);
       this.running ??= this.drain();
     });
   }
@@ -60,6 +73,7 @@ export class GroupCommitter {
         // while the previous group was committing) submits first, and joins this group.
         await new Promise((resolve) => setImmediate(resolve));
         const group = this.queue.splice(0, this.maxGroup);
+        this.stats.queued(this.queue.length);
         const now = this.clock();
         const live: Pending[] = [];
         for (const pending of group) {
@@ -70,6 +84,9 @@ export class GroupCommitter {
           }
         }
         if (live.length === 0) continue;
+        const started = performance.now();
+        let queueWaitMs = 0;
+        for (const pending of live) queueWaitMs += started - pending.submittedAt;
         try {
           // Under the first op's context: the drain loop itself runs in whichever request started
           // it, which may have finished long ago.
@@ -79,6 +96,7 @@ export class GroupCommitter {
               now,
             ),
           );
+          this.stats.group(live.length, queueWaitMs, performance.now() - started);
           live.forEach((pending, i) => {
             const result = results[i];
             if (result) pending.resolve(result);

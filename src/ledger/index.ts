@@ -5,6 +5,12 @@
  * ledger.
  */
 
+export {
+  type CommitStatsSnapshot,
+  type CommitTiming,
+  type CommitTimingTotals,
+  GROUP_SIZE_BUCKETS,
+} from './commit-stats.js';
 export { type CommitResult, GroupCommitter } from './committer.js';
 export type { LedgerCore } from './context.js';
 export type { DepositAccepted, DepositInput, DepositResult } from './deposit.js';

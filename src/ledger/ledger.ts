@@ -20,6 +20,7 @@ import {
   SCHEME,
 } from '../scheme/index.js';
 import { CheckpointTimer } from './checkpoint-timer.js';
+import type { CommitStatsSnapshot } from './commit-stats.js';
 import { GroupCommitter } from './committer.js';
 import { anchorRefusal, isCheckpoint, type LedgerCore, verifySpendProof } from './context.js';
 import { type DepositInput, type DepositResult, deposit } from './deposit.js';
@@ -252,6 +253,14 @@ export class Ledger {
   /** The head the public log shows: the latest checkpoint's (`PoolStore.publishedState`). */
   publishedState(): Promise<StoreState> {
     return this.store.publishedState();
+  }
+
+  /**
+   * Where the durable writes spend their time (`commit-stats.ts`): this process's group sizes,
+   * queue waits and apply times, and the store's commits by phase where it measures them.
+   */
+  commitStats(): CommitStatsSnapshot {
+    return this.committer.stats.snapshot(this.store.commitTiming?.() ?? null);
   }
 
   /** Handed-over proofs stored now. */

@@ -13,6 +13,7 @@
 import pg from 'pg';
 
 import type { DigestHex, Frontier } from '../core/index.js';
+import { CommitTimingSums, type CommitTimingTotals } from './commit-stats.js';
 import { unavailable } from './errors.js';
 import { planGroup } from './group-plan.js';
 import { SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
@@ -154,6 +155,8 @@ class PostgresStore implements PoolStore {
   >();
 
   private readonly emptyRoot: DigestHex;
+  /** The commits of `apply` by phase (`commit-stats.ts`). */
+  private readonly timing = new CommitTimingSums();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -208,9 +211,14 @@ class PostgresStore implements PoolStore {
           await writeGroup(client, plan, plan.head);
           return plan.results;
         },
-        { lockHead: true },
+        { lockHead: true, timing: (timing) => this.timing.add(timing) },
       ),
     );
+  }
+
+  /** The commits' time by phase since open (`PoolStore.commitTiming`). */
+  commitTiming(): CommitTimingTotals {
+    return this.timing.snapshot();
   }
 
   checkpoint(now: number, minGapMs: number, epochMs = 1): Promise<Checkpoint | null> {

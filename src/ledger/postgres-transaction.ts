@@ -4,6 +4,7 @@
  * serialised across processes by an advisory lock.
  */
 
+import type { CommitTiming } from './commit-stats.js';
 import type pg from 'pg';
 
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
@@ -17,12 +18,14 @@ const MIGRATION_LOCK_KEY = 0x70737461726b; // "pstark"
 /**
  * Runs `body` in a transaction on a connection of `pool`. With `lockHead`, the transaction starts by
  * locking the head row — `BEGIN` and the `FOR UPDATE` go in one round trip — and `body` gets the row.
+ * With `timing`, a committed transaction reports where its time went.
  */
 export async function transaction<T>(
   pool: pg.Pool,
   body: (client: pg.PoolClient, head: Head | null) => Promise<T>,
-  options: { lockHead?: boolean } = {},
+  options: { lockHead?: boolean; timing?: (timing: CommitTiming) => void } = {},
 ): Promise<T> {
+  const begun = performance.now();
   const client = await pool.connect();
   // A checked-out client whose connection dies emits 'error'; the failing query reports it too.
   let broken: Error | null = null;
@@ -43,8 +46,16 @@ export async function transaction<T>(
     } else {
       await client.query('BEGIN');
     }
+    const locked = performance.now();
     const out = await body(client, head);
+    const worked = performance.now();
     await client.query('COMMIT');
+    // The lock wait includes waiting for a pooled connection.
+    options.timing?.({
+      lockMs: locked - begun,
+      workMs: worked - locked,
+      syncMs: performance.now() - worked,
+    });
     client.removeListener('error', onError);
     client.release();
     return out;

@@ -34,7 +34,13 @@ import {
   publishingCheckpointOf,
   type SqliteStatements,
 } from './sqlite-statements.js';
-import type { SqliteWriteChannel, WriterData, WriterJob } from './sqlite-writer-messages.js';
+import { CommitTimingSums, type CommitTimingTotals } from './commit-stats.js';
+import type {
+  SqliteWriteChannel,
+  TimedApply,
+  WriterData,
+  WriterJob,
+} from './sqlite-writer-messages.js';
 import type {
   ArchivedProof,
   ArchivePrune,
@@ -218,12 +224,16 @@ function migrate(
   run.immediate();
 }
 
-class SqliteStore implements PoolStore {
+export class SqliteStore implements PoolStore {
   readonly kind = 'sqlite' as const;
   readonly schemaVersion = SCHEMA_VERSION;
   private closed = false;
   private readonly sql: SqliteStatements;
   private readonly applyTx;
+  /** When the current apply got the lock and finished its work (`performance.now()`). */
+  private readonly applyMarks = { locked: 0, worked: 0 };
+  /** This connection's commits by phase, or the writer thread's as it reports them. */
+  private readonly timing = new CommitTimingSums();
   private readonly checkpointTx;
   private readonly pruneTx;
   private readonly archive: SqliteProofArchive;
@@ -250,9 +260,12 @@ class SqliteStore implements PoolStore {
       this.archive.prune(before, pageSize),
     );
     this.emptyRoot = tree.emptyFrontier().root as DigestHex;
-    this.applyTx = db.transaction((ops: readonly StoreOp[], now: number) =>
-      this.applyLocked(ops, now),
-    );
+    this.applyTx = db.transaction((ops: readonly StoreOp[], now: number) => {
+      this.applyMarks.locked = performance.now();
+      const results = this.applyLocked(ops, now);
+      this.applyMarks.worked = performance.now();
+      return results;
+    });
     this.checkpointTx = db.transaction((now: number, minGapMs: number, epochMs: number) =>
       this.checkpointLocked(now, minGapMs, epochMs),
     );
@@ -415,11 +428,35 @@ class SqliteStore implements PoolStore {
     }
   }
 
-  apply(ops: readonly StoreOp[], now: number): Promise<StoreOpResult[]> {
-    if (ops.length === 0) return Promise.resolve([]);
-    if (this.closed) return Promise.reject(new PoolUnavailableError('the pool store is closed'));
-    if (this.writer) return this.writer.call('apply', [ops, now]);
-    return this.run('apply', () => this.applyTx.immediate(ops, now));
+  async apply(ops: readonly StoreOp[], now: number): Promise<StoreOpResult[]> {
+    if (ops.length === 0) return [];
+    if (this.closed) throw new PoolUnavailableError('the pool store is closed');
+    // Another process's writer (`--workers`) answers the results alone; this store's own thread
+    // answers them with the commit's timing.
+    if (this.writer && !(this.writer instanceof WriterThread))
+      return this.writer.call('apply', [ops, now]);
+    const { results, timing } = this.writer
+      ? await this.writer.call<TimedApply>('applyTimed', [ops, now])
+      : await this.run('apply', () => this.applyTimed(ops, now));
+    this.timing.add(timing);
+    return results;
+  }
+
+  /** `apply` on this connection, and where its commit spent its time (`commit-stats.ts`). */
+  applyTimed(ops: readonly StoreOp[], now: number): TimedApply {
+    const begun = performance.now();
+    const results = this.applyTx.immediate(ops, now);
+    const committed = performance.now();
+    const { locked, worked } = this.applyMarks;
+    return {
+      results,
+      timing: { lockMs: locked - begun, workMs: worked - locked, syncMs: committed - worked },
+    };
+  }
+
+  /** The commits' time by phase since open (`PoolStore.commitTiming`). */
+  commitTiming(): CommitTimingTotals {
+    return this.timing.snapshot();
   }
 
   checkpoint(now: number, minGapMs: number, epochMs = 1): Promise<Checkpoint | null> {

@@ -5,6 +5,8 @@
  */
 
 import type { Backend } from '../core/index.js';
+import type { CommitTiming } from './commit-stats.js';
+import type { StoreOpResult } from './store.js';
 
 /** What the main thread passes when it starts the writer. */
 export interface WriterData {
@@ -28,10 +30,17 @@ export interface SqliteWriteChannel {
 export interface WriterJob {
   readonly method:
     | 'apply'
+    | 'applyTimed'
     | 'checkpoint'
     | 'pruneProofs'
     | 'pruneArchive'
     | 'recordLogDigests'
     | 'close';
   readonly args: readonly unknown[];
+}
+
+/** What the writer thread answers an `applyTimed`: the results, and its commit's timing. */
+export interface TimedApply {
+  readonly results: StoreOpResult[];
+  readonly timing: CommitTiming;
 }

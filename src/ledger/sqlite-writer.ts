@@ -11,7 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 import { loadBackend, loadCore } from '../core/index.js';
 import { serveJobs } from '../core/worker-threads.js';
-import { openSqliteStore } from './sqlite-store.js';
+import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
 import type { WriterData, WriterJob } from './sqlite-writer-messages.js';
 import type { PoolStore } from './store.js';
 
@@ -43,6 +43,11 @@ serveJobs<WriterJob>(async ({ method, args }) => {
     throw new Error('the pool store failed during open', { cause: failure });
   }
   switch (method) {
+    case 'applyTimed':
+      return (store as SqliteStore).applyTimed(
+        args[0] as Parameters<PoolStore['apply']>[0],
+        args[1] as number,
+      );
     case 'apply':
       return store.apply(args[0] as Parameters<PoolStore['apply']>[0], args[1] as number);
     case 'checkpoint':

@@ -11,6 +11,7 @@
  * settlements.
  */
 
+import type { CommitTimingTotals } from './commit-stats.js';
 import type { DigestHex, Frontier, ProofReference } from '../core/index.js';
 import type { CheckpointCoverage, LogDigestRecord } from './log-digests.js';
 
@@ -389,6 +390,11 @@ export interface PoolStore {
    * @param now unix milliseconds recorded as the events' time
    */
   apply(ops: readonly StoreOp[], now: number): Promise<StoreOpResult[]>;
+  /**
+   * Where this store's `apply` commits spent their time since open, by phase (lock wait, the
+   * group's work, the commit and its fsync; `commit-stats.ts`) — for stores that measure it.
+   */
+  commitTiming?(): CommitTimingTotals;
   /**
    * Publishes the current root as a checkpoint if the tree changed since the latest one and that
    * one is at least `minGapMs` old — under the store's lock, so any number of processes sharing
