@@ -100,11 +100,11 @@ const markdown = [
   '',
   `SQLite, ${Number(NOTES) - 256} measured payments per run (after 256 warm-up), 32 in flight, checkpoint interval 500 ms, the load generator in a process of its own on the same machine (${CORES} cores, ${environment().cpu}); median of ${ROUNDS} interleaved rounds. Load average (1 min) before: ${loadBefore}, after: ${loadAfter}.`,
   '',
-  '| flow | workers | payments/s (median) | rounds | service CPU ms/payment | main | primary | verify | other (writer ≤) | generator CPU ms/payment | load avg |',
-  '|---|---:|---:|---|---:|---:|---:|---:|---|---:|---|',
+  '| flow | workers | payments/s (median) | rounds | service CPU ms/payment | main | primary | verify | other (writer ≤) | ops per commit | queue wait ms/op | store ms/payment (sync ms/commit) | generator CPU ms/payment | load avg |',
+  '|---|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---|---:|---|',
   ...rows.map(
     (r) =>
-      `| ${flowName(r.flow)} | ${r.workers} | **${r.paymentsPerSec}** | ${r.rounds.join(', ')} | ${r.serverCpuMsPerPayment} | ${r.cpuByRole.main} | ${r.cpuByRole.primary} | ${r.cpuByRole.verify} | ${r.cpuByRole.other} (${r.cpuByRole.writer}) | ${r.generatorCpuMsPerPayment} | ${r.load.join(', ')} |`,
+      `| ${flowName(r.flow)} | ${r.workers} | **${r.paymentsPerSec}** | ${r.rounds.join(', ')} | ${r.serverCpuMsPerPayment} | ${r.cpuByRole.main} | ${r.cpuByRole.primary} | ${r.cpuByRole.verify} | ${r.cpuByRole.other} (${r.cpuByRole.writer}) | ${r.commits?.opsPerGroup ?? '–'} | ${r.commits?.queueWaitMsPerOp ?? '–'} | ${r.commits?.storeMsPerPayment == null ? "– (the primary's writer)" : `${r.commits.storeMsPerPayment} (${r.commits.syncMsPerCommit})`} | ${r.generatorCpuMsPerPayment} | ${r.load.join(', ')} |`,
   ),
   '',
   efficiencyReported
@@ -116,6 +116,7 @@ const markdown = [
     .filter((r) => r.workers === Math.max(...COUNTS))
     .map((r) => `${r.paymentsPerSec >= 900 ? 'met' : 'MISSED'}: ${flowName(r.flow)} ≥ 900/s`)
     .join('\n- ')}`,
+  "- Commits (the service's metrics around each run): ops per commit, an op's wait for its group, and the store's time per payment with the fsync'd commit's share per commit; with workers the primary's writer commits and the workers report only their side.",
   "- CPU roles: main = the workers' event loops (or the one process's); primary = the primary process's main thread (IPC: its workers' writes and rate-limit counts); verify = the niced verification threads; other = the SQLite writer thread (the busiest, \"writer ≤\"), V8 and libuv helpers. All the service's processes are counted.",
 ].join('\n');
 await writeResults('scale', json, markdown);
