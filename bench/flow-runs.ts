@@ -114,6 +114,8 @@ function commitMedians(all: readonly (CommitFigures | null)[]) {
     groupsPerPayment: m((c) => c.groupsPerPayment),
     queueWaitMsPerOp: m((c) => c.queueWaitMsPerOp),
     storeMsPerPayment: m((c) => c.storeMsPerPayment),
+    lockMsPerCommit: m((c) => c.storeMsPerCommit?.lock),
+    workMsPerCommit: m((c) => c.storeMsPerCommit?.work),
     syncMsPerCommit: m((c) => c.storeMsPerCommit?.sync),
   };
 }
