@@ -131,7 +131,7 @@ export class FacilitatorMetrics {
     if (verdicts)
       new Gauge({
         name: 'priv_stark_verify_verdicts',
-        help: 'Spend proof checks since start: a kept valid verdict reused, or a verification run',
+        help: "Inline payments' spend proof checks since start: a kept valid verdict reused, or a verification run (hand-overs are verified beside the cache)",
         labelNames: ['outcome'],
         registers,
         collect() {

@@ -55,6 +55,11 @@ export interface LedgerContext {
     proof: Uint8Array,
     pi: SpendPublicInputs,
   ) => Promise<LedgerRejection | null>;
+  /** {@link verifySpend} for a handed-over proof (`LedgerOptions.verifyHandOver`). */
+  readonly verifyHandOver: (
+    proof: Uint8Array,
+    pi: SpendPublicInputs,
+  ) => Promise<LedgerRejection | null>;
   /** A transition proof's verdict, as the core gives it. */
   readonly verifyTransition: (
     proof: Uint8Array,

@@ -68,7 +68,7 @@ export async function handOver(
   const anchor = await anchorRefusal(context, pi.root, checked.payment.expiry - now);
   if (anchor !== null) return reject(anchor);
   if (await context.spent(pi.nullifier)) return reject('nullifier_already_spent');
-  const verdict = await context.verifySpend(proof, pi);
+  const verdict = await context.verifyHandOver(proof, pi);
   if (verdict !== null) return verdict;
   const { reference, parameterSet } = context.core.proofReference(proof, pi);
   // The cap is rounded up to ten minutes: a stored row tells no finer time of its hand-over.

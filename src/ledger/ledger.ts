@@ -80,6 +80,13 @@ export interface LedgerOptions {
   readonly clock?: () => number;
   /** Most ops in one group commit (default 512). */
   readonly maxGroup?: number;
+  /**
+   * The verifier of handed-over proofs (default `core.verifySpend`). Their verdict is kept as the
+   * stored proof itself and never asked for again, so a server whose `core.verifySpend` keeps
+   * verdicts for a second look (`VerdictCache`: an inline payment's /verify then /settle) passes
+   * the verifier behind that cache here, and no hand-over pays for a key nobody reads.
+   */
+  readonly verifyHandOver?: LedgerCore['verifySpend'];
   /** Errors of the checkpoint timer (the store was unreachable); the timer keeps running. */
   readonly onTimerError?: (error: unknown) => void;
   /** Handed-over proofs the store may hold at once (default 10000, `PROOF_STORE_MAX`). */
@@ -159,6 +166,9 @@ export class Ledger {
       options.onTimerError ?? (() => undefined),
       this.proofRetentionMs,
     );
+    const handOverCore = options.verifyHandOver
+      ? { ...core, verifySpend: options.verifyHandOver }
+      : core;
     const pool = { scheme: this.scheme, network: this.network, asset: this.asset };
     this.paymentRules = new PaymentRules(core, pool);
     const context = tracedContext<SettleContext>({
@@ -170,6 +180,7 @@ export class Ledger {
       clock,
       commit: (op, expiry) => committer.submit(op, expiry),
       verifySpend: (proof, pi) => verifySpendProof(core, proof, pi),
+      verifyHandOver: (proof, pi) => verifySpendProof(handOverCore, proof, pi),
       verifyTransition: (proof, pi) => core.verifyTransition(proof, pi),
       proofStoreCapacity: options.proofStoreCapacity ?? 10_000,
       acceptedParameterSets: options.acceptedParameterSets,

@@ -75,11 +75,13 @@ export function tracedOperations(operations: SpannedOperations): SpannedOperatio
  * leaf `proof.verify` span each.
  */
 export function tracedContext<C extends LedgerContext>(context: C): C {
-  const { commit, verifySpend, verifyTransition } = context;
+  const { commit, verifySpend, verifyHandOver, verifyTransition } = context;
   return {
     ...context,
     commit: (op, expiry) => inSpan('ledger.commit', () => commit(op, expiry), REFUSALS),
     verifySpend: (proof, pi) => inSpan('proof.verify', () => verifySpend(proof, pi), SPEND_VERDICT),
+    verifyHandOver: (proof, pi) =>
+      inSpan('proof.verify', () => verifyHandOver(proof, pi), SPEND_VERDICT),
     verifyTransition: (proof, pi) =>
       inSpan('proof.verify', () => verifyTransition(proof, pi), TRANSITION_VERDICT),
   };

@@ -308,12 +308,16 @@ export async function startService(
     // An inline payment's proof is checked at /verify and again at /settle: the second time from
     // the kept valid verdict of exactly those bytes and inputs (src/facilitator/verdict-cache.ts).
     const verdicts = new VerdictCache(verify);
+    // A handed-over proof's verdict is its stored row: it goes to the verifier itself, never
+    // through the cache (whose key, a SHA-256 of the proof, would cost it tens of µs for nothing).
+    const verifyHandOver = verify;
     verify = verdicts.verify;
     // One memo of payment context digests for the ledger and the facilitator: a payment's context
     // is hashed once across its hand-over, /verify and /settle (about 60 µs each time otherwise).
     const contexts = new ContextDigests((payment) => core.contextDigest(payment));
     const ledger = new Ledger({
       core: { ...core, verifySpend: verify, contextDigest: (payment) => contexts.of(payment) },
+      verifyHandOver,
       store,
       scheme: SCHEME,
       network: network.network,

@@ -9,6 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { loadCore, type PrivStarkCore, type SpendPublicInputs } from '../../src/core/index.js';
 import { VerdictCache, verdictKey } from '../../src/facilitator/index.js';
+import { encodeHandOverFrame, HANDOVER_FRAME_MEDIA_TYPE } from '../../src/scheme/index.js';
+import { handOverBody, handOverFrame } from '../../testkit/bodies.js';
 import { fixtures } from '../../testkit/fixtures.js';
 import { API_KEY, startStack } from '../../testkit/stack.js';
 import { liveSpec, requestOf } from '../http/helpers/requests.js';
@@ -98,7 +100,7 @@ describe('the verdict cache', () => {
 });
 
 describe('the verdict cache in the running service', () => {
-  it('an inline payment posted to /verify then /settle is verified once', async () => {
+  it('an inline payment posted to /verify then /settle is verified once; a hand-over goes beside the cache', async () => {
     const fx = await fixtures(core, liveSpec('http-auth', 2, 1));
     const stack = await startStack(core);
     try {
@@ -116,6 +118,26 @@ describe('the verdict cache in the running service', () => {
       expect(await (await post('verify')).json()).toMatchObject({ isValid: true });
       expect({ hits: verdicts.hits, misses: verdicts.misses }).toEqual({ hits: 0, misses: 1 });
       expect(await (await post('settle')).json()).toMatchObject({ success: true });
+      expect({ hits: verdicts.hits, misses: verdicts.misses }).toEqual({ hits: 1, misses: 1 });
+      // A handed-over proof is verified beside the cache: its verdict is the stored row, never
+      // asked for again, so the cache neither keys nor keeps it.
+      const handOver = await fetch(`${stack.poolUrl}/proofs`, {
+        method: 'POST',
+        headers: { 'content-type': HANDOVER_FRAME_MEDIA_TYPE },
+        body: handOverFrame(fx.payments[1]!) as Uint8Array<ArrayBuffer>,
+      });
+      expect(handOver.status, await handOver.clone().text()).toBe(201);
+      expect({ hits: verdicts.hits, misses: verdicts.misses }).toEqual({ hits: 1, misses: 1 });
+      // The twin: its flipped copy is still verified, and refused, beside the cache.
+      const { proof: _base64, ...fields } = handOverBody(fx.payments[1]!);
+      const flipped = Uint8Array.from(fx.payments[1]!.proof);
+      flipped[100]! ^= 1;
+      const refused = await fetch(`${stack.poolUrl}/proofs`, {
+        method: 'POST',
+        headers: { 'content-type': HANDOVER_FRAME_MEDIA_TYPE },
+        body: encodeHandOverFrame(fields, flipped) as Uint8Array<ArrayBuffer>,
+      });
+      expect(((await refused.json()) as { error: string }).error).toBe('invalid_priv_stark_proof');
       expect({ hits: verdicts.hits, misses: verdicts.misses }).toEqual({ hits: 1, misses: 1 });
     } finally {
       await stack.close();
