@@ -5,7 +5,7 @@
  * demo code (1.4 s instead of 0.5 s).
  */
 
-import { rerunOnSupportedNode } from './supported-node.js';
+import { rerunOnSupportedNode, stopWithFirstRun } from './supported-node.js';
 
 /** A subcommand: its arguments after the command's name in, an exit code out. */
 type Command = (rest: string[]) => Promise<number>;
@@ -77,6 +77,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 const rest = process.argv.slice(2);
+stopWithFirstRun();
 rerunOnSupportedNode(rest)
   .then((status) => status ?? main(rest))
   .then(

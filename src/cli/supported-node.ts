@@ -46,7 +46,8 @@ async function checkoutNode(): Promise<string | null> {
  * Runs this command again on a supported Node when this one is not and a checkout has one: the
  * second run's exit status, or `null` to run here (a supported Node, a second run already, or
  * none to hand over to). Signals that stop a service are passed on, so Ctrl-C and SIGTERM reach
- * the second run's graceful shutdown.
+ * the second run's graceful shutdown, and a first run killed outright stops the second
+ * ({@link stopWithFirstRun}).
  */
 export async function rerunOnSupportedNode(argv: readonly string[]): Promise<number | null> {
   const range = engines();
@@ -57,8 +58,10 @@ export async function rerunOnSupportedNode(argv: readonly string[]): Promise<num
   process.stderr.write(
     `priv-stark: Node ${process.version} is not a supported line (${range}); running on ${node}\n`,
   );
+  // An IPC channel beside the inherited stdio, only so that the second run learns when this one
+  // is gone — a SIGKILL forwards no signal (`stopWithFirstRun`).
   const child = spawn(node, [...process.execArgv, process.argv[1]!, ...argv], {
-    stdio: 'inherit',
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, [RERUN]: '1' },
   });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
@@ -73,5 +76,21 @@ export async function rerunOnSupportedNode(argv: readonly string[]): Promise<num
       // Killed by a signal: 128 + its number, as a shell reports it.
       resolve(code ?? 128 + (signal ? constants.signals[signal] : 0));
     });
+  });
+}
+
+/**
+ * In the second run: when the first run is gone without a word — killed with SIGKILL, which it
+ * cannot forward — stop as SIGTERM would stop this command (a service shuts down gracefully)
+ * instead of running on, orphaned, with its ports bound. The channel is never used for messages
+ * and does not keep this process alive.
+ */
+export function stopWithFirstRun(): void {
+  const channel = (process as { channel?: { unref(): void } }).channel;
+  if (process.env[RERUN] !== '1' || channel === undefined) return;
+  channel.unref();
+  process.once('disconnect', () => {
+    process.stderr.write('priv-stark: the first run (the older Node) is gone: stopping\n');
+    process.kill(process.pid, 'SIGTERM');
   });
 }

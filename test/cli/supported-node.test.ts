@@ -30,7 +30,11 @@ function machineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 describe.skipIf(!oldNode)(`priv-stark on this machine's Node ${machineVersion}`, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'priv-stark-old-node-'));
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(() => {
+    // A second run left behind by a failing test (its parent killed) is found by its data dir.
+    spawnSync('pkill', ['-f', dataDir]);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('runs itself on the pinned Node 24 and says so; told not to, it stays on the old line', () => {
     buildDist();
@@ -88,5 +92,47 @@ describe.skipIf(!oldNode)(`priv-stark on this machine's Node ${machineVersion}`,
     child.kill('SIGTERM');
     expect(await exited, output).toBe(0);
     expect(output).toContain('SIGTERM: shutting down');
+  });
+
+  it('the first run killed outright (SIGKILL, nothing forwarded): the second stops gracefully, its port freed', async () => {
+    buildDist();
+    const [port, poolPort] = [await freePort(), await freePort()];
+    const child = spawn(
+      MACHINE_NODE,
+      [
+        CLI,
+        'start',
+        '--data-dir',
+        dataDir,
+        '--port',
+        String(port),
+        '--pool-port',
+        String(poolPort),
+      ],
+      { env: machineEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const health = () =>
+      fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(2000) })
+        .then((reply) => reply.ok)
+        .catch(() => false);
+    let up = false;
+    for (let i = 0; i < 120 && !up; i++) {
+      up = await health();
+      if (!up) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(up, output).toBe(true);
+    child.kill('SIGKILL');
+    // The second run outlives a SIGKILLed parent only until it notices: it then shuts down.
+    let down = false;
+    for (let i = 0; i < 60 && !down; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      down = !(await health());
+    }
+    expect(down, output).toBe(true);
+    // The twin of the stop: the service was up, on the pinned line, until the parent went.
+    expect(output).toContain(`Node v${machineVersion} is not a supported line`);
   });
 });
