@@ -28,18 +28,18 @@ export async function scrapeCommits(metricsUrl: string): Promise<CommitCounters 
     const line = text.split('\n').find((l) => l.startsWith(`${series} `));
     return line === undefined ? Number.NaN : Number(line.slice(series.length + 1));
   };
-  const groups = value('priv_stark_commit_groups');
+  const groups = value('priv_stark_commit_groups_total');
   if (Number.isNaN(groups)) return null;
   return {
     groups,
-    ops: value('priv_stark_commit_ops'),
-    queueWaitS: value('priv_stark_commit_queue_wait_seconds'),
-    applyS: value('priv_stark_commit_apply_seconds'),
+    ops: value('priv_stark_commit_ops_total'),
+    queueWaitS: value('priv_stark_commit_queue_wait_seconds_total'),
+    applyS: value('priv_stark_commit_apply_seconds_total'),
     queueMax: value('priv_stark_commit_queue_max'),
-    storeCommits: value('priv_stark_commit_store_commits'),
-    lockS: value('priv_stark_commit_store_seconds{phase="lock"}') || 0,
-    workS: value('priv_stark_commit_store_seconds{phase="work"}') || 0,
-    syncS: value('priv_stark_commit_store_seconds{phase="sync"}') || 0,
+    storeCommits: value('priv_stark_commit_store_commits_total'),
+    lockS: value('priv_stark_commit_store_seconds_total{phase="lock"}') || 0,
+    workS: value('priv_stark_commit_store_seconds_total{phase="work"}') || 0,
+    syncS: value('priv_stark_commit_store_seconds_total{phase="sync"}') || 0,
   };
 }
 

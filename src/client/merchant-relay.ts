@@ -9,17 +9,14 @@
  */
 
 import {
+  type HandOverBody,
   type HandOverFrameRequest,
   type HandOverReply,
   type HandOverRequest,
+  handOverBodies,
   PoolNodeError,
 } from '../pool-node/client.js';
-import {
-  encodeHandOverFrame,
-  encodeProof,
-  HANDOVER_FRAME_MEDIA_TYPE,
-  type PaymentRequirements,
-} from '../scheme/index.js';
+import type { PaymentRequirements } from '../scheme/index.js';
 
 /** The merchant a payment goes to, as far as its transport cares. */
 export interface Merchant {
@@ -79,7 +76,8 @@ export type RelayMiss = 'absent' | 'unclear';
 /**
  * Sends one hand-over to the merchant's relay: the node's answer, or why the wallet goes on. A
  * proof given as bytes goes as a frame (`scheme/handover-frame.ts`); a relay that takes no frames
- * (415, or its own `invalid_payload` from a relay that reads JSON only) gets the JSON body once.
+ * (415, or its own `invalid_payload` from a relay that reads JSON only) gets the JSON body once
+ * (`pool-node/handover-request.ts`).
  * @throws PoolNodeError with the pool node's refusal, forwarded by the relay (a 4xx of its own)
  */
 export async function relayHandOver(
@@ -87,39 +85,24 @@ export async function relayHandOver(
   body: HandOverRequest | HandOverFrameRequest,
   doFetch: typeof fetch = globalThis.fetch,
 ): Promise<HandOverReply | RelayMiss> {
-  if (typeof body.proof === 'string')
-    return missIfUnsupported(await relayOnce(relay, postJson(body), doFetch));
-  const { proof, ...fields } = body;
-  const framed = await relayOnce(
-    relay,
-    {
-      headers: { 'content-type': HANDOVER_FRAME_MEDIA_TYPE },
-      body: encodeHandOverFrame(fields, proof) as Uint8Array<ArrayBuffer>,
-    },
-    doFetch,
-  ).catch((error: unknown) => {
-    if (error instanceof PoolNodeError && error.code === 'invalid_payload') return 'json' as const;
-    throw error;
-  });
-  if (framed !== 'json' && framed !== 'unsupported') return framed;
-  return missIfUnsupported(
-    await relayOnce(relay, postJson({ ...fields, proof: encodeProof(proof) }), doFetch),
-  );
+  const { frame, json } = handOverBodies(body);
+  if (frame !== null) {
+    const framed = await relayOnce(relay, frame, doFetch).catch((error: unknown) => {
+      if (error instanceof PoolNodeError && error.code === 'invalid_payload')
+        return 'unsupported' as const;
+      throw error;
+    });
+    if (framed !== 'unsupported') return framed;
+  }
+  const answer = await relayOnce(relay, json(), doFetch);
+  // A relay that takes no JSON either is no relay for this wallet.
+  return answer === 'unsupported' ? 'absent' : answer;
 }
-
-/** A relay that takes no JSON either (415) is no relay for this wallet. */
-const missIfUnsupported = (answer: HandOverReply | RelayMiss | 'unsupported') =>
-  answer === 'unsupported' ? ('absent' as const) : answer;
-
-const postJson = (body: unknown) => ({
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify(body),
-});
 
 /** One hand-over sent to the relay as `request` says; `unsupported` when it takes no such body. */
 async function relayOnce(
   relay: URL,
-  request: { headers: Record<string, string>; body: string | Uint8Array<ArrayBuffer> },
+  request: HandOverBody,
   doFetch: typeof fetch,
 ): Promise<HandOverReply | RelayMiss | 'unsupported'> {
   let response: Response;

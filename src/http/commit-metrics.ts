@@ -1,21 +1,32 @@
 /**
- * @module The durable writes' gauges, read from the ledger at each scrape (`Ledger.commitStats`,
+ * @module The durable writes' metrics, read from the ledger at each scrape (`Ledger.commitStats`,
  * `ledger/commit-stats.ts`): groups and ops committed, groups by size, the time ops queue before
  * their group, the time a group's apply takes, the queue now and at its longest, and the store's
- * commits by phase (lock wait, work, commit with fsync) where the store measures them. All are
- * totals since start, summed over the workers of `--workers N` (the queue's longest too: a sum of
- * maxima, an upper bound). docs/operations.md says how to read them.
+ * commits by phase (lock wait, work, commit with fsync) where the store measures them. The totals
+ * are counters since start, summed over the workers of `--workers N` (the queue's longest too: a
+ * sum of maxima, an upper bound). docs/operations.md says how to read them.
  */
 
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 
 import type { CommitStatsSnapshot } from '../ledger/index.js';
 
-/** Registers the commit gauges in `registers`, each reading `stats()` when scraped. */
+/** Registers the commit metrics in `registers`, each reading `stats()` when scraped. */
 export function registerCommitGauges(
   registers: Registry[],
   stats: () => CommitStatsSnapshot,
 ): void {
+  // A running total read from the ledger: set as a counter is, by its increase since zero.
+  const total = (name: string, help: string, read: (s: CommitStatsSnapshot) => number) =>
+    new Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        this.reset();
+        this.inc(read(stats()));
+      },
+    });
   const gauge = (name: string, help: string, read: (s: CommitStatsSnapshot) => number) =>
     new Gauge({
       name,
@@ -25,48 +36,50 @@ export function registerCommitGauges(
         this.set(read(stats()));
       },
     });
-  gauge(
-    'priv_stark_commit_groups',
-    'Groups committed since start (one transaction each)',
+  total(
+    'priv_stark_commit_groups_total',
+    'Groups committed (one transaction each)',
     (s) => s.groups,
   );
-  gauge('priv_stark_commit_ops', 'Ops committed in them', (s) => s.ops);
-  gauge(
-    'priv_stark_commit_queue_wait_seconds',
+  total('priv_stark_commit_ops_total', 'Ops committed in them', (s) => s.ops);
+  total(
+    'priv_stark_commit_queue_wait_seconds_total',
     'Summed over ops: from submit to the start of its group',
     (s) => s.queueWaitMs / 1000,
   );
-  gauge(
-    'priv_stark_commit_apply_seconds',
+  total(
+    'priv_stark_commit_apply_seconds_total',
     "Summed over groups: the store's apply end to end (the writer thread's round trip included)",
     (s) => s.applyMs / 1000,
   );
   gauge('priv_stark_commit_queue', 'Ops waiting for a group now', (s) => s.queueLength);
   gauge('priv_stark_commit_queue_max', 'The longest the queue has been', (s) => s.maxQueueLength);
-  new Gauge({
-    name: 'priv_stark_commit_group_size',
+  new Counter({
+    name: 'priv_stark_commit_group_size_total',
     help: 'Groups of at most `le` ops (cumulative, as a histogram’s buckets)',
     labelNames: ['le'],
     registers,
     collect() {
-      for (const bucket of stats().sizeBuckets) this.set({ le: String(bucket.le) }, bucket.count);
+      this.reset();
+      for (const bucket of stats().sizeBuckets) this.inc({ le: String(bucket.le) }, bucket.count);
     },
   });
-  new Gauge({
-    name: 'priv_stark_commit_store_seconds',
+  new Counter({
+    name: 'priv_stark_commit_store_seconds_total',
     help: "The store's commits by phase: lock (waiting for the write lock), work (the group's SQL), sync (the commit and its fsync)",
     labelNames: ['phase'],
     registers,
     collect() {
+      this.reset();
       const store = stats().store;
       if (store === null) return;
-      this.set({ phase: 'lock' }, store.lockMs / 1000);
-      this.set({ phase: 'work' }, store.workMs / 1000);
-      this.set({ phase: 'sync' }, store.syncMs / 1000);
+      this.inc({ phase: 'lock' }, store.lockMs / 1000);
+      this.inc({ phase: 'work' }, store.workMs / 1000);
+      this.inc({ phase: 'sync' }, store.syncMs / 1000);
     },
   });
-  gauge(
-    'priv_stark_commit_store_commits',
+  total(
+    'priv_stark_commit_store_commits_total',
     'Commits the store timed (0 where it does not)',
     (s) => s.store?.commits ?? 0,
   );

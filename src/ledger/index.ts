@@ -38,11 +38,8 @@ export { MIGRATIONS, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 export { noteCommitment, precommitment, recipientNote, settlementId } from './notes.js';
 export { openStore, type StoreConfig, storeConfigFromEnv } from './open.js';
 export { openDepositWatch } from './open-deposit-watch.js';
-export {
-  Ledger,
-  type LedgerHealth,
-  type LedgerOptions,
-} from './ledger.js';
+export { Ledger } from './ledger.js';
+export type { LedgerHealth, LedgerOptions } from './ledger-options.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres-store.js';
 export type { CheckpointCoverage, LogDigestRecord } from './log-digests.js';
 export { ARCHIVE_PAGE_SIZE, DEFAULT_PROOF_RETENTION_MS } from './proof-archive.js';

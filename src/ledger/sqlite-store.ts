@@ -445,7 +445,12 @@ export class SqliteStore implements PoolStore {
   /** `apply` on this connection, and where its commit spent its time (`commit-stats.ts`). */
   applyTimed(ops: readonly StoreOp[], now: number): TimedApply {
     const begun = performance.now();
-    const results = this.applyTx.immediate(ops, now);
+    let results: StoreOpResult[];
+    try {
+      results = this.applyTx.immediate(ops, now);
+    } catch (error) {
+      throw unavailable(error, 'apply');
+    }
     const committed = performance.now();
     const { locked, worked } = this.applyMarks;
     return {

@@ -56,19 +56,26 @@ export function parseJsonWithoutPoisoning(text: string): unknown {
 }
 
 /**
- * Replaces Fastify's `application/json` parser with {@link parseJsonWithoutPoisoning} (same body
- * limits); `refusal` turns a refused body into the listener's own error.
+ * Replaces Fastify's `application/json` parser with {@link parseJsonWithoutPoisoning} (the
+ * listener's body limit, or `bodyLimit` for a scope of its own); `refusal` turns a refused body
+ * into the listener's own error.
  */
 export function registerJsonBodyParser(
   app: FastifyInstance,
   refusal: (error: JsonBodyError) => Error,
+  bodyLimit?: number,
 ): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    try {
-      done(null, parseJsonWithoutPoisoning(body as string));
-    } catch (error) {
-      done(error instanceof JsonBodyError ? refusal(error) : (error as Error), undefined);
-    }
-  });
+  const options = bodyLimit === undefined ? {} : { bodyLimit };
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', ...options },
+    (_request, body, done) => {
+      try {
+        done(null, parseJsonWithoutPoisoning(body as string));
+      } catch (error) {
+        done(error instanceof JsonBodyError ? refusal(error) : (error as Error), undefined);
+      }
+    },
+  );
 }

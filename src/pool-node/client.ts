@@ -28,6 +28,7 @@ export type {
 } from './chain-schemas.js';
 export { PAGE_SIZES } from './public-pages.js';
 export type { Checkpoint, PoolEvent } from '../ledger/store.js';
+export { type HandOverBody, handOverBodies } from './handover-request.js';
 export type { HandOverFrameRequest, HandOverReply, HandOverRequest } from './handover-schema.js';
 export type { PoolNodeState } from './read-schemas.js';
 export type { TransferReceipt, TransferRequest } from './transfer-schema.js';

@@ -44,10 +44,9 @@ export function registerErrorReplies(app: FastifyInstance): void {
           .code(413)
           .send({ error: 'payload_too_large', message: 'the request body is too large' });
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return reply.code(415).send({
-          error: 'unsupported_media_type',
-          message: 'send application/json (or a hand-over frame to /proofs)',
-        });
+        return reply
+          .code(415)
+          .send({ error: 'unsupported_media_type', message: 'send application/json' });
       default:
         break;
     }

@@ -27,12 +27,14 @@ import {
   HANDOVER_FRAME_MEDIA_TYPE,
   type ProofDecoding,
 } from '../scheme/index.js';
+import { registerJsonBodyParser } from '../listener/json-body.js';
 import type { WriteCors } from './cors.js';
 import {
   type HandOverFrameRequest,
   type HandOverRequest,
   handOverSchema,
 } from './handover-schema.js';
+import { jsonBodyRefusal } from './listener-setup.js';
 import { claimedInputs, HandOverFrameRefusal, refuse } from './refusal.js';
 import { type RelayKeys, refuseUnknownRelayer } from './relayed-handovers.js';
 
@@ -58,7 +60,9 @@ function handOverInput(
 
 /**
  * Registers `POST /proofs` in a scope of its own inside the wallets' writes' scope (rate limit and
- * CORS already there): its frame parser (`application/octet-stream`) reaches no other route.
+ * CORS already there). Each media type has its parser and its limit there — the JSON body one
+ * proof in base64 and its fields, a frame one proof's bytes and its header — so a body is never
+ * read past its own type's limit, and the frame parser reaches no other route.
  */
 export async function registerHandOver(
   scope: FastifyInstance,
@@ -71,12 +75,15 @@ export async function registerHandOver(
 ): Promise<void> {
   const { ledger } = options;
   await scope.register(async (proofs) => {
+    registerJsonBodyParser(proofs, jsonBodyRefusal, HANDOVER_BODY_LIMIT_BYTES);
     proofs.addContentTypeParser(
       HANDOVER_FRAME_MEDIA_TYPE,
       { parseAs: 'buffer', bodyLimit: HANDOVER_FRAME_LIMIT_BYTES },
       (_request, body, done) => {
         const frame = decodeHandOverFrame(body as Buffer);
-        if (frame.ok) done(null, { ...frame.fields, proof: frame.proof });
+        // The proof copied out of the body: a view would carry the rest of its buffer (for a
+        // small body, Node's shared pool) wherever the proof is sent.
+        if (frame.ok) done(null, { ...frame.fields, proof: new Uint8Array(frame.proof) });
         else done(new HandOverFrameRefusal(frame.reason), undefined);
       },
     );
@@ -84,12 +91,18 @@ export async function registerHandOver(
       '/proofs',
       {
         schema: handOverSchema,
-        bodyLimit: HANDOVER_BODY_LIMIT_BYTES,
         config: { rateLimit: options.rateLimit },
         onRequest: [
           async (request, reply) => options.cors(request, reply),
           refuseUnknownRelayer(options.relayKeys),
         ],
+        // No body at all (no content type, nothing sent) reaches no parser and no schema.
+        preValidation: async (request, reply) => {
+          if (request.body === undefined || request.body === null)
+            return reply
+              .code(400)
+              .send({ error: 'invalid_request', message: 'the request has no body' });
+        },
       },
       async (request, reply) => {
         const { body } = request;

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOption
 import { LogController } from 'fastify';
 
 import { batchedStdout } from '../listener/batched-stdout.js';
-import { registerJsonBodyParser } from '../listener/json-body.js';
+import { type JsonBodyError, registerJsonBodyParser } from '../listener/json-body.js';
 import { serializeError } from '../listener/serialize-error.js';
 
 /** Where the node logs: `false` for silence, or pino options; default info to stdout. */
@@ -59,17 +59,20 @@ export function listenerOptions(options: {
   };
 }
 
+/** A JSON body the shared parser refused, as the node answers it: 400 `invalid_request`. */
+export function jsonBodyRefusal(error: JsonBodyError): Error {
+  return Object.assign(new Error('the request body is not acceptable JSON', { cause: error }), {
+    statusCode: 400,
+  });
+}
+
 /** JSON bodies only, parsed by the listeners' shared parser, and one log line per reply. */
 export function registerBodiesAndLog(app: FastifyInstance): void {
   // JSON only: Fastify's plain-text parser would turn a text body into a schema error instead of a 415.
   app.removeContentTypeParser('text/plain');
   // The listeners' shared JSON parser (prototype poisoning found by a walk, not a text scan); a
   // refused body is the node's 400 invalid_request.
-  registerJsonBodyParser(app, (error) =>
-    Object.assign(new Error('the request body is not acceptable JSON', { cause: error }), {
-      statusCode: 400,
-    }),
-  );
+  registerJsonBodyParser(app, jsonBodyRefusal);
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {

@@ -6,7 +6,7 @@
  */
 
 import type { DigestHex } from '../core/digest.js';
-import { encodeHandOverFrame, encodeProof, HANDOVER_FRAME_MEDIA_TYPE } from '../scheme/index.js';
+import { handOverBodies } from './handover-request.js';
 import type { HandOverFrameRequest, HandOverReply, HandOverRequest } from './handover-schema.js';
 import {
   PoolNodeConnection,
@@ -100,26 +100,23 @@ export class PoolNodeWalletClient {
    * Hands a proof over before a compact payment (`POST /proofs`): the payment fields the proof is
    * bound to, its public inputs and the proof — as bytes, sent as a frame
    * (`scheme/handover-frame.ts`, a quarter smaller than JSON and nothing for the node to decode from
-   * base64), or in canonical base64, sent as JSON. A node that takes no frames (415) gets the JSON
-   * body instead. Send it over a transport of its own (a client built with its own `fetch`), not
+   * base64), or in canonical base64, sent as JSON. A node that takes no frames (415), or fields too
+   * long for a frame's header, get the JSON body instead (`handover-request.ts`). Send it over a transport of its own (a client built with its own `fetch`), not
    * the one that syncs: the node sees the address it comes from (docs/compact-payments.md, privacy).
    * @returns the reference and when the node drops it (unix seconds)
    * @throws PoolNodeError with the node's reason (`invalid_priv_stark_proof`, `unknown_root`,
    *   `rate_limited`, `proof_store_full`, …)
    */
   async handOver(body: HandOverRequest | HandOverFrameRequest): Promise<HandOverReply> {
-    if (typeof body.proof === 'string') return this.connection.request('/proofs', postJson(body));
-    const { proof, ...fields } = body;
-    try {
-      return await this.connection.request('/proofs', {
-        method: 'POST',
-        headers: { 'content-type': HANDOVER_FRAME_MEDIA_TYPE },
-        body: encodeHandOverFrame(fields, proof) as Uint8Array<ArrayBuffer>,
-      });
-    } catch (error) {
-      if (!(error instanceof PoolNodeError) || error.status !== 415) throw error;
-      return this.connection.request('/proofs', postJson({ ...fields, proof: encodeProof(proof) }));
+    const { frame, json } = handOverBodies(body);
+    if (frame !== null) {
+      try {
+        return await this.connection.request('/proofs', { method: 'POST', ...frame });
+      } catch (error) {
+        if (!(error instanceof PoolNodeError) || error.status !== 415) throw error;
+      }
     }
+    return this.connection.request('/proofs', { method: 'POST', ...json() });
   }
 
   /**

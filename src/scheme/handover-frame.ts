@@ -3,7 +3,7 @@
  * JSON, so neither the wallet's side nor the pool node turns an 82 KB proof into 109 KB of base64
  * and back (docs/compact-payments.md, "The hand-over's wire"). One spelling per hand-over:
  *
- *     magic 00 50 53 48 ("\0PSH") · version 01 · header length (u16, big-endian, 2 … 4096)
+ *     magic 00 50 53 48 ("\0PSH") · version 01 · header length (u16, big-endian, 2 … 8192)
  *     · header: UTF-8 JSON object of the hand-over's fields but `proof` · the proof's bytes (the rest)
  *
  * The magic's leading zero byte is never the first byte of JSON text, so a relay tells a frame from
@@ -12,7 +12,7 @@
  * Node API.
  */
 
-import { MAX_PROOF_BYTES } from './profile.js';
+import { HANDOVER_FIELDS_MAX_BYTES, MAX_PROOF_BYTES } from './profile.js';
 
 /** The media type of a hand-over frame. */
 export const HANDOVER_FRAME_MEDIA_TYPE = 'application/octet-stream';
@@ -24,8 +24,8 @@ const VERSION = 1;
 /** Magic, version and the header's length. */
 const PREFIX_BYTES = MAGIC.length + 1 + 2;
 
-/** Longest header, UTF-8 bytes: every field at its schema's longest fits with room to spare. */
-export const HANDOVER_FRAME_HEADER_MAX_BYTES = 4096;
+/** Longest header, UTF-8 bytes: the fields' room in a JSON body too (`HANDOVER_FIELDS_MAX_BYTES`). */
+export const HANDOVER_FRAME_HEADER_MAX_BYTES = HANDOVER_FIELDS_MAX_BYTES;
 
 /** Longest frame: the prefix, the longest header and the longest proof. */
 export const HANDOVER_FRAME_LIMIT_BYTES =

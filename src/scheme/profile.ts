@@ -99,8 +99,14 @@ export const HANDOVER_GRACE_SECONDS = 60;
 /** Live handed-over proofs one nullifier may have at once (a payment and one retry). */
 export const MAX_LIVE_PROOFS_PER_NULLIFIER = 2;
 
+/**
+ * Room for a hand-over's fields but the proof, in UTF-8 bytes of JSON: every field at its schema's
+ * longest with every character escaped (`\u0001` is 6 bytes) comes to about 5.4 KB.
+ */
+export const HANDOVER_FIELDS_MAX_BYTES = 8192;
+
 /** The hand-over route's body limit: a proof of {@link MAX_PROOF_BYTES} in base64 and its fields. */
-export const HANDOVER_BODY_LIMIT_BYTES = MAX_PROOF_BASE64_CHARS + 4096;
+export const HANDOVER_BODY_LIMIT_BYTES = MAX_PROOF_BASE64_CHARS + HANDOVER_FIELDS_MAX_BYTES;
 
 /**
  * The `resourceId` a transfer through the pool node is bound to (`POST /transfers`): a payment

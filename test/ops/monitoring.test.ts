@@ -109,8 +109,8 @@ describe('the dashboard and alert rules', () => {
     const value = (text: string, series: string) =>
       Number(text.match(new RegExp(`^${series.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm'))?.[1]);
     const before = await read();
-    expect(value(before, 'priv_stark_commit_groups')).toBe(0);
-    expect(value(before, 'priv_stark_commit_store_commits')).toBe(0);
+    expect(value(before, 'priv_stark_commit_groups_total')).toBe(0);
+    expect(value(before, 'priv_stark_commit_store_commits_total')).toBe(0);
     const deposited = await fetch(`${service.poolNodeUrl}/deposit`, {
       method: 'POST',
       headers: {
@@ -121,22 +121,22 @@ describe('the dashboard and alert rules', () => {
     });
     expect(deposited.status, await deposited.text()).toBeLessThan(300);
     const after = await read();
-    expect(value(after, 'priv_stark_commit_groups')).toBe(1);
-    expect(value(after, 'priv_stark_commit_ops')).toBe(1);
-    expect(value(after, 'priv_stark_commit_group_size{le="1"}')).toBe(1);
-    expect(value(after, 'priv_stark_commit_store_commits')).toBe(1);
+    expect(value(after, 'priv_stark_commit_groups_total')).toBe(1);
+    expect(value(after, 'priv_stark_commit_ops_total')).toBe(1);
+    expect(value(after, 'priv_stark_commit_group_size_total{le="1"}')).toBe(1);
+    expect(value(after, 'priv_stark_commit_store_commits_total')).toBe(1);
     expect(value(after, 'priv_stark_commit_queue')).toBe(0);
     for (const phase of ['lock', 'work', 'sync']) {
-      const seconds = value(after, `priv_stark_commit_store_seconds{phase="${phase}"}`);
+      const seconds = value(after, `priv_stark_commit_store_seconds_total{phase="${phase}"}`);
       expect(seconds, phase).toBeGreaterThanOrEqual(0);
       expect(seconds, phase).toBeLessThan(10);
     }
     // A commit with fsync takes time: the phases are measured, not left at zero.
     expect(
-      value(after, 'priv_stark_commit_store_seconds{phase="work"}') +
-        value(after, 'priv_stark_commit_store_seconds{phase="sync"}'),
+      value(after, 'priv_stark_commit_store_seconds_total{phase="work"}') +
+        value(after, 'priv_stark_commit_store_seconds_total{phase="sync"}'),
     ).toBeGreaterThan(0);
-    expect(value(after, 'priv_stark_commit_apply_seconds')).toBeGreaterThan(0);
+    expect(value(after, 'priv_stark_commit_apply_seconds_total')).toBeGreaterThan(0);
   });
 
   it('cover what operators watch: payments by outcome, latency, queue, pool, checkpoint, proof store', () => {
@@ -150,8 +150,8 @@ describe('the dashboard and alert rules', () => {
       'priv_stark_pool_leaves',
       'priv_stark_pool_checkpoint_age_seconds',
       'priv_stark_proof_store_proofs',
-      'priv_stark_commit_groups',
-      'priv_stark_commit_store_seconds',
+      'priv_stark_commit_groups_total',
+      'priv_stark_commit_store_seconds_total',
     ])
       expect(all).toContain(name);
     for (const alert of [

@@ -18,7 +18,11 @@ import {
 import { HandOverBodySchema } from '../../src/pool-node/handover-schema.js';
 import { TransferBodySchema } from '../../src/pool-node/transfer-schema.js';
 import { TransitionBodySchema } from '../../src/pool-node/transition-schema.js';
-import { encodeHandOverFrame, HANDOVER_FRAME_MEDIA_TYPE } from '../../src/scheme/index.js';
+import {
+  encodeHandOverFrame,
+  HANDOVER_FRAME_HEADER_MAX_BYTES,
+  HANDOVER_FRAME_MEDIA_TYPE,
+} from '../../src/scheme/index.js';
 import { transferBody, transitionBody } from '../../testkit/bodies.js';
 
 const URL = 'http://pool.example:4021';
@@ -240,6 +244,11 @@ describe('the pool node clients', () => {
     });
     expect(sent.map((s) => s.type)).toEqual([HANDOVER_FRAME_MEDIA_TYPE, 'application/json']);
     expect(sent[1]!.body).toBe(JSON.stringify(handOver));
+    // Fields too long for a frame's header go as JSON straight away (the schema then judges them).
+    sent.length = 0;
+    const long = { ...fields, resourceId: 'x'.repeat(HANDOVER_FRAME_HEADER_MAX_BYTES) };
+    await node(201).handOver({ ...long, proof: bytes });
+    expect(sent.map((s) => s.type)).toEqual(['application/json']);
     // The twin: a refusal other than 415 is the node's answer, not a reason to send it again.
     sent.length = 0;
     await expect(node(400).handOver({ ...fields, proof: bytes })).rejects.toMatchObject({

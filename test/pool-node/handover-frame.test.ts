@@ -8,8 +8,11 @@ import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { PrivStarkCore } from '../../src/core/index.js';
+import { HandOverBodySchema } from '../../src/pool-node/handover-schema.js';
 import {
   encodeHandOverFrame,
+  HANDOVER_FRAME_HEADER_MAX_BYTES,
+  HANDOVER_FRAME_LIMIT_BYTES,
   HANDOVER_FRAME_MEDIA_TYPE,
   MAX_PROOF_BYTES,
 } from '../../src/scheme/index.js';
@@ -133,7 +136,7 @@ describe('POST /proofs with a hand-over frame', () => {
   });
 
   it('sizes and routes: a frame over the limit is 413, a malformed one 400 invalid_payload, a frame to /transfers or /transitions 415', async () => {
-    const { postFrame, store } = await frameNode();
+    const { app, postFrame, store } = await frameNode();
     const p = fx.payments[2]!;
     const cases: [string, Promise<LightMyRequestResponse>, number, string][] = [
       [
@@ -147,6 +150,12 @@ describe('POST /proofs with a hand-over frame', () => {
       [
         "a frame over the route's body limit (never read whole)",
         postFrame(Buffer.concat([handOverFrame(p), Buffer.alloc(2 * MAX_PROOF_BYTES)])),
+        413,
+        'payload_too_large',
+      ],
+      [
+        "a frame one byte over the frame limit, under the JSON body's (never read whole)",
+        postFrame(Buffer.alloc(HANDOVER_FRAME_LIMIT_BYTES + 1)),
         413,
         'payload_too_large',
       ],
@@ -177,8 +186,44 @@ describe('POST /proofs with a hand-over frame', () => {
       expect(response.statusCode, what).toBe(status);
       expect((response.json() as { error: string }).error, what).toBe(code);
     }
+    // No body at all: no content type, nothing sent — no parser and no schema reach it.
+    const empty = await app.inject({ method: 'POST', url: '/proofs' });
+    expectRefusal(empty, 'no body');
+    expect(empty.statusCode).toBe(400);
+    // At the frame limit exactly, the body is read and the decoder judges it (not a frame).
+    const atLimit = await postFrame(Buffer.alloc(HANDOVER_FRAME_LIMIT_BYTES));
+    expect((atLimit.json() as { error: string }).error).toBe('invalid_payload');
     expect(await store.proofCount()).toBe(0);
     // The twin: the frame itself, to its route.
     expect((await postFrame(handOverFrame(p))).statusCode).toBe(201);
+  });
+
+  it("a hand-over's fields at their schema's longest, every character escaped, fit a frame's header; such a frame is checked by the schema, never refused for its size", async () => {
+    const { postFrame } = await frameNode();
+    const p = fx.payments[3]!;
+    const { proof: _base64, ...fields } = handOverBody(p);
+    // A control character is the longest a character gets in JSON (6 bytes, \u0001).
+    const longest = (name: string) =>
+      '\u0001'.repeat(
+        (HandOverBodySchema.properties as Record<string, { maxLength?: number }>)[name]!.maxLength!,
+      );
+    const widest = {
+      ...fields,
+      scheme: longest('scheme'),
+      network: longest('network'),
+      asset: longest('asset'),
+      payTo: longest('payTo'),
+      resourceId: longest('resourceId'),
+      amount: '9'.repeat(32),
+      expiry: Number.MAX_SAFE_INTEGER,
+    };
+    const header = Buffer.byteLength(JSON.stringify(widest));
+    expect(header).toBeGreaterThan(5000);
+    expect(header).toBeLessThanOrEqual(HANDOVER_FRAME_HEADER_MAX_BYTES);
+    const reply = await postFrame(encodeHandOverFrame(widest, p.proof));
+    expectRefusal(reply, 'the widest fields');
+    // Refused for what the fields say (no such scheme), not for the frame's size.
+    expect(reply.statusCode).not.toBe(413);
+    expect((reply.json() as { error: string }).error).not.toBe('payload_too_large');
   });
 });

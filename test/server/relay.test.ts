@@ -22,6 +22,7 @@ import {
   TRANSFER_RESOURCE_ID,
 } from '../../src/scheme/index.js';
 import { PRIV_STARK_RELAY_PATH, privStarkRelay, privStarkRoutes } from '../../src/server/index.js';
+import { relayHandOver } from '../../src/client/merchant-relay.js';
 import { handOverBody, handOverFrame } from '../../testkit/bodies.js';
 import { type Fixtures, fixtures, fundPool } from '../../testkit/fixtures.js';
 import { storeHarness } from '../ledger/helpers/stores.js';
@@ -190,6 +191,65 @@ describe('the merchant relay', () => {
       expect(((await reply.json()) as { error: string }).error).toBe(code);
     }
     expect(forwarded).toHaveLength(1);
+  });
+
+  it("a wallet's frame to a relay that reads JSON only (from before frames: its own invalid_payload, or 415) is sent again as JSON and paid; the twin: the pool node's own refusal is final", async () => {
+    const { poolUrl } = await setup();
+    const p = fx.payments[3]!.payment;
+    const routes = privStarkRoutes({ [p.resourceId]: { payTo: p.payTo, price: '$0.01' } });
+    const current = privStarkRelay({ routes, poolNode: poolUrl, apiKey: SHOP_KEY });
+    const seen: string[] = [];
+    // An older relay: JSON only. It refuses anything else as the relay of that version did.
+    const older = (refusal: 400 | 415) => {
+      const app = express();
+      app.post(
+        PRIV_STARK_RELAY_PATH,
+        express.raw({ type: () => true, limit: '1mb' }),
+        (req, res) => {
+          const body = req.body as Buffer;
+          seen.push(req.headers['content-type'] ?? '');
+          if (body[0] !== 0x7b) {
+            res
+              .status(refusal)
+              .json({ error: refusal === 415 ? 'unsupported_media_type' : 'invalid_payload' });
+            return;
+          }
+          void current
+            .relay(body)
+            .then((reply) => res.status(reply.status).set(reply.headers).send(reply.body));
+        },
+      );
+      return new Promise<Server>((resolve) => {
+        const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+      });
+    };
+    for (const refusal of [400, 415] as const) {
+      seen.length = 0;
+      const server = await older(refusal);
+      try {
+        const url = new URL(
+          `http://127.0.0.1:${(server.address() as { port: number }).port}${PRIV_STARK_RELAY_PATH}`,
+        );
+        const q = fx.payments[3]!;
+        const { proof: _base64, ...fields } = handOverBody(q);
+        const answer = await relayHandOver(url, { ...fields, proof: q.proof });
+        expect(answer, String(refusal)).toMatchObject({
+          reference: core.proofReference(q.proof, q.publicInputs).reference,
+        });
+        expect(seen, String(refusal)).toEqual([HANDOVER_FRAME_MEDIA_TYPE, 'application/json']);
+        // The twin: a refusal the pool node gave (forwarded by the relay) is not a reason to resend.
+        seen.length = 0;
+        const flipped = Uint8Array.from(q.proof);
+        flipped[200]! ^= 1;
+        await expect(relayHandOver(url, { ...fields, proof: flipped })).rejects.toMatchObject({
+          code: 'invalid_priv_stark_proof',
+        });
+        expect(seen).toEqual([HANDOVER_FRAME_MEDIA_TYPE, 'application/json']);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
   });
 
   it('is limited per API key at the pool node, not per address; an unknown key is refused', async () => {
