@@ -455,7 +455,8 @@ export async function startService(
           {
             url,
             poolNode,
-            metrics: metricsUrl,
+            // A worker serves no metrics of its own: the primary announces its listener.
+            ...(worker ? {} : { metrics: metricsUrl }),
             store: store.kind,
             backend: core.backend,
             network: network.network,
