@@ -104,7 +104,7 @@ const markdown = [
   '|---|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---|---:|---|',
   ...rows.map(
     (r) =>
-      `| ${flowName(r.flow)} | ${r.workers} | **${r.paymentsPerSec}** | ${r.rounds.join(', ')} | ${r.serverCpuMsPerPayment} | ${r.cpuByRole.main} | ${r.cpuByRole.primary} | ${r.cpuByRole.verify} | ${r.cpuByRole.other} (${r.cpuByRole.writer}) | ${r.commits?.opsPerGroup ?? '–'} | ${r.commits?.queueWaitMsPerOp ?? '–'} | ${r.commits?.storeMsPerPayment == null ? "– (the primary's writer)" : `${r.commits.storeMsPerPayment} (${r.commits.syncMsPerCommit})`} | ${r.generatorCpuMsPerPayment} | ${r.load.join(', ')} |`,
+      `| ${flowName(r.flow)} | ${r.workers} | **${r.paymentsPerSec}** | ${r.rounds.join(', ')} | ${r.serverCpuMsPerPayment} | ${r.cpuByRole.main} | ${r.cpuByRole.primary} | ${r.cpuByRole.verify} | ${r.cpuByRole.other} (${r.cpuByRole.writer}) | ${r.commits?.opsPerGroup ?? '–'} | ${r.commits?.queueWaitMsPerOp ?? '–'} | ${r.commits?.storeMsPerPayment == null ? '–' : `${r.commits.storeMsPerPayment} (${r.commits.syncMsPerCommit})`} | ${r.generatorCpuMsPerPayment} | ${r.load.join(', ')} |`,
   ),
   '',
   efficiencyReported
@@ -118,7 +118,7 @@ const markdown = [
       .reduce((a, b) => (b.paymentsPerSec > a.paymentsPerSec ? b : a));
     return `${best.paymentsPerSec >= 900 ? 'met' : 'MISSED'}: ${flowName(flow)} ≥ 900/s (best: ${best.paymentsPerSec} with ${best.workers} worker${best.workers === 1 ? '' : 's'}, rounds ${best.rounds.join(', ')})`;
   }).join('\n- ')}`,
-  "- Commits (the service's metrics around each run): ops per commit, an op's wait for its group, and the store's time per payment with the fsync'd commit's share per commit; with workers the primary's writer commits and the workers report only their side.",
+  "- Commits (the service's metrics around each run): ops per commit, an op's wait for its group, and the store's time per payment with the fsync'd commit's share per commit; with workers on SQLite the primary's store commits (and times) every worker's writes.",
   "- CPU roles: main = the workers' event loops (or the one process's); primary = the primary process's main thread (IPC: its workers' writes and rate-limit counts); verify = the niced verification threads; other = the SQLite writer thread (the busiest, \"writer ≤\"), V8 and libuv helpers. All the service's processes are counted.",
 ].join('\n');
 await writeResults('scale', json, markdown);

@@ -27,6 +27,7 @@ export { ReasonError, reasonOf } from './errors.js';
 export type { ChainHealth } from './chain-health.js';
 export { type HealthSource, registerHealth, type WorkersHealth } from './health.js';
 export { type LogSettings, loggerOptions, REDACTED_PATHS } from './logging.js';
+export { registerCommitStoreCounters } from './commit-metrics.js';
 export { FacilitatorMetrics, listenMetrics, type PoolGaugeSource } from './metrics.js';
 export { postgresRateLimitStore, RATE_LIMIT_TABLE, registerRateLimit } from './rate-limit.js';
 export {

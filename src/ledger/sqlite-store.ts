@@ -459,8 +459,12 @@ export class SqliteStore implements PoolStore {
     };
   }
 
-  /** The commits' time by phase since open (`PoolStore.commitTiming`). */
-  commitTiming(): CommitTimingTotals {
+  /**
+   * The commits' time by phase since open (`PoolStore.commitTiming`); `null` when another
+   * process's writer commits for this store (it times them there).
+   */
+  commitTiming(): CommitTimingTotals | null {
+    if (this.writer && !(this.writer instanceof WriterThread)) return null;
     return this.timing.snapshot();
   }
 

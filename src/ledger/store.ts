@@ -392,9 +392,11 @@ export interface PoolStore {
   apply(ops: readonly StoreOp[], now: number): Promise<StoreOpResult[]>;
   /**
    * Where this store's `apply` commits spent their time since open, by phase (lock wait, the
-   * group's work, the commit and its fsync; `commit-stats.ts`) — for stores that measure it.
+   * group's work, the commit and its fsync; `commit-stats.ts`) — for stores that measure it;
+   * `null` for one that commits nothing itself (a worker's SQLite store, whose writes the
+   * primary's store commits).
    */
-  commitTiming?(): CommitTimingTotals;
+  commitTiming?(): CommitTimingTotals | null;
   /**
    * Publishes the current root as a checkpoint if the tree changed since the latest one and that
    * one is at least `minGapMs` old — under the store's lock, so any number of processes sharing

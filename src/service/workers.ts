@@ -24,11 +24,11 @@ import type { Server } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-import { AggregatorRegistry } from 'prom-client';
+import { AggregatorRegistry, Registry } from 'prom-client';
 
 import { extendLogDigests } from '../audit/index.js';
 import { workerScript } from '../core/worker-threads.js';
-import { listenMetrics } from '../http/index.js';
+import { listenMetrics, registerCommitStoreCounters } from '../http/index.js';
 import { Ledger, openStore, type PoolStore } from '../ledger/index.js';
 import { LOG_DIGEST_INTERVAL_MS, nodeProofHash } from '../pool-node/index.js';
 import { DEVNET_NETWORK, SCHEME } from '../scheme/index.js';
@@ -141,8 +141,16 @@ export async function startWorkers(
     const first = await pool.start();
     let metricsUrl: string | null = null;
     if (aggregator && config.metricsPort !== undefined) {
+      // On SQLite this process's store commits every worker's writes: it reports their phases
+      // beside the workers' own metrics (the workers' stores report none: commit-metrics.ts).
+      const own = new Registry();
+      if (store.kind === 'sqlite')
+        registerCommitStoreCounters([own], () => store.commitTiming?.() ?? null);
       const server: Server = await listenMetrics(
-        { contentType: aggregator.contentType, metrics: () => aggregator.clusterMetrics() },
+        {
+          contentType: aggregator.contentType,
+          metrics: async () => `${await aggregator.clusterMetrics()}\n${await own.metrics()}`,
+        },
         config.metricsPort,
         config.host,
       );

@@ -101,6 +101,7 @@ async function health(url: string): Promise<{ workers?: { configured: number; al
 // Enough requests that both workers get some whatever the kernel's spread of connections
 // (SO_REUSEPORT hashes each connection: all 21 on one worker has odds of 2^-20).
 const LIMIT = 20;
+const OPERATOR_TOKEN = 'workers-test-operator-0123456789';
 const HANDOVER_LIMIT = 20;
 
 describe('priv-stark start --workers 2', () => {
@@ -133,7 +134,7 @@ describe('priv-stark start --workers 2', () => {
       String(HANDOVER_LIMIT),
       '--metrics-port',
       '0',
-    ]);
+    ], { POOL_OPERATOR_TOKEN: OPERATOR_TOKEN });
     // Both workers listen before any request is counted.
     await until(async () => (await health(service.url)).workers?.alive === 2, 30_000);
   }, 90_000);
@@ -173,6 +174,30 @@ describe('priv-stark start --workers 2', () => {
     expect(verifies).toBe(LIMIT + 1);
     // A pool gauge is the pool's, taken once, not summed over the workers.
     expect(text).toMatch(/^priv_stark_checkpoint_interval_seconds 2$/m);
+  });
+
+  it("reports the durable commits: the workers' groups summed, the primary's store timing each commit once", async () => {
+    const url = /metrics at (http:\/\/[0-9.:]+\/metrics)/.exec(service.output())?.[1];
+    const read = async () => await (await fetch(url!)).text();
+    const value = (text: string, name: string) =>
+      Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+    const before = await read();
+    const deposit = (i: number) =>
+      freshPost(
+        `${service.poolUrl}/deposit`,
+        JSON.stringify({ amount: '1000', pre: `0x${'00'.repeat(31)}${(i + 16).toString(16)}` }),
+        { authorization: `Bearer ${OPERATOR_TOKEN}` },
+      );
+    for (let i = 0; i < 3; i++) expect((await deposit(i)).status).toBeLessThan(300);
+    const after = await read();
+    expect(value(after, 'priv_stark_commit_ops_total') - value(before, 'priv_stark_commit_ops_total')).toBe(3);
+    // The primary's store committed them: its count moved (a worker's store times none).
+    const commits = (text: string) => value(text, 'priv_stark_commit_store_commits_total');
+    expect(commits(after) - commits(before)).toBeGreaterThanOrEqual(1);
+    expect(commits(after) - commits(before)).toBeLessThanOrEqual(3);
+    // One family each: the exposition names the store's phases once, never a worker's zeros too.
+    expect(after.match(/^# TYPE priv_stark_commit_store_seconds_total /gm)).toHaveLength(1);
+    expect(after.match(/^# TYPE priv_stark_commit_ops_total /gm)).toHaveLength(1);
   });
 
   it("shares the pool node's per-address limit and its salt across workers", async () => {
