@@ -15,7 +15,6 @@ import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 
 import type { Backend, DigestHex, Frontier } from '../core/index.js';
-import { WorkerDiedError, WorkerThreads, workerScript } from '../core/worker-threads.js';
 import { PoolUnavailableError, unavailable } from './errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 import { planGroup } from './group-plan.js';
@@ -35,12 +34,8 @@ import {
   type SqliteStatements,
 } from './sqlite-statements.js';
 import { CommitTimingSums, type CommitTimingTotals } from './commit-stats.js';
-import type {
-  SqliteWriteChannel,
-  TimedApply,
-  WriterData,
-  WriterJob,
-} from './sqlite-writer-messages.js';
+import type { SqliteWriteChannel, TimedApply } from './sqlite-writer-messages.js';
+import { WriterThread } from './sqlite-writer-thread.js';
 import type {
   ArchivedProof,
   ArchivePrune,
@@ -146,45 +141,6 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Pool
 function backendOf(tree: TreeHasher): Backend | undefined {
   const backend = (tree as { backend?: unknown }).backend;
   return backend === 'native' || backend === 'wasm' ? backend : undefined;
-}
-
-/**
- * The main thread's side of `sqlite-writer.ts`: one thread at normal priority, started on the
- * first write, referenced only while a write is pending (an idle store never keeps the process
- * alive). A write whose thread died is answered `PoolUnavailableError` and never sent again (it may
- * have committed: a retried settlement then reports `duplicate_settlement`); the next write starts
- * a fresh thread.
- */
-class WriterThread implements SqliteWriteChannel {
-  private readonly thread: WorkerThreads<WriterJob, unknown>;
-
-  constructor(workerData: WriterData) {
-    this.thread = new WorkerThreads({
-      script: workerScript(import.meta.url, 'sqlite-writer'),
-      workerData,
-      size: 1,
-    });
-  }
-
-  async call<T>(method: WriterJob['method'], args: readonly unknown[]): Promise<T> {
-    try {
-      return (await this.thread.run({ method, args })) as T;
-    } catch (error) {
-      if (error instanceof WorkerDiedError)
-        throw unavailable(error, 'a write (the writer thread stopped)');
-      const message = error instanceof Error ? error.message : 'the pool store failed';
-      throw new PoolUnavailableError(message, {
-        cause:
-          error instanceof Error && error.cause instanceof Error
-            ? error.cause
-            : new Error('writer thread'),
-      });
-    }
-  }
-
-  close(): Promise<void> {
-    return this.thread.close({ farewell: { method: 'close', args: [] } });
-  }
 }
 
 function migrate(

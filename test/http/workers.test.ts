@@ -123,18 +123,21 @@ describe('priv-stark start --workers 2', () => {
         ],
       }),
     );
-    service = await startServiceProcess([
-      '--workers',
-      '2',
-      '--data-dir',
-      join(dir, 'data'),
-      '--config',
-      config,
-      '--handover-rate-limit',
-      String(HANDOVER_LIMIT),
-      '--metrics-port',
-      '0',
-    ], { POOL_OPERATOR_TOKEN: OPERATOR_TOKEN });
+    service = await startServiceProcess(
+      [
+        '--workers',
+        '2',
+        '--data-dir',
+        join(dir, 'data'),
+        '--config',
+        config,
+        '--handover-rate-limit',
+        String(HANDOVER_LIMIT),
+        '--metrics-port',
+        '0',
+      ],
+      { POOL_OPERATOR_TOKEN: OPERATOR_TOKEN },
+    );
     // Both workers listen before any request is counted.
     await until(async () => (await health(service.url)).workers?.alive === 2, 30_000);
   }, 90_000);
@@ -190,7 +193,9 @@ describe('priv-stark start --workers 2', () => {
       );
     for (let i = 0; i < 3; i++) expect((await deposit(i)).status).toBeLessThan(300);
     const after = await read();
-    expect(value(after, 'priv_stark_commit_ops_total') - value(before, 'priv_stark_commit_ops_total')).toBe(3);
+    expect(
+      value(after, 'priv_stark_commit_ops_total') - value(before, 'priv_stark_commit_ops_total'),
+    ).toBe(3);
     // The primary's store committed them: its count moved (a worker's store times none).
     const commits = (text: string) => value(text, 'priv_stark_commit_store_commits_total');
     expect(commits(after) - commits(before)).toBeGreaterThanOrEqual(1);
