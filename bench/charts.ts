@@ -576,6 +576,23 @@ function scaleChart(json: Fields): TopLevelSpec {
       cpu: num(r.serverCpuMsPerPayment, `rows[${i}].serverCpuMsPerPayment`),
     };
   });
+  return {
+    ...frame('The service on N worker processes (verify + settle, SQLite)', json),
+    hconcat: throughputAndCpuPanels(rows, 'flow', { field: 'workers', title: 'processes' }, ''),
+  } as TopLevelSpec;
+}
+
+/**
+ * Payments/s and service CPU per payment side by side: bars by `x`, grouped by `group` within it
+ * (the scale and levers charts).
+ */
+function throughputAndCpuPanels(
+  rows: readonly Record<string, unknown>[],
+  x: string,
+  group: { field: string; title: string | null; sort?: { field: string } },
+  cpuNote: string,
+) {
+  const sort = group.sort ? { sort: group.sort } : {};
   const panel = (title: string, field: string, axis: string) => ({
     width: 260,
     height: 220,
@@ -583,19 +600,16 @@ function scaleChart(json: Fields): TopLevelSpec {
     data: { values: rows },
     mark: { type: 'bar' as const, tooltip: true },
     encoding: {
-      x: { field: 'flow', type: 'nominal' as const, title: null, axis: { labelAngle: 0 } },
-      xOffset: { field: 'workers' },
+      x: { field: x, type: 'nominal' as const, title: null, axis: { labelAngle: 0 } },
+      xOffset: { field: group.field, ...sort },
       y: { field, type: 'quantitative' as const, title: axis },
-      color: { field: 'workers', type: 'nominal' as const, title: 'processes' },
+      color: { field: group.field, type: 'nominal' as const, title: group.title, ...sort },
     },
   });
-  return {
-    ...frame('The service on N worker processes (verify + settle, SQLite)', json),
-    hconcat: [
-      panel('payments per second (median)', 'paymentsPerSec', 'payments/s'),
-      panel('service CPU per payment', 'cpu', 'ms'),
-    ],
-  } as TopLevelSpec;
+  return [
+    panel('payments per second (median)', 'paymentsPerSec', 'payments/s'),
+    panel(`service CPU per payment${cpuNote}`, 'cpu', 'ms'),
+  ];
 }
 
 /** Levers: payments/s and service CPU per payment before and after each lever. */
@@ -613,25 +627,14 @@ function leversChart(json: Fields): TopLevelSpec {
       };
     });
   });
-  const panel = (title: string, field: string, axis: string) => ({
-    width: 260,
-    height: 220,
-    title,
-    data: { values: rows },
-    mark: { type: 'bar' as const, tooltip: true },
-    encoding: {
-      x: { field: 'lever', type: 'nominal' as const, title: null, axis: { labelAngle: 0 } },
-      xOffset: { field: 'side', sort: { field: 'order' } },
-      y: { field, type: 'quantitative' as const, title: axis },
-      color: { field: 'side', type: 'nominal' as const, title: null, sort: { field: 'order' } },
-    },
-  });
   return {
     ...frame('One lever at a time (compact flow, SQLite)', json),
-    hconcat: [
-      panel('payments per second (median)', 'paymentsPerSec', 'payments/s'),
-      panel('service CPU per payment (median)', 'cpu', 'ms'),
-    ],
+    hconcat: throughputAndCpuPanels(
+      rows,
+      'lever',
+      { field: 'side', title: null, sort: { field: 'order' } },
+      ' (median)',
+    ),
   } as TopLevelSpec;
 }
 

@@ -28,6 +28,21 @@ function machineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
+/** `priv-stark start` on this machine's Node, on free ports over `dataDir`; its output so far. */
+async function startOnMachineNode(dataDir: string) {
+  buildDist();
+  const [port, poolPort] = [await freePort(), await freePort()];
+  const child = spawn(
+    MACHINE_NODE,
+    [CLI, 'start', '--data-dir', dataDir, '--port', String(port), '--pool-port', String(poolPort)],
+    { env: machineEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  return { child, port, output: () => output };
+}
+
 describe.skipIf(!oldNode)(`priv-stark on this machine's Node ${machineVersion}`, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'priv-stark-old-node-'));
   afterAll(() => {
@@ -59,25 +74,7 @@ describe.skipIf(!oldNode)(`priv-stark on this machine's Node ${machineVersion}`,
   });
 
   it('a service started on the old Node serves, and SIGTERM reaches its graceful shutdown', async () => {
-    buildDist();
-    const [port, poolPort] = [await freePort(), await freePort()];
-    const child = spawn(
-      MACHINE_NODE,
-      [
-        CLI,
-        'start',
-        '--data-dir',
-        dataDir,
-        '--port',
-        String(port),
-        '--pool-port',
-        String(poolPort),
-      ],
-      { env: machineEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
+    const { child, port, output } = await startOnMachineNode(dataDir);
     const exited = new Promise<number | null>((resolve) =>
       child.on('exit', (code) => resolve(code)),
     );
@@ -88,32 +85,14 @@ describe.skipIf(!oldNode)(`priv-stark on this machine's Node ${machineVersion}`,
         .catch(() => null);
       if (health === null) await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    expect(health?.status, output).toBe('ok');
+    expect(health?.status, output()).toBe('ok');
     child.kill('SIGTERM');
-    expect(await exited, output).toBe(0);
-    expect(output).toContain('SIGTERM: shutting down');
+    expect(await exited, output()).toBe(0);
+    expect(output()).toContain('SIGTERM: shutting down');
   });
 
   it('the first run killed outright (SIGKILL, nothing forwarded): the second stops gracefully, its port freed', async () => {
-    buildDist();
-    const [port, poolPort] = [await freePort(), await freePort()];
-    const child = spawn(
-      MACHINE_NODE,
-      [
-        CLI,
-        'start',
-        '--data-dir',
-        dataDir,
-        '--port',
-        String(port),
-        '--pool-port',
-        String(poolPort),
-      ],
-      { env: machineEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
+    const { child, port, output } = await startOnMachineNode(dataDir);
     const health = () =>
       fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(2000) })
         .then((reply) => reply.ok)
@@ -123,7 +102,7 @@ describe.skipIf(!oldNode)(`priv-stark on this machine's Node ${machineVersion}`,
       up = await health();
       if (!up) await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    expect(up, output).toBe(true);
+    expect(up, output()).toBe(true);
     child.kill('SIGKILL');
     // The second run outlives a SIGKILLed parent only until it notices: it then shuts down.
     let down = false;
@@ -131,8 +110,8 @@ describe.skipIf(!oldNode)(`priv-stark on this machine's Node ${machineVersion}`,
       await new Promise((resolve) => setTimeout(resolve, 250));
       down = !(await health());
     }
-    expect(down, output).toBe(true);
+    expect(down, output()).toBe(true);
     // The twin of the stop: the service was up, on the pinned line, until the parent went.
-    expect(output).toContain(`Node v${machineVersion} is not a supported line`);
+    expect(output()).toContain(`Node v${machineVersion} is not a supported line`);
   });
 });
