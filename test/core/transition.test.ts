@@ -1,6 +1,8 @@
 // The transition statement (merge, split, exit) through both backends, the same suite on each: the
-// golden proof of crates/proof (test/fixtures/transition/, an exit of 50,000 with change 250,000)
-// verifies, and its twins do not (a flipped byte, another exit amount, a spend proof in its place);
+// golden proofs of crates/proof (test/fixtures/transition/, an exit of 50,000 with change 250,000,
+// made by the landed set-16 prover; set-17/, the same transition under set 17, which the prover
+// makes now) verify, and their twins do not (a flipped byte, another exit amount or memo, a spend
+// proof in its place, a set the verifier does not know);
 // a merge proven here verifies and its outputs come back to the key from the memo; the prover
 // refuses what the statement forbids with stable codes.
 
@@ -21,12 +23,14 @@ import { BACKENDS } from '../helpers/backends.js';
 import { goldenProof } from '../helpers/golden-proof.js';
 
 const FIXTURES = new URL('../fixtures/transition/', import.meta.url);
-const golden = {
-  proof: new Uint8Array(readFileSync(new URL('proof.bin', FIXTURES))),
-  inputs: decodeTransitionPublicInputs(
-    new Uint8Array(readFileSync(new URL('public.bin', FIXTURES))),
-  ),
-};
+const goldenOf = (dir: URL) => ({
+  proof: new Uint8Array(readFileSync(new URL('proof.bin', dir))),
+  inputs: decodeTransitionPublicInputs(new Uint8Array(readFileSync(new URL('public.bin', dir)))),
+});
+const golden = goldenOf(FIXTURES);
+const golden17 = goldenOf(new URL('set-17/', FIXTURES));
+/** Byte 5 of a proof's header: its parameter set. */
+const SET_BYTE = 5;
 const ZERO = `0x${'0'.repeat(64)}` as const;
 
 describe.each(BACKENDS)('%s backend: transition proofs', (backend) => {
@@ -54,6 +58,28 @@ describe.each(BACKENDS)('%s backend: transition proofs', (backend) => {
     ).toEqual({ ok: false, code: 'nullifiers_not_distinct' });
   });
 
+  it('verifies the golden set-17 proof beside set 16, and refuses a memo it does not prove', async () => {
+    const core = await loadBackend(backend);
+    expect(golden17.proof[SET_BYTE]).toBe(17);
+    expect(golden.proof[SET_BYTE]).toBe(16);
+    expect(golden17.inputs).toEqual(golden.inputs);
+    expect(await core.verifyTransition(golden17.proof, golden17.inputs)).toEqual({ ok: true });
+    const [first, second] = golden17.inputs.memo;
+    const memo = [(BigInt(first) ^ 1n).toString(), second] as const;
+    expect(await core.verifyTransition(golden17.proof, { ...golden17.inputs, memo })).toEqual({
+      ok: false,
+      code: 'invalid_proof',
+    });
+    for (const set of [15, 18]) {
+      const relabelled = golden17.proof.slice();
+      relabelled[SET_BYTE] = set;
+      expect(await core.verifyTransition(relabelled, golden17.inputs)).toEqual({
+        ok: false,
+        code: 'unsupported_parameter_set',
+      });
+    }
+  });
+
   it('proves a merge whose outputs come back to the key, and refuses a mint', async () => {
     const core = await loadBackend(backend);
     const sk = randomDigest();
@@ -74,6 +100,7 @@ describe.each(BACKENDS)('%s backend: transition proofs', (backend) => {
       ctx: randomDigest(),
     };
     const { proof, publicInputs } = await core.proveTransition(witness);
+    expect(proof[SET_BYTE]).toBe(17);
     expect(publicInputs.root).toBe(core.treeRoot(leaves));
     expect(await core.verifyTransition(proof, publicInputs)).toEqual({ ok: true });
     const found = recoverTransitionOutputs(core, sk, publicInputs);

@@ -18,7 +18,7 @@ use priv_stark_proof::{
     params::PARAMETER_SET,
     transcript::transcript_prefix,
     transition::{
-        TRANSITION_PARAMETER_SET, TransitionPublicInputs, air::TransitionAir,
+        TRANSITION_SET_16, TransitionPublicInputs, air::TransitionAir,
         transition_transcript_prefix, verify_transition,
     },
     verifier::{AcceptedSets, verify, verify_accepting},
@@ -139,10 +139,11 @@ fn a_padded_transition_proof_is_refused_at_every_entry_point() {
     let (proof, inputs) = golden_transition();
     let public = TransitionPublicInputs::from_bytes(&inputs).unwrap();
     let twin = padded(&proof, PADDED_OFFSET);
-    let params = &TRANSITION_PARAMETER_SET;
-    let config = build_config(params, &transition_transcript_prefix(params), [0; 32]);
+    // The golden proof is set 16's.
+    let set = &TRANSITION_SET_16;
+    let config = build_config(&set.params, &transition_transcript_prefix(set), [0; 32]);
     let decoded = lenient_decode(&twin[HEADER_BYTES..]);
-    let air = TransitionAir::shared();
+    let air = TransitionAir::shared(set.revision);
     assert!(plonky3_verify(&config, air, &decoded, &public.to_field_elements()).is_ok());
 
     assert_eq!(verify_transition(&twin, &public).unwrap_err().code(), "malformed_proof");

@@ -30,5 +30,7 @@ mod security;
 mod spend;
 #[path = "transition.rs"]
 mod transition;
+#[path = "transition_sets.rs"]
+mod transition_sets;
 #[path = "verifier_air.rs"]
 mod verifier_air;

@@ -2,7 +2,7 @@
 //! separation from spend proofs, the soundness rules (conservation without wrapping, minimum
 //! output value, distinct nullifiers, outputs owned by the inputs' owner) and the parameter set.
 
-use crate::common;
+use crate::common::{self, unchecked_transition as unchecked};
 
 use std::sync::OnceLock;
 
@@ -13,7 +13,8 @@ use priv_stark_proof::{
     builder::{TransitionScenario, build_transition, random_digest},
     errors::FailedCheck,
     transition::{
-        TRANSITION_PARAMETER_SET, TRANSITION_SECURITY, TransitionPublicInputs,
+        Revision, TRANSITION_PARAMETER_SET, TRANSITION_SECURITY, TRANSITION_SET_16,
+        TRANSITION_SETS, TransitionPublicInputs,
         encoding::{TRANSITION_PUBLIC_INPUTS_BYTES, TRANSITION_WITNESS_BYTES},
         layout::MIN_OUTPUT_VALUE,
         prove_transition, transition_security_level, verify_transition,
@@ -216,43 +217,48 @@ fn forged_trace_of_dummies_only_is_refused() {
     use priv_stark_proof::transition::{
         air::TransitionAir,
         layout::{
-            COL_ACC, COL_BIT, COL_INV, COL_REAL, COL_VIN, COL_VOUT, RANGE_BITS, TRACE_ROWS,
-            TRACE_WIDTH, range_start,
+            COL_BIT, COL_INV, COL_REAL, COL_VIN, COL_VOUT, RANGE_BITS, TRACE_ROWS, window_column,
         },
         trace::build_trace,
     };
-    // …and by the AIR: the honest trace with the first input's value set to 0 (and the outputs to
-    // 0, so value is conserved) has no inverse to show for it.
+    // …and by the AIR of every accepted set: the honest trace with the first input's value set to
+    // 0 (and the outputs to 0, so value is conserved) has no inverse to show for it.
     let (scenario, _) = merge();
     let values = scenario.witness.derive().unwrap();
-    let mut trace = build_trace(&scenario.witness, &values);
-    // Outputs of 0 are dummies: `d`, the accumulators and their window bits go to 0 too, so the
-    // range checks hold and only the inverse is missing on the first row.
-    for row in 0..TRACE_ROWS {
-        for column in
-            [COL_VIN, COL_VIN + 1, COL_VOUT, COL_VOUT + 1, COL_INV, COL_REAL, COL_REAL + 1]
-        {
-            trace.values[row * TRACE_WIDTH + column] = Felt::ZERO;
-        }
-        trace.values[row * TRACE_WIDTH + COL_ACC] = Felt::ZERO;
-        trace.values[row * TRACE_WIDTH + COL_ACC + 1] = Felt::ZERO;
-        for j in 0..2 {
-            if (range_start(j)..range_start(j) + RANGE_BITS).contains(&row) {
-                trace.values[row * TRACE_WIDTH + COL_BIT] = Felt::ZERO;
+    for set in &TRANSITION_SETS {
+        let revision = set.revision;
+        let width = revision.width();
+        let mut trace = build_trace(revision, &scenario.witness, &values);
+        // Outputs of 0 are dummies: `d`, the accumulators and their window bits go to 0 too, so
+        // the range checks hold and only the inverse is missing on the first row.
+        for row in 0..TRACE_ROWS {
+            for column in
+                [COL_VIN, COL_VIN + 1, COL_VOUT, COL_VOUT + 1, COL_INV, COL_REAL, COL_REAL + 1]
+            {
+                trace.values[row * width + column] = Felt::ZERO;
+            }
+            for k in 0..revision.num_windows() {
+                trace.values[row * width + window_column(k)] = Felt::ZERO;
+                let start = revision.window_start(k);
+                if (start..start + RANGE_BITS).contains(&row) {
+                    trace.values[row * width + COL_BIT] = Felt::ZERO;
+                }
             }
         }
+        let public = scenario.public_inputs.to_field_elements();
+        let air = TransitionAir::shared(revision);
+        let report = check_all_constraints(air, &trace, &public, None);
+        // Among the failures, the first row's `v₁ · inv = 1`: with the range checks consistent,
+        // the only constraint on that row the forgery breaks.
+        assert!(report.failures.iter().any(|failure| failure.row == 0));
+        // Proven with Plonky3's prover all the same, the verifier refuses it at the constraints.
+        let forged = unchecked::prove(set, trace, &public);
+        assert_eq!(forged[5], set.params.id);
+        assert_eq!(
+            verify_transition(&forged, &scenario.public_inputs),
+            Err(ProofError::InvalidProof { check: FailedCheck::Constraints })
+        );
     }
-    let public = scenario.public_inputs.to_field_elements();
-    let report = check_all_constraints(TransitionAir::shared(), &trace, &public, None);
-    // Among the failures, the first row's `v₁ · inv = 1`: with the range checks consistent, the
-    // only constraint on that row the forgery breaks.
-    assert!(report.failures.iter().any(|failure| failure.row == 0));
-    // Proven with Plonky3's prover all the same, the verifier refuses it at the constraints.
-    let forged = unchecked::prove(trace, &public);
-    assert_eq!(
-        verify_transition(&forged, &scenario.public_inputs),
-        Err(ProofError::InvalidProof { check: FailedCheck::Constraints })
-    );
 }
 
 #[test]
@@ -289,11 +295,15 @@ fn outputs_belong_to_the_owner_and_are_recoverable_from_the_key() {
 #[test]
 fn forged_trace_minting_through_a_wrapped_sum_is_refused() {
     use p3_air::check_all_constraints;
-    use priv_stark_proof::transition::{air::TransitionAir, trace::build_trace};
+    use priv_stark_proof::transition::{
+        air::TransitionAir,
+        layout::{COL_VOUT, TRACE_ROWS},
+        trace::build_trace,
+    };
     // Inputs 100 000; outputs 100 000 + (p − 1 000) ≡ 99 000 (mod p): the sum holds in the field
     // while the second output is a huge value. Build the trace as an attacker would, with the
-    // conservation row satisfied, and check the AIR refuses it (the range window cannot hold
-    // p − 2 000 in 62 bits).
+    // conservation row satisfied, and check the AIR of every accepted set refuses it (the range
+    // window cannot hold p − 2 000 in 62 bits).
     let honest = scenario(13, [100_000, 0], [99_000, 1_000], 0);
     let mut witness = honest.witness.clone();
     let wrapped = Felt::ZERO - Felt::from_u64(1_000);
@@ -302,29 +312,32 @@ fn forged_trace_minting_through_a_wrapped_sum_is_refused() {
     // Derive as if the core allowed it: reuse the honest values with the forged output value in
     // the value columns, which is all the range check sees.
     let values = honest.witness.derive().unwrap();
-    let mut trace = build_trace(&honest.witness, &values);
-    let width = priv_stark_proof::transition::layout::TRACE_WIDTH;
-    let col = priv_stark_proof::transition::layout::COL_VOUT;
-    for row in 0..priv_stark_proof::transition::layout::TRACE_ROWS {
-        trace.values[row * width + col] = Felt::from_u64(100_000);
-        trace.values[row * width + col + 1] = wrapped;
-    }
     let public = honest.public_inputs.to_field_elements();
-    let report = check_all_constraints(TransitionAir::shared(), &trace, &public, None);
-    assert!(!report.failures.is_empty(), "a wrapped output must violate the AIR");
-    // Proven with Plonky3's prover all the same, the verifier refuses it at the constraints.
-    let forged = unchecked::prove(trace, &public);
-    assert_eq!(
-        verify_transition(&forged, &honest.public_inputs),
-        Err(ProofError::InvalidProof { check: FailedCheck::Constraints })
-    );
-    // The honest trace satisfies it: the failures above are the forgery's; proven the same way,
-    // it verifies.
-    let honest_trace = build_trace(&honest.witness, &values);
-    let report = check_all_constraints(TransitionAir::shared(), &honest_trace, &public, None);
-    assert!(report.failures.is_empty());
-    let proof = unchecked::prove(honest_trace, &public);
-    assert_eq!(verify_transition(&proof, &honest.public_inputs), Ok(()));
+    for set in &TRANSITION_SETS {
+        let revision = set.revision;
+        let width = revision.width();
+        let air = TransitionAir::shared(revision);
+        let mut trace = build_trace(revision, &honest.witness, &values);
+        for row in 0..TRACE_ROWS {
+            trace.values[row * width + COL_VOUT] = Felt::from_u64(100_000);
+            trace.values[row * width + COL_VOUT + 1] = wrapped;
+        }
+        let report = check_all_constraints(air, &trace, &public, None);
+        assert!(!report.failures.is_empty(), "a wrapped output must violate the AIR");
+        // Proven with Plonky3's prover all the same, the verifier refuses it at the constraints.
+        let forged = unchecked::prove(set, trace, &public);
+        assert_eq!(
+            verify_transition(&forged, &honest.public_inputs),
+            Err(ProofError::InvalidProof { check: FailedCheck::Constraints })
+        );
+        // The honest trace satisfies it: the failures above are the forgery's; proven the same
+        // way, it verifies.
+        let honest_trace = build_trace(revision, &honest.witness, &values);
+        let report = check_all_constraints(air, &honest_trace, &public, None);
+        assert!(report.failures.is_empty());
+        let proof = unchecked::prove(set, honest_trace, &public);
+        assert_eq!(verify_transition(&proof, &honest.public_inputs), Ok(()));
+    }
 }
 
 /// One note given as both inputs: the AIR proves each nullifier but not that they differ, so this
@@ -343,20 +356,22 @@ fn a_valid_stark_for_equal_nullifiers_is_refused_by_the_public_input_rules() {
     witness.inputs[1] = witness.inputs[0].clone();
     values.inputs[1] = values.inputs[0].clone();
     let nullifier = values.inputs[0].nullifier;
-    let trace = build_trace(&witness, &values);
     let mut public = built.public_inputs.to_field_elements();
     public[PV_NULLIFIER_2..PV_NULLIFIER_2 + 4].copy_from_slice(&nullifier.0);
-    let report = check_all_constraints(TransitionAir::shared(), &trace, &public, None);
-    assert!(report.failures.is_empty(), "the AIR does not prove nf₁ ≠ nf₂");
-    let forged = unchecked::prove(trace, &public);
-    assert!(unchecked::plonky3_accepts(&forged, &public), "a valid STARK");
-
     let mut encoded = built.public_inputs.to_bytes();
     encoded[64..96].copy_from_slice(&nullifier.to_bytes());
-    assert_eq!(
-        code(priv_stark_proof::wire::verify_transition(&forged, &encoded)),
-        "nullifiers_not_distinct"
-    );
+    for set in &TRANSITION_SETS {
+        let trace = build_trace(set.revision, &witness, &values);
+        let air = TransitionAir::shared(set.revision);
+        let report = check_all_constraints(air, &trace, &public, None);
+        assert!(report.failures.is_empty(), "the AIR does not prove nf₁ ≠ nf₂");
+        let forged = unchecked::prove(set, trace, &public);
+        assert!(unchecked::plonky3_accepts(set, &forged, &public), "a valid STARK");
+        assert_eq!(
+            code(priv_stark_proof::wire::verify_transition(&forged, &encoded)),
+            "nullifiers_not_distinct"
+        );
+    }
     assert_eq!(
         TransitionPublicInputs::from_bytes(&encoded).unwrap_err().code(),
         "nullifiers_not_distinct"
@@ -377,7 +392,7 @@ fn an_exit_aliasing_a_valid_one_is_refused_by_the_public_input_rules() {
     let honest = TransitionPublicInputs::from_bytes(&public).unwrap();
     assert_eq!(honest.exit(), 50_000);
     assert_eq!(Felt::from_u64(MODULUS + 50_000), Felt::from_u64(50_000));
-    assert!(unchecked::plonky3_accepts(&proof, &honest.to_field_elements()));
+    assert!(unchecked::plonky3_accepts(&TRANSITION_SET_16, &proof, &honest.to_field_elements()));
     for exit in [MODULUS + 50_000, 1 << 62, MODULUS - 1] {
         let mut aliased = public.clone();
         aliased[160..168].copy_from_slice(&exit.to_le_bytes());
@@ -390,125 +405,15 @@ fn an_exit_aliasing_a_valid_one_is_refused_by_the_public_input_rules() {
     assert_eq!(priv_stark_proof::wire::verify_transition(&proof, &public), Ok(()));
 }
 
-/// Proofs of traces the project's prover refuses, made with Plonky3's prover itself.
-///
-/// `p3_uni_stark::prove` runs `p3_air::check_constraints` first in debug builds and panics on an
-/// unsatisfied row; a release build skips it and proves whatever trace it is given. [`Unchecked`]
-/// gives the prover the transition AIR's constraints for everything it computes (the symbolic
-/// pass, the quotient) and nothing to check in that debug pass, so debug and release builds
-/// alike prove the forged trace exactly as a release prover would.
-mod unchecked {
-    use std::borrow::Cow;
-
-    use p3_air::{Air, BaseAir, DebugConstraintBuilder, SymbolicAirBuilder};
-    use p3_uni_stark::ProverConstraintFolder;
-    use priv_stark_core::Felt;
-    use priv_stark_proof::{
-        config::{SpendConfig, build_config},
-        encoding::{HEADER_BYTES, proof_header_of},
-        transition::{
-            TRANSITION_PARAMETER_SET, air::TransitionAir, proof::TRANSITION_MAGIC,
-            transition_transcript_prefix,
-        },
-        verifier::decode_body,
-    };
-
-    /// The transition AIR without Plonky3's debug constraint check.
-    struct Unchecked;
-
-    fn air() -> &'static TransitionAir {
-        TransitionAir::shared()
-    }
-
-    impl BaseAir<Felt> for Unchecked {
-        fn width(&self) -> usize {
-            air().width()
-        }
-
-        fn num_public_values(&self) -> usize {
-            BaseAir::<Felt>::num_public_values(air())
-        }
-
-        fn num_periodic_columns(&self) -> usize {
-            air().num_periodic_columns()
-        }
-
-        fn periodic_columns(&self) -> Cow<'_, [Vec<Felt>]> {
-            air().periodic_columns()
-        }
-
-        fn max_constraint_degree(&self) -> Option<usize> {
-            air().max_constraint_degree()
-        }
-    }
-
-    impl Air<SymbolicAirBuilder<Felt>> for Unchecked {
-        fn eval(&self, builder: &mut SymbolicAirBuilder<Felt>) {
-            air().eval(builder);
-        }
-    }
-
-    impl<'a> Air<ProverConstraintFolder<'a, SpendConfig>> for Unchecked {
-        fn eval(&self, builder: &mut ProverConstraintFolder<'a, SpendConfig>) {
-            air().eval(builder);
-        }
-    }
-
-    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-    impl<'a>
-        Air<
-            p3_uni_stark::VectorizedConstraintFolder<
-                'a,
-                SpendConfig,
-                { p3_uni_stark::QUOTIENT_ILP },
-            >,
-        > for Unchecked
-    {
-        fn eval(
-            &self,
-            builder: &mut p3_uni_stark::VectorizedConstraintFolder<
-                'a,
-                SpendConfig,
-                { p3_uni_stark::QUOTIENT_ILP },
-            >,
-        ) {
-            air().eval(builder);
-        }
-    }
-
-    /// The debug pass: nothing to check (a release build has no such pass at all).
-    impl<'a> Air<DebugConstraintBuilder<'a, Felt>> for Unchecked {
-        fn eval(&self, _builder: &mut DebugConstraintBuilder<'a, Felt>) {}
-    }
-
-    /// Proves `trace` for `public` under set 16 and its transcript; the proof bytes with their
-    /// header.
-    pub fn prove(trace: p3_matrix::dense::RowMajorMatrix<Felt>, public: &[Felt]) -> Vec<u8> {
-        let params = &TRANSITION_PARAMETER_SET;
-        let config =
-            build_config(params, &transition_transcript_prefix(params), super::common::seed(99));
-        let proof = p3_uni_stark::prove(&config, &Unchecked, trace, public).expect("proves");
-        let mut bytes = proof_header_of(TRANSITION_MAGIC, params.id).to_vec();
-        bytes.extend(postcard::to_allocvec(&proof).expect("encode"));
-        bytes
-    }
-
-    /// Whether Plonky3's verifier alone, with the real transition AIR, accepts `proof` for the
-    /// field elements `public`: the verifier without the public-input rules.
-    pub fn plonky3_accepts(proof: &[u8], public: &[Felt]) -> bool {
-        let params = &TRANSITION_PARAMETER_SET;
-        let config = build_config(params, &transition_transcript_prefix(params), [0; 32]);
-        let stark = decode_body(&proof[HEADER_BYTES..]).expect("decodes");
-        p3_uni_stark::verify(&config, air(), &stark, public).is_ok()
-    }
-}
-
 #[test]
-fn parameter_set_meets_the_proven_security_floor() {
-    let level = transition_security_level(&TRANSITION_PARAMETER_SET);
-    assert_eq!(level, TRANSITION_SECURITY);
-    assert!(level.proven_list_decoding_bits >= 100);
-    assert!(level.conjectured_bits >= 128);
+fn parameter_sets_meet_the_proven_security_floor() {
+    assert_eq!(TRANSITION_SECURITY, TRANSITION_SETS[0].security);
+    for set in &TRANSITION_SETS {
+        let level = transition_security_level(&set.params, set.revision);
+        assert_eq!(level, set.security, "set {}", set.params.id);
+        assert!(level.proven_list_decoding_bits >= 100);
+        assert!(level.conjectured_bits >= 128);
+    }
 }
 
 #[test]
@@ -534,7 +439,7 @@ const PINNED_DIGEST: &str = "eec72c979a40b64fa9f5dfe8ed33d7a55d082e1d7fa37c27be9
 
 #[test]
 fn the_air_digest_is_pinned_and_differs_from_the_spend_air() {
-    let digest = priv_stark_proof::transition::transition_air_digest();
+    let digest = priv_stark_proof::transition::transition_air_digest(Revision::One);
     assert_eq!(hex(&digest), PINNED_DIGEST);
     assert_ne!(digest, priv_stark_proof::air_digest::air_digest());
 }
@@ -549,18 +454,17 @@ fn the_air_digest_is_computed_at_the_transition_trace_height() {
         layout::TRACE_ROWS as SPEND_TRACE_ROWS,
         transition::{air::TransitionAir, layout::TRACE_ROWS},
     };
-    let digest = priv_stark_proof::transition::transition_air_digest();
-    assert_eq!(digest_of_rows(TransitionAir::shared(), TRACE_ROWS), digest);
-    assert_eq!(
-        digest_of_rows(TransitionAir::shared(), SPEND_TRACE_ROWS),
-        digest_of(TransitionAir::shared())
-    );
-    assert_eq!(digest_of(TransitionAir::shared()), digest);
+    let digest = priv_stark_proof::transition::transition_air_digest(Revision::One);
+    let air = TransitionAir::shared(Revision::One);
+    assert_eq!(digest_of_rows(air, TRACE_ROWS), digest);
+    assert_eq!(digest_of_rows(air, SPEND_TRACE_ROWS), digest_of(air));
+    assert_eq!(digest_of(air), digest);
 }
 
-/// The golden proof in `test/fixtures/transition/` (an exit of 50,000 from a note of 300,000 with
-/// change 250,000): verified on every run, so a change of the format, the AIR or the parameter set
-/// is noticed; the bindings' tests verify the same bytes on both backends.
+/// The golden set-16 proof in `test/fixtures/transition/` (an exit of 50,000 from a note of 300,000
+/// with change 250,000, made by the set-16 prover before set 17 existed): verified on every run, so
+/// a change of the format, the AIR or the parameter set is noticed; the bindings' tests verify the
+/// same bytes on both backends. Set 17's is checked in `transition_sets.rs`.
 #[test]
 fn the_golden_proof_verifies_and_its_twin_does_not() {
     let proof = std::fs::read(fixture_dir().join("proof.bin")).expect("proof.bin");
@@ -574,14 +478,17 @@ fn the_golden_proof_verifies_and_its_twin_does_not() {
     );
 }
 
-/// Regenerates the golden proof after a deliberate change:
-/// `cargo test -p priv-stark-proof --test proof -- --ignored regenerate_transition_fixture`.
+/// Regenerates the prover's golden proof (set 17, `test/fixtures/transition/set-17/`) after a
+/// deliberate change: `cargo test -p priv-stark-proof --test proof -- --ignored
+/// regenerate_transition_fixture`. Set 16's golden proof, one directory up, was made by the landed
+/// set-16 prover and is never regenerated: it must keep verifying while set 16 is accepted.
 #[test]
-#[ignore = "writes test/fixtures/transition/"]
+#[ignore = "writes test/fixtures/transition/set-17/"]
 fn regenerate_transition_fixture() {
     let scenario = scenario(21, [300_000, 0], [250_000, 0], 50_000);
     let (proof, public) = prove_transition(&scenario.witness, common::seed(21)).unwrap();
-    std::fs::create_dir_all(fixture_dir()).unwrap();
-    std::fs::write(fixture_dir().join("proof.bin"), proof).unwrap();
-    std::fs::write(fixture_dir().join("public.bin"), public.to_bytes()).unwrap();
+    let dir = fixture_dir().join("set-17");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("proof.bin"), proof).unwrap();
+    std::fs::write(dir.join("public.bin"), public.to_bytes()).unwrap();
 }

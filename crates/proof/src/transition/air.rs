@@ -16,10 +16,16 @@
 //! | first row: `v₁ · inv = 1` (the first input is worth something) | 3 |
 //! | first row: `acc_j = w_j − d_j·MIN`; windows, keeps, last row: `acc_j = 0` | 2 |
 //! | `bit·(bit − 1)` | 2 |
+//! | revision two: `memo_j = pad_j + w_j` at the memo permutation's output | 2 |
+//! | revision two: first row `wacc_j = w_j`; windows, keeps, last row `wacc_j = 0` | 2 |
+//!
+//! Revision one (set 16) emits exactly the constraints it always did, in the same order; revision
+//! two's additions are a term in the lane constraints (a selector revision one does not have) and
+//! constraints after all of revision one's.
 //!
 //! Value is conserved over the integers, not only mod p: `v₁, v₂` are values of notes in the
 //! tree — below 2^62 + MIN (a deposit, payment or change is below 2^62; a transition output is
-//! range-checked as `w − d·MIN < 2^62`) — or 0 for a dummy; `exit < 2^62` is checked by the
+//! range-checked as `w − d·MIN < 2^62`, and in revision two as `w < 2^62` too) — or 0 for a dummy; `exit < 2^62` is checked by the
 //! verifier; so both sides of the sum stay below `3 · 2^62 + 2·MIN < p` and are equal as integers
 //! when equal mod p.
 
@@ -33,11 +39,11 @@ use priv_stark_core::Felt;
 use super::{
     layout::{
         COL_ACC, COL_BIT, COL_INV, COL_KEY, COL_OWNER, COL_REAL, COL_REG, COL_VIN, COL_VOUT,
-        MIN_OUTPUT_VALUE, NUM_PERIODIC, Selector, TRACE_WIDTH, periodic_columns,
+        MIN_OUTPUT_VALUE, Revision, Selector, WINDOW_SELECTORS, periodic_columns, window_column,
     },
     statement::{
-        NUM_PUBLIC_VALUES, PV_CONTEXT, PV_EXIT, PV_NULLIFIER_1, PV_NULLIFIER_2, PV_OUTPUT_1,
-        PV_OUTPUT_2, PV_REFUND, PV_ROOT,
+        NUM_PUBLIC_VALUES, PV_CONTEXT, PV_EXIT, PV_MEMO, PV_NULLIFIER_1, PV_NULLIFIER_2,
+        PV_OUTPUT_1, PV_OUTPUT_2, PV_REFUND, PV_ROOT,
     },
 };
 use crate::rpo_air::{HASH_WIDTH, HashRow, NUM_ROUND_PERIODIC, eval_permutation};
@@ -45,34 +51,41 @@ use crate::rpo_air::{HASH_WIDTH, HashRow, NUM_ROUND_PERIODIC, eval_permutation};
 /// Maximum constraint degree of the AIR (as the spend AIR's: the same quotient shape).
 pub const MAX_CONSTRAINT_DEGREE: usize = 4;
 
-/// The transition AIR. Its periodic columns are computed once at construction.
+/// The transition AIR of one [`Revision`]. Its periodic columns are computed once at
+/// construction.
 #[derive(Clone, Debug)]
 pub struct TransitionAir {
+    revision: Revision,
     periodic: Vec<Vec<Felt>>,
 }
 
-impl Default for TransitionAir {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl TransitionAir {
-    /// The AIR with its periodic columns.
-    pub fn new() -> Self {
-        Self { periodic: periodic_columns() }
+    /// The AIR of `revision` with its periodic columns.
+    pub fn new(revision: Revision) -> Self {
+        Self { revision, periodic: periodic_columns(revision) }
     }
 
-    /// The AIR shared by the prover and the verifier, built once.
-    pub fn shared() -> &'static Self {
-        static AIR: spin::Lazy<TransitionAir> = spin::Lazy::new(TransitionAir::new);
-        &AIR
+    /// The AIR of `revision` shared by the prover and the verifier, built once.
+    pub fn shared(revision: Revision) -> &'static Self {
+        static ONE: spin::Lazy<TransitionAir> =
+            spin::Lazy::new(|| TransitionAir::new(Revision::One));
+        static TWO: spin::Lazy<TransitionAir> =
+            spin::Lazy::new(|| TransitionAir::new(Revision::Two));
+        match revision {
+            Revision::One => &ONE,
+            Revision::Two => &TWO,
+        }
+    }
+
+    /// Which AIR this is.
+    pub const fn revision(&self) -> Revision {
+        self.revision
     }
 }
 
 impl BaseAir<Felt> for TransitionAir {
     fn width(&self) -> usize {
-        TRACE_WIDTH
+        self.revision.width()
     }
 
     fn num_public_values(&self) -> usize {
@@ -80,7 +93,7 @@ impl BaseAir<Felt> for TransitionAir {
     }
 
     fn num_periodic_columns(&self) -> usize {
-        NUM_PERIODIC
+        self.revision.num_periodic()
     }
 
     fn periodic_columns(&self) -> Cow<'_, [Vec<Felt>]> {
@@ -126,6 +139,7 @@ impl<AB: AirBuilder<F = Felt>> Air<AB> for TransitionAir {
         let bit = col(COL_BIT);
         let bit_next = col_next(COL_BIT);
         let pv = |offset: usize, i: usize| public[offset + i].clone();
+        let two = self.revision == Revision::Two;
 
         // 2. Capacity of every hash input: length, domain tag, zeros.
         let length = sel(Selector::Length);
@@ -149,6 +163,11 @@ impl<AB: AirBuilder<F = Felt>> Air<AB> for TransitionAir {
                 + sel(Selector::PinOutput2) * (lane.clone() - pv(PV_OUTPUT_2, j))
                 + sel(Selector::PinRefund) * (lane.clone() - pv(PV_REFUND, j))
                 + sel(Selector::PinContext) * (lane.clone() - pv(PV_CONTEXT, j));
+            if two && j < 2 {
+                // The memo masks each output value with the pad: `memo_j = pad_j + w_j`.
+                constraint +=
+                    sel(Selector::PinMemo) * (lane.clone() + vout[j].clone() - pv(PV_MEMO, j));
+            }
             if j == 0 {
                 constraint += sel(Selector::InputValue1) * (lane.clone() - vin[0].clone())
                     + sel(Selector::InputValue2) * (lane.clone() - vin[1].clone())
@@ -207,18 +226,26 @@ impl<AB: AirBuilder<F = Felt>> Air<AB> for TransitionAir {
         }
 
         // 8. Range checks: acc_j = Σ bit_i 2^i over its 62 window rows, then 0.
-        let windows = [(Selector::Keep1, Selector::Window1), (Selector::Keep2, Selector::Window2)];
-        for (j, (keep, window)) in windows.into_iter().enumerate() {
-            builder.assert_zero(
-                sel(keep) * (acc[j].clone() - acc_next[j].clone())
-                    + sel(window)
-                        * (acc[j].clone()
-                            - acc_next[j].clone()
-                            - acc_next[j].clone()
-                            - bit.clone())
-                    + sel(Selector::AccZero) * acc[j].clone(),
-            );
+        let window_constraint = |k: usize, acc: AB::Expr, acc_next: AB::Expr| {
+            let (window, keep) = WINDOW_SELECTORS[k];
+            sel(keep) * (acc.clone() - acc_next.clone())
+                + sel(window) * (acc.clone() - acc_next.clone() - acc_next - bit.clone())
+                + sel(Selector::AccZero) * acc
+        };
+        for j in 0..2 {
+            builder.assert_zero(window_constraint(j, acc[j].clone(), acc_next[j].clone()));
         }
-        builder.assert_zero(bit.clone() * (bit - AB::Expr::ONE));
+        builder.assert_zero(bit.clone() * (bit.clone() - AB::Expr::ONE));
+
+        // 9. Revision two: each output value itself below 2^62 (with `w_j − d_j·MIN < 2^62` above,
+        // a real output is in [MIN, 2^62)), so every output is a note the core can open.
+        if two {
+            for (j, value) in vout.iter().enumerate() {
+                let column = window_column(2 + j);
+                let wacc = col(column);
+                builder.assert_zero(is_first_row.clone() * (wacc.clone() - value.clone()));
+                builder.assert_zero(window_constraint(2 + j, wacc, col_next(column)));
+            }
+        }
     }
 }

@@ -1,8 +1,10 @@
 //! The fixed shape of the transition trace: columns, the permutation schedule, and the periodic
 //! selectors that place every constraint (the spend layout, [`crate::layout`], for two inputs and
-//! two outputs).
+//! two outputs), in its two revisions ([`Revision`]): revision one is parameter set 16's AIR, kept
+//! as it was so that set 16's proofs keep verifying; revision two (set 17) adds one permutation
+//! that proves the memo and two range checks that keep each output value below 2^62.
 //!
-//! # Columns (58)
+//! # Columns (58; revision two: 60)
 //!
 //! | columns | name | content |
 //! |---|---|---|
@@ -16,6 +18,7 @@
 //! | 54, 55 | `acc` | `w_j − d_j · MIN` until its window, then shifted right one bit per row to 0 |
 //! | 56 | `bit` | Merkle path bits on Merkle input rows, range-check bits in the two windows |
 //! | 57 | `inv` | `1 / v₁`: the first input is a real note (no transition of dummies only) |
+//! | 58, 59 | `wacc` | revision two: `w_j` until its window, then shifted right one bit per row to 0 |
 //!
 //! # Permutations (8 rows each, 1024 rows)
 //!
@@ -33,7 +36,8 @@
 //! | 78 | `rpre = H_PRE(owner, rrho)` | `owner` | previous digest |
 //! | 79 | `refund = H_NOTE(exit, rpre)` | public `exit`, previous digest (lanes 1..5) | 0 |
 //! | 80 | padding; input lanes 0..4 pinned to public `ctx` | | |
-//! | 81..128 | padding (the range windows) | | |
+//! | 81 | revision two: `pad = H_TRANSITION_MEMO(sk, nf₁)`; output lanes 0, 1 + `w₁, w₂` = public `memo` | `key` | public `nf₁` |
+//! | 81 or 82..128 | padding (the range windows) | | |
 //!
 //! The outputs of p = 34 (the first input's root), 35, 70, 73, 76 and 79 are pinned to the public
 //! `root, nf₁, nf₂, out₁, out₂, refund`; the second input's root (p = 69) is pinned only when `v₂ ≠ 0`:
@@ -69,8 +73,75 @@ pub const COL_ACC: usize = COL_REAL + 2;
 pub const COL_BIT: usize = COL_ACC + 2;
 /// The inverse of the first input's value.
 pub const COL_INV: usize = COL_BIT + 1;
-/// Columns of the trace.
+/// Columns of revision one's trace (set 16).
 pub const TRACE_WIDTH: usize = COL_INV + 1;
+/// Revision two: the accumulators that range-check each output value itself.
+pub const COL_VALUE_ACC: usize = COL_INV + 1;
+/// Columns of revision two's trace (set 17).
+pub const TRACE_WIDTH_TWO: usize = COL_VALUE_ACC + 2;
+
+/// The two transition AIRs. A change of the AIR is a new transcript and so a new parameter set;
+/// the old revision stays beside it for as long as its set is accepted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Revision {
+    /// Set 16's AIR: the memo is bound by the transcript but not proven, and an output is proven
+    /// below `2^62 + MIN_OUTPUT_VALUE` (docs/proof.md §9).
+    One,
+    /// Set 17's AIR: revision one plus `memo_j = w_j + H_TRANSITION_MEMO(sk, nf₁)_j` proven
+    /// ([`P_MEMO`]) and every output value range-checked below 2^62 ([`COL_VALUE_ACC`]).
+    Two,
+}
+
+impl Revision {
+    /// Columns of the trace.
+    pub const fn width(self) -> usize {
+        match self {
+            Self::One => TRACE_WIDTH,
+            Self::Two => TRACE_WIDTH_TWO,
+        }
+    }
+
+    /// Range windows: one per output (`w_j − d_j·MIN`), and in revision two one more per output
+    /// (`w_j`).
+    pub const fn num_windows(self) -> usize {
+        match self {
+            Self::One => 2,
+            Self::Two => 4,
+        }
+    }
+
+    /// First row of range window `k` (in the padding after the last constrained permutation,
+    /// clear of every Merkle bit).
+    pub const fn window_start(self, k: usize) -> usize {
+        match self {
+            Self::One => input_row(P_CONTEXT + 1) + k * 80,
+            Self::Two => input_row(P_MEMO + 1) + k * 64,
+        }
+    }
+
+    /// Whether permutation `p` is a hash whose input the AIR constrains.
+    pub const fn is_hash(self, p: usize) -> bool {
+        p < NUM_HASHES || (matches!(self, Self::Two) && p == P_MEMO)
+    }
+
+    /// Number of [`Selector`] columns.
+    pub const fn num_selectors(self) -> usize {
+        match self {
+            Self::One => NUM_SELECTORS,
+            Self::Two => NUM_SELECTORS_TWO,
+        }
+    }
+
+    /// Periodic columns: the round columns, then the selectors.
+    pub const fn num_periodic(self) -> usize {
+        NUM_ROUND_PERIODIC + self.num_selectors()
+    }
+}
+
+/// The accumulator column of range window `k`: `w_k − d_k·MIN` for `k < 2`, `w_{k−2}` after.
+pub const fn window_column(k: usize) -> usize {
+    if k < 2 { COL_ACC + k } else { COL_VALUE_ACC + k - 2 }
+}
 
 /// `owner = H_OWNER(sk)`.
 pub const P_OWNER: usize = 0;
@@ -112,14 +183,17 @@ pub const P_REFUND_PRE: usize = P_REFUND_RHO + 1;
 pub const P_REFUND_NOTE: usize = P_REFUND_RHO + 2;
 /// The padding permutation whose input holds `ctx`.
 pub const P_CONTEXT: usize = P_REFUND_NOTE + 1;
-/// Permutations whose input is constrained.
+/// Permutations whose input is constrained in revision one (revision two adds [`P_MEMO`]).
 pub const NUM_HASHES: usize = P_CONTEXT;
+/// Revision two: `pad = H_TRANSITION_MEMO(sk, nf₁)`, whose first two lanes plus the output values
+/// are the public memo.
+pub const P_MEMO: usize = P_CONTEXT + 1;
 
 /// Bits of each output's range check.
 pub const RANGE_BITS: usize = 62;
-/// First row of output `j`'s range window (in the padding, clear of every Merkle bit).
+/// First row of output `j`'s range window in revision one.
 pub const fn range_start(j: usize) -> usize {
-    input_row(P_CONTEXT + 1) + j * 80
+    Revision::One.window_start(j)
 }
 
 /// The least value of a real (non-dummy) output, in atomic units: a transition cannot mint dust
@@ -166,6 +240,9 @@ pub fn hash_kind(p: usize) -> (usize, Domain) {
     }
     if p == P_REFUND_NOTE {
         return (5, Domain::Note);
+    }
+    if p == P_MEMO {
+        return (8, Domain::TransitionMemo);
     }
     (8, Domain::Node)
 }
@@ -234,14 +311,34 @@ pub enum Selector {
     Keep2,
     /// Transition: `acc₂ = 2 acc₂' + bit`.
     Window2,
-    /// Both accumulators are 0 (the last row).
+    /// Every accumulator is 0 (the last row).
     AccZero,
+    /// Revision two: output lanes 0, 1 plus `w₁, w₂` = public `memo`.
+    PinMemo,
+    /// Revision two: transition: `wacc₁` is kept.
+    Keep3,
+    /// Revision two: transition: `wacc₁ = 2 wacc₁' + bit`.
+    Window3,
+    /// Revision two: transition: `wacc₂` is kept.
+    Keep4,
+    /// Revision two: transition: `wacc₂ = 2 wacc₂' + bit`.
+    Window4,
 }
 
-/// Number of [`Selector`] columns.
+/// Number of [`Selector`] columns of revision one.
 pub const NUM_SELECTORS: usize = Selector::AccZero as usize + 1;
-/// Periodic columns: the round columns, then the selectors.
+/// Number of [`Selector`] columns of revision two.
+pub const NUM_SELECTORS_TWO: usize = Selector::Window4 as usize + 1;
+/// Periodic columns of revision one: the round columns, then the selectors.
 pub const NUM_PERIODIC: usize = NUM_ROUND_PERIODIC + NUM_SELECTORS;
+
+/// The (window, keep) selectors of range window `k`.
+pub const WINDOW_SELECTORS: [(Selector, Selector); 4] = [
+    (Selector::Window1, Selector::Keep1),
+    (Selector::Window2, Selector::Keep2),
+    (Selector::Window3, Selector::Keep3),
+    (Selector::Window4, Selector::Keep4),
+];
 
 impl Selector {
     /// Index among the periodic columns.
@@ -250,16 +347,17 @@ impl Selector {
     }
 }
 
-/// All periodic columns: the round columns (period 8), then the selectors (period 1024).
-pub fn periodic_columns() -> Vec<Vec<Felt>> {
+/// All periodic columns of `revision`: the round columns (period 8), then the selectors (period
+/// 1024).
+pub fn periodic_columns(revision: Revision) -> Vec<Vec<Felt>> {
     let mut columns = round_periodic_columns();
-    let mut selectors = vec![vec![Felt::ZERO; TRACE_ROWS]; NUM_SELECTORS];
+    let mut selectors = vec![vec![Felt::ZERO; TRACE_ROWS]; revision.num_selectors()];
     let mut set = |selector: Selector, row: usize| {
         selectors[selector as usize][row] = Felt::ONE;
     };
     let mut lengths = vec![Felt::ZERO; TRACE_ROWS];
     let mut tags = vec![Felt::ZERO; TRACE_ROWS];
-    for p in 0..NUM_HASHES {
+    for p in (0..TRACE_ROWS / CYCLE).filter(|&p| revision.is_hash(p)) {
         let (len, domain) = hash_kind(p);
         lengths[input_row(p)] = Felt::from_usize(len);
         tags[input_row(p)] = domain.tag();
@@ -304,16 +402,19 @@ pub fn periodic_columns() -> Vec<Vec<Felt>> {
     set(Selector::PinOutput1, output_row(p_output_note(0)));
     set(Selector::PinOutput2, output_row(p_output_note(1)));
     set(Selector::PinContext, input_row(P_CONTEXT));
+    if revision == Revision::Two {
+        set(Selector::KeyLow, input_row(P_MEMO));
+        set(Selector::NullifierHigh, input_row(P_MEMO));
+        set(Selector::PinMemo, output_row(P_MEMO));
+    }
     let reloads = [output_row(p_input_note(0)), output_row(p_input_note(1))];
     for row in 0..TRACE_ROWS - 1 {
         if !reloads.contains(&(row + 1)) {
             set(Selector::Hold, row);
         }
-        let windows = [
-            (range_start(0), Selector::Window1, Selector::Keep1),
-            (range_start(1), Selector::Window2, Selector::Keep2),
-        ];
-        for (start, window, keep) in windows {
+        for (k, &(window, keep)) in WINDOW_SELECTORS.iter().enumerate().take(revision.num_windows())
+        {
+            let start = revision.window_start(k);
             if (start..start + RANGE_BITS).contains(&row) {
                 set(window, row);
             } else {

@@ -9,8 +9,8 @@
 //! [`statement`] for the relation and [`layout`] for the trace.
 //!
 //! Its proofs are separate from spend proofs in every way a verifier checks: their own magic
-//! (`"PSTR"`), their own parameter set ([`TRANSITION_PARAMETER_SET`], id 16), their own transcript
-//! label and AIR digest. A spend proof handed to the transition verifier (or the reverse) is
+//! (`"PSTR"`), their own parameter sets ([`TRANSITION_SETS`]: 17, proved, and 16, still verified),
+//! their own transcript label and AIR digest. A spend proof handed to the transition verifier (or the reverse) is
 //! refused at the header, and could not verify under the other transcript anyway.
 
 pub mod air;
@@ -20,10 +20,12 @@ pub mod proof;
 pub mod statement;
 pub mod trace;
 
+pub use layout::Revision;
 pub use proof::{
-    TRANSITION_PARAMETER_SET, TRANSITION_SECURITY, prove_transition, prove_transition_against,
-    transition_air_digest, transition_security_level, transition_transcript_prefix,
-    verify_transition,
+    TRANSITION_PARAMETER_SET, TRANSITION_SECURITY, TRANSITION_SET_16, TRANSITION_SET_17,
+    TRANSITION_SETS, TransitionSet, prove_transition, prove_transition_against,
+    prove_transition_in, transition_air_digest, transition_security_level, transition_set,
+    transition_transcript_prefix, verify_transition,
 };
 pub use statement::{
     TransitionInput, TransitionPublicInputs, TransitionWitness, check_public_rules,

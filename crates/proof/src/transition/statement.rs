@@ -10,7 +10,8 @@
 //!    inputs does not show);
 //! 2. for each output `out_j = H_NOTE(w_j, H_PRE(owner, H_TRANSITION_RHO_j(sk, nf₁)))`: outputs
 //!    belong to the inputs' owner, with randomness recoverable from the key and the log; each
-//!    `w_j` is 0 (a dummy) or at least [`MIN_OUTPUT_VALUE`], and below `2^62 + MIN_OUTPUT_VALUE`;
+//!    `w_j` is 0 (a dummy) or at least [`MIN_OUTPUT_VALUE`], and below 2^62 (set 17; set 16's AIR
+//!    proves only `w_j < 2^62 + MIN_OUTPUT_VALUE`);
 //! 3. `v₁ + v₂ = w₁ + w₂ + exit` over the integers, `0 ≤ exit < 2^62` (an exit pays `exit` out
 //!    of the pool; a merge or a split has `exit = 0`);
 //! 4. `refund = H_NOTE(exit, H_PRE(owner, H_REFUND_RHO(sk, nf₁)))`: the note the pool appends
@@ -20,7 +21,7 @@
 //! 5. `ctx` (what the transition is for: the pool, the expiry, an exit's destination) and `memo`
 //!    are bound as public inputs. The memo is `w_j` masked by `H_TRANSITION_MEMO(sk, nf₁)` when
 //!    [`TransitionWitness::derive`] computes it, so the owner's wallet recovers the values from the
-//!    key, but the AIR does not prove that (deferred to the next parameter set, docs/proof.md §9);
+//!    key; set 17's AIR proves that masking, set 16's does not (docs/proof.md §9);
 //! 6. outside the AIR, [`check_public_rules`]: `exit < 2^62` and `nf₁ ≠ nf₂`.
 
 use p3_field::PrimeCharacteristicRing;

@@ -13,11 +13,11 @@ use priv_stark_core::{
 
 use super::{
     layout::{
-        COL_ACC, COL_BIT, COL_INV, COL_KEY, COL_OWNER, COL_REAL, COL_REG, COL_VIN, COL_VOUT,
-        MIN_OUTPUT_VALUE, P_CONTEXT, P_OWNER, P_REFUND_NOTE, P_REFUND_PRE, P_REFUND_RHO,
-        RANGE_BITS, TRACE_ROWS, TRACE_WIDTH, hash_kind, input_row, output_row, p_input_merkle,
+        COL_BIT, COL_INV, COL_KEY, COL_OWNER, COL_REAL, COL_REG, COL_VIN, COL_VOUT,
+        MIN_OUTPUT_VALUE, P_CONTEXT, P_MEMO, P_OWNER, P_REFUND_NOTE, P_REFUND_PRE, P_REFUND_RHO,
+        RANGE_BITS, Revision, TRACE_ROWS, hash_kind, input_row, output_row, p_input_merkle,
         p_input_note, p_input_nullifier, p_input_pre, p_output_note, p_output_pre, p_output_rho,
-        range_start,
+        window_column,
     },
     statement::{TransitionValues, TransitionWitness},
 };
@@ -32,6 +32,7 @@ fn hash_input(p: usize, rate: [Felt; 8]) -> State {
 
 /// The permutation inputs of the 128 cycles.
 fn permutation_inputs(
+    revision: Revision,
     witness: &TransitionWitness,
     values: &TransitionValues,
 ) -> [State; TRACE_ROWS / CYCLE] {
@@ -67,30 +68,41 @@ fn permutation_inputs(
     inputs[P_REFUND_NOTE] =
         hash_input(P_REFUND_NOTE, note(witness.exit, &values.refund.precommitment));
     inputs[P_CONTEXT][..4].copy_from_slice(&witness.context.0);
+    if revision == Revision::Two {
+        inputs[P_MEMO] = hash_input(P_MEMO, pair(sk, &first));
+    }
     inputs
 }
 
-/// The trace of `witness`, whose values `values` come from [`TransitionWitness::derive`].
-pub fn build_trace(witness: &TransitionWitness, values: &TransitionValues) -> RowMajorMatrix<Felt> {
-    let mut trace = vec![Felt::ZERO; TRACE_ROWS * TRACE_WIDTH];
-    for (p, input) in permutation_inputs(witness, values).iter().enumerate() {
+/// The trace of `witness` for the AIR of `revision`, whose values `values` come from
+/// [`TransitionWitness::derive`].
+pub fn build_trace(
+    revision: Revision,
+    witness: &TransitionWitness,
+    values: &TransitionValues,
+) -> RowMajorMatrix<Felt> {
+    let width = revision.width();
+    let mut trace = vec![Felt::ZERO; TRACE_ROWS * width];
+    for (p, input) in permutation_inputs(revision, witness, values).iter().enumerate() {
         let mut rows = [[Felt::ZERO; HASH_WIDTH]; CYCLE];
         // The output is in `rows`; the prover's constraint check compares it with the pins.
         let _output = permutation_rows(input, &mut rows);
         for (r, row) in rows.iter().enumerate() {
-            let start = (input_row(p) + r) * TRACE_WIDTH;
+            let start = (input_row(p) + r) * width;
             trace[start..start + HASH_WIDTH].copy_from_slice(row);
         }
     }
 
     let real = witness.outputs.map(|value| u64::from(value != 0));
-    let ranged: [u64; 2] =
-        core::array::from_fn(|j| witness.outputs[j] - real[j] * MIN_OUTPUT_VALUE);
+    // What each range window accumulates: `w_j − d_j·MIN`, then (revision two) `w_j`.
+    let ranged: [u64; 4] = core::array::from_fn(|k| {
+        if k < 2 { witness.outputs[k] - real[k] * MIN_OUTPUT_VALUE } else { witness.outputs[k - 2] }
+    });
     let second_load = output_row(p_input_note(1));
     // `derive` refused a first input of 0; the inverse is only read on the first row.
     let inverse = Felt::from_u64(witness.inputs[0].value).try_inverse().unwrap_or(Felt::ZERO);
     for row in 0..TRACE_ROWS {
-        let cells = &mut trace[row * TRACE_WIDTH..(row + 1) * TRACE_WIDTH];
+        let cells = &mut trace[row * width..(row + 1) * width];
         cells[COL_KEY..COL_KEY + 4].copy_from_slice(&witness.spending_key.0);
         cells[COL_OWNER..COL_OWNER + 4].copy_from_slice(&values.owner.0);
         cells[COL_INV] = inverse;
@@ -104,18 +116,21 @@ pub fn build_trace(witness: &TransitionWitness, values: &TransitionValues) -> Ro
             cells[COL_VIN + j] = Felt::from_u64(witness.inputs[j].value);
             cells[COL_VOUT + j] = Felt::from_u64(witness.outputs[j]);
             cells[COL_REAL + j] = Felt::from_u64(real[j]);
-            let shift = row.saturating_sub(range_start(j)).min(RANGE_BITS);
-            cells[COL_ACC + j] = Felt::from_u64(ranged[j] >> shift);
-            if (range_start(j)..range_start(j) + RANGE_BITS).contains(&row) {
-                cells[COL_BIT] = Felt::from_u64((ranged[j] >> (row - range_start(j))) & 1);
+        }
+        for (k, &value) in ranged.iter().enumerate().take(revision.num_windows()) {
+            let start = revision.window_start(k);
+            let shift = row.saturating_sub(start).min(RANGE_BITS);
+            cells[window_column(k)] = Felt::from_u64(value >> shift);
+            if (start..start + RANGE_BITS).contains(&row) {
+                cells[COL_BIT] = Felt::from_u64((value >> (row - start)) & 1);
             }
         }
     }
     for (i, input) in witness.inputs.iter().enumerate() {
         for level in 0..DEPTH {
             let row = input_row(p_input_merkle(i) + level);
-            trace[row * TRACE_WIDTH + COL_BIT] = Felt::from_u64((input.index >> level) & 1);
+            trace[row * width + COL_BIT] = Felt::from_u64((input.index >> level) & 1);
         }
     }
-    RowMajorMatrix::new(trace, TRACE_WIDTH)
+    RowMajorMatrix::new(trace, width)
 }

@@ -123,3 +123,115 @@ pub mod forge {
         Digest::from_bytes(&forged.encoded[64..96], "change").expect("canonical")
     }
 }
+
+/// Proofs of traces the project's prover refuses, made with Plonky3's prover itself.
+///
+/// `p3_uni_stark::prove` runs `p3_air::check_constraints` first in debug builds and panics on an
+/// unsatisfied row; a release build skips it and proves whatever trace it is given. [`Unchecked`]
+/// gives the prover the transition AIR's constraints for everything it computes (the symbolic
+/// pass, the quotient) and nothing to check in that debug pass, so debug and release builds
+/// alike prove the forged trace exactly as a release prover would.
+pub mod unchecked_transition {
+    use std::borrow::Cow;
+
+    use p3_air::{Air, BaseAir, DebugConstraintBuilder, SymbolicAirBuilder};
+    use p3_uni_stark::ProverConstraintFolder;
+    use priv_stark_core::Felt;
+    use priv_stark_proof::{
+        config::{SpendConfig, build_config},
+        encoding::{HEADER_BYTES, proof_header_of},
+        transition::{
+            TransitionSet, air::TransitionAir, proof::TRANSITION_MAGIC,
+            transition_transcript_prefix,
+        },
+        verifier::decode_body,
+    };
+
+    /// The transition AIR of one revision without Plonky3's debug constraint check.
+    struct Unchecked(&'static TransitionAir);
+
+    impl BaseAir<Felt> for Unchecked {
+        fn width(&self) -> usize {
+            self.0.width()
+        }
+
+        fn num_public_values(&self) -> usize {
+            BaseAir::<Felt>::num_public_values(self.0)
+        }
+
+        fn num_periodic_columns(&self) -> usize {
+            self.0.num_periodic_columns()
+        }
+
+        fn periodic_columns(&self) -> Cow<'_, [Vec<Felt>]> {
+            self.0.periodic_columns()
+        }
+
+        fn max_constraint_degree(&self) -> Option<usize> {
+            self.0.max_constraint_degree()
+        }
+    }
+
+    impl Air<SymbolicAirBuilder<Felt>> for Unchecked {
+        fn eval(&self, builder: &mut SymbolicAirBuilder<Felt>) {
+            self.0.eval(builder);
+        }
+    }
+
+    impl<'a> Air<ProverConstraintFolder<'a, SpendConfig>> for Unchecked {
+        fn eval(&self, builder: &mut ProverConstraintFolder<'a, SpendConfig>) {
+            self.0.eval(builder);
+        }
+    }
+
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    impl<'a>
+        Air<
+            p3_uni_stark::VectorizedConstraintFolder<
+                'a,
+                SpendConfig,
+                { p3_uni_stark::QUOTIENT_ILP },
+            >,
+        > for Unchecked
+    {
+        fn eval(
+            &self,
+            builder: &mut p3_uni_stark::VectorizedConstraintFolder<
+                'a,
+                SpendConfig,
+                { p3_uni_stark::QUOTIENT_ILP },
+            >,
+        ) {
+            self.0.eval(builder);
+        }
+    }
+
+    /// The debug pass: nothing to check (a release build has no such pass at all).
+    impl<'a> Air<DebugConstraintBuilder<'a, Felt>> for Unchecked {
+        fn eval(&self, _builder: &mut DebugConstraintBuilder<'a, Felt>) {}
+    }
+
+    /// Proves `trace` for `public` under `set`, its AIR and its transcript; the proof bytes with
+    /// their header.
+    pub fn prove(
+        set: &TransitionSet,
+        trace: p3_matrix::dense::RowMajorMatrix<Felt>,
+        public: &[Felt],
+    ) -> Vec<u8> {
+        let params = &set.params;
+        let config = build_config(params, &transition_transcript_prefix(set), super::seed(99));
+        let air = Unchecked(TransitionAir::shared(set.revision));
+        let proof = p3_uni_stark::prove(&config, &air, trace, public).expect("proves");
+        let mut bytes = proof_header_of(TRANSITION_MAGIC, params.id).to_vec();
+        bytes.extend(postcard::to_allocvec(&proof).expect("encode"));
+        bytes
+    }
+
+    /// Whether Plonky3's verifier alone, with `set`'s real transition AIR, accepts `proof` for
+    /// the field elements `public`: the verifier without the public-input rules.
+    pub fn plonky3_accepts(set: &TransitionSet, proof: &[u8], public: &[Felt]) -> bool {
+        let config = build_config(&set.params, &transition_transcript_prefix(set), [0; 32]);
+        let stark = decode_body(&proof[HEADER_BYTES..]).expect("decodes");
+        p3_uni_stark::verify(&config, TransitionAir::shared(set.revision), &stark, public).is_ok()
+    }
+}
