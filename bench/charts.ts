@@ -965,9 +965,21 @@ function linkageChart(json: Fields): TopLevelSpec {
 function transitionChart(json: Fields): TopLevelSpec {
   const prove = fields(json.prove, 'prove');
   const verify = fields(json.verify, 'verify');
+  // Results since set 17 also verify the golden set-16 proof in the same rounds.
+  const set16 =
+    verify.transitionSet16Golden === undefined
+      ? []
+      : [
+          [
+            'verify (transition set 16, same rounds)',
+            fields(verify.transitionSet16Golden, 'verify.transitionSet16Golden'),
+            'verify.transitionSet16Golden',
+          ],
+        ];
   const rows = [
     ['prove (transition)', prove, 'prove'],
     ['verify (transition)', fields(verify.transition, 'verify.transition'), 'verify.transition'],
+    ...set16,
     ['verify (spend, same rounds)', fields(verify.spend, 'verify.spend'), 'verify.spend'],
   ].flatMap(([operation, f, path]) => [
     {

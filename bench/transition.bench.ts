@@ -4,11 +4,14 @@
 // * size: every transition proof made (merges, splits and exits in turn);
 // * prove: medians per backend (in thread through the raw binding, one core);
 // * verify: rounds of VERIFY_PER_ROUND verifications per backend, transition and spend alike, so
-//   load on the machine falls on all of them; medians over VERIFY_ROUNDS rounds;
+//   load on the machine falls on all of them; medians over VERIFY_ROUNDS rounds. The proofs made
+//   are of the prover's set (17); the golden set-16 proof (test/fixtures/transition/) is verified
+//   in the same rounds, so the two AIR revisions are compared side by side;
 // * the load average before and after, since the machine is shared.
 //
 // Run: npm run bench:transition → bench/results/transition.{json,md}.
 
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 
 import type { Backend, RawBinding } from '../src/core/binding.js';
@@ -75,6 +78,14 @@ async function witness(kind: 'merge' | 'split' | 'exit'): Promise<TransitionWitn
   return { sk, inputs: [await input(a, 1), dummy], outputs: ['250000', '0'], exit: '50000', ctx };
 }
 
+/** Byte 5 of a proof's header: its parameter set. */
+const SET_BYTE = 5;
+const FIXTURES = new URL('../test/fixtures/transition/', import.meta.url);
+const set16 = {
+  proof: new Uint8Array(readFileSync(new URL('proof.bin', FIXTURES))),
+  inputs: new Uint8Array(readFileSync(new URL('public.bin', FIXTURES))),
+};
+
 const kinds = ['merge', 'split', 'exit'] as const;
 const proveMs: Record<Backend, number[]> = { native: [], wasm: [] };
 const sizes: number[] = [];
@@ -111,9 +122,12 @@ const spendProof = raw.native.proveSpend(
 );
 const spendInputs = encodePublicInputs(core.spendPublicInputs(spend));
 
+const provedSet = proofs[0]!.proof[SET_BYTE]!;
 const verifyMs: Record<string, number[]> = {
   'transition native': [],
   'transition wasm': [],
+  'set 16 native': [],
+  'set 16 wasm': [],
   'spend native': [],
   'spend wasm': [],
 };
@@ -126,6 +140,10 @@ for (let round = 0; round < VERIFY_ROUNDS; round++) {
     }
     verifyMs[`transition ${backend}`]!.push((performance.now() - t) / VERIFY_PER_ROUND);
     t = performance.now();
+    for (let k = 0; k < VERIFY_PER_ROUND; k++)
+      raw[backend].verifyTransition(set16.proof, set16.inputs);
+    verifyMs[`set 16 ${backend}`]!.push((performance.now() - t) / VERIFY_PER_ROUND);
+    t = performance.now();
     for (let k = 0; k < VERIFY_PER_ROUND; k++) raw[backend].verifySpend(spendProof, spendInputs);
     verifyMs[`spend ${backend}`]!.push((performance.now() - t) / VERIFY_PER_ROUND);
   }
@@ -137,6 +155,7 @@ const env = environment();
 const results = {
   environment: { ...env, loadBefore, loadAfter },
   proofs: PROOFS,
+  transitionParameterSet: provedSet,
   bytes: {
     mean: Math.round(sizes.reduce((s, x) => s + x, 0) / sizes.length),
     worst: Math.max(...sizes),
@@ -148,6 +167,11 @@ const results = {
       native: stat(verifyMs['transition native']!),
       wasm: stat(verifyMs['transition wasm']!),
     },
+    transitionSet16Golden: {
+      bytes: set16.proof.length,
+      native: stat(verifyMs['set 16 native']!),
+      wasm: stat(verifyMs['set 16 wasm']!),
+    },
     spend: { native: stat(verifyMs['spend native']!), wasm: stat(verifyMs['spend wasm']!) },
   },
   spendParameterSets: sets.map((s) => ({ id: s.id, provenBits: s.provenListDecodingBits })),
@@ -158,17 +182,18 @@ const markdown = [
   '',
   `${env.date}, ${env.cpu}, ${env.cores} cores, Node ${env.node}; load ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${loadAfter.map((x) => x.toFixed(2)).join(' ')} after.`,
   '',
-  '| | transition (2 in, 2 out, 1024 rows × 58 columns) | spend (1 in, 512 rows × 46 columns) |',
-  '|---|---:|---:|',
-  `| proof bytes (mean / worst of ${sizes.length}) | ${results.bytes.mean} / ${results.bytes.worst} | ${results.bytes.spend} |`,
-  `| prove, native (median, one core) | ${f(results.prove.native.medianMs)} ms | — |`,
-  `| prove, WebAssembly | ${f(results.prove.wasm.medianMs)} ms | — |`,
-  `| verify, native (median) | ${f(results.verify.transition.native.medianMs)} ms | ${f(results.verify.spend.native.medianMs)} ms |`,
-  `| verify, WebAssembly | ${f(results.verify.transition.wasm.medianMs)} ms | ${f(results.verify.spend.wasm.medianMs)} ms |`,
+  `| | transition, set ${provedSet} (2 in, 2 out, 1024 rows × 60 columns) | transition, set 16 (golden proof, 58 columns) | spend (1 in, 512 rows × 46 columns) |`,
+  '|---|---:|---:|---:|',
+  `| proof bytes (mean / worst of ${sizes.length}) | ${results.bytes.mean} / ${results.bytes.worst} | ${set16.proof.length} | ${results.bytes.spend} |`,
+  `| prove, native (median, one core) | ${f(results.prove.native.medianMs)} ms | — | — |`,
+  `| prove, WebAssembly | ${f(results.prove.wasm.medianMs)} ms | — | — |`,
+  `| verify, native (median) | ${f(results.verify.transition.native.medianMs)} ms | ${f(results.verify.transitionSet16Golden.native.medianMs)} ms | ${f(results.verify.spend.native.medianMs)} ms |`,
+  `| verify, WebAssembly | ${f(results.verify.transition.wasm.medianMs)} ms | ${f(results.verify.transitionSet16Golden.wasm.medianMs)} ms | ${f(results.verify.spend.wasm.medianMs)} ms |`,
   '',
-  'Transition parameter set 16: blowup 32, 33 queries, 18 bits of query grinding (set 3’s numbers on',
-  'the 1024-row trace): 128 conjectured bits, 100 proven (list decoding), 49 (unique decoding), as',
-  'Plonky3’s estimator computes them (crates/proof/tests/transition.rs pins them).',
+  `Transition parameter sets ${provedSet} (proved) and 16 (verified): blowup 32, 33 queries, 18 bits of query`,
+  'grinding (set 3’s numbers on the 1024-row trace): 128 conjectured bits, 100 proven (list decoding), 49',
+  '(unique decoding) each, as Plonky3’s estimator computes them for each set’s AIR',
+  '(crates/proof/tests/transition.rs pins them).',
 ].join('\n');
 await writeResults('transition', results, markdown);
 process.stdout.write(`${markdown}\n`);
