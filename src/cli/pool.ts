@@ -31,6 +31,7 @@ export const POOL_USAGE = `  pool serve [--host H] [--port N] [--data-dir D] [--
                     --handover-rate-limit N (HANDOVER_RATE_LIMIT, 120) hand-overs per minute and client address;
                     --proof-retention-days N (PROOF_RETENTION_DAYS, 30) days each settled proof stays in the archive;
                     --parameter-sets IDS (PROOF_PARAMETER_SETS, 3,2) proof parameter sets the hand-over accepts;
+                    --transition-parameter-sets IDS (TRANSITION_PARAMETER_SETS, 17,16) transition sets it accepts;
                     --epoch-ms N (EPOCH_MS, 60000; 1: no grid) one checkpoint per epoch boundary, anchored to
                     once --anchor-delay-ms N (ANCHOR_DELAY_MS, 10000) old;
                     a pool backed by an escrow on a chain: --chain-rpc URL --escrow ADDRESS --operator-key-file FILE
@@ -87,6 +88,7 @@ async function serve(argv: string[]): Promise<number> {
       'proof-retention-days': { type: 'string' },
       'handover-rate-limit': { type: 'string' },
       'parameter-sets': { type: 'string' },
+      'transition-parameter-sets': { type: 'string' },
       ...EPOCH_OPTIONS,
       ...CHAIN_OPTIONS,
     },
@@ -159,6 +161,10 @@ function serveConfig(
     },
     proofRetentionDays: retentionDays(v['proof-retention-days'] ?? env.PROOF_RETENTION_DAYS),
     parameterSets: parameterSetList(v['parameter-sets'] ?? env.PROOF_PARAMETER_SETS),
+    transitionParameterSets: parameterSetList(
+      v['transition-parameter-sets'] ?? env.TRANSITION_PARAMETER_SETS,
+      'TRANSITION_PARAMETER_SETS',
+    ),
     chain: chainConfig(values, env),
   };
 }

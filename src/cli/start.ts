@@ -54,6 +54,9 @@ ${EPOCH_FLAGS_USAGE}
   --parameter-sets IDS        proof parameter sets to accept, comma-separated
                               (PROOF_PARAMETER_SETS; default 3,2: drop 2 once no payment proved
                               by an older release can be in flight)
+  --transition-parameter-sets IDS
+                              transition parameter sets the pool node accepts (TRANSITION_PARAMETER_SETS;
+                              default 17,16: drop 16 once no older wallet's transition can be in flight)
 ${CHAIN_FLAGS_USAGE}
 
   Proofs are verified on VERIFY_THREADS worker threads (one per core) at nice VERIFY_NICE (10),
@@ -122,6 +125,7 @@ export function startPlan(
         'proof-retention-days': { type: 'string' },
         'handover-rate-limit': { type: 'string' },
         'parameter-sets': { type: 'string' },
+        'transition-parameter-sets': { type: 'string' },
         ...EPOCH_OPTIONS,
         ...CHAIN_OPTIONS,
       },
@@ -187,6 +191,10 @@ export function startPlan(
     ),
     poolCorsOrigins: parseCorsOrigins(str('pool-cors', 'POOL_CORS_ORIGINS')),
     parameterSets: parameterSetList(str('parameter-sets', 'PROOF_PARAMETER_SETS')),
+    transitionParameterSets: parameterSetList(
+      str('transition-parameter-sets', 'TRANSITION_PARAMETER_SETS'),
+      'TRANSITION_PARAMETER_SETS',
+    ),
     chain: chainConfig(values, env),
   };
   // A chain pool's keys are held by one process: it runs in one unless told otherwise (and then
@@ -202,14 +210,17 @@ export function startPlan(
 }
 
 /**
- * `PROOF_PARAMETER_SETS`: comma-separated set ids, undefined when unset. Whether the core knows
- * each id is the service's check.
+ * `PROOF_PARAMETER_SETS` (or `name`): comma-separated set ids, undefined when unset. Whether the
+ * core knows each id is the service's check.
  */
-export function parameterSetList(text: string | undefined): readonly number[] | undefined {
+export function parameterSetList(
+  text: string | undefined,
+  name = 'PROOF_PARAMETER_SETS',
+): readonly number[] | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   const ids = text.split(',').map((part) => part.trim());
   if (ids.some((id) => !/^[0-9]{1,3}$/.test(id) || Number(id) > 255))
-    throw new UsageError('PROOF_PARAMETER_SETS expected comma-separated set ids (0..255)');
+    throw new UsageError(`${name} expected comma-separated set ids (0..255)`);
   return ids.map(Number);
 }
 

@@ -62,11 +62,22 @@ export interface RawBinding {
   /** Public inputs (248 bytes) of an encoded transition witness (2232 bytes). */
   transitionPublicInputs(witness: Uint8Array): Uint8Array;
   proveTransition(witness: Uint8Array, seed: Uint8Array): Uint8Array;
-  /** Empty bytes when the transition proof holds. */
-  verifyTransition(proof: Uint8Array, publicInputs: Uint8Array): Uint8Array;
+  /**
+   * Empty bytes when the transition proof holds. `accepted`: the transition parameter-set ids to
+   * accept, one byte each (absent: every transition set).
+   */
+  verifyTransition(proof: Uint8Array, publicInputs: Uint8Array, accepted?: Uint8Array): Uint8Array;
+  /** Every transition parameter set, newest first, in `parameterSets`' records. */
+  transitionParameterSets(): Uint8Array;
+  /** Checks transition set ids to accept; returns them normalised: newest first, each once. */
+  acceptTransitionParameterSets(ids: Uint8Array): Uint8Array;
   proveTransitionAsync(witness: Uint8Array, seed: Uint8Array): Promise<Uint8Array>;
-  /** Empty bytes when the transition proof holds. */
-  verifyTransitionAsync(proof: Uint8Array, publicInputs: Uint8Array): Promise<Uint8Array>;
+  /** Empty bytes when the transition proof holds; `accepted` as in `verifyTransition`. */
+  verifyTransitionAsync(
+    proof: Uint8Array,
+    publicInputs: Uint8Array,
+    accepted?: Uint8Array,
+  ): Promise<Uint8Array>;
   frontierAppendAsync(frontier: Uint8Array, leaves: Uint8Array): Promise<Uint8Array>;
   treeRootAsync(leaves: Uint8Array): Promise<Uint8Array>;
   treePathAsync(leaves: Uint8Array, index: number): Promise<Uint8Array>;

@@ -284,6 +284,15 @@ export function createCore(
   // the default applies.
   let accepted: Uint8Array | undefined;
   const parameterSets = () => parameterSetsOf(raw.parameterSets(), accepted);
+  // The same for transition sets.
+  let acceptedTransitions: Uint8Array | undefined;
+  const transitionParameterSets = () =>
+    parameterSetsOf(raw.transitionParameterSets(), acceptedTransitions);
+  const idBytes = (ids: readonly number[]) => {
+    aarray(ids, 'ids');
+    for (const [i, id] of ids.entries()) aint(id, `ids[${i}]`, 0, 255);
+    return Uint8Array.from(ids);
+  };
   const pathBytes = (path: unknown) => {
     aarray(path, 'path');
     if (path.length !== 32)
@@ -419,7 +428,7 @@ export function createCore(
         throw error;
       }
       try {
-        await raw.verifyTransitionAsync(proof, encoded);
+        await raw.verifyTransitionAsync(proof, encoded, acceptedTransitions);
         return { ok: true };
       } catch (error) {
         return { ok: false, code: coreErrorFrom(error).code };
@@ -428,10 +437,14 @@ export function createCore(
     parameterSets,
     acceptedParameterSets: () => parameterSets().filter((set) => set.accepted),
     acceptParameterSets(ids) {
-      aarray(ids, 'ids');
-      for (const [i, id] of ids.entries()) aint(id, `ids[${i}]`, 0, 255);
-      accepted = guard(raw.acceptParameterSets, Uint8Array.from(ids));
+      accepted = guard(raw.acceptParameterSets, idBytes(ids));
       return parameterSets().filter((set) => set.accepted);
+    },
+    transitionParameterSets,
+    acceptedTransitionParameterSets: () => transitionParameterSets().filter((set) => set.accepted),
+    acceptTransitionParameterSets(ids) {
+      acceptedTransitions = guard(raw.acceptTransitionParameterSets, idBytes(ids));
+      return transitionParameterSets().filter((set) => set.accepted);
     },
     encodeAddress: (owner) => guard(raw.addressEncode, digestBytes(owner, 'owner')),
     decodeAddress(address) {

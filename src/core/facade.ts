@@ -66,8 +66,10 @@ export interface DepositMatch {
 }
 
 /**
- * A parameter set of spend proofs (FRI blowup, queries, grinding) and its security as Plonky3's
- * estimator computes it for the spend AIR, in bits.
+ * A parameter set (FRI blowup, queries, grinding) and its security as Plonky3's estimator computes
+ * it for its statement's AIR, in bits: a spend set (`parameterSets`) or a transition set
+ * (`transitionParameterSets`, whose `accepted` and `prover` refer to `verifyTransition` and
+ * `proveTransition`).
  */
 export interface ParameterSetInfo {
   /** The id in the proof header. */
@@ -205,4 +207,18 @@ export interface PrivStarkCore {
    * core.acceptParameterSets([3]); // once no set-2 proof can still be in flight
    */
   acceptParameterSets(ids: readonly number[]): readonly ParameterSetInfo[];
+  /**
+   * Every transition parameter set the loaded binary knows, newest first: 17 (proved: the memo and
+   * the output range proven) and 16 (verified for proofs made before it).
+   */
+  transitionParameterSets(): readonly ParameterSetInfo[];
+  /** The transition sets `verifyTransition` accepts, newest first (by default all of them). */
+  acceptedTransitionParameterSets(): readonly ParameterSetInfo[];
+  /**
+   * Sets which transition sets `verifyTransition` accepts (for this core object); returns the new
+   * `acceptedTransitionParameterSets()`. Errors as `acceptParameterSets`.
+   * @example
+   * core.acceptTransitionParameterSets([17]); // once no set-16 transition can still be in flight
+   */
+  acceptTransitionParameterSets(ids: readonly number[]): readonly ParameterSetInfo[];
 }

@@ -4,6 +4,12 @@
  */
 export declare function acceptParameterSets(ids: Uint8Array): Buffer
 
+/**
+ * Checks a list of transition parameter-set ids to accept (one byte each); returns it normalised
+ * (newest first, each once).
+ */
+export declare function acceptTransitionParameterSets(ids: Uint8Array): Buffer
+
 /** Owner digest of a shielded address. */
 export declare function addressDecode(address: string): Buffer
 
@@ -85,6 +91,12 @@ export declare function rpoPermute(state: Uint8Array): Buffer
 /** Public inputs (136 bytes) of an encoded witness. */
 export declare function spendPublicInputs(witness: Uint8Array): Buffer
 
+/**
+ * Every transition parameter set a verifier can accept, newest first, as 8-byte records (see
+ * `priv_stark_proof::wire::transition_parameter_sets`).
+ */
+export declare function transitionParameterSets(): Buffer
+
 /** Public inputs (248 bytes) of an encoded transition witness. */
 export declare function transitionPublicInputs(witness: Uint8Array): Buffer
 
@@ -109,11 +121,15 @@ export declare function verifySpend(proof: Uint8Array, publicInputs: Uint8Array,
 /** [`verify_spend`] off the JavaScript thread. */
 export declare function verifySpendAsync(proof: Uint8Array, publicInputs: Uint8Array, accepted?: Uint8Array | undefined | null): Promise<Buffer>
 
-/** Verifies a transition proof against encoded public inputs; an empty buffer when it holds. */
-export declare function verifyTransition(proof: Uint8Array, publicInputs: Uint8Array): Buffer
+/**
+ * Verifies a transition proof against encoded public inputs, accepting the transition sets listed
+ * in `accepted` (one byte per id; every transition set when absent); an empty buffer when it
+ * holds.
+ */
+export declare function verifyTransition(proof: Uint8Array, publicInputs: Uint8Array, accepted?: Uint8Array | undefined | null): Buffer
 
 /** [`verify_transition`] off the JavaScript thread. */
-export declare function verifyTransitionAsync(proof: Uint8Array, publicInputs: Uint8Array): Promise<Buffer>
+export declare function verifyTransitionAsync(proof: Uint8Array, publicInputs: Uint8Array, accepted?: Uint8Array | undefined | null): Promise<Buffer>
 
 /** Version of the core crate. */
 export declare function version(): string

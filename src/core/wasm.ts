@@ -162,11 +162,18 @@ function bindingOf(core: WasmCore, offThread?: OffThread): RawBinding {
     acceptParameterSets: (ids) => bytes('accept_parameter_sets', ids),
     transitionPublicInputs: (witness) => bytes('transition_public_inputs', witness),
     proveTransition: (witness, seed) => bytes('prove_transition', witness, seed),
-    verifyTransition: (proof, publicInputs) => bytes('verify_transition', proof, publicInputs),
+    verifyTransition: (proof, publicInputs, accepted) =>
+      accepted === undefined
+        ? bytes('verify_transition', proof, publicInputs)
+        : bytes('verify_transition_accepting', proof, publicInputs, accepted),
+    transitionParameterSets: () => bytes('transition_parameter_sets'),
+    acceptTransitionParameterSets: (ids) => bytes('accept_transition_parameter_sets', ids),
     proveTransitionAsync: (witness, seed) =>
       later('proveTransition', 'prove_transition', witness, seed),
-    verifyTransitionAsync: (proof, publicInputs) =>
-      later('verifyTransition', 'verify_transition', proof, publicInputs),
+    verifyTransitionAsync: (proof, publicInputs, accepted) =>
+      accepted === undefined
+        ? later('verifyTransition', 'verify_transition', proof, publicInputs)
+        : later('verifyTransition', 'verify_transition_accepting', proof, publicInputs, accepted),
     frontierAppendAsync: (frontier, leaves) =>
       later('frontierAppend', 'frontier_append', frontier, leaves),
     treeRootAsync: (leaves) => later('treeRoot', 'tree_root', leaves),

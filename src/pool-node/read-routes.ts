@@ -11,6 +11,7 @@
 
 import type { FastifyInstance } from 'fastify';
 
+import type { ParameterSetInfo } from '../core/index.js';
 import { PoolUnavailableError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { chainStatusBody } from './chain-status-schema.js';
@@ -29,7 +30,22 @@ import { type AfterOrPage, type FromOrPage, limitOf, PAGE_LIMITS } from './schem
  * Registers `GET /health` and `GET /state`; in a chain pool `/health` adds the deposit source's
  * status (`chain`), and answers 200 whatever the chain's state.
  */
-export function registerHead(app: FastifyInstance, ledger: Ledger, source?: DepositSource): void {
+export function registerHead(
+  app: FastifyInstance,
+  ledger: Ledger,
+  source?: DepositSource,
+  transitionSets?: readonly ParameterSetInfo[],
+): void {
+  // What a wallet needs to choose a set; the same fields as the facilitator's `parameterSets`.
+  const sets = transitionSets && {
+    transitionParameterSets: transitionSets.map((set) => ({
+      id: set.id,
+      prover: set.prover,
+      conjecturedBits: set.conjecturedBits,
+      provenListDecodingBits: set.provenListDecodingBits,
+      provenUniqueDecodingBits: set.provenUniqueDecodingBits,
+    })),
+  };
   app.get('/health', { schema: healthSchema }, async (_request, reply) => {
     const chain = source ? { chain: chainStatusBody(source.status()) } : {};
     try {
@@ -40,6 +56,7 @@ export function registerHead(app: FastifyInstance, ledger: Ledger, source?: Depo
         kind: ledger.store.kind,
         leaves: state.size,
         checkpoint: state.checkpoint?.seq ?? null,
+        ...sets,
         ...chain,
       };
     } catch (error) {

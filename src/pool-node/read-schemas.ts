@@ -156,6 +156,15 @@ export const eventsSchema = {
 };
 
 /** `GET /health`: whether the store answers (the operator's probe; no wallet reads it). */
+/** A transition parameter set on `/health`: the facilitator's `parameterSets` record fields. */
+const TransitionParameterSetSchema = Type.Object({
+  id: count(),
+  prover: Type.Boolean(),
+  conjecturedBits: count(),
+  provenListDecodingBits: count(),
+  provenUniqueDecodingBits: count(),
+});
+
 export const healthSchema = {
   description: 'whether the store answers',
   querystring: NoQuery,
@@ -167,6 +176,12 @@ export const healthSchema = {
       checkpoint: Type.Union([count(), Type.Null()], {
         description: 'seq of the latest checkpoint',
       }),
+      transitionParameterSets: Type.Optional(
+        Type.Array(TransitionParameterSetSchema, {
+          description:
+            'the transition parameter sets POST /transitions accepts, newest first (prover: the set this release proves)',
+        }),
+      ),
       chain: Type.Optional(ChainStatusSchema),
     }),
     503: Type.Object({

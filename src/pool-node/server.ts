@@ -16,6 +16,7 @@
 
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 
+import type { ParameterSetInfo } from '../core/index.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { checkCorsOrigins, registerReadCors } from './cors.js';
 import { registerChainRoutes } from './chain-routes.js';
@@ -42,6 +43,11 @@ export { errorCodeOf } from './reply-metrics.js';
 export interface PoolNodeOptions {
   /** The ledger it serves. The node does not start or stop the ledger's checkpoint timer. */
   readonly ledger: Ledger;
+  /**
+   * The transition parameter sets the ledger's core accepts, listed on `/health` (absent: not
+   * listed).
+   */
+  readonly transitionParameterSets?: readonly ParameterSetInfo[] | undefined;
   /** The operator's deposit token (compared in constant time; never logged). */
   readonly operatorToken: string;
   /** `false` for silence, or pino options (`level`, `stream`); default: info to stdout. */
@@ -121,7 +127,7 @@ export async function buildPoolNode(options: PoolNodeOptions): Promise<FastifyIn
   if (options.requests) registerReplyMetrics(app, options.requests);
   registerErrorReplies(app);
 
-  registerHead(app, ledger, options.depositSource);
+  registerHead(app, ledger, options.depositSource, options.transitionParameterSets);
   registerPages(app, ledger);
   registerArchive(app, ledger);
   const digestEvery = options.logDigestIntervalMs ?? LOG_DIGEST_INTERVAL_MS;

@@ -125,6 +125,12 @@ export interface ServiceConfig {
    */
   readonly parameterSets: readonly number[] | undefined;
   /**
+   * Transition parameter sets `POST /transitions` accepts (`TRANSITION_PARAMETER_SETS`;
+   * undefined: the core's default, today 17 and 16). Drop 16 once no transition proved by an
+   * older wallet can still be in flight.
+   */
+  readonly transitionParameterSets: readonly number[] | undefined;
+  /**
    * A pool backed by an escrow on a chain (`chain-wiring.ts`): its network and asset are the
    * chain's, deposits come from the escrow's watcher (in the pool node's instance), and
    * `POST /deposit` is refused. Undefined: the devnet pool.
@@ -156,6 +162,7 @@ export const SERVICE_DEFAULTS: ServiceConfig = {
   handOverRateLimit: { max: 120, timeWindowMs: 60_000 },
   proofRetentionDays: 30,
   parameterSets: undefined,
+  transitionParameterSets: undefined,
 };
 
 /**
@@ -471,6 +478,7 @@ export async function startService(
       const operatorToken = operatorTokenShownOnce(config, say);
       const node = await buildPoolNode({
         ledger,
+        transitionParameterSets: core.acceptedTransitionParameterSets(),
         operatorToken,
         logger: { level: config.logLevel },
         corsOrigins: config.poolCorsOrigins,

@@ -21,6 +21,7 @@ export interface StartupConfig {
   readonly dataDir: string;
   readonly operatorToken: string | undefined;
   readonly parameterSets: readonly number[] | undefined;
+  readonly transitionParameterSets: readonly number[] | undefined;
   readonly chain?: unknown;
 }
 
@@ -57,6 +58,13 @@ export async function configuredCore(config: StartupConfig): Promise<PrivStarkCo
       core.acceptParameterSets(config.parameterSets);
     } catch (error) {
       throw new ServiceConfigError(`PROOF_PARAMETER_SETS: ${messageOf(error)}`);
+    }
+  }
+  if (config.transitionParameterSets !== undefined) {
+    try {
+      core.acceptTransitionParameterSets(config.transitionParameterSets);
+    } catch (error) {
+      throw new ServiceConfigError(`TRANSITION_PARAMETER_SETS: ${messageOf(error)}`);
     }
   }
   return core;

@@ -309,10 +309,42 @@ pub fn prove_transition(witness: Uint8Array, seed: Uint8Array) -> Result<Buffer>
     bytes(guarded(|| proof_wire::prove_transition(&witness, &seed)))
 }
 
-/// Verifies a transition proof against encoded public inputs; an empty buffer when it holds.
+/// Verifies a transition proof against encoded public inputs, accepting the transition sets listed
+/// in `accepted` (one byte per id; every transition set when absent); an empty buffer when it
+/// holds.
 #[napi]
-pub fn verify_transition(proof: Uint8Array, public_inputs: Uint8Array) -> Result<Buffer> {
-    bytes(guarded(|| proof_wire::verify_transition(&proof, &public_inputs).map(|()| Vec::new())))
+pub fn verify_transition(
+    proof: Uint8Array,
+    public_inputs: Uint8Array,
+    accepted: Option<Uint8Array>,
+) -> Result<Buffer> {
+    bytes(guarded(|| verify_transition_with(&proof, &public_inputs, accepted.as_deref())))
+}
+
+fn verify_transition_with(
+    proof: &[u8],
+    public_inputs: &[u8],
+    accepted: Option<&[u8]>,
+) -> core::result::Result<Vec<u8>, ProofError> {
+    match accepted {
+        Some(ids) => proof_wire::verify_transition_accepting(proof, public_inputs, ids),
+        None => proof_wire::verify_transition(proof, public_inputs),
+    }
+    .map(|()| Vec::new())
+}
+
+/// Every transition parameter set a verifier can accept, newest first, as 8-byte records (see
+/// `priv_stark_proof::wire::transition_parameter_sets`).
+#[napi]
+pub fn transition_parameter_sets() -> Buffer {
+    proof_wire::transition_parameter_sets().into()
+}
+
+/// Checks a list of transition parameter-set ids to accept (one byte each); returns it normalised
+/// (newest first, each once).
+#[napi]
+pub fn accept_transition_parameter_sets(ids: Uint8Array) -> Result<Buffer> {
+    bytes(guarded(|| proof_wire::accept_transition_parameter_sets(&ids)))
 }
 
 /// [`prove_transition`] off the JavaScript thread.
@@ -327,9 +359,9 @@ pub fn prove_transition_async(witness: Uint8Array, seed: Uint8Array) -> AsyncTas
 pub fn verify_transition_async(
     proof: Uint8Array,
     public_inputs: Uint8Array,
+    accepted: Option<Uint8Array>,
 ) -> AsyncTask<WireTask> {
     let (proof, public_inputs) = (proof.to_vec(), public_inputs.to_vec());
-    WireTask::new(move || {
-        proof_wire::verify_transition(&proof, &public_inputs).map(|()| Vec::new())
-    })
+    let accepted = accepted.map(|ids| ids.to_vec());
+    WireTask::new(move || verify_transition_with(&proof, &public_inputs, accepted.as_deref()))
 }

@@ -15,10 +15,13 @@ use alloc::vec::Vec;
 pub use crate::encoding::{MAX_PROOF_BYTES, PUBLIC_INPUTS_BYTES, SEED_BYTES, WITNESS_BYTES};
 use crate::{
     errors::ProofError,
-    params::{KNOWN_SETS, PARAMETER_SET},
+    params::{KNOWN_SETS, PARAMETER_SET, ParameterSet, SecurityLevel},
     prover, reference,
     statement::{PublicInputs, SpendWitness},
-    transition::{self, TransitionPublicInputs, TransitionWitness},
+    transition::{
+        self, AcceptedTransitionSets, TRANSITION_PARAMETER_SET, TRANSITION_SETS,
+        TransitionPublicInputs, TransitionWitness,
+    },
     verifier::{self, AcceptedSets},
 };
 
@@ -112,29 +115,33 @@ pub const FLAG_PROVER: u8 = 2;
 /// [`FLAG_PROVER`]), log2 of the blowup, queries, query grinding bits, then the security level
 /// Plonky3's estimator gives it: conjectured, proven list-decoding and proven unique-decoding bits.
 pub fn parameter_sets() -> Vec<u8> {
-    let byte = |value: usize| u8::try_from(value).unwrap_or(u8::MAX);
     let mut out = Vec::with_capacity(KNOWN_SETS.len() * PARAMETER_SET_RECORD_BYTES);
     for known in &KNOWN_SETS {
-        let params = &known.params;
         let mut flags = 0;
         if known.accepted_by_default {
             flags |= FLAG_ACCEPTED_BY_DEFAULT;
         }
-        if params.id == PARAMETER_SET.id {
+        if known.params.id == PARAMETER_SET.id {
             flags |= FLAG_PROVER;
         }
-        out.extend_from_slice(&[
-            params.id,
-            flags,
-            byte(params.log_blowup),
-            byte(params.num_queries),
-            byte(params.query_pow_bits),
-            byte(known.security.conjectured_bits),
-            byte(known.security.proven_list_decoding_bits),
-            byte(known.security.proven_unique_decoding_bits),
-        ]);
+        out.extend_from_slice(&record(&known.params, flags, &known.security));
     }
     out
+}
+
+/// One record of [`parameter_sets`] or [`transition_parameter_sets`].
+fn record(params: &ParameterSet, flags: u8, security: &SecurityLevel) -> [u8; 8] {
+    let byte = |value: usize| u8::try_from(value).unwrap_or(u8::MAX);
+    [
+        params.id,
+        flags,
+        byte(params.log_blowup),
+        byte(params.num_queries),
+        byte(params.query_pow_bits),
+        byte(security.conjectured_bits),
+        byte(security.proven_list_decoding_bits),
+        byte(security.proven_unique_decoding_bits),
+    ]
 }
 
 // TRANSITIONS (merge, split, exit)
@@ -158,11 +165,51 @@ pub fn transition_public_inputs_of(witness: &[u8]) -> Result<Vec<u8>, ProofError
     Ok(TransitionWitness::from_bytes(witness)?.public_inputs()?.to_bytes())
 }
 
-/// Verifies transition proof bytes against encoded public inputs.
+/// Verifies transition proof bytes against encoded public inputs, accepting every transition set.
 ///
 /// # Errors
 /// Malformed public inputs, or the first check the proof fails.
 pub fn verify_transition(proof: &[u8], public_inputs: &[u8]) -> Result<(), ProofError> {
     let public_inputs = TransitionPublicInputs::from_bytes(public_inputs)?;
     transition::verify_transition(proof, &public_inputs)
+}
+
+/// Verifies transition proof bytes against encoded public inputs, accepting the transition sets
+/// listed in `accepted` (one byte per id; see [`accept_transition_parameter_sets`]).
+///
+/// # Errors
+/// A refused list of sets, malformed public inputs, or the first check the proof fails.
+pub fn verify_transition_accepting(
+    proof: &[u8],
+    public_inputs: &[u8],
+    accepted: &[u8],
+) -> Result<(), ProofError> {
+    let accepted = AcceptedTransitionSets::new(accepted)?;
+    let public_inputs = TransitionPublicInputs::from_bytes(public_inputs)?;
+    transition::verify_transition_accepting(&accepted, proof, &public_inputs)
+}
+
+/// Checks a list of transition parameter-set ids a verifier should accept and returns it
+/// normalised: the accepted ids, newest first, each once.
+///
+/// # Errors
+/// [`ProofError::InvalidLength`] for an empty list, [`ProofError::UnsupportedParameterSet`] for
+/// an id that is not a transition set.
+pub fn accept_transition_parameter_sets(ids: &[u8]) -> Result<Vec<u8>, ProofError> {
+    Ok(AcceptedTransitionSets::new(ids)?.ids())
+}
+
+/// Every transition parameter set a verifier can accept, newest first, as records of
+/// [`PARAMETER_SET_RECORD_BYTES`] bytes laid out as [`parameter_sets`]' (every transition set is
+/// accepted by default; the prover makes the first).
+pub fn transition_parameter_sets() -> Vec<u8> {
+    let mut out = Vec::with_capacity(TRANSITION_SETS.len() * PARAMETER_SET_RECORD_BYTES);
+    for set in &TRANSITION_SETS {
+        let mut flags = FLAG_ACCEPTED_BY_DEFAULT;
+        if set.params.id == TRANSITION_PARAMETER_SET.id {
+            flags |= FLAG_PROVER;
+        }
+        out.extend_from_slice(&record(&set.params, flags, &set.security));
+    }
+    out
 }

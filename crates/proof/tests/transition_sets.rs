@@ -222,3 +222,47 @@ fn each_set_has_its_own_transcript_and_width() {
         [Revision::Two, Revision::One]
     );
 }
+
+/// The accepted-sets window: every transition set by default; a pool node narrows it to 17 once no
+/// set-16 transition can be in flight. Both golden proofs are the twins of each list.
+#[test]
+fn an_accepted_list_narrows_the_transition_verifier() {
+    use priv_stark_proof::wire;
+    let read = |dir: &str| {
+        let dir = fixture_dir().join(dir);
+        (
+            std::fs::read(dir.join("proof.bin")).expect("proof.bin"),
+            std::fs::read(dir.join("public.bin")).expect("public.bin"),
+        )
+    };
+    let (older, public) = read("");
+    let (newest, _) = read("set-17");
+    assert_eq!(wire::verify_transition_accepting(&newest, &public, &[17]), Ok(()));
+    assert_eq!(
+        wire::verify_transition_accepting(&older, &public, &[17]),
+        Err(ProofError::UnsupportedParameterSet { got: 16 })
+    );
+    assert_eq!(wire::verify_transition_accepting(&older, &public, &[16, 17]), Ok(()));
+    assert_eq!(wire::verify_transition(&older, &public), Ok(()));
+    assert_eq!(
+        wire::verify_transition_accepting(&newest, &public, &[16]),
+        Err(ProofError::UnsupportedParameterSet { got: 17 })
+    );
+    assert_eq!(wire::accept_transition_parameter_sets(&[16, 17, 16]), Ok(vec![17, 16]));
+    for ids in [&[3][..], &[18], &[17, 2]] {
+        assert_eq!(
+            wire::accept_transition_parameter_sets(ids).unwrap_err().code(),
+            "unsupported_parameter_set"
+        );
+    }
+    assert_eq!(wire::accept_transition_parameter_sets(&[]).unwrap_err().code(), "invalid_length");
+    // The records /health shows: id, flags (1 accepted by default, 2 proved), log2 blowup,
+    // queries, grinding, conjectured, proven list- and unique-decoding bits.
+    assert_eq!(
+        wire::transition_parameter_sets(),
+        [
+            17, 3, 5, 33, 18, 128, 100, 49, //
+            16, 1, 5, 33, 18, 128, 100, 49,
+        ]
+    );
+}

@@ -361,3 +361,36 @@ pub unsafe extern "C" fn ps_verify_transition(
     let (proof, inputs) = unsafe { (arg(pp, pl), arg(ip, il)) };
     finish(proof_wire::verify_transition(proof, inputs).map(|()| Vec::new()))
 }
+
+/// See `priv_stark_proof::wire::verify_transition_accepting` (accepted ids: one byte each); an
+/// empty result when the proof holds.
+///
+/// # Safety
+/// Arguments as in [`arg`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_verify_transition_accepting(
+    pp: *const u8,
+    pl: usize,
+    ip: *const u8,
+    il: usize,
+    ap: *const u8,
+    al: usize,
+) -> u32 {
+    let (proof, inputs, accepted) = unsafe { (arg(pp, pl), arg(ip, il), arg(ap, al)) };
+    finish(proof_wire::verify_transition_accepting(proof, inputs, accepted).map(|()| Vec::new()))
+}
+
+/// See `priv_stark_proof::wire::transition_parameter_sets`.
+#[unsafe(no_mangle)]
+pub extern "C" fn ps_transition_parameter_sets() -> u32 {
+    finish::<ProofError>(Ok(proof_wire::transition_parameter_sets()))
+}
+
+/// See `priv_stark_proof::wire::accept_transition_parameter_sets`.
+///
+/// # Safety
+/// Arguments as in [`arg`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_accept_transition_parameter_sets(ptr: *const u8, len: usize) -> u32 {
+    finish(proof_wire::accept_transition_parameter_sets(unsafe { arg(ptr, len) }))
+}

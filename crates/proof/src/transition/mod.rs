@@ -13,6 +13,7 @@
 //! their own transcript label and AIR digest. A spend proof handed to the transition verifier (or the reverse) is
 //! refused at the header, and could not verify under the other transcript anyway.
 
+pub mod accepted;
 pub mod air;
 pub mod encoding;
 pub mod layout;
@@ -20,12 +21,13 @@ pub mod proof;
 pub mod statement;
 pub mod trace;
 
+pub use accepted::AcceptedTransitionSets;
 pub use layout::Revision;
 pub use proof::{
     TRANSITION_PARAMETER_SET, TRANSITION_SECURITY, TRANSITION_SET_16, TRANSITION_SET_17,
     TRANSITION_SETS, TransitionSet, prove_transition, prove_transition_against,
     prove_transition_in, transition_air_digest, transition_security_level, transition_set,
-    transition_transcript_prefix, verify_transition,
+    transition_transcript_prefix, verify_transition, verify_transition_accepting,
 };
 pub use statement::{
     TransitionInput, TransitionPublicInputs, TransitionWitness, check_public_rules,

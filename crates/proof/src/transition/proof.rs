@@ -16,6 +16,7 @@ use alloc::vec::Vec;
 use p3_air::check_all_constraints;
 
 use super::{
+    accepted::AcceptedTransitionSets,
     air::TransitionAir,
     layout::{LOG_TRACE_ROWS, Revision, TRACE_ROWS},
     statement::{
@@ -192,12 +193,25 @@ fn prove_values(
     Ok((bytes, public_inputs))
 }
 
-/// Verifies a transition proof against its public inputs.
+/// Verifies a transition proof against its public inputs, accepting every one of
+/// [`TRANSITION_SETS`].
+///
+/// # Errors
+/// As [`verify_transition_accepting`].
+pub fn verify_transition(
+    proof: &[u8],
+    public_inputs: &TransitionPublicInputs,
+) -> Result<(), ProofError> {
+    verify_transition_accepting(&AcceptedTransitionSets::DEFAULT, proof, public_inputs)
+}
+
+/// Verifies a transition proof against its public inputs, accepting the sets of `accepted`.
 ///
 /// # Errors
 /// The first failed check, as a typed [`ProofError`]; a header naming a set that is not one of
-/// [`TRANSITION_SETS`] is [`ProofError::UnsupportedParameterSet`].
-pub fn verify_transition(
+/// [`TRANSITION_SETS`], or not in `accepted`, is [`ProofError::UnsupportedParameterSet`].
+pub fn verify_transition_accepting(
+    accepted: &AcceptedTransitionSets,
     proof: &[u8],
     public_inputs: &TransitionPublicInputs,
 ) -> Result<(), ProofError> {
@@ -205,7 +219,10 @@ pub fn verify_transition(
     // mint value, and the AIR proves neither rule.
     check_public_rules(&public_inputs.nullifiers(), public_inputs.exit())?;
     let (id, body) = split_header_of(proof, TRANSITION_MAGIC)?;
-    let set = transition_set(id).ok_or(ProofError::UnsupportedParameterSet { got: id })?;
+    let set = match transition_set(id) {
+        Some(set) if accepted.contains(id) => set,
+        _ => return Err(ProofError::UnsupportedParameterSet { got: id }),
+    };
     let stark_proof = decode_body(body)?;
     check_shape_of(&stark_proof, &set.params, LOG_TRACE_ROWS, set.revision.width())?;
     let public = public_inputs.to_field_elements();
