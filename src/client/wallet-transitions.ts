@@ -8,6 +8,7 @@
 import type { DigestHex } from '../core/digest.js';
 import { MIN_OUTPUT_VALUE, type TransitionWitness } from '../core/transition.js';
 import { randomDigest } from '../core/witness.js';
+import { type PoolNodeClient, PoolNodeError } from '../pool-node/client.js';
 import type { TransitionReceipt } from '../pool-node/transition-schema.js';
 import {
   checkDestination,
@@ -156,35 +157,75 @@ async function applyNoteTransition(
         ? exitContext(context.network, withdrawal.destination, withdrawal.amount.toString(), expiry)
         : transitionContext(context.network, expiry),
     );
-    const { proof, publicInputs } = await context.core.proveTransition({
-      sk: context.state.sk,
-      inputs,
-      outputs: [outputs[0].toString(), outputs[1].toString()],
-      exit: withdrawal ? withdrawal.amount.toString() : '0',
-      ctx,
-    });
-    if (publicInputs.root !== checkpoint.root)
-      throw new WalletBehindError('the notes do not lead to the synced checkpoint');
-    receipt = await node.transition({
-      scheme: SCHEME,
-      network: context.network.network,
-      root: publicInputs.root,
-      nullifiers: publicInputs.nullifiers,
-      outputs: publicInputs.outputs,
-      memo: publicInputs.memo,
-      refund: publicInputs.refund,
-      ...(withdrawal
-        ? { exit: withdrawal.amount.toString(), destination: withdrawal.destination }
-        : {}),
-      expiry,
-      proof: encodeProof(proof),
-    });
+    const proveAndSend = async (parameterSet?: number) => {
+      const { proof, publicInputs } = await context.core.proveTransition(
+        {
+          sk: context.state.sk,
+          inputs,
+          outputs: [outputs[0].toString(), outputs[1].toString()],
+          exit: withdrawal ? withdrawal.amount.toString() : '0',
+          ctx,
+        },
+        { parameterSet },
+      );
+      if (publicInputs.root !== checkpoint.root)
+        throw new WalletBehindError('the notes do not lead to the synced checkpoint');
+      return node.transition({
+        scheme: SCHEME,
+        network: context.network.network,
+        root: publicInputs.root,
+        nullifiers: publicInputs.nullifiers,
+        outputs: publicInputs.outputs,
+        memo: publicInputs.memo,
+        refund: publicInputs.refund,
+        ...(withdrawal
+          ? { exit: withdrawal.amount.toString(), destination: withdrawal.destination }
+          : {}),
+        expiry,
+        proof: encodeProof(proof),
+      });
+    };
+    try {
+      receipt = await proveAndSend();
+    } catch (error) {
+      // A pool node that does not accept the newest set (an older release accepts 16 only) refuses
+      // the proof: prove the newest set its /health lists, once, through the same transport.
+      const older = isProofRefusal(error) ? await olderSetThePoolAccepts(context, node) : undefined;
+      if (older === undefined) throw error;
+      receipt = await proveAndSend(older);
+    }
     sent = true;
   } finally {
     // Spent: kept from payments until the log shows it (the pool publishes at its next checkpoint).
     if (!sent) context.reserved.release(notes.map((n) => n.commitment));
   }
   return receipt!;
+}
+
+/** A refusal of the proof itself by the pool node (any other refusal is not about the set). */
+function isProofRefusal(error: unknown): boolean {
+  return error instanceof PoolNodeError && error.code === 'invalid_priv_stark_proof';
+}
+
+/**
+ * The newest transition set this wallet can prove that `node` accepts, when it is not the one the
+ * wallet proves by default; undefined otherwise (the refusal was not about the set). A node whose
+ * `/health` lists no `transitionParameterSets` is of a release before set 17: it accepts set 16.
+ */
+async function olderSetThePoolAccepts(
+  context: WalletContext,
+  node: PoolNodeClient,
+): Promise<number | undefined> {
+  let accepted: readonly number[];
+  try {
+    accepted = (await node.health()).transitionParameterSets?.map((set) => set.id) ?? [16];
+  } catch {
+    return undefined;
+  }
+  const known = context.core.transitionParameterSets();
+  const newest = known.find((set) => set.prover)?.id;
+  const choice = known.find((set) => accepted.includes(set.id))?.id;
+  return choice === newest ? undefined : choice;
 }
 
 /**

@@ -61,7 +61,8 @@ export interface RawBinding {
   acceptParameterSets(ids: Uint8Array): Uint8Array;
   /** Public inputs (248 bytes) of an encoded transition witness (2232 bytes). */
   transitionPublicInputs(witness: Uint8Array): Uint8Array;
-  proveTransition(witness: Uint8Array, seed: Uint8Array): Uint8Array;
+  /** `set`: the transition parameter set (absent: the newest). */
+  proveTransition(witness: Uint8Array, seed: Uint8Array, set?: number): Uint8Array;
   /**
    * Empty bytes when the transition proof holds. `accepted`: the transition parameter-set ids to
    * accept, one byte each (absent: every transition set).
@@ -71,7 +72,7 @@ export interface RawBinding {
   transitionParameterSets(): Uint8Array;
   /** Checks transition set ids to accept; returns them normalised: newest first, each once. */
   acceptTransitionParameterSets(ids: Uint8Array): Uint8Array;
-  proveTransitionAsync(witness: Uint8Array, seed: Uint8Array): Promise<Uint8Array>;
+  proveTransitionAsync(witness: Uint8Array, seed: Uint8Array, set?: number): Promise<Uint8Array>;
   /** Empty bytes when the transition proof holds; `accepted` as in `verifyTransition`. */
   verifyTransitionAsync(
     proof: Uint8Array,

@@ -405,7 +405,9 @@ export function createCore(
         return { ok: false, code: coreErrorFrom(error).code };
       }
     },
-    async proveTransition(witness) {
+    async proveTransition(witness, options = {}) {
+      const { parameterSet } = options;
+      if (parameterSet !== undefined) aint(parameterSet, 'parameterSet', 0, 255);
       let encoded: Uint8Array;
       try {
         encoded = encodeTransitionWitness(witness);
@@ -415,7 +417,7 @@ export function createCore(
       }
       const publicInputs = decodeTransitionPublicInputs(guard(raw.transitionPublicInputs, encoded));
       const seed = globalThis.crypto.getRandomValues(new Uint8Array(32));
-      const proof = await guardAsync(raw.proveTransitionAsync, encoded, seed);
+      const proof = await guardAsync(raw.proveTransitionAsync, encoded, seed, parameterSet);
       return { proof, publicInputs };
     },
     async verifyTransition(proof, publicInputs) {

@@ -184,7 +184,17 @@ export interface PrivStarkCore {
    * witness the statement forbids is refused with a `CoreError` (`values_not_conserved`,
    * `output_below_minimum`, `root_mismatch`, …).
    */
-  proveTransition(witness: TransitionWitness): Promise<TransitionProof>;
+  proveTransition(
+    witness: TransitionWitness,
+    options?: {
+      /**
+       * The transition parameter set to prove (default: the newest, `transitionParameterSets()`'s
+       * prover): a wallet proves the newest set its pool node accepts. Not a transition set: a
+       * `CoreError` with code `unsupported_parameter_set`.
+       */
+      readonly parameterSet?: number | undefined;
+    },
+  ): Promise<TransitionProof>;
   /**
    * Verifies a transition proof off the JavaScript thread: a verdict with a stable code, never an
    * exception for hostile bytes or inputs.

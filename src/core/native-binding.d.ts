@@ -76,11 +76,14 @@ export declare function proveSpend(witness: Uint8Array, seed: Uint8Array): Buffe
 /** [`prove_spend`] off the JavaScript thread. */
 export declare function proveSpendAsync(witness: Uint8Array, seed: Uint8Array): Promise<Buffer>
 
-/** Proves an encoded transition witness with a 32-byte seed from a CSPRNG. */
-export declare function proveTransition(witness: Uint8Array, seed: Uint8Array): Buffer
+/**
+ * Proves an encoded transition witness with a 32-byte seed from a CSPRNG, under transition
+ * parameter set `set` (absent: the newest, the one this release proves).
+ */
+export declare function proveTransition(witness: Uint8Array, seed: Uint8Array, set?: number | undefined | null): Buffer
 
 /** [`prove_transition`] off the JavaScript thread. */
-export declare function proveTransitionAsync(witness: Uint8Array, seed: Uint8Array): Promise<Buffer>
+export declare function proveTransitionAsync(witness: Uint8Array, seed: Uint8Array, set?: number | undefined | null): Promise<Buffer>
 
 /** Root reached from a leaf along a path. */
 export declare function rootFromPath(leaf: Uint8Array, index: number, path: Uint8Array): Buffer

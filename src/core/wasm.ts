@@ -161,15 +161,20 @@ function bindingOf(core: WasmCore, offThread?: OffThread): RawBinding {
     parameterSets: () => bytes('parameter_sets'),
     acceptParameterSets: (ids) => bytes('accept_parameter_sets', ids),
     transitionPublicInputs: (witness) => bytes('transition_public_inputs', witness),
-    proveTransition: (witness, seed) => bytes('prove_transition', witness, seed),
+    proveTransition: (witness, seed, set) =>
+      set === undefined
+        ? bytes('prove_transition', witness, seed)
+        : bytes('prove_transition_in_set', witness, seed, set),
     verifyTransition: (proof, publicInputs, accepted) =>
       accepted === undefined
         ? bytes('verify_transition', proof, publicInputs)
         : bytes('verify_transition_accepting', proof, publicInputs, accepted),
     transitionParameterSets: () => bytes('transition_parameter_sets'),
     acceptTransitionParameterSets: (ids) => bytes('accept_transition_parameter_sets', ids),
-    proveTransitionAsync: (witness, seed) =>
-      later('proveTransition', 'prove_transition', witness, seed),
+    proveTransitionAsync: (witness, seed, set) =>
+      set === undefined
+        ? later('proveTransition', 'prove_transition', witness, seed)
+        : later('proveTransition', 'prove_transition_in_set', witness, seed, set),
     verifyTransitionAsync: (proof, publicInputs, accepted) =>
       accepted === undefined
         ? later('verifyTransition', 'verify_transition', proof, publicInputs)

@@ -13,7 +13,13 @@ import type { PayoutStatus } from '../ledger/store.js';
 import type { HandOverFrameRequest, HandOverReply, HandOverRequest } from './handover-schema.js';
 import { PoolNodeOperatorClient, type PoolNodeOperatorClientOptions } from './operator-client.js';
 import type { DepositReceipt, PayoutReply, WithdrawalsPage } from './operator-schemas.js';
-import type { CheckpointsPage, EventsPage, LeavesPage, PoolNodeState } from './read-schemas.js';
+import type {
+  CheckpointsPage,
+  EventsPage,
+  LeavesPage,
+  PoolNodeHealth,
+  PoolNodeState,
+} from './read-schemas.js';
 import type { TransferReceipt, TransferRequest } from './transfer-schema.js';
 import type { TransitionReceipt, TransitionRequest } from './transition-schema.js';
 import { PoolNodeWalletClient } from './wallet-client.js';
@@ -30,7 +36,7 @@ export { PAGE_SIZES } from './public-pages.js';
 export type { Checkpoint, PoolEvent } from '../ledger/store.js';
 export { type HandOverBody, handOverBodies } from './handover-request.js';
 export type { HandOverFrameRequest, HandOverReply, HandOverRequest } from './handover-schema.js';
-export type { PoolNodeState } from './read-schemas.js';
+export type { PoolNodeHealth, PoolNodeState } from './read-schemas.js';
 export type { TransferReceipt, TransferRequest } from './transfer-schema.js';
 export type { TransitionReceipt, TransitionRequest } from './transition-schema.js';
 
@@ -62,6 +68,11 @@ export class PoolNodeClient {
   /** The ledger's head ({@link PoolNodeWalletClient.state}). */
   state(): Promise<PoolNodeState> {
     return this.wallet.state();
+  }
+
+  /** `GET /health` ({@link PoolNodeWalletClient.health}). */
+  health(): Promise<PoolNodeHealth> {
+    return this.wallet.health();
   }
 
   /** Fixed page of the checkpoints ({@link PoolNodeWalletClient.checkpointsPage}). */

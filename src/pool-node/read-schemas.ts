@@ -165,6 +165,9 @@ const TransitionParameterSetSchema = Type.Object({
   provenUniqueDecodingBits: count(),
 });
 
+/** The pool node's `GET /health` when it answers 200. */
+export type PoolNodeHealth = Static<(typeof healthSchema.response)[200]>;
+
 export const healthSchema = {
   description: 'whether the store answers',
   querystring: NoQuery,

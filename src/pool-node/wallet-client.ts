@@ -14,7 +14,13 @@ import {
   PoolNodeError,
   pageQuery,
 } from './node-request.js';
-import type { CheckpointsPage, EventsPage, LeavesPage, PoolNodeState } from './read-schemas.js';
+import type {
+  CheckpointsPage,
+  EventsPage,
+  LeavesPage,
+  PoolNodeHealth,
+  PoolNodeState,
+} from './read-schemas.js';
 import type { TransferReceipt, TransferRequest } from './transfer-schema.js';
 import type { TransitionReceipt, TransitionRequest } from './transition-schema.js';
 
@@ -47,6 +53,14 @@ export class PoolNodeWalletClient {
   /** The ledger's head. */
   state(): Promise<PoolNodeState> {
     return this.connection.request('/state');
+  }
+
+  /**
+   * Whether the node serves, and the transition parameter sets it accepts
+   * (`transitionParameterSets`; absent on a node of an older release, which accepts set 16 only).
+   */
+  health(): Promise<PoolNodeHealth> {
+    return this.connection.request('/health');
   }
 
   /**

@@ -10,8 +10,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   CoreError,
   decodeTransitionPublicInputs,
+  deriveNote,
   loadBackend,
   type PrivStarkCore,
+  randomDigest,
+  type TransitionWitness,
 } from '../../src/core/index.js';
 import { BACKENDS } from '../helpers/backends.js';
 
@@ -22,6 +25,9 @@ const golden = (dir: string) => ({
     new Uint8Array(readFileSync(new URL(`${dir}public.bin`, FIXTURES))),
   ),
 });
+const ZERO = `0x${'0'.repeat(64)}` as const;
+/** Byte 5 of a proof's header: its parameter set. */
+const SET_BYTE = 5;
 const set16 = golden('');
 const set17 = golden('set-17/');
 
@@ -70,6 +76,35 @@ describe.each(BACKENDS)('%s backend: accepted transition parameter sets', (backe
     core.acceptTransitionParameterSets([16, 17, 16]);
     expect(core.acceptedTransitionParameterSets().map((set) => set.id)).toEqual([17, 16]);
     expect(await verdicts(core)).toEqual([{ ok: true }, { ok: true }]);
+  });
+
+  it('proves the set asked for: 16 for an older pool node, the newest by default', async () => {
+    const core = await loadBackend(backend);
+    const sk = randomDigest();
+    const a = deriveNote(core, { sk, value: '300000', rho: randomDigest() });
+    const leaves = [a.commitment, randomDigest()];
+    const dummy = { value: '0', rho: randomDigest(), index: 0, path: Array(32).fill(ZERO) };
+    const witness: TransitionWitness = {
+      sk,
+      inputs: [
+        { value: a.value, rho: a.rho, index: 0, path: await core.treePathAsync(leaves, 0) },
+        dummy,
+      ],
+      outputs: ['100000', '200000'],
+      exit: '0',
+      ctx: randomDigest(),
+    };
+    const older = await core.proveTransition(witness, { parameterSet: 16 });
+    expect(older.proof[SET_BYTE]).toBe(16);
+    expect(await core.verifyTransition(older.proof, older.publicInputs)).toEqual({ ok: true });
+    const newest = await core.proveTransition(witness, { parameterSet: undefined });
+    expect(newest.proof[SET_BYTE]).toBe(17);
+    expect(newest.publicInputs).toEqual(older.publicInputs);
+    // Not a transition set: refused with its code; not an id at all: refused before the binding.
+    const refused = await core.proveTransition(witness, { parameterSet: 3 }).catch((e) => e);
+    expect(refused).toBeInstanceOf(CoreError);
+    expect((refused as CoreError).code).toBe('unsupported_parameter_set');
+    await expect(core.proveTransition(witness, { parameterSet: 256 })).rejects.toThrow(RangeError);
   });
 
   it('refuses a spend set, an unknown id and an empty list, and keeps its list', async () => {

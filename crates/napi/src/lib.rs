@@ -303,10 +303,25 @@ pub fn transition_public_inputs(witness: Uint8Array) -> Result<Buffer> {
     bytes(guarded(|| proof_wire::transition_public_inputs_of(&witness)))
 }
 
-/// Proves an encoded transition witness with a 32-byte seed from a CSPRNG.
+/// Proves an encoded transition witness with a 32-byte seed from a CSPRNG, under transition
+/// parameter set `set` (absent: the newest, the one this release proves).
 #[napi]
-pub fn prove_transition(witness: Uint8Array, seed: Uint8Array) -> Result<Buffer> {
-    bytes(guarded(|| proof_wire::prove_transition(&witness, &seed)))
+pub fn prove_transition(witness: Uint8Array, seed: Uint8Array, set: Option<u32>) -> Result<Buffer> {
+    bytes(guarded(|| prove_transition_with(&witness, &seed, set)))
+}
+
+fn prove_transition_with(
+    witness: &[u8],
+    seed: &[u8],
+    set: Option<u32>,
+) -> core::result::Result<Vec<u8>, ProofError> {
+    match set {
+        // An id past a byte is no set: u8::MAX is refused as unsupported.
+        Some(set) => {
+            proof_wire::prove_transition_in_set(witness, seed, u8::try_from(set).unwrap_or(u8::MAX))
+        }
+        None => proof_wire::prove_transition(witness, seed),
+    }
 }
 
 /// Verifies a transition proof against encoded public inputs, accepting the transition sets listed
@@ -349,9 +364,13 @@ pub fn accept_transition_parameter_sets(ids: Uint8Array) -> Result<Buffer> {
 
 /// [`prove_transition`] off the JavaScript thread.
 #[napi(ts_return_type = "Promise<Buffer>")]
-pub fn prove_transition_async(witness: Uint8Array, seed: Uint8Array) -> AsyncTask<WireTask> {
+pub fn prove_transition_async(
+    witness: Uint8Array,
+    seed: Uint8Array,
+    set: Option<u32>,
+) -> AsyncTask<WireTask> {
     let (witness, seed) = (witness.to_vec(), seed.to_vec());
-    WireTask::new(move || proof_wire::prove_transition(&witness, &seed))
+    WireTask::new(move || prove_transition_with(&witness, &seed, set))
 }
 
 /// [`verify_transition`] off the JavaScript thread.

@@ -157,6 +157,24 @@ pub fn prove_transition(witness: &[u8], seed: &[u8]) -> Result<Vec<u8>, ProofErr
     Ok(transition::prove_transition(&witness, seed)?.0)
 }
 
+/// As [`prove_transition`], under the transition parameter set `set` (the newest set a pool node
+/// accepts: set 16 for one of an older release).
+///
+/// # Errors
+/// As [`prove_transition`]; [`ProofError::UnsupportedParameterSet`] for a set that is not a
+/// transition set.
+pub fn prove_transition_in_set(
+    witness: &[u8],
+    seed: &[u8],
+    set: u8,
+) -> Result<Vec<u8>, ProofError> {
+    let seed = parse_seed(seed)?;
+    let set =
+        transition::transition_set(set).ok_or(ProofError::UnsupportedParameterSet { got: set })?;
+    let witness = TransitionWitness::from_bytes(witness)?;
+    Ok(transition::prove_transition_in(set, &witness, seed)?.0)
+}
+
 /// The encoded public inputs (248 bytes) the encoded transition witness proves.
 ///
 /// # Errors

@@ -61,6 +61,20 @@ fn the_prover_makes_set_17_and_set_16_still_verifies() {
     assert_eq!(verify_transition(&older, &public), Ok(()));
     println!("transition proof bytes: set 17 {}, set 16 {}", newest.len(), older.len());
 
+    // The wire entry the bindings call: the set asked for, or a refusal for one that is not a
+    // transition set.
+    let witness = built.witness.to_bytes();
+    let wired = priv_stark_proof::wire::prove_transition_in_set(&witness, &common::seed(42), 16)
+        .expect("set 16 over the wire");
+    assert_eq!(wired[5], 16);
+    assert_eq!(verify_transition(&wired, &public), Ok(()));
+    for id in [3, 18] {
+        assert_eq!(
+            priv_stark_proof::wire::prove_transition_in_set(&witness, &common::seed(42), id),
+            Err(ProofError::UnsupportedParameterSet { got: id })
+        );
+    }
+
     // One set's proof under the other's header: another width, refused at the shape; an unknown
     // set at the header.
     let mut relabelled = older.clone();

@@ -347,6 +347,23 @@ pub unsafe extern "C" fn ps_prove_transition(
     finish(proof_wire::prove_transition(unsafe { arg(wp, wl) }, unsafe { arg(sp, sl) }))
 }
 
+/// See `priv_stark_proof::wire::prove_transition_in_set` (an id past a byte is refused as
+/// unsupported).
+///
+/// # Safety
+/// Arguments as in [`arg`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_prove_transition_in_set(
+    wp: *const u8,
+    wl: usize,
+    sp: *const u8,
+    sl: usize,
+    set: u32,
+) -> u32 {
+    let set = u8::try_from(set).unwrap_or(u8::MAX);
+    finish(proof_wire::prove_transition_in_set(unsafe { arg(wp, wl) }, unsafe { arg(sp, sl) }, set))
+}
+
 /// See `priv_stark_proof::wire::verify_transition`; an empty result when the proof holds.
 ///
 /// # Safety

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach } from 'vitest';
 
 import { MemoryWalletStore, Wallet } from '../../../src/client/index.js';
+import type { ParameterSetInfo } from '../../../src/core/index.js';
 import { Ledger, type PoolStore } from '../../../src/ledger/index.js';
 import {
   buildPoolNode,
@@ -79,12 +80,17 @@ export function transitionStack(h: ReturnType<typeof storeHarness>) {
     apps = [];
   });
 
-  async function startNode(store?: PoolStore) {
+  /** `transitionParameterSets`: what its `/health` lists (absent: nothing, as an older release). */
+  async function startNode(
+    store?: PoolStore,
+    transitionParameterSets?: readonly ParameterSetInfo[],
+  ) {
     const core = h.core();
     const theStore = store ?? (await h.fresh()).store;
     const ledger = new Ledger({ core, store: theStore });
     const app = await buildPoolNode({
       ledger,
+      transitionParameterSets,
       operatorToken: TOKEN,
       logger: false,
       handOver: NO_LIMIT,
