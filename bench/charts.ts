@@ -1163,6 +1163,44 @@ function archiveChart(json: Fields): TopLevelSpec {
   };
 }
 
+/** The polynomial commitment alone: opening-proof bytes per candidate, FRI's bar marked. */
+function pcsChart(json: Fields): TopLevelSpec {
+  const rows: Fields[] = [];
+  for (const [i, value] of list(json.candidates, 'candidates').entries()) {
+    const c = fields(value, `candidates[${i}]`);
+    if (c.derivable !== true) continue;
+    const candidate = text(c.candidate, `candidates[${i}].candidate`);
+    rows.push({
+      statement: text(c.statement, `candidates[${i}].statement`),
+      candidate,
+      scheme: candidate.startsWith('FRI') ? 'FRI (proof v3)' : 'STIR, 100 bits',
+      bytes: num(fields(c.bytes, `candidates[${i}].bytes`).mean, `candidates[${i}].bytes.mean`),
+    });
+  }
+  if (rows.length === 0) throw new ChartInputError('candidates: expected at least one measured');
+  return {
+    ...frame('The polynomial commitment alone: opening-proof bytes (mean)', json),
+    data: { values: rows },
+    facet: { column: { field: 'statement', type: 'nominal', title: null } },
+    spec: {
+      width: 300,
+      height: { step: 11 },
+      mark: { type: 'bar', tooltip: true },
+      encoding: {
+        y: {
+          field: 'candidate',
+          type: 'nominal',
+          sort: 'x',
+          title: null,
+          axis: { labelLimit: 320 },
+        },
+        x: { field: 'bytes', type: 'quantitative', title: 'bytes' },
+        color: { field: 'scheme', type: 'nominal', legend: { title: null, orient: 'top' } },
+      },
+    },
+  } as TopLevelSpec;
+}
+
 export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = {
   proof: proofChart,
   core: coreChart,
@@ -1177,6 +1215,7 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   recovery: recoveryChart,
   'ready-notes': readyNotesChart,
   transition: transitionChart,
+  pcs: pcsChart,
   builds: buildsChart,
   // The same bench, main's tree in the place of the restructure's last commit (BENCH_THIS unset).
   'builds-main': buildsChart,
