@@ -66,6 +66,21 @@ describe('start configuration', () => {
       expect(() => startConfig([], { PROOF_PARAMETER_SETS: junk })).toThrow(UsageError);
   });
 
+  it('reads the accepted transition parameter sets apart from the spend sets; junk names its variable', () => {
+    expect(startConfig([], {}).transitionParameterSets).toBeUndefined();
+    expect(
+      startConfig([], { TRANSITION_PARAMETER_SETS: '17', PROOF_PARAMETER_SETS: '3' }),
+    ).toMatchObject({ transitionParameterSets: [17], parameterSets: [3] });
+    expect(
+      startConfig(['--transition-parameter-sets', '17, 16'], { TRANSITION_PARAMETER_SETS: '17' })
+        .transitionParameterSets,
+    ).toEqual([17, 16]);
+    for (const junk of ['17;16', 'x', '256'])
+      expect(() => startConfig([], { TRANSITION_PARAMETER_SETS: junk })).toThrow(
+        /TRANSITION_PARAMETER_SETS expected comma-separated set ids/,
+      );
+  });
+
   it('runs one worker per available core by default, at most 16; WORKERS and --workers (flag wins) choose; out of range is a usage error', () => {
     expect(startPlan([], {}).workers).toBe(Math.min(16, Math.max(1, availableParallelism())));
     expect(startPlan([], { WORKERS: '3' }).workers).toBe(3);
