@@ -182,7 +182,7 @@ const markdown = [
   '',
   `${env.date}, ${env.cpu}, ${env.cores} cores, Node ${env.node}; load ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${loadAfter.map((x) => x.toFixed(2)).join(' ')} after.`,
   '',
-  `| | transition, set ${provedSet} (2 in, 2 out, 1024 rows × 60 columns) | transition, set 16 (golden proof, 58 columns) | spend (1 in, 512 rows × 46 columns) |`,
+  `| | transition, set ${provedSet} (2 in, 2 out, 1024 rows × ${provedSet === 17 ? 60 : 58} columns) | transition, set 16 (golden proof, 58 columns) | spend (1 in, 512 rows × 46 columns) |`,
   '|---|---:|---:|---:|',
   `| proof bytes (mean / worst of ${sizes.length}) | ${results.bytes.mean} / ${results.bytes.worst} | ${set16.proof.length} | ${results.bytes.spend} |`,
   `| prove, native (median, one core) | ${f(results.prove.native.medianMs)} ms | — | — |`,

@@ -185,14 +185,20 @@ async function applyNoteTransition(
         proof: encodeProof(proof),
       });
     };
+    const remembered = olderSets.get(context);
     try {
-      receipt = await proveAndSend();
+      receipt = await proveAndSend(remembered);
     } catch (error) {
       // A pool node that does not accept the newest set (an older release accepts 16 only) refuses
-      // the proof: prove the newest set its /health lists, once, through the same transport.
-      const older = isProofRefusal(error) ? await olderSetThePoolAccepts(context, node) : undefined;
+      // the proof: prove the newest set its /health lists, once, through the same transport, and
+      // keep proving it for this wallet (a node that upgrades still accepts it for its window).
+      const older =
+        remembered === undefined && isProofRefusal(error)
+          ? await olderSetThePoolAccepts(context, node)
+          : undefined;
       if (older === undefined) throw error;
       receipt = await proveAndSend(older);
+      olderSets.set(context, older);
     }
     sent = true;
   } finally {
@@ -201,6 +207,9 @@ async function applyNoteTransition(
   }
   return receipt!;
 }
+
+/** The older transition set a wallet's pool node was found to need (absent: the newest). */
+const olderSets = new WeakMap<WalletContext, number>();
 
 /** A refusal of the proof itself by the pool node (any other refusal is not about the set). */
 function isProofRefusal(error: unknown): boolean {

@@ -155,7 +155,6 @@ export const eventsSchema = {
   response: { 200: EventsPageSchema, ...readErrors() },
 };
 
-/** `GET /health`: whether the store answers (the operator's probe; no wallet reads it). */
 /** A transition parameter set on `/health`: the facilitator's `parameterSets` record fields. */
 const TransitionParameterSetSchema = Type.Object({
   id: count(),
@@ -168,6 +167,10 @@ const TransitionParameterSetSchema = Type.Object({
 /** The pool node's `GET /health` when it answers 200. */
 export type PoolNodeHealth = Static<(typeof healthSchema.response)[200]>;
 
+/**
+ * `GET /health`: whether the store answers (the operator's probe), and the transition sets
+ * `POST /transitions` accepts (read by a wallet only after a refused transition proof).
+ */
 export const healthSchema = {
   description: 'whether the store answers',
   querystring: NoQuery,

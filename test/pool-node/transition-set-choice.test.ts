@@ -2,7 +2,7 @@
 // (issue 23): it proves set 17; a pool node that refuses the proof and whose /health does not list
 // 17 (narrowed with TRANSITION_PARAMETER_SETS, or of an older release that lists nothing and
 // accepts 16 only) gets the same transition proven under the newest set it does accept, once,
-// through the same transport. Twins: a pool accepting 17 sees one proof of set 17; a refusal while
+// through the same transport, and the wallet's later transitions prove that set at once. Twins: a pool accepting 17 sees one proof of set 17; a refusal while
 // /health lists 17 is not about the set and is not retried.
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -56,6 +56,10 @@ describe('the transition set a wallet proves', () => {
           .filter((n) => !n.spent)
           .map((n) => n.value),
       ).toEqual(['500000']);
+      // The wallet remembers: its next transition proves 16 at once, one request.
+      const note = wallet.notes().find((n) => !n.spent)!;
+      await wallet.splitPrivately(note.commitment, 100_000n);
+      expect(capture.bodies.map((body) => setOf(body.proof))).toEqual([17, 16, 16]);
     }
   });
 

@@ -302,8 +302,11 @@ fn forged_trace_minting_through_a_wrapped_sum_is_refused() {
     };
     // Inputs 100 000; outputs 100 000 + (p − 1 000) ≡ 99 000 (mod p): the sum holds in the field
     // while the second output is a huge value. Build the trace as an attacker would, with the
-    // conservation row satisfied, and check the AIR of every accepted set refuses it (the range
-    // window cannot hold p − 2 000 in 62 bits).
+    // conservation row satisfied, and check the AIR of every accepted set refuses it. Only the
+    // value columns are forged here, so the first refusals are the rows that tie them to the rest
+    // (the accumulators' first row, the output note's pin); the range windows themselves, which
+    // cannot hold p − 2 000 in 62 bits, are exercised on a consistent trace by
+    // `transition_sets.rs` (an output of 2^62).
     let honest = scenario(13, [100_000, 0], [99_000, 1_000], 0);
     let mut witness = honest.witness.clone();
     let wrapped = Felt::ZERO - Felt::from_u64(1_000);

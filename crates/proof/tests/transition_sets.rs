@@ -216,7 +216,9 @@ fn the_set_17_golden_proof_verifies_and_its_twin_does_not() {
     assert_eq!(proof[5], 17);
     assert_eq!(priv_stark_proof::wire::verify_transition(&proof, &public), Ok(()));
     let mut twin = public.clone();
-    twin[200] ^= 1; // the first memo element
+    // The first memo element: refused because the transcript binds every public input (set 16
+    // refuses this too); that set 17's AIR proves the memo is the differential test above.
+    twin[200] ^= 1;
     assert_eq!(
         priv_stark_proof::wire::verify_transition(&proof, &twin).unwrap_err().code(),
         "invalid_proof"

@@ -37,7 +37,7 @@
 //! | 79 | `refund = H_NOTE(exit, rpre)` | public `exit`, previous digest (lanes 1..5) | 0 |
 //! | 80 | padding; input lanes 0..4 pinned to public `ctx` | | |
 //! | 81 | revision two: `pad = H_TRANSITION_MEMO(sk, nf₁)`; output lanes 0, 1 + `w₁, w₂` = public `memo` | `key` | public `nf₁` |
-//! | 81 or 82..128 | padding (the range windows) | | |
+//! | 81..128 (revision two: 82..128) | padding (the range windows) | | |
 //!
 //! The outputs of p = 34 (the first input's root), 35, 70, 73, 76 and 79 are pinned to the public
 //! `root, nf₁, nf₂, out₁, out₂, refund`; the second input's root (p = 69) is pinned only when `v₂ ≠ 0`:
@@ -210,7 +210,7 @@ pub const fn output_row(p: usize) -> usize {
     p * CYCLE + CYCLE - 1
 }
 
-/// Input length and domain of the hash of permutation `p` (`p < NUM_HASHES`).
+/// Input length and domain of the hash of permutation `p` (a `p` of [`Revision::is_hash`]).
 pub fn hash_kind(p: usize) -> (usize, Domain) {
     if p == P_OWNER {
         return (4, Domain::Owner);
