@@ -185,21 +185,7 @@ async function applyNoteTransition(
         proof: encodeProof(proof),
       });
     };
-    const remembered = olderSets.get(context);
-    try {
-      receipt = await proveAndSend(remembered);
-    } catch (error) {
-      // A pool node that does not accept the newest set (an older release accepts 16 only) refuses
-      // the proof: prove the newest set its /health lists, once, through the same transport, and
-      // keep proving it for this wallet (a node that upgrades still accepts it for its window).
-      const older =
-        remembered === undefined && isProofRefusal(error)
-          ? await olderSetThePoolAccepts(context, node)
-          : undefined;
-      if (older === undefined) throw error;
-      receipt = await proveAndSend(older);
-      olderSets.set(context, older);
-    }
+    receipt = await sendInASetThePoolAccepts(context, node, proveAndSend);
     sent = true;
   } finally {
     // Spent: kept from payments until the log shows it (the pool publishes at its next checkpoint).
@@ -210,6 +196,32 @@ async function applyNoteTransition(
 
 /** The older transition set a wallet's pool node was found to need (absent: the newest). */
 const olderSets = new WeakMap<WalletContext, number>();
+
+/**
+ * Proves and sends with `proveAndSend` under the set this wallet's pool node accepts. A node that
+ * does not accept the newest set (an older release accepts 16 only) refuses the proof: the newest
+ * set its /health lists is proven, once, through the same transport, and kept for this wallet's
+ * later transitions (a node that upgrades still accepts it for its window).
+ */
+async function sendInASetThePoolAccepts(
+  context: WalletContext,
+  node: PoolNodeClient,
+  proveAndSend: (parameterSet?: number) => Promise<TransitionReceipt>,
+): Promise<TransitionReceipt> {
+  const remembered = olderSets.get(context);
+  try {
+    return await proveAndSend(remembered);
+  } catch (error) {
+    const older =
+      remembered === undefined && isProofRefusal(error)
+        ? await olderSetThePoolAccepts(context, node)
+        : undefined;
+    if (older === undefined) throw error;
+    const receipt = await proveAndSend(older);
+    olderSets.set(context, older);
+    return receipt;
+  }
+}
 
 /** A refusal of the proof itself by the pool node (any other refusal is not about the set). */
 function isProofRefusal(error: unknown): boolean {
