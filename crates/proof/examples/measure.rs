@@ -5,6 +5,7 @@
 //! cargo run --release -p priv-stark-proof --example measure -- grid       # smallest q per blowup
 //! cargo run --release -p priv-stark-proof --example measure -- breakdown  # bytes of one proof
 //! cargo run --release -p priv-stark-proof --example measure -- verify B Q G [runs]  # a loop to profile
+//! cargo run --release -p priv-stark-proof --example measure -- security-inputs  # for bench:pcs
 //! valgrind --tool=callgrind --toggle-collect='*measured_*' target/release/examples/measure one I verify|prove
 //! ```
 //!
@@ -247,6 +248,52 @@ fn main() {
             }
             println!("mean verify: {:?} over {runs} runs", start.elapsed() / runs as u32);
         }
+        "security-inputs" => security_inputs(),
         _ => levers(),
+    }
+}
+
+/// One JSON line per accepted set (spend 3 and 2, transition 17 and 16): the estimator's inputs
+/// for its own AIR, and the bits p3-security 0.8 gives them, so that `npm run bench:pcs`
+/// recomputes the same sets with the 0.9.0-rc.2 line (bench/pcs/src/bin/security.rs).
+fn security_inputs() {
+    use priv_stark_proof::{
+        params::PARAMETER_SET_2,
+        security::{PROOF_DEGREE_BITS, level_of, security_params, security_params_of},
+        transition::{TRANSITION_SETS, air::TransitionAir, layout::LOG_TRACE_ROWS},
+    };
+    let mut sets = vec![
+        ("spend", PARAMETER_SET, security_params(&PARAMETER_SET), PROOF_DEGREE_BITS),
+        ("spend", PARAMETER_SET_2, security_params(&PARAMETER_SET_2), PROOF_DEGREE_BITS),
+    ];
+    for set in &TRANSITION_SETS {
+        let air = TransitionAir::new(set.revision);
+        let estimator = security_params_of(&set.params, &air, LOG_TRACE_ROWS);
+        sets.push(("transition", set.params, estimator, LOG_TRACE_ROWS + 1));
+    }
+    for (statement, params, e, degree_bits) in sets {
+        let level = level_of(&e, degree_bits);
+        println!(
+            "{{\"statement\":\"{statement}\",\"set\":{},\"logBlowup\":{},\"numQueries\":{},\"logFinalPolyLen\":{},\"maxLogArity\":{},\"commitPowBits\":{},\"queryPowBits\":{},\"outOfDomainPowBits\":{},\"batchPowBits\":{},\"numConstraints\":{},\"maxConstraintDegree\":{},\"numQuotientChunks\":{},\"maxCombo\":{},\"logTraceLength\":{degree_bits},\"modulusBits\":{},\"collisionResistance\":{},\"numBatchedFunctions\":{},\"bits08\":{{\"conjectured\":{},\"provenListDecoding\":{},\"provenUniqueDecoding\":{}}}}}",
+            params.id,
+            e.fri_log_blowup,
+            e.fri_num_queries,
+            e.fri_log_final_poly_len,
+            e.fri_max_log_arity,
+            e.fri_commit_proof_of_work_bits,
+            e.fri_query_proof_of_work_bits,
+            e.grinding.out_of_domain,
+            e.grinding.batch_combination,
+            e.num_constraints,
+            e.air_max_constraint_degree,
+            e.num_quotient_chunks,
+            e.max_combo,
+            e.num_modulus_bits,
+            e.collision_resistance,
+            e.num_batched_functions,
+            level.conjectured_bits,
+            level.proven_list_decoding_bits,
+            level.proven_unique_decoding_bits,
+        );
     }
 }
