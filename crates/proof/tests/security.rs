@@ -50,3 +50,38 @@ fn estimator_sees_the_real_air_and_proof_shape() {
     assert_eq!(stark.degree_bits, PROOF_DEGREE_BITS);
     assert_eq!(stark.opened_values.quotient_chunks.len(), estimator.num_quotient_chunks);
 }
+
+/// Zero knowledge first (issue 23): every parameter set the prover can make or a verifier accepts,
+/// spend and transition alike, is proven through the one PCS type of `config`, and that type
+/// declares `ZK = true` — uni-stark then randomises the trace and masks the batch polynomial. A
+/// set built on a non-hiding PCS (STIR's `TwoAdicStirPcs` declares `ZK = false`) fails here, as
+/// does one without the random codewords the hiding PCS needs.
+#[test]
+fn every_set_is_proven_through_a_hiding_pcs() {
+    use priv_stark_proof::{
+        config::{Challenge, Challenger, Pcs},
+        transition::TRANSITION_SETS,
+    };
+    // The must-fail side: the non-hiding FRI PCS of the same crate does not pass this check.
+    type PlainFri = p3_fri::TwoAdicFriPcs<
+        priv_stark_proof::config::Val,
+        p3_dft::Radix2DFTSmallBatch<priv_stark_proof::config::Val>,
+        priv_stark_proof::config::ValMmcs,
+        p3_commit::ExtensionMmcs<
+            priv_stark_proof::config::Val,
+            Challenge,
+            priv_stark_proof::config::ValMmcs,
+        >,
+    >;
+    // Checked when the test compiles: a non-hiding PCS type does not build this test at all.
+    const { assert!(<Pcs as p3_commit::UnivariateStarkPcs<Challenge, Challenger>>::ZK) };
+    const { assert!(!<PlainFri as p3_commit::UnivariateStarkPcs<Challenge, Challenger>>::ZK) };
+    let sets = KNOWN_SETS.iter().map(|known| known.params);
+    for params in sets.chain(TRANSITION_SETS.iter().map(|set| set.params)) {
+        assert!(
+            params.num_random_codewords >= 3,
+            "set {}: hiding needs 3 random codewords",
+            params.id
+        );
+    }
+}
