@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { PoolNodeError } from '../../src/pool-node/index.js';
 import { storeHarness } from '../ledger/helpers/stores.js';
-import { transitionStack } from './helpers/transition-stack.js';
+import { transitionStack, unspentValues } from './helpers/transition-stack.js';
 
 /** Byte 5 of a proof's header: its parameter set. */
 const setOf = (proof: string) => Buffer.from(proof, 'base64')[5];
@@ -28,12 +28,7 @@ describe('the transition set a wallet proves', () => {
     await wallet.mergeNotes();
     expect(capture.bodies.map((body) => setOf(body.proof))).toEqual([17]);
     await settle(node, [wallet]);
-    expect(
-      wallet
-        .notes()
-        .filter((n) => !n.spent)
-        .map((n) => n.value),
-    ).toEqual(['500000']);
+    expect(unspentValues(wallet)).toEqual(['500000']);
   });
 
   it('proves set 16 again for a pool node narrowed to 16, and for one that lists no sets', async () => {
@@ -50,12 +45,7 @@ describe('the transition set a wallet proves', () => {
       expect(capture.bodies.map((body) => setOf(body.proof))).toEqual([17, 16]);
       expect(capture.bodies[1]!.nullifiers).toEqual(capture.bodies[0]!.nullifiers);
       await settle(node, [wallet]);
-      expect(
-        wallet
-          .notes()
-          .filter((n) => !n.spent)
-          .map((n) => n.value),
-      ).toEqual(['500000']);
+      expect(unspentValues(wallet)).toEqual(['500000']);
       // The wallet remembers: its next transition proves 16 at once, one request.
       const note = wallet.notes().find((n) => !n.spent)!;
       await wallet.splitPrivately(note.commitment, 100_000n);

@@ -32,6 +32,7 @@ pub mod config;
 pub mod encoding;
 pub mod errors;
 pub mod hash;
+mod id_mask;
 pub mod layout;
 pub mod params;
 pub mod periodic;

@@ -24,6 +24,7 @@ use crate::{
     config::{SpendConfig, StarkProof, build_config},
     encoding::{MAX_PROOF_BYTES, split_header},
     errors::{FailedCheck, ProofError},
+    id_mask::IdMask,
     params::{KNOWN_SETS, KnownSet, known_set},
     prover::guard,
     shape::check_shape,
@@ -39,18 +40,17 @@ use crate::{
 /// flight) with [`AcceptedSets::new`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AcceptedSets {
-    /// Bit `i` set: the known set with id `i` is accepted (ids are below 32).
-    mask: u32,
+    mask: IdMask,
 }
 
 impl AcceptedSets {
     /// The default configuration.
     pub const DEFAULT: Self = {
-        let mut mask = 0;
+        let mut mask = IdMask::EMPTY;
         let mut i = 0;
         while i < KNOWN_SETS.len() {
             if KNOWN_SETS[i].accepted_by_default {
-                mask |= 1 << KNOWN_SETS[i].params.id;
+                mask = mask.with(KNOWN_SETS[i].params.id);
             }
             i += 1;
         }
@@ -63,24 +63,13 @@ impl AcceptedSets {
     /// [`ProofError::InvalidLength`] for an empty list, [`ProofError::UnsupportedParameterSet`]
     /// for an id that is not one of the [`KNOWN_SETS`].
     pub fn new(ids: &[u8]) -> Result<Self, ProofError> {
-        if ids.is_empty() {
-            return Err(ProofError::InvalidLength {
-                what: "accepted parameter sets",
-                expected: 1,
-                got: 0,
-            });
-        }
-        let mut mask = 0;
-        for &id in ids {
-            known_set(id).ok_or(ProofError::UnsupportedParameterSet { got: id })?;
-            mask |= 1 << id;
-        }
-        Ok(Self { mask })
+        let known = |id| known_set(id).is_some();
+        Ok(Self { mask: IdMask::from_ids(ids, "accepted parameter sets", known)? })
     }
 
     /// Whether proofs of set `id` are accepted.
     pub const fn contains(&self, id: u8) -> bool {
-        id < 32 && self.mask & (1 << id) != 0
+        self.mask.contains(id)
     }
 
     /// The accepted sets, newest first.

@@ -65,6 +65,14 @@ export class Capture {
   };
 }
 
+/** The values of `wallet`'s unspent notes, as the wallet lists them. */
+export function unspentValues(wallet: Wallet): string[] {
+  return wallet
+    .notes()
+    .filter((n) => !n.spent)
+    .map((n) => n.value);
+}
+
 /** The sum of the unspent notes of `wallets`. */
 export function unspentTotal(wallets: readonly Wallet[]): bigint {
   let total = 0n;

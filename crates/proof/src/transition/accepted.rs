@@ -6,21 +6,21 @@
 use alloc::vec::Vec;
 
 use super::proof::{TRANSITION_SETS, TransitionSet, transition_set};
-use crate::errors::ProofError;
+use crate::{errors::ProofError, id_mask::IdMask};
 
-/// A set of transition parameter-set ids; bit `i` of the mask is id `i` (ids are below 32).
+/// A set of transition parameter-set ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AcceptedTransitionSets {
-    mask: u32,
+    mask: IdMask,
 }
 
 impl AcceptedTransitionSets {
     /// The default: every transition set the crate knows.
     pub const DEFAULT: Self = {
-        let mut mask = 0;
+        let mut mask = IdMask::EMPTY;
         let mut i = 0;
         while i < TRANSITION_SETS.len() {
-            mask |= 1 << TRANSITION_SETS[i].params.id;
+            mask = mask.with(TRANSITION_SETS[i].params.id);
             i += 1;
         }
         Self { mask }
@@ -32,24 +32,13 @@ impl AcceptedTransitionSets {
     /// [`ProofError::InvalidLength`] for an empty list, [`ProofError::UnsupportedParameterSet`]
     /// for an id that is not a transition set.
     pub fn new(ids: &[u8]) -> Result<Self, ProofError> {
-        if ids.is_empty() {
-            return Err(ProofError::InvalidLength {
-                what: "accepted transition parameter sets",
-                expected: 1,
-                got: 0,
-            });
-        }
-        let mut mask = 0;
-        for &id in ids {
-            transition_set(id).ok_or(ProofError::UnsupportedParameterSet { got: id })?;
-            mask |= 1 << id;
-        }
-        Ok(Self { mask })
+        let known = |id| transition_set(id).is_some();
+        Ok(Self { mask: IdMask::from_ids(ids, "accepted transition parameter sets", known)? })
     }
 
     /// Whether transition proofs of set `id` are accepted.
     pub const fn contains(&self, id: u8) -> bool {
-        id < 32 && self.mask & (1 << id) != 0
+        self.mask.contains(id)
     }
 
     /// The accepted sets, newest first.
