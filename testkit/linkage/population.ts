@@ -56,6 +56,13 @@ export interface PopulationShape {
    * their relayed deposits reach the operator from an exit, not from their own address.
    */
   readonly proxied?: number;
+  /**
+   * Deposits of odd amounts (default false): each a round amount plus 1–9,999 atomic units, less
+   * than the price unit (a cent), a remainder no payment spends, so an exit of what is left keeps
+   * it — the amount join's leak on deposit–exit pairs. A wallet that deposits round amounts, as
+   * the population's others do, leaves only "the exit is at most the deposit".
+   */
+  readonly oddDeposits?: boolean;
 }
 
 /** The issue's population (the bench's size; CI takes `wallets` from its own budget). */
@@ -107,6 +114,9 @@ export interface Population {
 const PRICES = [10_000n, 20_000n, 50_000n] as const;
 /** Deposits people make: $1, $2 or $5. */
 const DEPOSITS = [1_000_000n, 2_000_000n, 5_000_000n] as const;
+
+/** How many odd remainders a deposit may carry (1 … 9,999 atomic units: less than a cent). */
+const ODD_REMAINDERS = 9_999;
 
 /** Draws a population of `shape`. */
 export function drawPopulation(shape: PopulationShape): Population {
@@ -168,5 +178,14 @@ export function drawPopulation(shape: PopulationShape): Population {
     ...wallet,
     proxied: (shape.proxied ?? 0) > 0 && random.uniform(0, 1) < (shape.proxied ?? 0),
   }));
-  return { shape, merchants, wallets: withProxies, crowdDeposits };
+  // And the odd remainders of deposits after everything, so every other shape draws as before.
+  const odd = () => 1n + BigInt(random.below(ODD_REMAINDERS));
+  const withAmounts = shape.oddDeposits
+    ? withProxies.map((wallet) => ({
+        ...wallet,
+        deposit: wallet.deposit + odd(),
+        topUps: wallet.topUps.map((t) => ({ ...t, amount: t.amount + odd() })),
+      }))
+    : withProxies;
+  return { shape, merchants, wallets: withAmounts, crowdDeposits };
 }

@@ -140,9 +140,17 @@ const RESHOWN_TWIN_SHAPE: PopulationShape = {
 const RESHOWN_TWIN_COMPRESSION = 20;
 
 /**
+ * The amount join's twin: the address twin's population with deposits of odd amounts, each wallet
+ * exiting what is left of its one deposit — the remainder below a cent survives every payment (all
+ * prices are whole cents) and names the deposit at the exit. It needs no timing either.
+ */
+const AMOUNT_TWIN_SHAPE: PopulationShape = { ...ADDRESS_TWIN_SHAPE, oddDeposits: true };
+
+/**
  * A twin's configuration: the defaults with `change`, on the devnet pool (`deposits: 'operator'`):
- * every twin judges payment–payment pairs, which the deposits' path does not touch, and the crowd's
- * deposits some twins need are the bank's.
+ * the twins of payment–payment pairs judge what the deposits' path does not touch, the amount
+ * join's reads the amounts of deposits and exits (public on either pool), and the crowd's deposits
+ * some twins need are the bank's.
  */
 const twin = (
   name: string,
@@ -217,6 +225,13 @@ export const TWINS: readonly Twin[] = [
       { keeper: 'refill-after-payment', anchors: 'last-sync' },
       REFILL_TWIN_COMPRESSION,
     ),
+  },
+  {
+    heuristic: 'amount join',
+    pairType: 'deposit-exit',
+    shape: AMOUNT_TWIN_SHAPE,
+    // The product's configuration: the leak is the amounts the population deposits and exits.
+    config: twin('odd deposits, exits of what is left', {}, ADDRESS_TWIN_COMPRESSION),
   },
   {
     heuristic: 're-shown nullifier',
