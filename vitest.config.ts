@@ -11,6 +11,13 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * group (each is measured against its own 0.90 floor, not the pass).
  */
 const LINKAGE_DEFAULTS = ['test/privacy/linkage-defaults.test.ts'];
+/**
+ * The timing join's must-fail twin: a light run (5 wallets at 5×, two minutes) whose join races
+ * the machine's load — a proof's real time from the payer's sync to its write against the gaps
+ * between other wallets' reads. Alone it measured 1.00; beside the suites at load 7–9, 0.84. So
+ * it runs after everything else, alone (`sequence.groupOrder`).
+ */
+const LINKAGE_TIMING_TWIN = ['test/privacy/linkage-twin-timing.test.ts'];
 
 export default defineConfig({
   test: {
@@ -37,7 +44,12 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/chain/**', ...LINKAGE_DEFAULTS],
+          exclude: [
+            ...configDefaults.exclude,
+            'test/chain/**',
+            ...LINKAGE_DEFAULTS,
+            ...LINKAGE_TIMING_TWIN,
+          ],
         },
       },
       // The chain suites (test/chain/): one local node shared by those that never rewrite
@@ -60,6 +72,15 @@ export default defineConfig({
           include: LINKAGE_DEFAULTS,
           globalSetup: ['test/chain/shared-node.ts'],
           sequence: { groupOrder: 1 },
+        },
+      },
+      // After it, alone: the devnet pool, no chain.
+      {
+        extends: true,
+        test: {
+          name: 'linkage-timing',
+          include: LINKAGE_TIMING_TWIN,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
