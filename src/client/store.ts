@@ -125,6 +125,12 @@ export interface WalletState {
   syncedAt: number;
   /** Deposits paid into the pool's escrow on a chain, oldest first (absent: none). */
   chainDeposits?: ChainDepositRecord[];
+  /**
+   * The older transition parameter set the pool node was found to need when it refused the newest
+   * (absent: the newest this wallet proves). Kept in the file so that a one-shot CLI command does
+   * not learn it again with a refused request each time.
+   */
+  transitionSet?: number;
 }
 
 /** What a store holds. */

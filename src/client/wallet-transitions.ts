@@ -194,31 +194,34 @@ async function applyNoteTransition(
   return receipt!;
 }
 
-/** The older transition set a wallet's pool node was found to need (absent: the newest). */
-const olderSets = new WeakMap<WalletContext, number>();
-
 /**
  * Proves and sends with `proveAndSend` under the set this wallet's pool node accepts. A node that
- * does not accept the newest set (an older release accepts 16 only) refuses the proof: the newest
- * set its /health lists is proven, once, through the same transport, and kept for this wallet's
- * later transitions (a node that upgrades still accepts it for its window).
+ * does not accept the set proven (an older release accepts 16 only; a node that retired 16 after
+ * the wallet learnt it) refuses the proof: the newest set its /health lists is proven, once,
+ * through the same transport, and kept in the wallet's state for its later transitions — in the
+ * file, for the next command (absent again once the node takes the newest).
  */
 async function sendInASetThePoolAccepts(
   context: WalletContext,
   node: PoolNodeClient,
   proveAndSend: (parameterSet?: number) => Promise<TransitionReceipt>,
 ): Promise<TransitionReceipt> {
-  const remembered = olderSets.get(context);
+  const known = context.core.transitionParameterSets();
+  const newest = known.find((set) => set.prover)?.id;
+  const kept = context.state.transitionSet;
+  // A set this build no longer knows (a file of another release) is not proven: the newest is.
+  const remembered = known.some((set) => set.id === kept) ? kept : undefined;
+  const proven = remembered ?? newest;
   try {
     return await proveAndSend(remembered);
   } catch (error) {
-    const older =
-      remembered === undefined && isProofRefusal(error)
-        ? await olderSetThePoolAccepts(context, node)
-        : undefined;
-    if (older === undefined) throw error;
+    const choice = isProofRefusal(error) ? await newestSetThePoolAccepts(context, node) : undefined;
+    if (choice === undefined || choice === proven) throw error;
+    const older = choice === newest ? undefined : choice;
     const receipt = await proveAndSend(older);
-    olderSets.set(context, older);
+    if (older === undefined) delete context.state.transitionSet;
+    else context.state.transitionSet = older;
+    await context.save().catch(() => undefined);
     return receipt;
   }
 }
@@ -229,11 +232,11 @@ function isProofRefusal(error: unknown): boolean {
 }
 
 /**
- * The newest transition set this wallet can prove that `node` accepts, when it is not the one the
- * wallet proves by default; undefined otherwise (the refusal was not about the set). A node whose
- * `/health` lists no `transitionParameterSets` is of a release before set 17: it accepts set 16.
+ * The newest transition set this wallet can prove that `node` accepts; undefined when `/health`
+ * cannot be read or lists none the wallet knows. A node whose `/health` lists no
+ * `transitionParameterSets` is of a release before set 17: it accepts set 16.
  */
-async function olderSetThePoolAccepts(
+async function newestSetThePoolAccepts(
   context: WalletContext,
   node: PoolNodeClient,
 ): Promise<number | undefined> {
@@ -243,10 +246,7 @@ async function olderSetThePoolAccepts(
   } catch {
     return undefined;
   }
-  const known = context.core.transitionParameterSets();
-  const newest = known.find((set) => set.prover)?.id;
-  const choice = known.find((set) => accepted.includes(set.id))?.id;
-  return choice === newest ? undefined : choice;
+  return context.core.transitionParameterSets().find((set) => accepted.includes(set.id))?.id;
 }
 
 /**

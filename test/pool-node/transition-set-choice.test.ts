@@ -2,11 +2,14 @@
 // (issue 23): it proves set 17; a pool node that refuses the proof and whose /health does not list
 // 17 (narrowed with TRANSITION_PARAMETER_SETS, or of an older release that lists nothing and
 // accepts 16 only) gets the same transition proven under the newest set it does accept, once,
-// through the same transport, and the wallet's later transitions prove that set at once. Twins: a pool accepting 17 sees one proof of set 17; a refusal while
-// /health lists 17 is not about the set and is not retried.
+// through the same transport, and the wallet's later transitions prove that set at once — kept in
+// its store, so a new process (a one-shot CLI command) does too, until the node retires the set.
+// Twins: a pool accepting 17 sees one proof of set 17; a refusal while /health lists 17 is not
+// about the set and is not retried.
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { Wallet } from '../../src/client/index.js';
 import { PoolNodeError } from '../../src/pool-node/index.js';
 import { storeHarness } from '../ledger/helpers/stores.js';
 import { transitionStack, unspentValues } from './helpers/transition-stack.js';
@@ -51,6 +54,43 @@ describe('the transition set a wallet proves', () => {
       await wallet.splitPrivately(note.commitment, 100_000n);
       expect(capture.bodies.map((body) => setOf(body.proof))).toEqual([17, 16, 16]);
     }
+  });
+
+  it('keeps the set it learnt in its store for the next process, and forgets it once the node retires it', async () => {
+    const core = harness.core();
+    core.acceptTransitionParameterSets([16]);
+    const node = await startNode(undefined, core.acceptedTransitionParameterSets());
+    const { wallet, capture, store } = await fundedWallet(node, [300_000n, 200_000n]);
+    await wallet.mergeNotes();
+    await settle(node, [wallet]);
+    expect(capture.bodies.map((body) => setOf(body.proof))).toEqual([17, 16]);
+    // A new process opens the same store (a one-shot CLI command): it proves 16 at once.
+    const reopened = await Wallet.open({
+      core,
+      pool: node.url,
+      store,
+      handOverFetch: capture.fetch,
+    });
+    const note = reopened.notes().find((n) => !n.spent)!;
+    await reopened.splitPrivately(note.commitment, 100_000n);
+    expect(capture.bodies.map((body) => setOf(body.proof))).toEqual([17, 16, 16]);
+    await settle(node, [reopened]);
+    // The node retires 16 (its list and its verifier now 17 only): the remembered set is refused,
+    // /health names 17, the same transition applies under 17, and the store forgets 16.
+    core.acceptTransitionParameterSets([17]);
+    const upgraded = await startNode(node.store, core.acceptedTransitionParameterSets());
+    const later = await Wallet.open({
+      core,
+      pool: upgraded.url,
+      store,
+      handOverFetch: capture.fetch,
+    });
+    await later.sync();
+    await later.mergeNotes();
+    expect(capture.bodies.map((body) => setOf(body.proof))).toEqual([17, 16, 16, 16, 17]);
+    expect((await store.load()).state.transitionSet).toBeUndefined();
+    await settle(upgraded, [later]);
+    expect(unspentValues(later)).toEqual(['500000']);
   });
 
   it('does not retry a refusal while /health lists the set it proved', async () => {

@@ -119,10 +119,11 @@ export function transitionStack(h: ReturnType<typeof storeHarness>) {
   /** A wallet of `node` holding one deposit per amount, in a checkpoint, synced. */
   async function fundedWallet(node: Node, amounts: readonly bigint[]) {
     const capture = new Capture();
+    const store = new MemoryWalletStore();
     const wallet = await Wallet.create({
       core: node.core,
       pool: node.url,
-      store: new MemoryWalletStore(),
+      store,
       handOverFetch: capture.fetch,
     });
     for (const amount of amounts) {
@@ -131,7 +132,7 @@ export function transitionStack(h: ReturnType<typeof storeHarness>) {
     }
     await node.ledger.checkpoint();
     await wallet.sync();
-    return { wallet, capture };
+    return { wallet, capture, store };
   }
 
   /** A checkpoint, then a sync of each wallet. */
