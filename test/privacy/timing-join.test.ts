@@ -51,7 +51,7 @@ const reads = [
   read(89_950, B),
   read(119_000, A),
 ];
-// An exit from A's own address 1 s after A's last read: a known writer's lag (floor 0.8 · 1 s).
+// An exit from A's own address 1 s after A's last read: a known writer's lag (floor 0.5 · 1 s).
 const exit = item('e', 'exit', 120_000, [A]);
 const [x, y, z] = payments as [Item, Item, Item];
 

@@ -19,8 +19,13 @@ const WINDOW_S = 10;
 const TAU_S = 1;
 const PROOF_WINDOW_MS = 2000;
 const PROOF_TAU_MS = 300;
-/** The floor's share of the shortest lag seen (a margin below it: the lags are a sample). */
-const FLOOR_SHARE = 0.8;
+/**
+ * The floor's share of the shortest lag seen — a margin below it, for the lags are a sample: a
+ * small run sees few known writers (the timing twin: 3–4 direct hand-overs and 2 exits), whose
+ * shortest lag can be twice a relayed payment's (62–280 ms measured, one run). At 0.8 a fresh-clone
+ * CI run's floor hid quick payers' own reads and the twin read 0.85; half keeps them in.
+ */
+const FLOOR_SHARE = 0.5;
 
 /**
  * The shortest lag, ms, from a known writer's last read to its write: over the writes that came
