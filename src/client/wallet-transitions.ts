@@ -196,34 +196,55 @@ async function applyNoteTransition(
 
 /**
  * Proves and sends with `proveAndSend` under the set this wallet's pool node accepts. A node that
- * does not accept the set proven (an older release accepts 16 only; a node that retired 16 after
- * the wallet learnt it) refuses the proof: the newest set its /health lists is proven, once,
- * through the same transport, and kept in the wallet's state for its later transitions — in the
- * file, for the next command (absent again once the node takes the newest).
+ * does not accept the set proven (an older release accepts 16 only) refuses the proof: the newest
+ * set its /health lists is proven, once, through the same transport, and kept in the wallet's state
+ * — in the file, for the next command. While an older set is kept, the node's /health is read
+ * first (one read through the same transport, not a refused proof), so the wallet proves the newest
+ * set again as soon as the node lists it and is not left in the older set's smaller crowd.
  */
 async function sendInASetThePoolAccepts(
   context: WalletContext,
   node: PoolNodeClient,
   proveAndSend: (parameterSet?: number) => Promise<TransitionReceipt>,
 ): Promise<TransitionReceipt> {
-  const known = context.core.transitionParameterSets();
-  const newest = known.find((set) => set.prover)?.id;
-  const kept = context.state.transitionSet;
-  // A set this build no longer knows (a file of another release) is not proven: the newest is.
-  const remembered = known.some((set) => set.id === kept) ? kept : undefined;
-  const proven = remembered ?? newest;
+  const newest = context.core.transitionParameterSets().find((set) => set.prover)?.id;
+  let older = await keptOlderSet(context, node, newest);
   try {
-    return await proveAndSend(remembered);
+    return await proveAndSend(older);
   } catch (error) {
     const choice = isProofRefusal(error) ? await newestSetThePoolAccepts(context, node) : undefined;
-    if (choice === undefined || choice === proven) throw error;
-    const older = choice === newest ? undefined : choice;
+    if (choice === undefined || choice === (older ?? newest)) throw error;
+    older = choice === newest ? undefined : choice;
     const receipt = await proveAndSend(older);
-    if (older === undefined) delete context.state.transitionSet;
-    else context.state.transitionSet = older;
-    await context.save().catch(() => undefined);
+    await keepOlderSet(context, older);
     return receipt;
   }
+}
+
+/**
+ * The older set the wallet keeps, checked against the node's /health: undefined (prove the newest)
+ * when none is kept, when this build no longer knows it, or when the node now lists a newer one.
+ */
+async function keptOlderSet(
+  context: WalletContext,
+  node: PoolNodeClient,
+  newest: number | undefined,
+): Promise<number | undefined> {
+  const kept = context.state.transitionSet;
+  if (!context.core.transitionParameterSets().some((set) => set.id === kept)) return undefined;
+  const listed = await newestSetThePoolAccepts(context, node);
+  if (listed === undefined || listed === kept) return kept;
+  const older = listed === newest ? undefined : listed;
+  await keepOlderSet(context, older);
+  return older;
+}
+
+/** Keeps `older` in the wallet's state (undefined: none, the newest is proven) and saves it. */
+async function keepOlderSet(context: WalletContext, older: number | undefined): Promise<void> {
+  if (context.state.transitionSet === older) return;
+  if (older === undefined) delete context.state.transitionSet;
+  else context.state.transitionSet = older;
+  await context.save().catch(() => undefined);
 }
 
 /** A refusal of the proof itself by the pool node (any other refusal is not about the set). */

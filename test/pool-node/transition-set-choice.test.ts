@@ -3,7 +3,8 @@
 // 17 (narrowed with TRANSITION_PARAMETER_SETS, or of an older release that lists nothing and
 // accepts 16 only) gets the same transition proven under the newest set it does accept, once,
 // through the same transport, and the wallet's later transitions prove that set at once — kept in
-// its store, so a new process (a one-shot CLI command) does too, until the node retires the set.
+// its store, so a new process (a one-shot CLI command) does too, reading /health first, and proves
+// 17 again once the node lists it.
 // Twins: a pool accepting 17 sees one proof of set 17; a refusal while /health lists 17 is not
 // about the set and is not retried.
 
@@ -56,7 +57,7 @@ describe('the transition set a wallet proves', () => {
     }
   });
 
-  it('keeps the set it learnt in its store for the next process, and forgets it once the node retires it', async () => {
+  it('keeps the set it learnt in its store for the next process, and proves the newest again once the node lists it', async () => {
     const core = harness.core();
     core.acceptTransitionParameterSets([16]);
     const node = await startNode(undefined, core.acceptedTransitionParameterSets());
@@ -64,7 +65,9 @@ describe('the transition set a wallet proves', () => {
     await wallet.mergeNotes();
     await settle(node, [wallet]);
     expect(capture.bodies.map((body) => setOf(body.proof))).toEqual([17, 16]);
-    // A new process opens the same store (a one-shot CLI command): it proves 16 at once.
+    expect((await store.load()).state.transitionSet).toBe(16);
+    // A new process opens the same store (a one-shot CLI command): the node's /health still lists
+    // 16 only, so it proves 16 at once — no refused proof.
     const reopened = await Wallet.open({
       core,
       pool: node.url,
@@ -75,9 +78,9 @@ describe('the transition set a wallet proves', () => {
     await reopened.splitPrivately(note.commitment, 100_000n);
     expect(capture.bodies.map((body) => setOf(body.proof))).toEqual([17, 16, 16]);
     await settle(node, [reopened]);
-    // The node retires 16 (its list and its verifier now 17 only): the remembered set is refused,
-    // /health names 17, the same transition applies under 17, and the store forgets 16.
-    core.acceptTransitionParameterSets([17]);
+    // The node upgrades and lists 17 beside 16: the next process reads /health, proves 17 at once
+    // (not the older set's smaller crowd, though the node still takes 16) and forgets 16.
+    core.acceptTransitionParameterSets([17, 16]);
     const upgraded = await startNode(node.store, core.acceptedTransitionParameterSets());
     const later = await Wallet.open({
       core,
@@ -87,7 +90,7 @@ describe('the transition set a wallet proves', () => {
     });
     await later.sync();
     await later.mergeNotes();
-    expect(capture.bodies.map((body) => setOf(body.proof))).toEqual([17, 16, 16, 16, 17]);
+    expect(capture.bodies.map((body) => setOf(body.proof))).toEqual([17, 16, 16, 17]);
     expect((await store.load()).state.transitionSet).toBeUndefined();
     await settle(upgraded, [later]);
     expect(unspentValues(later)).toEqual(['500000']);
