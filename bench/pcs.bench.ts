@@ -18,6 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
+import { median } from './flow-runs.js';
 import { environment, writeResults } from './report.js';
 
 const ROUNDS = Number(process.env.BENCH_PCS_ROUNDS ?? 7);
@@ -113,16 +114,13 @@ const lines = String(run.stdout)
   .filter((line) => line.startsWith('{'))
   .map((line) => JSON.parse(line) as Line);
 
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
-
 /** Per statement and candidate: mean and largest bytes, median prove and verify times. */
 const groups = new Map<string, Line[]>();
 for (const line of lines) {
   const key = `${line.statement}\u0000${line.candidate}`;
-  groups.set(key, [...(groups.get(key) ?? []), line]);
+  const group = groups.get(key);
+  if (group === undefined) groups.set(key, [line]);
+  else group.push(line);
 }
 const candidates = [...groups.values()].map((samples) => {
   const { statement, candidate } = samples[0]!;

@@ -34,9 +34,12 @@ export interface DepositHistory {
   readonly network: { readonly decimals: number };
 }
 
-/** A cent of the asset in atomic units; none for an asset of fewer than two decimals. */
+/**
+ * A cent of the asset in atomic units; none when nothing lies below a cent (two decimals or
+ * fewer).
+ */
 function centOf(decimals: number): bigint | null {
-  return decimals >= 2 ? 10n ** BigInt(decimals - 2) : null;
+  return decimals > 2 ? 10n ** BigInt(decimals - 2) : null;
 }
 
 /**
@@ -48,7 +51,7 @@ function sharedRemainder(
   amount: bigint,
   cent: bigint | null,
 ): { readonly deposit: string; readonly remainder: bigint } | undefined {
-  if (cent === null || cent === 1n) return undefined;
+  if (cent === null) return undefined;
   const remainder = amount % cent;
   if (remainder === 0n) return undefined;
   const deposit = [...amounts].find(

@@ -207,12 +207,14 @@ async function sendInASetThePoolAccepts(
   node: PoolNodeClient,
   proveAndSend: (parameterSet?: number) => Promise<TransitionReceipt>,
 ): Promise<TransitionReceipt> {
-  const newest = context.core.transitionParameterSets().find((set) => set.prover)?.id;
-  let older = await keptOlderSet(context, node, newest);
+  const sets = context.core.transitionParameterSets();
+  const known = sets.map((set) => set.id);
+  const newest = sets.find((set) => set.prover)?.id;
+  let older = await keptOlderSet(context, node, known, newest);
   try {
     return await proveAndSend(older);
   } catch (error) {
-    const choice = isProofRefusal(error) ? await newestSetThePoolAccepts(context, node) : undefined;
+    const choice = isProofRefusal(error) ? await newestSetThePoolAccepts(node, known) : undefined;
     if (choice === undefined || choice === (older ?? newest)) throw error;
     older = choice === newest ? undefined : choice;
     const receipt = await proveAndSend(older);
@@ -228,11 +230,12 @@ async function sendInASetThePoolAccepts(
 async function keptOlderSet(
   context: WalletContext,
   node: PoolNodeClient,
+  known: readonly number[],
   newest: number | undefined,
 ): Promise<number | undefined> {
   const kept = context.state.transitionSet;
-  if (!context.core.transitionParameterSets().some((set) => set.id === kept)) return undefined;
-  const listed = await newestSetThePoolAccepts(context, node);
+  if (kept === undefined || !known.includes(kept)) return undefined;
+  const listed = await newestSetThePoolAccepts(node, known);
   if (listed === undefined || listed === kept) return kept;
   const older = listed === newest ? undefined : listed;
   await keepOlderSet(context, older);
@@ -253,13 +256,13 @@ function isProofRefusal(error: unknown): boolean {
 }
 
 /**
- * The newest transition set this wallet can prove that `node` accepts; undefined when `/health`
- * cannot be read or lists none the wallet knows. A node whose `/health` lists no
+ * The newest of the `known` transition sets (newest first) that `node` accepts; undefined when
+ * `/health` cannot be read or lists none of them. A node whose `/health` lists no
  * `transitionParameterSets` is of a release before set 17: it accepts set 16.
  */
 async function newestSetThePoolAccepts(
-  context: WalletContext,
   node: PoolNodeClient,
+  known: readonly number[],
 ): Promise<number | undefined> {
   let accepted: readonly number[];
   try {
@@ -267,7 +270,7 @@ async function newestSetThePoolAccepts(
   } catch {
     return undefined;
   }
-  return context.core.transitionParameterSets().find((set) => accepted.includes(set.id))?.id;
+  return known.find((id) => accepted.includes(id));
 }
 
 /**
