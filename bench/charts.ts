@@ -1173,7 +1173,11 @@ function pcsChart(json: Fields): TopLevelSpec {
     rows.push({
       statement: text(c.statement, `candidates[${i}].statement`),
       candidate,
-      scheme: candidate.startsWith('FRI') ? 'FRI (proof v3)' : 'STIR, 100 bits',
+      scheme: candidate.startsWith('FRI')
+        ? 'FRI (proof v3)'
+        : candidate.startsWith('WHIR')
+          ? 'WHIR, 100 bits'
+          : 'STIR, 100 bits',
       bytes: num(fields(c.bytes, `candidates[${i}].bytes`).mean, `candidates[${i}].bytes.mean`),
     });
   }

@@ -1,11 +1,14 @@
-//! One run, interleaved: FRI at proof v3's numbers and STIR at 100 bits (its own parameter
-//! derivation under the Johnson bound) over a grid of rates, folding factors and options, each
-//! committing and opening the matrices of the spend and transition statements, as uni-stark does
-//! without zero knowledge: the trace (opened at `zeta` and the next row) and the quotient chunks
-//! (at `zeta`). Prints one JSON object per line: the candidates, then one per round and candidate.
+//! One run, interleaved: FRI at proof v3's numbers, STIR at 100 bits (its own parameter
+//! derivation under the Johnson bound) over a grid of rates, folding factors and options, and
+//! WHIR at 100 composed bits (whir.rs) over a grid of rates and folding factors, each committing
+//! and opening the matrices of the spend and transition statements, as uni-stark does without zero
+//! knowledge: the trace (opened at `zeta` and the next row) and the quotient chunks (at `zeta`).
+//! Prints one JSON object per line: the derived parameters of the candidates that report them
+//! (WHIR), then one per round and candidate.
 //!
 //! What it measures is the polynomial commitment alone, not a proof: no AIR, no hiding (STIR's PCS
-//! declares `ZK = false`), Plonky3 0.9.0-rc.2. It bounds what replacing FRI by STIR could save.
+//! declares `ZK = false`; WHIR's is the plain one), Plonky3 0.9.0-rc.2. It bounds what replacing
+//! FRI could save.
 
 use std::time::Instant;
 
@@ -23,6 +26,8 @@ use p3_merkle_tree::MerkleTreeMmcs;
 use p3_stir::{SecurityAssumption, StirOptions, StirParameters, TwoAdicStirPcs};
 use p3_symmetric::{CompressionFunctionFromHasher, SerializingHasher};
 use rand::{SeedableRng, rngs::StdRng};
+
+mod whir;
 
 type Val = Goldilocks;
 /// The challenge field of proof v3: `x^3 - x - 1` over Goldilocks.
@@ -114,7 +119,7 @@ where
         .map(|(((commitment, _, domain), at), round)| {
             let values: Vec<(Challenge, Vec<Challenge>)> =
                 at.iter().copied().zip(round[0].iter().cloned()).collect();
-            (commitment.clone(), vec![(*domain, values).into()]).into()
+            (commitment.clone(), vec![(*domain, values)]).into()
         })
         .collect();
     let started = Instant::now();
@@ -123,10 +128,15 @@ where
     Some(Sample { bytes, prove_ms, verify_ms })
 }
 
+/// Samples a candidate on a statement's shape, with a seed; `None` if it cannot.
+type Run = Box<dyn Fn(&[Matrix; 2], u64) -> Option<Sample>>;
+
 /// A candidate commitment scheme, named, sampled on a statement's shape.
 struct Candidate {
     name: String,
-    run: Box<dyn Fn(&[Matrix; 2], u64) -> Option<Sample>>,
+    /// Per statement, the parameters it derived (none for FRI and STIR).
+    parameters: Vec<(&'static str, serde_json::Value)>,
+    run: Run,
 }
 
 fn fri_set_3() -> Candidate {
@@ -146,6 +156,7 @@ fn fri_set_3() -> Candidate {
     );
     Candidate {
         name: "FRI, set 3 (blowup 32, 33 queries, 18 grinding bits, arity 8, final 128)".into(),
+        parameters: Vec::new(),
         run: Box::new(move |shape, seed| sample(&pcs, shape, seed, |t, c| t.observe(c.clone()))),
     }
 }
@@ -167,6 +178,7 @@ fn stir(log_blowup: usize, log_fold: usize, options: StirOptions, label: &str) -
     .with_options(options);
     Candidate {
         name: format!("STIR, blowup {}, folding {}, {label}", 1 << log_blowup, 1 << log_fold),
+        parameters: Vec::new(),
         run: Box::new(move |shape, seed| {
             // A schedule the crate cannot derive for these numbers panics inside it: no sample.
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -189,6 +201,7 @@ fn candidates() -> Vec<Candidate> {
             all.push(stir(log_blowup, log_fold, compact, "compact answers, final 128"));
         }
     }
+    all.extend(whir::candidates());
     all
 }
 
@@ -198,6 +211,16 @@ fn main() {
     let all = candidates();
     // Silence the panics of schedules that cannot be derived: they are reported as such.
     std::panic::set_hook(Box::new(|_| {}));
+    for candidate in &all {
+        for (statement, parameters) in &candidate.parameters {
+            let line = serde_json::json!({
+                "statement": statement,
+                "candidate": candidate.name,
+                "parameters": parameters,
+            });
+            println!("{line}");
+        }
+    }
     for round in 0..rounds {
         for (statement, shape) in &STATEMENTS {
             for candidate in &all {
