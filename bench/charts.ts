@@ -1215,6 +1215,8 @@ export const CHARTS: Readonly<Record<string, (json: Fields) => TopLevelSpec>> = 
   scale: scaleChart,
   levers: leversChart,
   tracing: tracingChart,
+  // The A/A control of the same bench (both processes untraced).
+  'tracing-control': tracingChart,
   runtimes: runtimesChart,
   recovery: recoveryChart,
   'ready-notes': readyNotesChart,

@@ -6,7 +6,10 @@
 // sampled trace: src/tracing/sdk.ts) — to a collector stub on loopback in this
 // process that answers every export with success and keeps counts (on). Saturated /verify load
 // (autocannon, distinct valid payments in turn) moves between the two in rounds, the order flipped
-// every round (off-on, on-off, …), so drift and other sessions' load fall on both alike.
+// every round (off-on, on-off, …), so drift and other sessions' load fall on both alike. Each round
+// starts a fresh pair: two processes started alike (tracing off in both, BENCH_OTEL=
+// "OTEL_SDK_DISABLED=true") measured 0.87 and 1.09 of each other over whole runs, a difference that
+// lasts as long as the processes do, so one pair for every round measured its own draw.
 //
 // The figure is on/off of the requests per second over all rounds (goal: at least 0.95), with the
 // median of the rounds' own ratios beside it. CPU time per request is recorded too, for the whole
@@ -17,7 +20,7 @@
 // sampled share of the traced requests (within 10 %; every request with an always-on sampler).
 //
 // Run: npm run bench:tracing → bench/results/tracing.json, .md and .svg.
-// BENCH_NOTES (payments, default 256; proved once and cached), BENCH_ROUNDS (default 10),
+// BENCH_NOTES (payments, default 256; proved once and cached), BENCH_ROUNDS (default 20),
 // BENCH_DURATION_S (seconds per mode and round, default 5), BENCH_CONNECTIONS (default 32),
 // BENCH_OTEL (more OTEL_* variables for the traced process, e.g.
 // `OTEL_TRACES_SAMPLER=traceidratio OTEL_TRACES_SAMPLER_ARG=0.1`). Fewer rounds or shorter
@@ -45,7 +48,7 @@ import {
   stopService,
 } from './service-process.js';
 
-const DEFAULT_ROUNDS = 10;
+const DEFAULT_ROUNDS = 20;
 const DEFAULT_DURATION_S = 5;
 const NOTES = Number(process.env.BENCH_NOTES ?? 256);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? DEFAULT_ROUNDS);
@@ -66,6 +69,12 @@ const EXTRA_OTEL: Record<string, string> = Object.fromEntries(
     .filter((pair) => pair.startsWith('OTEL_') && pair.includes('='))
     .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
 );
+
+/**
+ * The A/A control: BENCH_OTEL="OTEL_SDK_DISABLED=true" leaves the second process untraced too, so
+ * the run shows the spread of two processes started alike (bench/results/tracing-control.*).
+ */
+const CONTROL = EXTRA_OTEL.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true';
 
 // The services inherit this process's environment: an OTEL_* variable set in the shell must not
 // turn tracing on in the process that measures it off.
@@ -152,41 +161,60 @@ const bodies = fx.payments.map((p) => body(p, maxTimeout));
 const loadAtStart = loadAverage();
 const collector = await collectorStub();
 const dirs = { off: await fundedDataDir(core, fx), on: await fundedDataDir(core, fx) };
-const servers: Partial<Record<Mode, ServiceProcess>> = {};
 const segments: Segment[] = [];
-const warmupRequests: Record<Mode, number> = { off: 0, on: 0 };
-try {
-  servers.off = await startService({ dataDir: dirs.off });
-  servers.on = await startService({
-    dataDir: dirs.on,
-    env: {
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-      OTEL_SERVICE_NAME: 'priv-stark-bench',
-      ...EXTRA_OTEL,
-    },
-  });
-  const run = (mode: Mode, seconds: number) =>
-    saturated(servers[mode]!.url, '/verify', bodies, {
-      seconds,
-      connections: CONNECTIONS,
-      pid: servers[mode]!.pid,
-    });
-  for (const mode of MODES) {
-    process.stderr.write(`[bench] warm-up, tracing ${mode}, ${WARMUP_S} s\n`);
-    warmupRequests[mode] = (await run(mode, WARMUP_S)).requests;
-  }
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const mode of round % 2 === 0 ? MODES : [...MODES].reverse()) {
-      const segment = segmentOf(mode, round, await run(mode, DURATION_S));
+let tracedWarmupRequests = 0;
+
+/** Starts one mode's service on its own data directory (traced: exporting to the stub). */
+function start(mode: Mode): Promise<ServiceProcess> {
+  return mode === 'off'
+    ? startService({ dataDir: dirs.off })
+    : startService({
+        dataDir: dirs.on,
+        env: {
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+          OTEL_SERVICE_NAME: 'priv-stark-bench',
+          ...EXTRA_OTEL,
+        },
+      });
+}
+
+/**
+ * One round: a fresh process per mode, each warmed up, then measured in this round's order. Two
+ * processes started alike differ by up to ±10 % in /verify throughput for as long as they live
+ * (measured with tracing off in both: docs/operations.md, "Cost"), so a pair kept for every
+ * round would measure its own draw; a fresh pair per round lets the rounds' median average it out.
+ */
+async function round(index: number): Promise<void> {
+  const servers: Partial<Record<Mode, ServiceProcess>> = {};
+  try {
+    for (const mode of MODES) servers[mode] = await start(mode);
+    const run = (mode: Mode, seconds: number) =>
+      saturated(servers[mode]!.url, '/verify', bodies, {
+        seconds,
+        connections: CONNECTIONS,
+        pid: servers[mode]!.pid,
+      });
+    const order = index % 2 === 0 ? MODES : [...MODES].reverse();
+    for (const mode of order) {
+      const warm = await run(mode, WARMUP_S);
+      if (mode === 'on') tracedWarmupRequests += warm.requests;
+    }
+    for (const mode of order) {
+      const segment = segmentOf(mode, index, await run(mode, DURATION_S));
       segments.push(segment);
       process.stderr.write(
-        `[bench] round ${round + 1}/${ROUNDS} tracing ${mode}: ${segment.reqPerSec.toFixed(0)} req/s, load ${segment.load}\n`,
+        `[bench] round ${index + 1}/${ROUNDS} tracing ${mode}: ${segment.reqPerSec.toFixed(0)} req/s, load ${segment.load}\n`,
       );
     }
+  } finally {
+    // Stopped before the collector: the traced service exports what it still holds as it closes.
+    for (const server of Object.values(servers)) await stopService(server);
   }
+}
+
+try {
+  for (let index = 0; index < ROUNDS; index++) await round(index);
 } finally {
-  // Stopped before the collector: the traced service exports what it still holds as it closes.
-  for (const server of Object.values(servers)) await stopService(server);
   await collector.close();
   for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });
 }
@@ -213,10 +241,11 @@ const roundRatios = Array.from({ length: ROUNDS }, (_, round) => {
   return of('on') / of('off');
 });
 const medianRatio = median(roundRatios);
-const tracedRequests = on.requests + warmupRequests.on;
+const tracedRequests = on.requests + tracedWarmupRequests;
 // The share of requests the traced service samples: its default (src/tracing/sdk.ts) unless
 // BENCH_OTEL names a sampler.
 const sampledShare = (() => {
+  if (CONTROL) return 0;
   const sampler = EXTRA_OTEL.OTEL_TRACES_SAMPLER;
   const arg = EXTRA_OTEL.OTEL_TRACES_SAMPLER_ARG;
   if (sampler === undefined) return arg === undefined ? DEFAULT_TRACE_RATIO : Number(arg);
@@ -231,12 +260,14 @@ const allExported =
   sampledShare === 1
     ? collector.received.verifySpans >= tracedRequests
     : Math.abs(collector.received.verifySpans - expectedSpans) <= 0.1 * expectedSpans;
-const met = ratio >= GOAL && on.non200 === 0 && off.non200 === 0 && allExported;
+const met = !CONTROL && ratio >= GOAL && on.non200 === 0 && off.non200 === 0 && allExported;
 const loads = segments.map((s) => s.load);
 
 const pct = (r: number) => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(1)} %`;
 const markdown = [
-  '## Traces: /verify throughput with tracing on vs off',
+  CONTROL
+    ? '## Traces, the A/A control: /verify throughput of two untraced processes ("on" has OTEL_SDK_DISABLED=true)'
+    : '## Traces: /verify throughput with tracing on vs off',
   '',
   ...(SHORT
     ? [
@@ -248,7 +279,9 @@ const markdown = [
   '',
   `CPU per request, the whole server: off ${off.serverCpuMsPerRequest.toFixed(3)} ms, on ${on.serverCpuMsPerRequest.toFixed(3)} ms (${pct(on.serverCpuMsPerRequest / off.serverCpuMsPerRequest)}); its main thread: off ${off.mainThreadCpuMsPerRequest.toFixed(3)} ms, on ${on.mainThreadCpuMsPerRequest.toFixed(3)} ms (${pct(on.mainThreadCpuMsPerRequest / off.mainThreadCpuMsPerRequest)}).`,
   '',
-  `- ${met ? 'met' : 'MISSED'}: /verify throughput with tracing on ≥ ${GOAL * 100} % of off (every reply 200, every sampled request's span exported: ${sampledShare === 1 ? 'every request' : `${sampledShare * 100} % of the requests`})`,
+  CONTROL
+    ? "- Control run: no goal; the ratio and the rounds' spread are what two processes started alike differ by."
+    : `- ${met ? 'met' : 'MISSED'}: /verify throughput with tracing on ≥ ${GOAL * 100} % of off (every reply 200, every sampled request's span exported: ${sampledShare === 1 ? 'every request' : `${sampledShare * 100} % of the requests`})`,
   '',
   '| round | mode | requests | req/s | server CPU ms/req | main thread CPU ms/req | load avg |',
   '|---:|---|---:|---:|---:|---:|---:|',
@@ -258,7 +291,7 @@ const markdown = [
   ),
   '',
   `- Load average (1 min): ${loadAtStart} when the bench started, ${Math.min(...loads)}–${Math.max(...loads)} at the ends of the segments. The bench's own processes keep both cores busy (about 2); more means other work shared the machine. Both modes' figures move with it; the ratio of interleaved rounds is what this bench measures.`,
-  `- Two facilitator processes (\`priv-stark start\`, embedded SQLite, one log line per reply to a file, verification on the niced threads), ${fx.payments.length} distinct valid payments taken in turn, load from autocannon in the bench process: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s per mode, the order flipped every round, after a ${WARMUP_S} s warm-up of each. Node ${process.version}.`,
+  `- Two facilitator processes (\`priv-stark start\`, embedded SQLite, one log line per reply to a file, verification on the niced threads), ${fx.payments.length} distinct valid payments taken in turn, load from autocannon in the bench process: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s per mode, a fresh pair of processes each round (two processes started alike differ by up to ±10 % for as long as they live), the order flipped every round, after a ${WARMUP_S} s warm-up of each. Node ${process.version}.`,
   `- Tracing on: OTEL_EXPORTER_OTLP_ENDPOINT${
     Object.keys(EXTRA_OTEL).length > 0
       ? ` and ${Object.entries(EXTRA_OTEL)
@@ -269,7 +302,7 @@ const markdown = [
   `- Replies other than 200: ${off.non200} off, ${on.non200} on.`,
 ].join('\n');
 await writeResults(
-  'tracing',
+  CONTROL ? 'tracing-control' : 'tracing',
   {
     bench: 'tracing',
     environment: environment(),
