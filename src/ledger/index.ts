@@ -44,7 +44,12 @@ export { openPostgresStore, type PostgresStoreOptions } from './postgres-store.j
 export type { CheckpointCoverage, LogDigestRecord } from './log-digests.js';
 export { ARCHIVE_PAGE_SIZE, DEFAULT_PROOF_RETENTION_MS } from './proof-archive.js';
 export type { SettlementAccepted, SettlementInput, SettleResult } from './settle.js';
-export { openSqliteStore, type SqliteStoreOptions, sqlitePath } from './sqlite-store.js';
+export {
+  openSqliteStore,
+  SQLITE_PAGE_BYTES,
+  type SqliteStoreOptions,
+  sqlitePath,
+} from './sqlite-store.js';
 export type { SqliteWriteChannel } from './sqlite-writer-messages.js';
 export type { TransferInput } from './transfer.js';
 export { tracedStore } from './traced-store.js';

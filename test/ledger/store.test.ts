@@ -13,6 +13,7 @@ import {
   PoolUnavailableError,
   SCHEMA_VERSION,
   SchemaTooNewError,
+  SQLITE_PAGE_BYTES,
   settlementId,
   sqlitePath,
 } from '../../src/ledger/index.js';
@@ -348,6 +349,36 @@ describe('sqlite store specifics', () => {
   it('runs in WAL mode with synchronous=FULL', async () => {
     const { config } = await h.fresh();
     const db = new Database(sqlitePath(config.dataDir!), { readonly: true });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+  });
+
+  it('creates a new pool with 16 KiB pages', async () => {
+    const { config } = await h.fresh();
+    const db = new Database(sqlitePath(config.dataDir!), { readonly: true });
+    expect(db.pragma('page_size', { simple: true })).toBe(SQLITE_PAGE_BYTES);
+    expect(SQLITE_PAGE_BYTES).toBe(16_384);
+    db.close();
+  });
+
+  it('keeps the page size of a pool created with 4 KiB pages, and its data', async () => {
+    const { config, store: first, open } = await h.fresh();
+    const path = sqlitePath(config.dataDir!);
+    await first.apply([depositOp()], NOW);
+    await first.close();
+    // An older release's file: the same pool rewritten with SQLite's default page size.
+    const old = new Database(path);
+    old.pragma('journal_mode = DELETE');
+    old.pragma('page_size = 4096');
+    old.exec('VACUUM');
+    expect(old.pragma('page_size', { simple: true })).toBe(4096);
+    old.close();
+    const store = await open();
+    expect((await store.state()).size).toBe(1);
+    await store.apply([depositOp()], NOW);
+    expect((await store.state()).size).toBe(2);
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('page_size', { simple: true })).toBe(4096);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
   });
