@@ -12,6 +12,7 @@ import { hexToBytes } from '@noble/hashes/utils';
 
 import type {
   ArchivedProof,
+  ArchivedProofHash,
   ArchiveState,
   CheckpointCoverage,
   LogDigestRecord,
@@ -31,6 +32,11 @@ export interface DigestSource {
   latestLogDigest(): Promise<LogDigestRecord | null>;
   publishedEvents(after: number, limit: number): Promise<PoolEvent[]>;
   archivedProofs(after: number, limit: number): Promise<ArchivedProof[]>;
+  /**
+   * The SHA-256 the store kept beside each archived proof, when it keeps one (the pool store): the
+   * digester then reads the bytes only of proofs kept without it.
+   */
+  archivedProofHashes?(after: number, limit: number): Promise<ArchivedProofHash[]>;
   archiveState(): Promise<ArchiveState>;
   recordLogDigests(records: readonly LogDigestRecord[]): Promise<void>;
 }
@@ -55,9 +61,9 @@ const PROVEN = new Set<PoolEvent['kind']>(['settlement', 'transition', 'withdraw
 
 /**
  * Extends the recorded digests over the checkpoints published since the newest one.
- * @param hashProof SHA-256 of an archived proof's bytes: {@link proofHashOf} (`@noble/hashes`, in
- *   browsers too) by default; the pool node passes Node's own, several times faster on the
- *   82 KB of every settlement's proof (`src/pool-node/log-digest-timer.ts`)
+ * @param hashProof SHA-256 of an archived proof's bytes, for proofs whose hash the source does not
+ *   keep: {@link proofHashOf} (`@noble/hashes`, in browsers too) by default; the pool node passes
+ *   Node's own, several times faster on 82 KB (`src/pool-node/log-digest-timer.ts`)
  * @returns the digests recorded by this call
  * @throws LogDigestGapError when a proof it needs is not archived (pruned before it was digested)
  */
@@ -85,14 +91,14 @@ export async function extendLogDigests(
     const count = Math.min(EVENTS_PER_READ, last - position);
     const events = await source.publishedEvents(position, count);
     if (events.length === 0) break;
-    const proofs = await proofsOf(source, position, events.length);
+    const hashes = await proofHashesOf(source, position, events.length, hashProof);
     for (const event of events) {
       if (event.id !== position + 1)
         throw new Error(`the public log skips from position ${position} to ${event.id}`);
-      const proof = proofs.get(event.id);
-      if (proof === undefined && PROVEN.has(event.kind) && event.id > legacyThrough)
+      const hash = hashes.get(event.id);
+      if (hash === undefined && PROVEN.has(event.kind) && event.id > legacyThrough)
         throw new LogDigestGapError(event.id);
-      digest = nextLogDigest(digest, event, proof ? hashProof(proof) : NO_PROOF_HASH);
+      digest = nextLogDigest(digest, event, hash ?? NO_PROOF_HASH);
       position = event.id;
       recordCovered();
     }
@@ -101,16 +107,26 @@ export async function extendLogDigests(
   return records;
 }
 
-/** The archived proofs of positions `(after, after + count]`, by position. */
-async function proofsOf(
+/**
+ * The hashes of the archived proofs of positions `(after, after + count]`, by position: as the
+ * store kept them where it keeps them, otherwise (another source, or proofs archived before the
+ * store kept hashes) hashed here from their bytes.
+ */
+async function proofHashesOf(
   source: DigestSource,
   after: number,
   count: number,
+  hashProof: (proof: Uint8Array) => Uint8Array,
 ): Promise<Map<number, Uint8Array>> {
   const out = new Map<number, Uint8Array>();
   for (let at = after; at < after + count; at += PROOFS_PER_READ) {
     const limit = Math.min(PROOFS_PER_READ, after + count - at);
-    for (const p of await source.archivedProofs(at, limit)) out.set(p.id, p.proof);
+    const kept = await source.archivedProofHashes?.(at, limit);
+    if (kept?.every((p) => p.hash !== null)) {
+      for (const p of kept) out.set(p.id, p.hash!);
+      continue;
+    }
+    for (const p of await source.archivedProofs(at, limit)) out.set(p.id, hashProof(p.proof));
   }
   return out;
 }

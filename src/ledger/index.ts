@@ -55,6 +55,7 @@ export type { TransferInput } from './transfer.js';
 export { tracedStore } from './traced-store.js';
 export type {
   ArchivedProof,
+  ArchivedProofHash,
   ArchivePrune,
   ArchiveState,
   Checkpoint,

@@ -8,7 +8,7 @@
  */
 
 import { ATTESTED_SETS_MIGRATION } from './attested-sets.js';
-import { PROOF_ARCHIVE_MIGRATION } from './proof-archive.js';
+import { PROOF_ARCHIVE_MIGRATION, PROOF_HASH_MIGRATION } from './proof-archive.js';
 import { PUBLIC_LOG_MIGRATION } from './public-log.js';
 
 /** One schema step. */
@@ -403,8 +403,11 @@ const V7 = { version: 7, ...PROOF_ARCHIVE_MIGRATION } satisfies Migration;
 /** The unpaid sets the attester claimed (`attested-sets.ts`). */
 const V8 = { version: 8, ...ATTESTED_SETS_MIGRATION } satisfies Migration;
 
+/** Each kept proof's SHA-256 beside it (`proof-archive.ts`). */
+const V9 = { version: 9, ...PROOF_HASH_MIGRATION } satisfies Migration;
+
 /** Every migration, ascending. */
-export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, V6, V7, V8];
+export const MIGRATIONS: readonly Migration[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

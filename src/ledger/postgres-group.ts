@@ -170,10 +170,11 @@ async function insertProofs(client: pg.PoolClient, proofs: readonly HandOverOp[]
       p.expiresAt,
       Buffer.from(p.proof.buffer, p.proof.byteOffset, p.proof.length),
     );
-    return `(${Array.from({ length: 9 }, (_, i) => `$${at + i + 1}`).join(', ')})`;
+    // The hash by the server, from the bytes it stores (`PROOF_HASH_MIGRATION`).
+    return `(${Array.from({ length: 9 }, (_, i) => `$${at + i + 1}`).join(', ')}, sha256($${at + 9}))`;
   });
   await client.query(
-    `INSERT INTO proofs (reference, nullifier, parameter_set, root, change, amount, ctx, expires_at, proof)
+    `INSERT INTO proofs (reference, nullifier, parameter_set, root, change, amount, ctx, expires_at, proof, proof_sha256)
      VALUES ${rows.join(', ')}
      ON CONFLICT (reference) DO UPDATE SET expires_at = excluded.expires_at`,
     params,

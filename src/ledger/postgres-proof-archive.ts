@@ -7,13 +7,15 @@ import type pg from 'pg';
 
 import {
   ARCHIVE_SQL,
+  type ArchiveHashRow,
   type ArchivePageRow,
   type ArchiveRow,
+  archivedProofHashOf,
   archivedProofOf,
   pruneTarget,
 } from './proof-archive.js';
 import { transaction } from './postgres-transaction.js';
-import type { ArchivedProof, ArchivePrune, ArchiveState } from './store.js';
+import type { ArchivedProof, ArchivedProofHash, ArchivePrune, ArchiveState } from './store.js';
 
 const SQL = ARCHIVE_SQL.postgres;
 
@@ -49,11 +51,15 @@ export async function writeArchive(
       const bytes = Buffer.from(proof.buffer, proof.byteOffset, proof.length);
       return [row.eventId, row.root, row.ctx, bytes];
     });
+    // The hash by the server, from the bytes it stores (`PROOF_HASH_MIGRATION`).
     const values = chunk
-      .map((_, i) => `($${4 * i + 1}, $${4 * i + 2}, $${4 * i + 3}, $${4 * i + 4})`)
+      .map(
+        (_, i) =>
+          `($${4 * i + 1}, $${4 * i + 2}, $${4 * i + 3}, $${4 * i + 4}, sha256($${4 * i + 4}))`,
+      )
       .join(', ');
     await client.query(
-      `INSERT INTO proof_archive (event_id, root, ctx, proof) VALUES ${values}`,
+      `INSERT INTO proof_archive (event_id, root, ctx, proof, proof_sha256) VALUES ${values}`,
       params,
     );
   }
@@ -67,6 +73,16 @@ export async function archivedProofs(
 ): Promise<ArchivedProof[]> {
   const { rows } = await pool.query<ArchivePageRow>(SQL.page, [after, after + limit]);
   return rows.map(archivedProofOf);
+}
+
+/** The SHA-256 kept with each archived proof of published positions in `(after, after + limit]`. */
+export async function archivedProofHashes(
+  pool: pg.Pool,
+  after: number,
+  limit: number,
+): Promise<ArchivedProofHash[]> {
+  const { rows } = await pool.query<ArchiveHashRow>(SQL.hashes, [after, after + limit]);
+  return rows.map(archivedProofHashOf);
 }
 
 /** The archive's gaps. */

@@ -30,7 +30,12 @@ import {
   PROOF_COLUMNS,
   type ProofRow,
 } from './postgres-rows.js';
-import { archivedProofs, archiveState, pruneArchive } from './postgres-proof-archive.js';
+import {
+  archivedProofHashes,
+  archivedProofs,
+  archiveState,
+  pruneArchive,
+} from './postgres-proof-archive.js';
 import {
   checkpointCoverage,
   latestLogDigest,
@@ -42,6 +47,7 @@ import type { CheckpointCoverage, LogDigestRecord } from './log-digests.js';
 import { PUBLISH_SQL, PUBLISHED_EVENTS_SQL, publishedStateOf } from './public-log.js';
 import type {
   ArchivedProof,
+  ArchivedProofHash,
   ArchivePrune,
   ArchiveState,
   Checkpoint,
@@ -282,6 +288,10 @@ class PostgresStore implements PoolStore {
 
   archivedProofs(after: number, limit: number): Promise<ArchivedProof[]> {
     return this.run('archive', () => archivedProofs(this.pool, after, limit));
+  }
+
+  archivedProofHashes(after: number, limit: number): Promise<ArchivedProofHash[]> {
+    return this.run('archive hashes', () => archivedProofHashes(this.pool, after, limit));
   }
 
   archiveState(): Promise<ArchiveState> {

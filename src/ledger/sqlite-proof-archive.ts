@@ -4,24 +4,37 @@
  * transaction, the public pages read, whole pages pruned inside a transaction of the store's.
  */
 
+import { createHash } from 'node:crypto';
+
 import type Database from 'better-sqlite3';
 
 import {
   ARCHIVE_SQL,
+  type ArchiveHashRow,
   type ArchivePageRow,
   type ArchiveRow,
+  archivedProofHashOf,
   archivedProofOf,
   pruneTarget,
 } from './proof-archive.js';
-import type { ArchivedProof, ArchivePrune, ArchiveState } from './store.js';
+import type { ArchivedProof, ArchivedProofHash, ArchivePrune, ArchiveState } from './store.js';
 
 const SQL = ARCHIVE_SQL.sqlite;
+
+/**
+ * SHA-256 of a proof's bytes, kept beside them (`PROOF_HASH_MIGRATION`); computed where the store
+ * writes, on the writer thread, not on the service's event loop.
+ */
+export function proofSha256(proof: Uint8Array): Buffer {
+  return createHash('sha256').update(proof).digest();
+}
 
 /** The archive's statements on one connection. */
 export class SqliteProofArchive {
   private readonly keep: Database.Statement;
   private readonly keepHandedOver: Database.Statement;
   private readonly page: Database.Statement;
+  private readonly hashPage: Database.Statement;
   private readonly state: Database.Statement;
   private readonly publishedBefore: Database.Statement;
   private readonly drop: Database.Statement;
@@ -32,6 +45,7 @@ export class SqliteProofArchive {
     this.keep = db.prepare(SQL.keep);
     this.keepHandedOver = db.prepare(SQL.keepHandedOver);
     this.page = db.prepare(SQL.page);
+    this.hashPage = db.prepare(SQL.hashes);
     this.state = db.prepare(SQL.state);
     this.publishedBefore = db.prepare(SQL.publishedBefore).pluck();
     this.drop = db.prepare(SQL.drop);
@@ -52,7 +66,7 @@ export class SqliteProofArchive {
         if (copied !== 1) throw new Error('an archived hand-over vanished under the store lock');
       } else {
         const bytes = Buffer.from(row.proof.buffer, row.proof.byteOffset, row.proof.length);
-        this.keep.run(row.eventId, row.root, row.ctx, bytes);
+        this.keep.run(row.eventId, row.root, row.ctx, bytes, proofSha256(bytes));
       }
     }
   }
@@ -60,6 +74,11 @@ export class SqliteProofArchive {
   /** Archived proofs of published positions in `(after, after + limit]`. */
   read(after: number, limit: number): ArchivedProof[] {
     return (this.page.all(after, after + limit) as ArchivePageRow[]).map(archivedProofOf);
+  }
+
+  /** The SHA-256 kept with each archived proof of published positions in `(after, after + limit]`. */
+  hashes(after: number, limit: number): ArchivedProofHash[] {
+    return (this.hashPage.all(after, after + limit) as ArchiveHashRow[]).map(archivedProofHashOf);
   }
 
   /** The archive's gaps. */

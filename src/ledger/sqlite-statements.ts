@@ -29,8 +29,8 @@ const STATEMENTS = {
     ON CONFLICT (withdrawal_id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at`,
   proofExpiry: 'SELECT expires_at FROM proofs WHERE reference = ?',
   proofsOf: 'SELECT COUNT(*) FROM proofs WHERE nullifier = ?',
-  insertProof: `INSERT INTO proofs (reference, nullifier, parameter_set, root, change, amount, ctx, proof, expires_at)
-    VALUES (@reference, @nullifier, @parameterSet, @root, @change, @amount, @ctx, @proof, @expiresAt)
+  insertProof: `INSERT INTO proofs (reference, nullifier, parameter_set, root, change, amount, ctx, proof, proof_sha256, expires_at)
+    VALUES (@reference, @nullifier, @parameterSet, @root, @change, @amount, @ctx, @proof, @proofSha256, @expiresAt)
     ON CONFLICT (reference) DO UPDATE SET expires_at = excluded.expires_at`,
   dropProofsOf: 'DELETE FROM proofs WHERE nullifier = ?',
   pruneProofs: 'DELETE FROM proofs WHERE expires_at <= ?',

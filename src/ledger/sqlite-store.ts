@@ -21,7 +21,7 @@ import { planGroup } from './group-plan.js';
 import { publishedStateOf, unpublishedSums } from './public-log.js';
 import type { CheckpointCoverage, LogDigestRecord } from './log-digests.js';
 import { SqliteLogDigests } from './sqlite-log-digests.js';
-import { SqliteProofArchive } from './sqlite-proof-archive.js';
+import { proofSha256, SqliteProofArchive } from './sqlite-proof-archive.js';
 import {
   type CheckpointRow,
   checkpointOf,
@@ -38,6 +38,7 @@ import type { SqliteWriteChannel, TimedApply } from './sqlite-writer-messages.js
 import { WriterThread } from './sqlite-writer-thread.js';
 import type {
   ArchivedProof,
+  ArchivedProofHash,
   ArchivePrune,
   ArchiveState,
   Checkpoint,
@@ -347,6 +348,7 @@ export class SqliteStore implements PoolStore {
         amount: p.amount,
         ctx: p.ctx,
         proof: Buffer.from(p.proof.buffer, p.proof.byteOffset, p.proof.length),
+        proofSha256: proofSha256(p.proof),
         expiresAt: p.expiresAt,
       });
     }
@@ -452,6 +454,10 @@ export class SqliteStore implements PoolStore {
 
   archivedProofs(after: number, limit: number): Promise<ArchivedProof[]> {
     return this.run('archive', () => this.archive.read(after, limit));
+  }
+
+  archivedProofHashes(after: number, limit: number): Promise<ArchivedProofHash[]> {
+    return this.run('archive hashes', () => this.archive.hashes(after, limit));
   }
 
   archiveState(): Promise<ArchiveState> {

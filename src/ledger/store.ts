@@ -330,6 +330,12 @@ export interface StoreState {
   readonly checkpoint: Checkpoint | null;
 }
 
+/** An archived proof's SHA-256, by its event's position (`null`: kept before hashes were). */
+export interface ArchivedProofHash {
+  readonly id: number;
+  readonly hash: Uint8Array | null;
+}
+
 /** An archived proof (`GET /archive`), with the public inputs its event does not show. */
 export interface ArchivedProof extends ProofBinding {
   /** The position of the event it was applied with (the public log's id). */
@@ -453,6 +459,11 @@ export interface PoolStore {
    * deposit or refund has none. Nothing past the published head, nothing pruned.
    */
   archivedProofs(after: number, limit: number): Promise<ArchivedProof[]>;
+  /**
+   * The SHA-256 of each archived proof of published positions in `(after, after + limit]`, as the
+   * store kept it beside the bytes (the log digests' input, without reading the proofs back).
+   */
+  archivedProofHashes(after: number, limit: number): Promise<ArchivedProofHash[]>;
   /**
    * Drops, under the store's lock, the archived proofs of whole pages of `pageSize` positions whose
    * events were all published before `before` (unix ms), and records how far it pruned.

@@ -49,6 +49,8 @@ export function tracedStore(store: PoolStore): PoolStore {
     proofCount: () => call('proofCount', () => store.proofCount()),
     archivedProofs: (after, limit) =>
       call('archivedProofs', () => store.archivedProofs(after, limit)),
+    archivedProofHashes: (after, limit) =>
+      call('archivedProofHashes', () => store.archivedProofHashes(after, limit)),
     pruneArchive: (before, pageSize) =>
       call('pruneArchive', () => store.pruneArchive(before, pageSize)),
     archiveState: () => call('archiveState', () => store.archiveState()),

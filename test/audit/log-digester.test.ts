@@ -16,7 +16,7 @@ import {
 import { randomDigest } from '../../src/core/index.js';
 import type { PoolStore, StoreOp } from '../../src/ledger/index.js';
 import { postgresAvailable } from '../../testkit/postgres.js';
-import { depositOp, settlementOp } from '../ledger/helpers/ops.js';
+import { depositOp, handOverOp, settlementOp } from '../ledger/helpers/ops.js';
 import { rawSql } from '../ledger/helpers/raw-sql.js';
 import { STORE_KINDS, storeHarness } from '../ledger/helpers/stores.js';
 
@@ -84,6 +84,51 @@ describe.each(kinds)('the log digests on the %s store', (kind) => {
     expect(await recomputed(store, 3)).not.toBe(recorded!.digest);
   });
 
+  it("keeps each archived proof's SHA-256 beside it, inline or handed over, and digests with it", async () => {
+    const { store } = await h.fresh();
+    const handed = handOverOp({ proof: new Uint8Array([9, 8, 7]) });
+    await store.apply([handed], NOW);
+    const [root, ctx] = [randomDigest(), randomDigest()];
+    await store.apply(
+      [
+        depositOp(),
+        settlementOp(h.core(), { proof: { root, ctx, bytes: new Uint8Array([5, 5]) } }),
+        settlementOp(h.core(), {
+          nullifier: handed.nullifier,
+          proof: { root: handed.root, ctx: handed.ctx, reference: handed.reference },
+        }),
+      ],
+      NOW + 1,
+    );
+    await store.checkpoint(NOW + 1, 0);
+    const archived = await store.archivedProofs(0, 10);
+    // Published in nullifier order: either proof may come first.
+    expect(archived.map((p) => [...p.proof].join()).sort()).toEqual(['5,5', '9,8,7']);
+    expect(await store.archivedProofHashes(0, 10)).toEqual(
+      archived.map((p) => ({ id: p.id, hash: proofHashOf(p.proof) })),
+    );
+    // No proof is read back: the kept hashes are what it folds in.
+    const [recorded] = await extendLogDigests(store, () => {
+      throw new Error('a proof was read back and hashed');
+    });
+    expect(recorded!.digest).toBe(await recomputed(store, recorded!.events));
+  });
+
+  it("must-fail twin: a kept hash that is not its proof's gives a digest no reader recomputes", async () => {
+    const { store, config } = await h.fresh();
+    await store.apply(group(1), NOW);
+    await store.checkpoint(NOW, 0);
+    await rawSql(
+      kind,
+      config,
+      kind === 'sqlite'
+        ? 'UPDATE proof_archive SET proof_sha256 = zeroblob(32)'
+        : "UPDATE proof_archive SET proof_sha256 = decode(repeat('00', 32), 'hex')",
+    );
+    const [recorded] = await extendLogDigests(store);
+    expect(recorded!.digest).not.toBe(await recomputed(store, 3));
+  });
+
   it('stops at a proof the archive should hold but does not; an event older than the archive folds in without one', async () => {
     const { store, config } = await h.fresh();
     await store.apply(group(1), NOW);
@@ -111,8 +156,8 @@ describe("the pool node's proof hash (Node's SHA-256)", () => {
     }
   });
 
-  it('must-fail twin: the digester records the hash it is given (another hash, other digests)', async () => {
-    const { store } = await h.fresh();
+  it('hashes the bytes of proofs kept without a hash (before migration 9) with the hash it is given; the twin: another hash, other digests', async () => {
+    const { store, config } = await h.fresh();
     const [root, ctx] = [randomDigest(), randomDigest()];
     await store.apply(
       [
@@ -122,6 +167,12 @@ describe("the pool node's proof hash (Node's SHA-256)", () => {
       NOW,
     );
     await store.checkpoint(NOW, 0);
+    await rawSql('sqlite', config, 'UPDATE proof_archive SET proof_sha256 = NULL');
+    expect((await store.archivedProofHashes(0, 10)).map((p) => p.hash)).toEqual([null]);
+    const { nodeProofHash } = await import('../../src/pool-node/log-digest-timer.js');
+    const [right] = await extendLogDigests(store, nodeProofHash);
+    expect(right!.digest).toBe(await recomputed(store, right!.events));
+    await rawSql('sqlite', config, 'DELETE FROM log_digests');
     const wrong = await extendLogDigests(store, (proof) =>
       proofHashOf(new Uint8Array([...proof, 0])),
     );

@@ -188,7 +188,9 @@ describe.each(kinds)('the public log on the %s store', (kind) => {
     await rawSql(
       kind,
       config,
-      `DROP TABLE attested_withdrawals;
+      `ALTER TABLE proofs DROP COLUMN proof_sha256;
+       DELETE FROM schema_migrations WHERE version = 9;
+       DROP TABLE attested_withdrawals;
        DROP TABLE attested_sets;
        DELETE FROM schema_migrations WHERE version = 8;
        DROP TABLE proof_archive;
