@@ -121,7 +121,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Pool
   try {
     // A new pool's pages are 16 KiB (SQLite's default is 4 KiB): every settled proof is about
     // 82 KB, and fewer, larger overflow pages cut the writer thread's CPU per compact payment by
-    // a fifth (docs/facilitator.md, "What bounds one process"). Effective only while the file is
+    // a fifth (docs/facilitator.md, "Less CPU per payment"). Effective only while the file is
     // empty; an existing pool keeps its page size.
     once(`PRAGMA page_size = ${SQLITE_PAGE_BYTES}`).run();
     const mode = once('PRAGMA journal_mode = WAL').pluck().get();
