@@ -86,24 +86,29 @@ describe.each(kinds)('the log digests on the %s store', (kind) => {
 
   it("keeps each archived proof's SHA-256 beside it, inline or handed over, and digests with it", async () => {
     const { store } = await h.fresh();
-    const handed = handOverOp({ proof: new Uint8Array([9, 8, 7]) });
-    await store.apply([handed], NOW);
+    // Several hand-overs in one group: each row's hash is its own proof's.
+    const handed = [[9, 8, 7], [6, 6], [4]].map((bytes) =>
+      handOverOp({ proof: new Uint8Array(bytes) }),
+    );
+    await store.apply(handed, NOW);
     const [root, ctx] = [randomDigest(), randomDigest()];
     await store.apply(
       [
         depositOp(),
         settlementOp(h.core(), { proof: { root, ctx, bytes: new Uint8Array([5, 5]) } }),
-        settlementOp(h.core(), {
-          nullifier: handed.nullifier,
-          proof: { root: handed.root, ctx: handed.ctx, reference: handed.reference },
-        }),
+        ...handed.map((op) =>
+          settlementOp(h.core(), {
+            nullifier: op.nullifier,
+            proof: { root: op.root, ctx: op.ctx, reference: op.reference },
+          }),
+        ),
       ],
       NOW + 1,
     );
     await store.checkpoint(NOW + 1, 0);
     const archived = await store.archivedProofs(0, 10);
-    // Published in nullifier order: either proof may come first.
-    expect(archived.map((p) => [...p.proof].join()).sort()).toEqual(['5,5', '9,8,7']);
+    // Published in nullifier order: any proof may come first.
+    expect(archived.map((p) => [...p.proof].join()).sort()).toEqual(['4', '5,5', '6,6', '9,8,7']);
     expect(await store.archivedProofHashes(0, 10)).toEqual(
       archived.map((p) => ({ id: p.id, hash: proofHashOf(p.proof) })),
     );
@@ -127,6 +132,24 @@ describe.each(kinds)('the log digests on the %s store', (kind) => {
     );
     const [recorded] = await extendLogDigests(store);
     expect(recorded!.digest).not.toBe(await recomputed(store, 3));
+  });
+
+  it('reads and hashes the proofs of a page where some were kept without a hash, the others as kept', async () => {
+    const { store, config } = await h.fresh();
+    await store.apply(group(1), NOW);
+    await store.apply(group(2), NOW + 1);
+    await store.checkpoint(NOW + 1, 0);
+    // One of the four archived proofs as an older release left it: no hash.
+    await rawSql(
+      kind,
+      config,
+      'UPDATE proof_archive SET proof_sha256 = NULL WHERE event_id = (SELECT MIN(event_id) FROM proof_archive)',
+    );
+    const hashes = (await store.archivedProofHashes(0, 10)).map((p) => p.hash);
+    expect(hashes.filter((hash) => hash === null)).toHaveLength(1);
+    expect(hashes).toHaveLength(4);
+    const [recorded] = await extendLogDigests(store);
+    expect(recorded!.digest).toBe(await recomputed(store, recorded!.events));
   });
 
   it('stops at a proof the archive should hold but does not; an event older than the archive folds in without one', async () => {

@@ -371,6 +371,7 @@ describe('sqlite store specifics', () => {
     old.pragma('journal_mode = DELETE');
     old.pragma('page_size = 4096');
     old.exec('VACUUM');
+    old.pragma('journal_mode = WAL');
     expect(old.pragma('page_size', { simple: true })).toBe(4096);
     old.close();
     const store = await open();
