@@ -50,6 +50,7 @@ export {
   type SqliteStoreOptions,
   sqlitePath,
 } from './sqlite-store.js';
+export { proofSha256 } from './sqlite-proof-archive.js';
 export type { SqliteWriteChannel } from './sqlite-writer-messages.js';
 export type { TransferInput } from './transfer.js';
 export { tracedStore } from './traced-store.js';

@@ -22,8 +22,8 @@ import type { ArchivedProof, ArchivedProofHash, ArchivePrune, ArchiveState } fro
 const SQL = ARCHIVE_SQL.sqlite;
 
 /**
- * SHA-256 of a proof's bytes, kept beside them (`PROOF_HASH_MIGRATION`); computed where the store
- * writes, on the writer thread, not on the service's event loop.
+ * SHA-256 of a proof's bytes with Node's own hash, kept beside them (`PROOF_HASH_MIGRATION`): the
+ * store computes it where it writes, on the writer thread, not on the service's event loop.
  */
 export function proofSha256(proof: Uint8Array): Buffer {
   return createHash('sha256').update(proof).digest();

@@ -6,24 +6,22 @@
  * again on the next tick; it never stops the node.
  */
 
-import { createHash } from 'node:crypto';
-
 import type { FastifyInstance } from 'fastify';
 
 import { extendLogDigests, LogDigestGapError } from '../audit/index.js';
 import { PoolUnavailableError } from '../ledger/errors.js';
+import { proofSha256 } from '../ledger/index.js';
 import type { Ledger } from '../ledger/ledger.js';
 
 /** How often the digests are extended, ms. */
 export const LOG_DIGEST_INTERVAL_MS = 5000;
 
 /**
- * SHA-256 of a proof's bytes with Node's own hash (OpenSSL): the digester hashes every settled
- * proof, and `@noble/hashes` in JavaScript took a third of a busy pool's digest-keeping CPU.
+ * SHA-256 of a proof's bytes with Node's own hash (OpenSSL), the one the store keeps beside each
+ * proof: the digester hashes the proofs kept without one, and `@noble/hashes` in JavaScript took a
+ * third of a busy pool's digest-keeping CPU.
  */
-export function nodeProofHash(proof: Uint8Array): Uint8Array {
-  return createHash('sha256').update(proof).digest();
-}
+export const nodeProofHash: (proof: Uint8Array) => Uint8Array = proofSha256;
 
 /** Runs the digester while `app` is up (started when it is ready, stopped when it closes). */
 export function keepLogDigests(app: FastifyInstance, ledger: Ledger, intervalMs: number): void {
